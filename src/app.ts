@@ -1,0 +1,83 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { registerAuth } from './http/auth.js';
+import { registerBodyParsers } from './http/body-parsers.js';
+import { registerErrorHandling, registerNotFound } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { validateRequest } from './http/request-validation.js';
+import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
+import { hostedRoutes } from './modules/hosted/hosted.routes.js';
+import { legalEntityRoutes } from './modules/legal-entities/legal-entity.routes.js';
+import { signupRoutes } from './modules/legal-entities/signup.routes.js';
+import { createSignupService } from './modules/legal-entities/signup.service.js';
+import { locationRoutes } from './modules/locations/locations.routes.js';
+import { createLocationsService } from './modules/locations/locations.service.js';
+import { regionV2Routes } from './modules/locations/locations.v2.routes.js';
+import { createPlatformsRepository } from './modules/platforms/platforms.repository.js';
+import { createPlatformsService } from './modules/platforms/platforms.service.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** pino options, or false for silence (tests). */
+  logger?: boolean | Record<string, unknown>;
+  now?: () => number;
+}
+
+const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH})[^/?#]+`, 'g');
+
+/** Hosted-session links carry a secret in the path: never let it reach a log line. */
+export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]');
+
+/** Builds the HTTP application over a database; never listens (server.ts does). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: deps.logger === undefined || deps.logger === true
+      ? {
+          level: config.logLevel,
+          redact: ['req.headers.authorization', 'req.headers.cookie'],
+          serializers: {
+            req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+          },
+        }
+      : deps.logger,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => randomBytes(8).toString('hex'),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  // Validation is ours (pydantic-compatible, see http/request-validation.ts); Fastify's ajv is switched off.
+  app.setValidatorCompiler(() => () => true);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerBodyParsers(app);
+  registerErrorHandling(app, config.bodyLimitBytes);
+  registerNotFound(app);
+  app.addHook('preHandler', validateRequest);
+  await registerOpenApi(app);
+
+  const platforms = createPlatformsService(createPlatformsRepository(db));
+  const tokens = createAccessTokens(await loadSigningKey(db), config.accessTokenTtlSeconds, deps.now);
+  const auth = registerAuth(app, platforms, tokens);
+  const sessions = createHostedSessionsService(db, config.publicBaseUrl, deps.now && (() => new Date(deps.now!())));
+  const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds });
+  const locations = createLocationsService(db);
+
+  await app.register(systemRoutes({ db }));
+  await app.register(signupRoutes({ signup, auth }));
+  await app.register(authRoutes({ signup, tokens, auth }));
+  await app.register(legalEntityRoutes({ signup, auth }));
+  await app.register(locationRoutes({ locations, auth }));
+  await app.register(regionV2Routes({ locations, auth }));
+  await app.register(hostedRoutes({ db, sessions, signup }));
+  return app;
+}

@@ -1,0 +1,142 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { DataDirectoryBusyError } from '../db/embedded.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
+import { seedDemo, type DemoData } from '../modules/demo/demo.js';
+import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
+import { createPlatformsService } from '../modules/platforms/platforms.service.js';
+import { closeOnSignals, startServer } from '../server.js';
+
+const USAGE = `Usage: statehouse <command> [options]
+
+Commands:
+  serve [--demo]                      Start the HTTP service (with --demo: create demo data and print how to call it)
+  migrate                             Apply database migrations and exit
+  demo [--json]                       Create the demo platform and legal entities, print a fresh demo API key
+  platforms create <name> [--json]    Create a platform and print its API key (shown once)
+  platforms list [--json]             List platforms
+  platforms keys list <platform_id> [--json]
+  platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
+  platforms keys revoke <key_id> [--json]
+
+Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
+LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE, BODY_LIMIT_BYTES (see README).`;
+
+const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
+
+class UsageError extends Error {}
+
+async function withDatabase<T>(config: Config, work: (db: DatabaseHandle) => Promise<T>, migrate = true): Promise<T> {
+  // CLI commands may run beside a live server: they attach to its embedded database.
+  const database = await openDatabase(config, { allowAttach: true, migrate, log });
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function print(json: boolean, data: unknown, text: string) {
+  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
+}
+
+function demoInstructions(base: string, demo: DemoData): string {
+  return [
+    'Demo API key (shown once; keep it):',
+    demo.apiKey,
+    '',
+    `Demo legal entity (active, locations CA and NY): ${demo.legalEntityId}`,
+    `Demo legal entity waiting for signup:           ${demo.inactiveLegalEntityId}`,
+    '',
+    'Try:',
+    `  export BASE=${base} KEY=${demo.apiKey}`,
+    `  TOKEN=$(curl -s -X POST $BASE/accounts/auth -H "Authorization: $KEY" -H 'content-type: application/json' \\`,
+    `    -d '{"legal_entity_id":"${demo.legalEntityId}"}' | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+    '  curl -s $BASE/legal_entity -H "Authorization: Bearer $TOKEN"',
+    '  curl -s $BASE/locations -H "Authorization: Bearer $TOKEN"',
+    `  API reference: ${base}/docs`,
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  const json = values.json ?? false;
+
+  switch (command) {
+    case 'serve': {
+      const server = await startServer(config, log);
+      closeOnSignals(server, log);
+      log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
+      if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl))}\n\n`);
+      return;
+    }
+    case 'migrate': {
+      await withDatabase(config, async (database) => {
+        const applied = await migrateToLatest(database.connectionString);
+        print(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      }, false);
+      return;
+    }
+    case 'demo': {
+      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl));
+      print(json, demo, demoInstructions(config.publicBaseUrl, demo));
+      return;
+    }
+    case 'platforms':
+      await withDatabase(config, (database) => platformsCommand(createPlatformsService(createPlatformsRepository(database.db)), sub, rest, json));
+      return;
+    default:
+      throw new UsageError(`Unknown command '${command}'`);
+  }
+}
+
+async function platformsCommand(platforms: ReturnType<typeof createPlatformsService>, sub: string | undefined, args: string[], json: boolean) {
+  const [first, second] = args;
+  if (sub === 'create') {
+    if (!first) throw new UsageError('platforms create needs a name, e.g. statehouse platforms create "Acme Payroll"');
+    const { platform, apiKey } = await platforms.create(first);
+    // The key goes on a line of its own so scripts can take it with `tail -n 1`.
+    print(json, { platform_id: platform.id, name: platform.name, api_key_id: apiKey.id, api_key: apiKey.key },
+      `Created platform ${platform.name} (${platform.id}).\nAPI key ${apiKey.id} (shown once; store it now):\n${apiKey.key}`);
+  } else if (sub === 'list') {
+    const list = await platforms.list();
+    print(json, list.map((p) => ({ platform_id: p.id, name: p.name, created_at: p.created_at })),
+      list.length ? list.map((p) => `${p.id}\t${p.name}`).join('\n') : 'no platforms');
+  } else if (sub === 'keys' && first === 'list' && second) {
+    const keys = await platforms.listKeys(second);
+    print(json, keys.map((k) => ({ api_key_id: k.id, hint: k.key_hint, created_at: k.created_at, revoked_at: k.revoked_at })),
+      keys.map((k) => `${k.id}\t${k.key_hint}\t${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`).join('\n'));
+  } else if (sub === 'keys' && first === 'rotate' && second) {
+    const key = await platforms.rotateKey(second);
+    print(json, { api_key_id: key.id, api_key: key.key }, `New API key ${key.id} (shown once; older keys stay valid until revoked):\n${key.key}`);
+  } else if (sub === 'keys' && first === 'revoke' && second) {
+    const key = await platforms.revokeKey(second);
+    print(json, { api_key_id: key.id, revoked: true }, `Revoked API key ${key.id}`);
+  } else {
+    throw new UsageError('Unknown platforms command; see statehouse --help');
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError || error instanceof DataDirectoryBusyError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  const e = error as { status?: number; detail?: string; message?: string };
+  process.stderr.write(`error: ${e.detail ?? e.message ?? String(error)}\n`);
+  process.exit(1);
+});

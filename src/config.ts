@@ -1,0 +1,91 @@
+import path from 'node:path';
+
+/** Typed configuration, parsed once from the environment at start. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** External PostgreSQL; when absent Statehouse runs its own embedded server in dataDir. */
+  databaseUrl: string | null;
+  databasePoolSize: number;
+  publicBaseUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  accessTokenTtlSeconds: number;
+  signupSessionTtlSeconds: number;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const problems: string[] = [];
+  const read = (name: string) => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const host = read('HOST') ?? '127.0.0.1';
+  const port = integer('PORT', 8080, 0, 65535);
+  const dataDir = path.resolve(read('STATEHOUSE_DATA_DIR') ?? '.statehouse');
+
+  const databaseUrl = read('DATABASE_URL') ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must be a postgres:// or postgresql:// URL (got '${redactUrl(databaseUrl)}')`);
+  }
+
+  const defaultBase = `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  let publicBaseUrl = read('PUBLIC_BASE_URL') ?? defaultBase;
+  try {
+    const parsed = new URL(publicBaseUrl);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+    publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
+  } catch {
+    problems.push(`PUBLIC_BASE_URL must be an absolute http(s) URL (got '${publicBaseUrl}')`);
+  }
+
+  const logLevel = (read('LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
+  }
+
+  const config: Config = {
+    host,
+    port,
+    dataDir,
+    databaseUrl,
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
+    publicBaseUrl,
+    logLevel,
+    // 10 minutes is the interface's documented lifetime; shorter values exist for tests.
+    accessTokenTtlSeconds: integer('ACCESS_TOKEN_TTL_SECONDS', 600, 1, 86_400),
+    signupSessionTtlSeconds: integer('SIGNUP_SESSION_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    ...overrides,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Hides the password of a connection URL so it can be printed. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+}

@@ -1,0 +1,106 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** PostgreSQL `date` columns are read as 'YYYY-MM-DD' strings (see database.ts). */
+type DateString = string;
+
+export interface AddressValue {
+  id: string | null;
+  address_line_1: string;
+  address_line_2: string | null;
+  city: string;
+  state: string;
+  country: string;
+  postal_code: string;
+}
+
+export interface PlatformsTable {
+  id: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  platform_id: string;
+  key_hash: Buffer;
+  key_hint: string;
+  created_at: CreatedAt;
+  revoked_at: Date | null;
+}
+
+export interface LegalEntitiesTable {
+  id: string;
+  platform_id: string;
+  status: 'inactive' | 'active';
+  business_name: string;
+  user_email: string | null;
+  entity_type: string | null;
+  tax_classification: string | null;
+  incorporation_region: string | null;
+  incorporation_date: DateString | null;
+  ein: string | null;
+  llc_managed_type: string | null;
+  business_purpose: string | null;
+  business_phone: string | null;
+  business_email: string | null;
+  business_address: ColumnType<AddressValue | null, string | null, string | null>;
+  mailing_address: ColumnType<AddressValue | null, string | null, string | null>;
+  naics_code: string | null;
+  accounting_method: string | null;
+  accounting_period: string | null;
+  accounting_year_end: number | null;
+  futa_liability_year: string | null;
+  external_company_id: string | null;
+  authorization_callback_url: string | null;
+  payroll_connected_at: Date | null;
+  last_payroll_update: Date | null;
+  activated_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface HostedSessionsTable {
+  id: string;
+  purpose: 'signup';
+  legal_entity_id: string;
+  token_hash: Buffer;
+  callback_url: string | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+  consumed_at: Date | null;
+}
+
+export interface LegalEntityLocationsTable {
+  legal_entity_id: string;
+  region_id: string;
+  has_employees: boolean | null;
+  has_physical_location: boolean | null;
+  employee_count: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface InstanceSecretsTable {
+  name: string;
+  value: Buffer;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  platforms: PlatformsTable;
+  api_keys: ApiKeysTable;
+  legal_entities: LegalEntitiesTable;
+  hosted_sessions: HostedSessionsTable;
+  legal_entity_locations: LegalEntityLocationsTable;
+  instance_secrets: InstanceSecretsTable;
+}
+
+export type LegalEntityRow = Selectable<LegalEntitiesTable>;
+export type NewLegalEntity = Insertable<LegalEntitiesTable>;
+export type LegalEntityUpdate = Updateable<LegalEntitiesTable>;
+export type LocationRow = Selectable<LegalEntityLocationsTable>;
+export type PlatformRow = Selectable<PlatformsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type HostedSessionRow = Selectable<HostedSessionsTable>;

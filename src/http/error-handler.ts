@@ -1,0 +1,77 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Router from 'find-my-way';
+import { HttpError, RequestValidationError } from '../lib/errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * 'platform': errors render as `{message, detail}` (and 422 as `{message, detail, body}`),
+     * the shape the reference gives the /v2/signup family. Default: FastAPI's `{detail}`.
+     */
+    errorStyle?: 'platform';
+  }
+}
+
+function send(reply: FastifyReply, status: number, payload: unknown, headers: Record<string, string> = {}) {
+  // Errors are serialised here, not by per-route response schemas, so their shape never depends on a route.
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(payload));
+}
+
+function render(request: FastifyRequest, status: number, detail: string, style?: 'platform') {
+  return (style ?? request.routeOptions.config?.errorStyle) === 'platform'
+    ? { message: STATUS_CODES[status] ?? 'Error', detail }
+    : { detail };
+}
+
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError | HttpError | RequestValidationError, request, reply) => {
+    if (error instanceof RequestValidationError) {
+      const payload =
+        request.routeOptions.config?.errorStyle === 'platform'
+          ? { message: 'Validation error', detail: error.issues, body: isObject(error.body) ? error.body : null }
+          : { detail: error.issues };
+      return send(reply, 422, payload);
+    }
+    if (error instanceof HttpError) return send(reply, error.status, render(request, error.status, error.detail, error.style), error.headers);
+    const status = (error as FastifyError).statusCode;
+    if (status === 413) return send(reply, 413, render(request, 413, `Request body is larger than the limit of ${bodyLimit} bytes`));
+    if (status !== undefined && status >= 400 && status < 500) {
+      return send(reply, status, render(request, status, publicMessage(error as FastifyError, status)));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 500, render(request, 500, 'Internal Server Error'));
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Fastify's client-error messages are safe to show, but keep them short and free of internals. */
+function publicMessage(error: FastifyError, status: number): string {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Unsupported Media Type';
+  if (error.code?.startsWith('FST_ERR_CTP')) return 'The request body could not be read';
+  return STATUS_CODES[status] ?? 'Bad Request';
+}
+
+/**
+ * Unknown paths get FastAPI's `{"detail":"Not Found"}`; a known path with the wrong
+ * method gets 405 with an Allow header. A shadow router of every registered route answers which.
+ */
+export function registerNotFound(app: FastifyInstance): void {
+  const shadow = Router();
+  const methods = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      methods.add(method);
+      if (!shadow.hasRoute(method as never, route.url)) shadow.on(method as never, route.url, () => {});
+    }
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = [...methods].filter((m) => shadow.find(m as never, path) !== null);
+    if (allowed.length > 0) return send(reply, 405, { detail: 'Method Not Allowed' }, { allow: allowed.sort().join(', ') });
+    return send(reply, 404, { detail: 'Not Found' });
+  });
+}

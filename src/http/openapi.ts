@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+
+/** The OpenAPI 3.1 document is generated from the routes' TypeBox schemas; /docs renders it. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Statehouse API',
+        version: '1.0.0',
+        description:
+          'Compliance onboarding and tasks for platforms that manage US businesses. ' +
+          'Signup and auth operations take the platform API key in the Authorization header; every other operation takes a ' +
+          '10-minute access token from POST /accounts/auth as `Authorization: Bearer <token>`.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Access token from POST /accounts/auth or /v2/auth.' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Platform API key, raw or as `Bearer <key>`.' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import { RequestValidationError } from '../lib/errors.js';
+import { RawBody } from './body-parsers.js';
+import { compile, type SchemaNode, type ValidationIssue } from './validation/validator.js';
+
+/**
+ * Validates a request the way FastAPI does: every part (path, query, header, body)
+ * in that order, all issues collected into one 422, values coerced in pydantic's lax mode.
+ * Fastify's own validator is switched off (see app.ts); the TypeBox schemas on each
+ * route stay the single source for this, for serialization and for the OpenAPI document.
+ */
+export async function validateRequest(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema as Record<string, SchemaNode | undefined> | undefined;
+  if (!schema) return;
+  const issues: ValidationIssue[] = [];
+  const received = request.body instanceof RawBody ? null : request.body;
+  if (schema.params) request.params = compile(schema.params)(request.params, ['path'], issues);
+  if (schema.querystring) request.query = compile(schema.querystring)(normaliseQuery(request.query, schema.querystring), ['query'], issues);
+  if (schema.headers) compile(schema.headers)(request.headers, ['header'], issues);
+  if (schema.body) {
+    const raw = request.body instanceof RawBody ? request.body.text : request.body;
+    const optional = schema.body.anyOf?.some((option) => option.type === 'null') ?? false;
+    if (raw === undefined || raw === null) {
+      if (!optional) issues.push({ type: 'missing', loc: ['body'], msg: 'Field required', input: null });
+      request.body = null;
+    } else {
+      request.body = compile(schema.body)(raw, ['body'], issues);
+    }
+  }
+  if (issues.length > 0) throw new RequestValidationError(issues, received ?? null);
+}
+
+/** A parameter declared as a list arrives as a single string when it is given once. */
+function normaliseQuery(query: unknown, schema: SchemaNode): unknown {
+  if (typeof query !== 'object' || query === null) return query;
+  const out: Record<string, unknown> = { ...(query as Record<string, unknown>) };
+  for (const [name, node] of Object.entries(schema.properties ?? {})) {
+    const isList = node.type === 'array' || node.anyOf?.some((option) => option.type === 'array');
+    if (isList && typeof out[name] === 'string') out[name] = [out[name]];
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+import type { ValidationIssue } from '../http/validation/validator.js';
+
+/** An error with an HTTP status; services throw these and one handler renders them. */
+export class HttpError extends Error {
+  /** Set to render as `{message, detail}` whatever the route's default style. */
+  readonly style?: 'platform';
+
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends HttpError {
+  constructor(detail: string) {
+    super(400, detail);
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  constructor(detail: string, scheme: 'Bearer' | 'ApiKey' = 'Bearer') {
+    super(401, detail, { 'www-authenticate': scheme === 'Bearer' ? 'Bearer' : 'Bearer realm="api-key"' });
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor(detail: string) {
+    super(403, detail);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(detail: string) {
+    super(404, detail);
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(detail: string) {
+    super(409, detail);
+  }
+}
+
+/** A 409 of the signup operations, which the reference renders as `{message, detail}` on every path family. */
+export class SignupConflictError extends ConflictError {
+  override readonly style = 'platform';
+}
+
+/** A 422 in FastAPI's shape: `{"detail": [ValidationIssue, ...]}`. */
+export class RequestValidationError extends Error {
+  constructor(
+    readonly issues: ValidationIssue[],
+    /** The request body as received, echoed by the /v2/signup error shape. */
+    readonly body: unknown = null,
+  ) {
+    super('Request validation failed');
+    this.name = 'RequestValidationError';
+  }
+}
+
+/** A 422 for one field that the schema accepted but a business rule rejects. */
+export function fieldError(loc: (string | number)[], msg: string, input: unknown, type = 'value_error'): RequestValidationError {
+  return new RequestValidationError([{ type, loc, msg, input, ctx: { error: msg } }]);
+}

@@ -1,0 +1,83 @@
+import type { Db } from '../../db/database.js';
+import { createHostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { createSignupService } from '../legal-entities/signup.service.js';
+import { createLocationsService } from '../locations/locations.service.js';
+import { createPlatformsRepository } from '../platforms/platforms.repository.js';
+import { createPlatformsService } from '../platforms/platforms.service.js';
+
+export const DEMO_PLATFORM_NAME = 'Statehouse Demo';
+const DEMO_EXTERNAL_ID = 'demo-coffee-co';
+
+export interface DemoData {
+  platformId: string;
+  apiKey: string;
+  legalEntityId: string;
+  inactiveLegalEntityId: string;
+}
+
+/**
+ * Demo data a newcomer can call at once: a platform with a fresh key (older demo keys are
+ * revoked, since their secrets were only ever printed), an active Delaware C corporation with
+ * an office and employees in California and remote employees in New York, and a second
+ * entity still waiting for its hosted signup. Safe to run repeatedly.
+ */
+export async function seedDemo(db: Db, publicBaseUrl: string): Promise<DemoData> {
+  const platforms = createPlatformsService(createPlatformsRepository(db));
+  const sessions = createHostedSessionsService(db, publicBaseUrl);
+  const signup = createSignupService({ db, sessions, signupTtlSeconds: 86_400 });
+  const locations = createLocationsService(db);
+
+  const existing = (await platforms.list()).find((p) => p.name === DEMO_PLATFORM_NAME);
+  let platformId: string;
+  let apiKey: string;
+  if (existing) {
+    const old = await platforms.listKeys(existing.id);
+    const issued = await platforms.rotateKey(existing.id);
+    for (const key of old) if (!key.revoked_at) await platforms.revokeKey(key.id);
+    platformId = existing.id;
+    apiKey = issued.key;
+  } else {
+    const created = await platforms.create(DEMO_PLATFORM_NAME);
+    platformId = created.platform.id;
+    apiKey = created.apiKey.key;
+  }
+  const principal = { platformId, platformName: DEMO_PLATFORM_NAME, apiKeyId: '' };
+
+  const find = (externalId: string) =>
+    db.selectFrom('legal_entities').select('id').where('platform_id', '=', platformId).where('external_company_id', '=', externalId).executeTakeFirst();
+
+  let entity = await find(DEMO_EXTERNAL_ID);
+  if (!entity) {
+    const { entity: created } = await signup.signup(principal, {
+      business_name: 'Demo Coffee Co',
+      user_email: 'owner@demo-coffee.example',
+      entity_type: 'c_corp',
+      tax_classification: 'corp',
+      incorporation_region: 'DE',
+      incorporation_date: '2021-03-15',
+      ein: '12-3456789',
+      external_company_id: DEMO_EXTERNAL_ID,
+      business_address: { id: null, address_line_1: '500 Market St', address_line_2: null, city: 'San Francisco', state: 'CA', country: 'US', postal_code: '94105' },
+    });
+    await signup.activate(principal, created.id);
+    const scope = { platformId, legalEntityId: created.id };
+    await locations.add(scope, 'CA', { has_employees: true, has_physical_location: true, employee_count: 12 });
+    await locations.add(scope, 'NY', { has_employees: true, has_physical_location: false, employee_count: 3 });
+    entity = { id: created.id };
+  }
+
+  let pending = await find(`${DEMO_EXTERNAL_ID}-pending`);
+  if (!pending) {
+    const { entity: created } = await signup.signup(principal, {
+      business_name: 'Demo Bakery LLC',
+      user_email: 'owner@demo-bakery.example',
+      entity_type: 'llc',
+      tax_classification: 'disregarded',
+      incorporation_region: 'TX',
+      incorporation_date: '2024-06-01',
+      external_company_id: `${DEMO_EXTERNAL_ID}-pending`,
+    });
+    pending = { id: created.id };
+  }
+  return { platformId, apiKey, legalEntityId: entity.id, inactiveLegalEntityId: pending.id };
+}

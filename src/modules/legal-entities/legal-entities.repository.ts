@@ -1,0 +1,40 @@
+import type { Db } from '../../db/database.js';
+import type { LegalEntityRow } from '../../db/schema.js';
+import type { EntityProfile } from './legal-entities.fns.js';
+
+function toColumns(profile: Partial<EntityProfile>) {
+  const { business_address, mailing_address, ...rest } = profile;
+  return {
+    ...rest,
+    ...(business_address !== undefined && { business_address: business_address && JSON.stringify(business_address) }),
+    ...(mailing_address !== undefined && { mailing_address: mailing_address && JSON.stringify(mailing_address) }),
+  };
+}
+
+export function createLegalEntitiesRepository(db: Db) {
+  return {
+    insertLegalEntity: (row: { id: string; platform_id: string } & EntityProfile): Promise<LegalEntityRow> =>
+      db.insertInto('legal_entities').values({ ...toColumns(row), id: row.id, platform_id: row.platform_id, business_name: row.business_name, status: 'inactive' })
+        .returningAll().executeTakeFirstOrThrow(),
+
+    updateProfile: (platformId: string, id: string, profile: Partial<EntityProfile>) =>
+      db.updateTable('legal_entities').set({ ...toColumns(profile), updated_at: new Date() })
+        .where('platform_id', '=', platformId).where('id', '=', id).returningAll().executeTakeFirst(),
+
+    /** Every read is scoped by platform: another platform's entity is simply not found. */
+    findLegalEntity: (platformId: string, id: string) =>
+      db.selectFrom('legal_entities').selectAll().where('platform_id', '=', platformId).where('id', '=', id).executeTakeFirst(),
+
+    activate: (id: string) =>
+      db.updateTable('legal_entities').set({ status: 'active', activated_at: new Date(), updated_at: new Date() })
+        .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),
+  };
+}
+
+export type LegalEntitiesRepository = ReturnType<typeof createLegalEntitiesRepository>;
+
+/** PostgreSQL unique violation on the per-platform external_company_id index. */
+export function isExternalIdConflict(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e.code === '23505' && e.constraint === 'legal_entities_external_company_id_key';
+}

@@ -1,0 +1,114 @@
+import type { Db } from '../../db/database.js';
+import type { LegalEntityRow } from '../../db/schema.js';
+import { NotFoundError, SignupConflictError } from '../../lib/errors.js';
+import { ID_PREFIX, newId } from '../../lib/ids.js';
+import type { HostedSessionsService, IssuedSession } from '../hosted/hosted-sessions.service.js';
+import type { PlatformPrincipal } from '../platforms/platforms.service.js';
+import { completeProfile, type EntityProfile } from './legal-entities.fns.js';
+import { createLegalEntitiesRepository, isExternalIdConflict } from './legal-entities.repository.js';
+
+export interface SignupResult {
+  entity: LegalEntityRow;
+  session: IssuedSession;
+}
+
+/** What an access token's `state` says about signup: complete, or where the user finishes it. */
+export interface SignupState {
+  legal_entity_status: 'inactive' | 'active';
+  signup_complete: boolean;
+  signup_url: string | null;
+  signup_url_expires_at: string | null;
+}
+
+export function createSignupService(deps: { db: Db; sessions: HostedSessionsService; signupTtlSeconds: number }) {
+  const repo = createLegalEntitiesRepository(deps.db);
+
+  const conflict = (externalId: string | null | undefined) =>
+    new SignupConflictError(`A legal entity with external_company_id '${externalId}' already exists for this platform`);
+
+  const issueSignupSession = (entityId: string, callbackUrl: string | null) =>
+    deps.sessions.issue({ purpose: 'signup', legalEntityId: entityId, callbackUrl, ttlSeconds: deps.signupTtlSeconds });
+
+  async function create(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }) {
+    try {
+      return await repo.insertLegalEntity({ id: newId(ID_PREFIX.legalEntity), platform_id: principal.platformId, ...completeProfile(profile) });
+    } catch (error) {
+      if (isExternalIdConflict(error)) throw conflict(profile.external_company_id);
+      throw error;
+    }
+  }
+
+  async function get(principal: Pick<PlatformPrincipal, 'platformId'>, legalEntityId: string): Promise<LegalEntityRow> {
+    const entity = await repo.findLegalEntity(principal.platformId, legalEntityId);
+    // 404 for another platform's entity too, so ids cannot be probed.
+    if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+    return entity;
+  }
+
+  return {
+    /** Rows 1 and 5: a new, inactive entity and the link where its user completes signup. */
+    async signup(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }): Promise<SignupResult> {
+      const entity = await create(principal, profile);
+      return { entity, session: await issueSignupSession(entity.id, entity.authorization_callback_url) };
+    },
+
+    /**
+     * Rows 2 and 4: a hosted signup link. With `legal_entity_id` it continues the signup of
+     * that (still inactive) entity, refreshing the details the platform sends.
+     */
+    async hostedSession(
+      principal: PlatformPrincipal,
+      input: { legalEntityId: string | null; callbackUrl: string; profile: Partial<EntityProfile> & { business_name: string } },
+    ): Promise<SignupResult> {
+      let entity: LegalEntityRow;
+      if (input.legalEntityId) {
+        const existing = await repo.findLegalEntity(principal.platformId, input.legalEntityId);
+        if (!existing) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
+        if (existing.status === 'active') {
+          throw new SignupConflictError(`Legal entity '${existing.id}' has already completed signup`);
+        }
+        try {
+          entity = (await repo.updateProfile(principal.platformId, existing.id, input.profile)) ?? existing;
+        } catch (error) {
+          if (isExternalIdConflict(error)) throw conflict(input.profile.external_company_id);
+          throw error;
+        }
+      } else {
+        entity = await create(principal, input.profile);
+      }
+      return { entity, session: await issueSignupSession(entity.id, input.callbackUrl) };
+    },
+
+    get,
+
+    /** For an inactive entity, a fresh signup link reusing the last callback the platform gave. */
+    async signupState(entity: LegalEntityRow): Promise<SignupState> {
+      if (entity.status === 'active') {
+        return { legal_entity_status: 'active', signup_complete: true, signup_url: null, signup_url_expires_at: null };
+      }
+      const callback = (await deps.sessions.lastCallbackUrl(entity.id)) ?? entity.authorization_callback_url;
+      const session = await issueSignupSession(entity.id, callback);
+      return { legal_entity_status: 'inactive', signup_complete: false, signup_url: session.url, signup_url_expires_at: session.expires_at };
+    },
+
+    /** Operator action (demo data, support): activate without the hosted flow. */
+    async activate(principal: Pick<PlatformPrincipal, 'platformId'>, legalEntityId: string): Promise<LegalEntityRow> {
+      const entity = await get(principal, legalEntityId);
+      return (await repo.activate(entity.id)) ?? entity;
+    },
+
+    /** The hosted signup page's final step: consume the link and activate the entity, atomically. */
+    async completeSignup(token: string): Promise<{ entity: LegalEntityRow; callbackUrl: string | null } | null> {
+      return deps.db.transaction().execute(async (trx) => {
+        const session = await deps.sessions.consume(token, trx);
+        if (!session || session.purpose !== 'signup') return null;
+        const txRepo = createLegalEntitiesRepository(trx);
+        const entity = (await txRepo.activate(session.legal_entity_id))
+          ?? (await trx.selectFrom('legal_entities').selectAll().where('id', '=', session.legal_entity_id).executeTakeFirstOrThrow());
+        return { entity, callbackUrl: session.callback_url };
+      });
+    },
+  };
+}
+
+export type SignupService = ReturnType<typeof createSignupService>;

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the database (embedded or external, migrated), builds the app and listens. */
+export async function startServer(config: Config, log: (message: string) => void): Promise<RunningServer> {
+  const database = await openDatabase(config, { allowAttach: false, migrate: true, log });
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ config, db: database.db });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    database,
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    // In-flight requests finish (new ones get 503), then the pool closes, then the embedded server stops.
+    close: () => (closing ??= app.close().then(() => database.close())),
+  };
+}
+
+/** SIGTERM/SIGINT close in order; a second signal exits at once. */
+export function closeOnSignals(server: RunningServer, log: (message: string) => void): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    log(`${signal} received: finishing in-flight requests and shutting down`);
+    server.close().then(
+      () => {
+        log('shutdown complete');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log(`shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
