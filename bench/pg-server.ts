@@ -1,0 +1,61 @@
+/**
+ * Benchmark child (b): a bare node:http server that runs ONE query per request against the
+ * same database Statehouse uses, on a pg.Pool of 10 connections (Statehouse's default pool
+ * size), and answers with JSON.stringify(row). The floor for any database-backed endpoint:
+ * no framework, no auth, no validation, no serialisation schema.
+ *
+ * Env: BENCH_PG_URL, BENCH_LEGAL_ENTITY_ID, BENCH_PLATFORM_ID, BENCH_PG_POOL_SIZE (default 10).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
+
+const NAME = 'bare-pg';
+const QUERY = 'select * from legal_entities where id = $1 and platform_id = $2';
+
+// The same type parsing Statehouse installs (src/db/database.ts), so both read the row alike.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+const params = [requireEnv('BENCH_LEGAL_ENTITY_ID'), requireEnv('BENCH_PLATFORM_ID')];
+const pool = new pg.Pool({ connectionString: requireEnv('BENCH_PG_URL'), max: Number(process.env.BENCH_PG_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
+pool.on('error', () => {});
+
+const server = http.createServer((request, response) => {
+  request.resume();
+  pool.query(QUERY, params).then(
+    (result) => {
+      const row: unknown = result.rows[0];
+      if (row === undefined) {
+        response.writeHead(404, { 'content-type': 'application/json' });
+        response.end('{"detail":"not found"}');
+        return;
+      }
+      const body = JSON.stringify(row);
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+      response.end(body);
+    },
+    (error: Error) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(error.message);
+    },
+  );
+});
+
+onShutdown(NAME, async () => {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  await pool.end();
+});
+
+server.on('error', (error) => {
+  log(NAME, `server error: ${error.message}`);
+  process.exit(1);
+});
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  announceReady({ url: `http://127.0.0.1:${port}` });
+});

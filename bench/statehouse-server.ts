@@ -1,0 +1,36 @@
+/**
+ * Benchmark child: Statehouse itself, exactly as `statehouse serve` builds it (startServer),
+ * on the configuration from the environment, with the demo data seeded.
+ * Prints `{"benchReady":true,"pid",...,"url","apiKey","platformId","legalEntityId","connectionString"}`.
+ */
+import { loadConfig } from '../src/config.js';
+import { seedDemo } from '../src/modules/demo/demo.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { announceReady, log, onShutdown } from './child-lifecycle.js';
+
+const NAME = 'statehouse';
+const say = (message: string) => log(NAME, message);
+
+let starting: Promise<RunningServer> | null = null;
+const shutdown = onShutdown(NAME, async () => {
+  // A signal during start-up still waits for the start, so its embedded PostgreSQL is stopped too.
+  const server = await starting?.catch(() => null);
+  await server?.close();
+});
+
+try {
+  const config = loadConfig(process.env);
+  starting = startServer(config, say);
+  const server = await starting;
+  const demo = await seedDemo(server.database.db, config.publicBaseUrl);
+  announceReady({
+    url: server.url,
+    apiKey: demo.apiKey,
+    platformId: demo.platformId,
+    legalEntityId: demo.legalEntityId,
+    connectionString: server.database.connectionString,
+  });
+} catch (error) {
+  say(`start failed: ${(error as Error).stack ?? String(error)}`);
+  shutdown('start failed', 1);
+}

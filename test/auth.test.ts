@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+
+describe('access tokens', () => {
+  let t: TestApp;
+  let apiKey: string;
+  let entityId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ accessTokenTtlSeconds: 5 });
+    ({ apiKey } = await createPlatform(t.db));
+    entityId = await signupEntity(t.app, apiKey);
+  });
+  afterAll(async () => t.close());
+
+  it.each(['/accounts/auth', '/v2/auth'])('%s returns {access_token, token_type, state} for an inactive entity', async (url) => {
+    const res = await t.app.inject({ method: 'POST', url, headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } });
+    expect(res.statusCode).toBe(200);
+    const body = json(res);
+    expect(body).toMatchObject({ token_type: 'bearer', expires_in: 5 });
+    expect(body.access_token).toMatch(/^sh_at_/);
+    expect(body.state).toMatchObject({ legal_entity_status: 'inactive', signup_complete: false, signup_url: expect.stringMatching(/^http:\/\/statehouse\.test\/hosted\/s\//) });
+    // The signup link in state is real: it opens the hosted signup page.
+    const page = await t.app.inject({ url: new URL(body.state.signup_url).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+
+  it('state says signup is complete once the user finished it', async () => {
+    const id = await signupEntity(t.app, apiKey);
+    const state = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } })).state;
+    expect((await t.app.inject({ method: 'POST', url: new URL(state.signup_url).pathname })).statusCode).toBe(200);
+    const after = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } })).state;
+    expect(after).toEqual({ legal_entity_status: 'active', signup_complete: true, signup_url: null, signup_url_expires_at: null });
+  });
+
+  it('verbose=true on /accounts/auth includes the legal entity', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/accounts/auth?verbose=1', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } });
+    expect(json(res).legal_entity.id).toBe(entityId);
+  });
+
+  it("a platform cannot get a token for another platform's entity (404, not 403)", async () => {
+    const other = await createPlatform(t.db, 'Other');
+    const res = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: other.apiKey }, payload: { legal_entity_id: entityId } });
+    expect(res.statusCode).toBe(404);
+    expect(json(res)).toEqual({ detail: `Legal entity '${entityId}' not found` });
+    const unknown = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: other.apiKey }, payload: { legal_entity_id: 'le_doesnotexist' } });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('validates the body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: {} });
+    expect(res.statusCode).toBe(422);
+    expect(json(res)).toEqual({ detail: [{ type: 'missing', loc: ['body', 'legal_entity_id'], msg: 'Field required', input: {} }] });
+  });
+
+  describe('bearer endpoints reject bad tokens with 401 and WWW-Authenticate: Bearer', () => {
+    const bearerEndpoints = ['/legal_entity', '/v2/legal_entity', '/locations', '/v2/regions'];
+    const cases: [string, Record<string, string>][] = [
+      ['missing', {}],
+      ['not bearer', { authorization: 'Basic dXNlcjpwYXNz' }],
+      ['malformed', { authorization: 'Bearer not-a-token' }],
+      ['an API key instead of a token', { authorization: 'Bearer sh_key_abc' }],
+    ];
+    it.each(bearerEndpoints)('%s', async (url) => {
+      for (const [, headers] of cases) {
+        const res = await t.app.inject({ url, headers });
+        expect(res.statusCode).toBe(401);
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+        expect(typeof json(res).detail).toBe('string');
+      }
+    });
+
+    it('a tampered token is rejected', async () => {
+      const token = await accessToken(t.app, apiKey, entityId);
+      const [payload, signature] = token.slice('sh_at_'.length).split('.') as [string, string];
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      const forged = `sh_at_${Buffer.from(JSON.stringify({ ...claims, e: 'le_someoneelse' })).toString('base64url')}.${signature}`;
+      const flipped = `${token.slice(0, -2)}${token.endsWith('A') ? 'BB' : 'AA'}`;
+      for (const bad of [forged, flipped, `${token}.extra`]) {
+        const res = await t.app.inject({ url: '/legal_entity', headers: bearer(bad) });
+        expect(res.statusCode).toBe(401);
+        expect(json(res)).toEqual({ detail: 'Invalid access token' });
+      }
+    });
+
+    it('a token expires after its lifetime', async () => {
+      const token = await accessToken(t.app, apiKey, entityId);
+      expect((await t.app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode).toBe(200);
+      t.advance(6_000);
+      const res = await t.app.inject({ url: '/legal_entity', headers: bearer(token) });
+      expect(res.statusCode).toBe(401);
+      expect(json(res).detail).toMatch(/^Access token expired/);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+    });
+  });
+
+  it('the default lifetime is 10 minutes', async () => {
+    const t10 = await createTestApp();
+    try {
+      const { apiKey: key } = await createPlatform(t10.db);
+      const id = await signupEntity(t10.app, key);
+      const res = json(await t10.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: key }, payload: { legal_entity_id: id } }));
+      expect(res.expires_in).toBe(600);
+      t10.advance(599_000);
+      expect((await t10.app.inject({ url: '/legal_entity', headers: bearer(res.access_token) })).statusCode).toBe(200);
+      t10.advance(2_000);
+      expect((await t10.app.inject({ url: '/legal_entity', headers: bearer(res.access_token) })).statusCode).toBe(401);
+    } finally {
+      await t10.close();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createDb, type Db } from '../../src/db/database.js';
+import { createPlatformsRepository } from '../../src/modules/platforms/platforms.repository.js';
+import { createPlatformsService } from '../../src/modules/platforms/platforms.service.js';
+import { createTestDatabase, dropTestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  url: string;
+  config: Config;
+  /** Moves the app's clock (tokens, session links) forward. */
+  advance(ms: number): void;
+  close(): Promise<void>;
+}
+
+/** A Statehouse app over its own fresh database, exercised through `app.inject`. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const cluster = inject('testCluster');
+  const url = await createTestDatabase(cluster);
+  const config = loadConfig({}, { publicBaseUrl: 'http://statehouse.test', databaseUrl: url, ...overrides });
+  const db = createDb(url, 5);
+  let offset = 0;
+  const app = await buildApp({ config, db, logger: false, now: () => Date.now() + offset });
+  return {
+    app,
+    db,
+    url,
+    config,
+    advance: (ms) => {
+      offset += ms;
+    },
+    close: async () => {
+      await app.close();
+      await db.destroy();
+      await dropTestDatabase(cluster.adminUrl, url);
+    },
+  };
+}
+
+/** What the operator CLI does: a platform and its API key. */
+export async function createPlatform(db: Db, name = 'Acme Payroll') {
+  const service = createPlatformsService(createPlatformsRepository(db));
+  const { platform, apiKey } = await service.create(name);
+  return { platformId: platform.id, apiKey: apiKey.key, apiKeyId: apiKey.id, service };
+}
+
+export const VALID_SIGNUP_V2 = {
+  user_email: 'founder@example.com',
+  business_name: 'Example Widgets Inc',
+  entity_type: 'c_corp',
+  tax_class: 'corp',
+  incorporation_region: 'DE',
+  incorporated_date: '2022-01-15',
+} as const;
+
+export const json = <T = any>(response: LightMyRequestResponse): T => response.json() as T;
+
+/** Signs up an entity with /v2/signup and returns its id. */
+export async function signupEntity(app: FastifyInstance, apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: apiKey }, payload: { ...VALID_SIGNUP_V2, ...body } });
+  if (response.statusCode !== 200) throw new Error(`signup failed: ${response.statusCode} ${response.body}`);
+  return json(response).legal_entity_id;
+}
+
+export async function accessToken(app: FastifyInstance, apiKey: string, legalEntityId: string): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: legalEntityId } });
+  if (response.statusCode !== 200) throw new Error(`auth failed: ${response.statusCode} ${response.body}`);
+  return json(response).access_token;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
