@@ -39,8 +39,8 @@ export function parseJsonBody(body: Buffer | string): JsonBodyResult {
   try {
     value = JSON.parse(text);
   } catch {
-    // Defensive fallback: JSON.parse and CPython reject the same texts, so
-    // the scanner always finds an error here.
+    // JSON.parse and our scanner reject the same texts (CPython's grammar
+    // minus NaN/Infinity), so the fallback is only defensive.
     const [pos, msg] = scan(text) ?? [0, EXPECTING_VALUE];
     return invalid(text, pos, msg);
   }

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createDb, type Db } from '../src/db/database.js';
+import { VALID_SIGNUP_V2 } from './helpers/app.js';
+import { runCli } from './helpers/cli.js';
+import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
+
+describe('statehouse CLI (external database)', () => {
+  let url: string;
+  let db: Db;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  const env = () => ({ DATABASE_URL: url });
+  const signupWith = async (key: string) =>
+    (await app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: key }, payload: VALID_SIGNUP_V2 })).statusCode;
+
+  beforeAll(async () => {
+    url = await createTestDatabase(inject('testCluster'));
+    db = createDb(url, 2);
+    app = await buildApp({ config: loadConfig({}, { databaseUrl: url }), db, logger: false });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.destroy();
+    await dropTestDatabase(inject('testCluster').adminUrl, url);
+  });
+
+  it('platforms create prints the key once, on a line of its own, and the key works', async () => {
+    const result = await runCli(['platforms', 'create', 'Acme Payroll'], env());
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    const key = lines.at(-1)!;
+    expect(key).toMatch(/^sh_key_[A-Za-z0-9_-]{43}$/);
+    expect(lines[0]).toMatch(/^Created platform Acme Payroll \(plt_[0-9a-z]+\)\.$/);
+    expect(await signupWith(key)).toBe(200);
+  });
+
+  it('--json gives machine-readable output; keys can be listed, rotated and revoked', async () => {
+    const created = JSON.parse((await runCli(['platforms', 'create', 'Json Co', '--json'], env())).stdout);
+    expect(created).toMatchObject({ platform_id: expect.stringMatching(/^plt_/), name: 'Json Co', api_key_id: expect.stringMatching(/^key_/), api_key: expect.stringMatching(/^sh_key_/) });
+
+    const rotated = JSON.parse((await runCli(['platforms', 'keys', 'rotate', created.platform_id, '--json'], env())).stdout);
+    expect(rotated.api_key).not.toBe(created.api_key);
+    expect(await signupWith(created.api_key)).toBe(200);
+    expect(await signupWith(rotated.api_key)).toBe(200);
+
+    const revoked = await runCli(['platforms', 'keys', 'revoke', created.api_key_id], env());
+    expect(revoked.code).toBe(0);
+    expect(await signupWith(created.api_key)).toBe(403);
+    expect(await signupWith(rotated.api_key)).toBe(200);
+
+    const keys = JSON.parse((await runCli(['platforms', 'keys', 'list', created.platform_id, '--json'], env())).stdout);
+    expect(keys).toHaveLength(2);
+    expect(keys.find((k: { api_key_id: string }) => k.api_key_id === created.api_key_id).revoked_at).not.toBeNull();
+    expect(JSON.stringify(keys)).not.toContain(rotated.api_key);
+
+    const list = JSON.parse((await runCli(['platforms', 'list', '--json'], env())).stdout);
+    expect(list.map((p: { name: string }) => p.name)).toContain('Json Co');
+  });
+
+  it('demo creates a platform, a key and legal entities, repeatably', async () => {
+    const first = JSON.parse((await runCli(['demo', '--json'], env())).stdout);
+    const second = JSON.parse((await runCli(['demo', '--json'], env())).stdout);
+    expect(second.legalEntityId).toBe(first.legalEntityId);
+    expect(await signupWith(second.apiKey)).toBe(200);
+    expect(await signupWith(first.apiKey)).toBe(403); // older demo keys are revoked
+    const auth = await app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: second.apiKey }, payload: { legal_entity_id: first.legalEntityId } });
+    expect(auth.json().state.signup_complete).toBe(true);
+    const locations = await app.inject({ url: '/locations', headers: { authorization: `Bearer ${auth.json().access_token}` } });
+    expect(locations.json().map((l: { location: { code: string } }) => l.location.code)).toEqual(['CA', 'NY']);
+  });
+
+  it('migrate reports an up-to-date database', async () => {
+    const result = await runCli(['migrate'], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('database is up to date');
+  });
+
+  it('explains bad configuration and bad usage', async () => {
+    const config = await runCli(['platforms', 'list'], { ...env(), PORT: 'eighty', PUBLIC_BASE_URL: 'ftp://x' });
+    expect(config.code).toBe(1);
+    expect(config.stderr).toContain("PORT must be a whole number from 0 to 65535 (got 'eighty')");
+    expect(config.stderr).toContain("PUBLIC_BASE_URL must be an absolute http(s) URL (got 'ftp://x')");
+    const usage = await runCli(['frobnicate'], env());
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Unknown command 'frobnicate'");
+    const missing = await runCli(['platforms', 'keys', 'revoke', 'key_nope'], env());
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("API key 'key_nope' not found");
+  });
+});
