@@ -1,5 +1,5 @@
 /** Linux /proc readers: memory and CPU time of one process, CPU time of the whole machine. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat and /proc/stat (USER_HZ, 100 on every Linux build we run on). */
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -38,6 +38,41 @@ export function readProcessCpuSeconds(pid: number): number | null {
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return (utime + stime) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds of a process and its direct children, by pid: for the embedded PostgreSQL,
+ * the postmaster and its backends. A process that exits between two readings is lost.
+ */
+export function readProcessTreeCpuSeconds(rootPid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone
+    }
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(entry);
+    if (pid !== rootPid && Number(fields[1]) !== rootPid) continue;
+    out.set(pid, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND);
+  }
+  return out;
+}
+
+/** CPU seconds used between two readings of readProcessTreeCpuSeconds (processes new at the second count whole). */
+export function treeCpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of after) sum += Math.max(0, seconds - (before.get(pid) ?? 0));
+  return sum;
 }
 
 export interface MachineCpu {

@@ -20,7 +20,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, startChild, stopAllChildren, unexpectedExits, type Child } from './children.js';
-import { readMachineCpu, readMemory, readProcessCpuSeconds, RssSampler } from './proc.js';
+import { readMachineCpu, readMemory, readProcessCpuSeconds, readProcessTreeCpuSeconds, RssSampler, treeCpuDelta } from './proc.js';
 
 // ---------------------------------------------------------------- settings
 
@@ -41,6 +41,9 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL?.trim() || null;
 /** The goal: GET /legal_entity at ≥ 75 % of the bare-pg floor's requests/s, with p99 ≤ 25 ms. */
 const GOAL = { minRatioToBarePg: 0.75, maxP99Ms: 25 };
 
+/** Above this much CPU (% of one core) busy outside the bench's own processes, a run is flagged as disturbed. */
+const NOISY_OTHER_CPU_PERCENT = 30;
+
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');
 const TAG = '[bench]';
 const say = (message: string) => process.stderr.write(`${TAG} ${message}\n`);
@@ -49,6 +52,8 @@ const say = (message: string) => process.stderr.write(`${TAG} ${message}\n`);
 
 let tempDir: string | null = null;
 let statehouseDataDir: string | null = null;
+/** The embedded PostgreSQL's postmaster, whose backends' CPU time is reported (null with BENCH_DATABASE_URL). */
+let postmasterPid: number | null = null;
 let currentLoad: autocannon.Instance | null = null;
 let samplerToStop: RssSampler | null = null;
 let interrupted = false;
@@ -182,7 +187,14 @@ interface Measurement {
   mismatches: number;
   statusCodes: Record<string, number>;
   errorMessages: Record<string, number>;
-  cpuPercent: { server: number | null; loadGenerator: number; machine: number };
+  /** Requests completed in each second of the run. */
+  perSecond: { min: number; max: number; stddev: number };
+  /**
+   * Percent of one core (this machine's total is 100 × CPUs): the server process, the embedded
+   * PostgreSQL (postmaster + backends), autocannon (this process), and the rest of the machine's
+   * busy time (kernel networking, and any other work running on the machine: high = noisy run).
+   */
+  cpuPercent: { server: number | null; database: number | null; loadGenerator: number; other: number; machine: number };
 }
 
 function runLoad(target: Target, seconds: number, record: boolean): Promise<{ result: autocannon.Result; latencies: number[]; errorMessages: Map<string, number> }> {
@@ -231,10 +243,12 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
     }
     say(`${target.name}: measuring ${SECONDS} s with ${CONNECTIONS} connections`);
     const serverCpu0 = readProcessCpuSeconds(target.server.pid);
+    const dbCpu0 = postmasterPid ? readProcessTreeCpuSeconds(postmasterPid) : null;
     const clientCpu0 = process.cpuUsage();
     const machine0 = readMachineCpu();
     const { result, latencies, errorMessages } = await runLoad(target, SECONDS, true);
     const serverCpu1 = readProcessCpuSeconds(target.server.pid);
+    const dbCpu1 = postmasterPid ? readProcessTreeCpuSeconds(postmasterPid) : null;
     const clientCpu = process.cpuUsage(clientCpu0);
     const machine1 = readMachineCpu();
     checkpoint();
@@ -244,6 +258,11 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
     const statusCodes: Record<string, number> = {};
     for (const [code, stats] of Object.entries(result.statusCodeStats)) statusCodes[code] = stats.count;
     const machineTotal = machine1.totalSeconds - machine0.totalSeconds;
+    const percent = (cpuSeconds: number) => (100 * cpuSeconds) / wall;
+    const server = serverCpu0 !== null && serverCpu1 !== null ? percent(serverCpu1 - serverCpu0) : null;
+    const database = dbCpu0 && dbCpu1 ? percent(treeCpuDelta(dbCpu0, dbCpu1)) : null;
+    const loadGenerator = percent((clientCpu.user + clientCpu.system) / 1e6);
+    const machine = machineTotal > 0 ? (100 * os.cpus().length * (machine1.busySeconds - machine0.busySeconds)) / machineTotal : NaN;
     return {
       key: target.key,
       name: target.name,
@@ -272,12 +291,8 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
       mismatches: result.mismatches,
       statusCodes,
       errorMessages: Object.fromEntries(errorMessages),
-      cpuPercent: {
-        // Percent of one core; 200 % is both cores of this machine.
-        server: serverCpu0 !== null && serverCpu1 !== null ? (100 * (serverCpu1 - serverCpu0)) / wall : null,
-        loadGenerator: (100 * (clientCpu.user + clientCpu.system)) / 1e6 / wall,
-        machine: machineTotal > 0 ? (100 * os.cpus().length * (machine1.busySeconds - machine0.busySeconds)) / machineTotal : NaN,
-      },
+      perSecond: { min: result.requests.min, max: result.requests.max, stddev: result.requests.stddev },
+      cpuPercent: { server, database, loadGenerator, other: Math.max(0, machine - (server ?? 0) - (database ?? 0) - loadGenerator), machine },
     };
   } finally {
     if (rss) {
@@ -293,7 +308,7 @@ const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
 const fixed = (value: number | null, digits: number) => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 
 function table(rows: Measurement[]): string {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'mismatch', 'server CPU', 'bench CPU', 'machine CPU'];
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'mismatch', 'srv CPU', 'db CPU', 'bench CPU', 'other CPU'];
   const lines = rows.map((r) => [
     `${r.key} ${r.name}`,
     fixed(r.requestsPerSecond, 0),
@@ -304,8 +319,9 @@ function table(rows: Measurement[]): string {
     String(r.errors),
     String(r.mismatches),
     `${fixed(r.cpuPercent.server, 0)} %`,
+    `${fixed(r.cpuPercent.database, 0)} %`,
     `${fixed(r.cpuPercent.loadGenerator, 0)} %`,
-    `${fixed(r.cpuPercent.machine, 0)} %`,
+    `${fixed(r.cpuPercent.other, 0)} %`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
@@ -345,6 +361,10 @@ async function main(): Promise<number> {
   );
   const sh = statehouse.info;
   say(`Statehouse pid ${statehouse.pid} ready at ${sh.url} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (statehouseDataDir) {
+    const pid = Number.parseInt(readFileSync(path.join(statehouseDataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n', 1)[0] ?? '', 10);
+    postmasterPid = Number.isInteger(pid) && pid > 0 ? pid : null;
+  }
   checkpoint();
 
   // 2. A token, and the exact bytes of GET /legal_entity.
@@ -446,7 +466,8 @@ async function main(): Promise<number> {
   out.push('');
   out.push(`Statehouse benchmark — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}`);
   out.push(`${CONNECTIONS} connections; per target ${WARMUP_SECONDS} s warmup + ${SECONDS} s measured; latencies are per response, sub-ms resolution`);
-  out.push(`CPU columns: % of one core (this machine has ${os.cpus().length}); "bench" is autocannon in this process`);
+  out.push(`CPU columns: % of one core (this machine has ${os.cpus().length}): server process, embedded PostgreSQL, autocannon (this process),`);
+  out.push(`and "other": the rest of the machine's busy time (kernel networking, other programs; high means a noisy run)`);
   out.push('');
   out.push(table(results));
   out.push('');
@@ -459,6 +480,14 @@ async function main(): Promise<number> {
     `TARGET ${goal.met ? 'MET' : 'NOT MET'}: GET /legal_entity at ${(ratios.c1_over_b * 100).toFixed(1)} % of bare-pg req/s (need ≥ ${GOAL.minRatioToBarePg * 100} %: ${goal.throughputMet ? 'ok' : 'MISSED'}), ` +
       `p99 ${c1.latencyMs.p99.toFixed(2)} ms (need ≤ ${GOAL.maxP99Ms} ms: ${goal.p99Met ? 'ok' : 'MISSED'})`,
   );
+  const noisy = results.filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT);
+  if (noisy.length > 0) {
+    out.push('');
+    out.push(
+      `NOTE: other work used the CPU during ${noisy.map((r) => `${r.key} (${r.cpuPercent.other.toFixed(0)} %)`).join(', ')}: ` +
+        'those figures are disturbed; run again on a quiet machine before drawing conclusions.',
+    );
+  }
   if (failures.length > 0) {
     out.push('');
     out.push('FAILURES:');
@@ -481,6 +510,7 @@ async function main(): Promise<number> {
     ratios,
     goal,
     statehouseMemory: memory,
+    disturbedRuns: noisy.map((r) => r.key),
     failures,
     ok: failures.length === 0,
   };

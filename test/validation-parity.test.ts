@@ -13,7 +13,7 @@ describe('probe', () => {
     for (const p of probes) {
       const headers = { ...(p.auth === 'key' ? { authorization: key } : p.auth === 'bearer' ? bearer(token) : {}), ...p.headers };
       const res = await t.app.inject({ method: p.method as any, url: p.url, headers, payload: p.body });
-      out.push(`${p.method} ${p.url} ${JSON.stringify(p.headers ?? {})} ${JSON.stringify((p.body ?? '').slice(0, 200))}\n  => ${res.statusCode} ${JSON.stringify(res.headers['allow'] ?? '')} ${res.body.slice(0, 1500)}`);
+      out.push(`${p.method} ${p.url.slice(0,150)} ${JSON.stringify(p.headers ?? {})} ${JSON.stringify((p.body ?? '').slice(0, 200))}\n  => ${res.statusCode} ${JSON.stringify(res.headers['allow'] ?? '')} ${res.body.slice(0, 1500)}`);
     }
     writeFileSync('/tmp/probe/out.txt', out.join('\n'));
   });

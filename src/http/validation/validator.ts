@@ -107,8 +107,11 @@ function buildEnum(values: unknown[], integer: boolean, type = 'enum'): Validato
   const allowed = new Set(values);
   return (input, loc, issues) => {
     if (allowed.has(input)) return input;
-    // Integer enums accept integer-looking strings in lax mode.
-    if (integer && typeof input === 'string' && /^\s*[+-]?\d+\s*$/.test(input) && allowed.has(Number(input))) return Number(input);
+    // Integer enums take what a lax int takes: integer-looking strings and booleans.
+    if (integer) {
+      const asInt = typeof input === 'boolean' ? Number(input) : typeof input === 'string' && INT_STRING.test(input) ? Number(input.replace(/_/g, '')) : null;
+      if (asInt !== null && allowed.has(asInt)) return asInt;
+    }
     issues.push({ type, loc, msg: `Input should be ${expected}`, input, ctx: { expected } });
     return undefined;
   };
@@ -271,6 +274,9 @@ function checkHttpUrl(input: string, loc: (string | number)[], issues: Validatio
   return input;
 }
 
+/** What pydantic's lax int accepts from a string: surrounding spaces, a sign, digits with single underscores. */
+const INT_STRING = /^\s*[+-]?\d+(_\d+)*\s*$/;
+
 function buildInteger(schema: SchemaNode): Validator {
   return (input, loc, issues) => {
     let value: number;
@@ -287,8 +293,8 @@ function buildInteger(schema: SchemaNode): Validator {
     } else if (typeof input === 'boolean') {
       value = input ? 1 : 0;
     } else if (typeof input === 'string') {
-      const trimmed = input.trim();
-      if (!/^[+-]?\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
+      const trimmed = input.trim().replace(/_/g, '');
+      if (!INT_STRING.test(input) || !Number.isSafeInteger(Number(trimmed))) {
         issues.push({ type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input });
         return undefined;
       }

@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8080, databaseUrl: null, publicBaseUrl: 'http://127.0.0.1:8080', accessTokenTtlSeconds: 600 });
+    expect(config.dataDir).toBe(path.resolve('.statehouse'));
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u:p@db:5432/x', PUBLIC_BASE_URL: 'https://sh.example.com/', STATEHOUSE_DATA_DIR: '/var/lib/statehouse' });
+    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db:5432/x', publicBaseUrl: 'https://sh.example.com', dataDir: '/var/lib/statehouse' });
+  });
+
+  it('reports every bad value at once, without leaking a password', () => {
+    try {
+      loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://root:hunter2@db/x', LOG_LEVEL: 'loud', ACCESS_TOKEN_TTL_SECONDS: '-1' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const { problems, message } = error as ConfigError;
+      expect(problems).toHaveLength(4);
+      expect(message).toContain("PORT must be a whole number from 0 to 65535 (got '70000')");
+      expect(message).toContain('LOG_LEVEL must be one of');
+      expect(message).not.toContain('hunter2');
+    }
+  });
+});
