@@ -429,6 +429,8 @@ async function main(): Promise<number> {
   const results: Measurement[] = [];
   for (const target of targets) results.push(await measure(target, target.sampleRss ? rss : null));
   const end = readMemory(statehouse.pid);
+  const staticEnd = readMemory(bareStatic.pid);
+  const pgEnd = readMemory(barePg.pid);
 
   // 6. Report.
   const by = (key: Target['key']) => results.find((r) => r.key === key)!;
@@ -453,6 +455,9 @@ async function main(): Promise<number> {
     rssSamples: rss.samples,
     vmHwmMiB: end ? mib(end.hwmKiB) : null,
     endRssMiB: end ? mib(end.rssKiB) : null,
+    // For scale: the bare servers also run on node + tsx.
+    bareStaticVmHwmMiB: staticEnd ? mib(staticEnd.hwmKiB) : null,
+    barePgVmHwmMiB: pgEnd ? mib(pgEnd.hwmKiB) : null,
   };
   const failures: string[] = [];
   for (const r of results) {
@@ -475,6 +480,7 @@ async function main(): Promise<number> {
   out.push(`c1/b  GET /legal_entity vs bare pg floor   ${(ratios.c1_over_b * 100).toFixed(1)} %`);
   out.push(`c2/a  POST /accounts/auth vs bare static   ${(ratios.c2_over_a * 100).toFixed(1)} %`);
   out.push(`Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`);
+  out.push(`  (for scale, peak RSS of the bare servers, also node + tsx: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
   out.push('');
   out.push(
     `TARGET ${goal.met ? 'MET' : 'NOT MET'}: GET /legal_entity at ${(ratios.c1_over_b * 100).toFixed(1)} % of bare-pg req/s (need ≥ ${GOAL.minRatioToBarePg * 100} %: ${goal.throughputMet ? 'ok' : 'MISSED'}), ` +

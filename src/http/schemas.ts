@@ -16,7 +16,6 @@ export function IntegerEnum<const T extends readonly number[]>(values: T, option
 // Every string is bounded; these limits are generous for real data and stop abuse.
 export const SHORT_TEXT = 200;
 export const LONG_TEXT = 2000;
-export const URL_TEXT = 2048;
 
 export const BoundedString = (maxLength = SHORT_TEXT, options: Record<string, unknown> = {}) =>
   Type.String({ maxLength, ...options });
@@ -28,7 +27,7 @@ export const EmailString = (options: { description?: string } = {}) =>
 
 /** An absolute http(s) URL (validated like pydantic's HttpUrl). */
 export const HttpUrlString = (options: { description?: string } = {}) =>
-  Type.String({ format: 'http-url', maxLength: URL_TEXT, ...options });
+  Type.String({ format: 'http-url', ...options });
 
 export const ValidationIssueSchema = Type.Object(
   {

@@ -17,7 +17,8 @@ export function parseDate(input: unknown): DateResult {
   if (typeof input !== 'string') return { ok: false, type: 'date_type' };
   const date = parseDatePart(input);
   if (date.ok && input.length === 10) return { ok: true, value: input };
-  if (/^[+-]?\d+(\.\d+)?$/.test(input)) return fromTimestamp(Number(input));
+  // Digits are a Unix timestamp, if they fit speedate's 64-bit integer.
+  if (/^[+-]?\d+(\.\d+)?$/.test(input) && Math.abs(Number(input)) < 2 ** 63) return fromTimestamp(Number(input));
   if (!date.ok) return { ok: false, type: 'date_from_datetime_parsing', error: date.error };
   // Longer than a date: pydantic accepts a datetime whose time is exactly midnight.
   const sep = input[10];

@@ -109,6 +109,11 @@ function buildEnum(values: unknown[], integer: boolean, type = 'enum'): Validato
     if (allowed.has(input)) return input;
     // Integer enums take what a lax int takes: integer-looking strings and booleans.
     if (integer) {
+      if (typeof input === 'string' && INT_STRING.test(input) && !Number.isSafeInteger(Number(input.replace(/_/g, '')))) {
+        // pydantic reports the parsed (big) integer as the input here.
+        issues.push({ type: 'int_parsing_size', loc, msg: 'Unable to parse input string as an integer, exceeded maximum size', input: Number(input.replace(/_/g, '')) });
+        return undefined;
+      }
       const asInt = typeof input === 'boolean' ? Number(input) : typeof input === 'string' && INT_STRING.test(input) ? Number(input.replace(/_/g, '')) : null;
       if (asInt !== null && allowed.has(asInt)) return asInt;
     }
@@ -208,6 +213,10 @@ function buildString(schema: SchemaNode): Validator {
   const { minLength, maxLength, format } = schema;
   return (input, loc, issues) => {
     if (format === 'date') return checkDate(input, loc, issues);
+    if (format === 'http-url' && typeof input !== 'string') {
+      issues.push({ type: 'url_type', loc, msg: 'URL input should be a string or URL', input });
+      return undefined;
+    }
     if (typeof input !== 'string') {
       issues.push({ type: 'string_type', loc, msg: 'Input should be a valid string', input });
       return undefined;
@@ -258,7 +267,18 @@ function checkDate(input: unknown, loc: (string | number)[], issues: ValidationI
   return undefined;
 }
 
+/** pydantic's HttpUrl limit. */
+const MAX_URL_LENGTH = 2083;
+
 function checkHttpUrl(input: string, loc: (string | number)[], issues: ValidationIssue[]): unknown {
+  if (input.length > MAX_URL_LENGTH) {
+    issues.push({ type: 'url_too_long', loc, msg: `URL should have at most ${MAX_URL_LENGTH} characters`, input, ctx: { max_length: MAX_URL_LENGTH } });
+    return undefined;
+  }
+  if (input === '') {
+    issues.push({ type: 'url_parsing', loc, msg: 'Input should be a valid URL, input is empty', input, ctx: { error: 'input is empty' } });
+    return undefined;
+  }
   let url: URL;
   try {
     url = new URL(input);
@@ -294,7 +314,8 @@ function buildInteger(schema: SchemaNode): Validator {
       value = input ? 1 : 0;
     } else if (typeof input === 'string') {
       const trimmed = input.trim().replace(/_/g, '');
-      if (!INT_STRING.test(input) || !Number.isSafeInteger(Number(trimmed))) {
+      // Python integers are unbounded: a huge number parses, and the bounds below reject it.
+      if (!INT_STRING.test(input)) {
         issues.push({ type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input });
         return undefined;
       }
