@@ -5,11 +5,16 @@
  * - SIGTERM or SIGINT shuts it down cleanly, once (later signals are ignored while it does);
  * - its stdin is a pipe from the parent: when that closes (the parent died, even by SIGKILL),
  *   it shuts down too, so no server or embedded PostgreSQL outlives the bench.
+ *
+ * Once the parent is gone, writing to stdout/stderr fails with EPIPE. Those errors must be
+ * swallowed: reported as uncaught exceptions they would be logged (to stderr: EPIPE again)
+ * in an endless loop that starves the event loop, and the child would never shut down.
  */
 
 export const READY_KEY = 'benchReady';
 
 export function log(name: string, message: string): void {
+  if (process.stderr.destroyed || !process.stderr.writable) return;
   process.stderr.write(`${message.split('\n').map((line) => `[${name}] ${line}`).join('\n')}\n`);
 }
 
@@ -34,12 +39,15 @@ export function onShutdown(name: string, close: () => Promise<void>): (reason: s
       },
     );
   };
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.stdin.on('end', () => shutdown('parent went away'));
   process.stdin.on('error', () => shutdown('parent went away'));
   process.stdin.resume();
-  process.on('uncaughtException', (error) => {
+  process.on('uncaughtException', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') return; // a write to the dead parent (see above)
     log(name, `uncaught: ${error.stack ?? error.message}`);
     shutdown('uncaught exception', 1);
   });

@@ -24,8 +24,8 @@ import { systemRoutes } from './modules/system/system.routes.js';
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** pino options, or false for silence (tests). */
-  logger?: boolean | Record<string, unknown>;
+  /** false for silence; `stream` sends the (redacted) log lines elsewhere, e.g. to a test. */
+  logger?: false | { stream?: { write(line: string): void } };
   now?: () => number;
 }
 
@@ -38,15 +38,16 @@ export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacte
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
   const app = Fastify({
-    logger: deps.logger === undefined || deps.logger === true
-      ? {
+    logger: deps.logger === false
+      ? false
+      : {
           level: config.logLevel,
           redact: ['req.headers.authorization', 'req.headers.cookie'],
           serializers: {
             req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
           },
-        }
-      : deps.logger,
+          ...(deps.logger?.stream && { stream: deps.logger.stream }),
+        },
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomBytes(8).toString('hex'),
     requestIdHeader: false,

@@ -18,13 +18,13 @@ export interface TestApp {
 }
 
 /** A Statehouse app over its own fresh database, exercised through `app.inject`. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, logStream?: { write(line: string): void }): Promise<TestApp> {
   const cluster = inject('testCluster');
   const url = await createTestDatabase(cluster);
   const config = loadConfig({}, { publicBaseUrl: 'http://statehouse.test', databaseUrl: url, ...overrides });
   const db = createDb(url, 5);
   let offset = 0;
-  const app = await buildApp({ config, db, logger: false, now: () => Date.now() + offset });
+  const app = await buildApp({ config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset });
   return {
     app,
     db,
