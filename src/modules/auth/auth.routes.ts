@@ -44,6 +44,7 @@ export function authRoutes(deps: { signup: SignupService; tokens: AccessTokens; 
         schema: {
           operationId: unversioned ? 'authenticateLegalEntity' : 'authenticateLegalEntityV2',
           tags: ['Signup and authentication'],
+        security: [{ apiKey: [] }],
           summary: 'Get a 10-minute access token for one legal entity',
           description:
             'The token is scoped to one legal entity of the calling platform. Inactive entities can be authenticated and configured; ' +

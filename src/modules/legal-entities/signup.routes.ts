@@ -24,6 +24,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
       schema: {
         operationId: 'embeddedSignup',
         tags: ['Signup and authentication'],
+        security: [{ apiKey: [] }],
         summary: 'Create a legal entity (embedded signup)',
         description: 'Creates an inactive legal entity owned by the calling platform and returns the URL where its user completes signup.',
         querystring: VerboseQuerySchema,
@@ -46,6 +47,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
       schema: {
         operationId: 'createHostedSignupSession',
         tags: ['Signup and authentication'],
+        security: [{ apiKey: [] }],
         summary: 'Create a hosted signup session',
         description:
           'Returns a single-use URL of the hosted signup. The legal entity stays inactive until its user completes it. ' +
@@ -79,6 +81,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
         schema: {
           operationId: url.endsWith('s') ? 'createHostedSignupSessionV2' : 'createHostedSignupSessionV2Singular',
           tags: ['Signup and authentication'],
+        security: [{ apiKey: [] }],
           summary: 'Create a hosted signup session (v2)',
           headers: AuthorizationHeaderSchema,
           body: HostedSignupRequestSchema,
@@ -101,6 +104,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
       schema: {
         operationId: 'signupV2',
         tags: ['Signup and authentication'],
+        security: [{ apiKey: [] }],
         summary: 'Create a legal entity (v2)',
         description: 'Errors use `{message, detail}`; validation errors add `body`, the request body as received.',
         headers: AuthorizationHeaderSchema,
