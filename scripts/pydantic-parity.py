@@ -45,19 +45,6 @@ class Address(BaseModel):
     postal_code: str = Field(max_length=20, min_length=1)
 
 
-class Profile(BaseModel):
-    ein: Optional[str] = Ein
-    llc_managed_type: Optional[LLCManaged] = None
-    business_purpose: Optional[str] = Field(None, max_length=2000)
-    business_phone: Optional[str] = Phone
-    business_email: Optional[str] = Field(None, max_length=254)
-    business_address: Optional[Address] = None
-    mailing_address: Optional[Address] = None
-    naics_code: Optional[str] = Naics
-    accounting_method: Optional[Method] = None
-    accounting_period: Optional[Period] = None
-
-
 class PlatformSignupRequest(BaseModel):
     user_email: str = Field(max_length=254)
     business_name: str = Name

@@ -6,28 +6,10 @@ import {
 } from './legal-entities.schemas.js';
 
 /** The stored profile of a legal entity, in the database's (unversioned) spelling. */
-export interface EntityProfile {
-  business_name: string;
-  user_email: string | null;
-  entity_type: string | null;
-  tax_classification: string | null;
-  incorporation_region: string | null;
-  incorporation_date: string | null;
-  ein: string | null;
-  llc_managed_type: string | null;
-  business_purpose: string | null;
-  business_phone: string | null;
-  business_email: string | null;
-  business_address: AddressValue | null;
-  mailing_address: AddressValue | null;
-  naics_code: string | null;
-  accounting_method: string | null;
-  accounting_period: string | null;
-  accounting_year_end: number | null;
-  futa_liability_year: string | null;
-  external_company_id: string | null;
-  authorization_callback_url: string | null;
-}
+export type EntityProfile = Omit<
+  LegalEntityRow,
+  'id' | 'platform_id' | 'status' | 'payroll_connected_at' | 'last_payroll_update' | 'activated_at' | 'created_at' | 'updated_at'
+>;
 
 type AddressInput = { id?: string | null; address_line_1: string; address_line_2?: string | null; city: string; state: string; country: string; postal_code: string };
 

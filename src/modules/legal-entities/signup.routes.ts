@@ -6,9 +6,10 @@ import { ErrorSchema, HTTPValidationErrorSchema, PlatformErrorSchema } from '../
 import { profileFromEmbedded, profileFromHosted, profileFromV2, toAccountLegalEntity } from './legal-entities.fns.js';
 import {
   AccountLegalEntitySchema, AuthorizationHeaderSchema, EmbeddedSignupRequestSchema, EmbeddedSignupResponseSchema,
-  HostedSignupRequestSchema, HostedSignupResponseSchema, LegacyHostedSignupResponseSchema, PlatformSignupRequestSchema,
+  HostedSignupRequestSchema, HostedSignupResponseSchema, type HostedSignupRequest, LegacyHostedSignupResponseSchema, PlatformSignupRequestSchema,
   PlatformSignupResponseSchema, VerboseQuerySchema,
 } from './legal-entities.schemas.js';
+import type { PlatformPrincipal } from '../platforms/platforms.service.js';
 import type { SignupService } from './signup.service.js';
 
 const verboseEntity = { legal_entity: Type.Optional(AccountLegalEntitySchema) };
@@ -18,6 +19,12 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const { signup, auth } = deps;
+    const startHostedSignup = (platform: PlatformPrincipal, body: HostedSignupRequest) =>
+      signup.hostedSession(platform, {
+        legalEntityId: body.legal_entity_id ?? null,
+        callbackUrl: body.callback_url,
+        profile: { ...profileFromHosted(body), business_name: body.business_name },
+      });
 
     r.post('/accounts/signup', {
       preValidation: auth.apiKey,
@@ -58,12 +65,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
         response: { 200: Type.Object({ ...LegacyHostedSignupResponseSchema.properties, ...verboseEntity }, { title: 'HostedSignupResponse' }), ...keyErrors },
       },
     }, async (request) => {
-      const body = request.body;
-      const { entity, session } = await signup.hostedSession(platformOf(request), {
-        legalEntityId: body.legal_entity_id ?? null,
-        callbackUrl: body.callback_url,
-        profile: { ...profileFromHosted(body), business_name: body.business_name },
-      });
+      const { entity, session } = await startHostedSignup(platformOf(request), request.body);
       return {
         signup_url: session.url,
         url: session.url,
@@ -88,12 +90,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
           response: { 200: HostedSignupResponseSchema, ...keyErrors },
         },
       }, async (request) => {
-        const body = request.body;
-        const { entity, session } = await signup.hostedSession(platformOf(request), {
-          legalEntityId: body.legal_entity_id ?? null,
-          callbackUrl: body.callback_url,
-          profile: { ...profileFromHosted(body), business_name: body.business_name },
-        });
+        const { entity, session } = await startHostedSignup(platformOf(request), request.body);
         return { url: session.url, created_at: session.created_at, expires_at: session.expires_at, legal_entity_id: entity.id };
       });
     }
