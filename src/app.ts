@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerAuth } from './http/auth.js';
-import { registerBodyParsers } from './http/body-parsers.js';
-import { registerErrorHandling, registerNotFound } from './http/error-handler.js';
+import { normaliseContentType, registerBodyParsers } from './http/body-parsers.js';
+import { MAX_PARAM_LENGTH, registerErrorHandling, registerNotFound } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { validateRequest } from './http/request-validation.js';
 import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
@@ -53,6 +53,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Long enough that an over-long path parameter reaches validation (a 422), not the router's 414.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // A path that is not valid percent-encoding cannot name any resource.
+    frameworkErrors: (error, _request, reply) => {
+      const notFound = error.code === 'FST_ERR_BAD_URL';
+      const raw = reply.raw;
+      raw.statusCode = notFound ? 404 : 400;
+      raw.setHeader('content-type', 'application/json; charset=utf-8');
+      raw.end(JSON.stringify({ detail: notFound ? 'Not Found' : 'Bad Request' }));
+    },
+  });
+  app.addHook('onRequest', async (request) => {
+    normaliseContentType(request.headers);
   });
   // Validation is ours (pydantic-compatible, see http/request-validation.ts); Fastify's ajv is switched off.
   app.setValidatorCompiler(() => () => true);

@@ -25,9 +25,22 @@ function decodeJson(buffer: Buffer): unknown {
   ]);
 }
 
+const MEDIA_TYPE = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(;.*)?$/;
+
+/**
+ * A content type that is not `type/subtype` is treated as text/plain, as Python's email parser
+ * (and so FastAPI) does: the body then fails validation with a 422 instead of a 415.
+ */
+export function normaliseContentType(headers: Record<string, string | string[] | undefined>): void {
+  const value = headers['content-type'];
+  if (typeof value === 'string' && value.trim() !== '' && !MEDIA_TYPE.test(value)) headers['content-type'] = 'text/plain';
+}
+
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  const json = (_req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+  const json = (req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    // FastAPI routes before it reads a body: an unknown path or method is a 404/405, whatever the body.
+    if (req.is404) return done(null, undefined);
     try {
       done(null, decodeJson(body));
     } catch (error) {

@@ -57,10 +57,12 @@ function publicMessage(error: FastifyError, status: number): string {
 
 /**
  * Unknown paths get FastAPI's `{"detail":"Not Found"}`; a known path with the wrong
- * method gets 405 with an Allow header. A shadow router of every registered route answers which.
+ * method gets 405 with an Allow header; a known path with a trailing slash a 307 to it. A shadow router of every registered route answers which.
  */
+export const MAX_PARAM_LENGTH = 8192;
+
 export function registerNotFound(app: FastifyInstance): void {
-  const shadow = Router();
+  const shadow = Router({ maxParamLength: MAX_PARAM_LENGTH });
   const methods = new Set<string>();
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
@@ -69,7 +71,11 @@ export function registerNotFound(app: FastifyInstance): void {
     }
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+    const [path = '/', query] = request.url.split(/\?(.*)/s);
+    // Like FastAPI's redirect_slashes: `/locations/` finds `/locations`.
+    if (path.length > 1 && path.endsWith('/') && shadow.find(request.method as never, path.slice(0, -1)) !== null) {
+      return reply.redirect(`${path.slice(0, -1)}${query ? `?${query}` : ''}`, 307);
+    }
     const allowed = [...methods].filter((m) => shadow.find(m as never, path) !== null);
     if (allowed.length > 0) return send(reply, 405, { detail: 'Method Not Allowed' }, { allow: allowed.sort().join(', ') });
     return send(reply, 404, { detail: 'Not Found' });

@@ -30,13 +30,15 @@ export async function validateRequest(request: FastifyRequest): Promise<void> {
   if (issues.length > 0) throw new RequestValidationError(issues, received ?? null);
 }
 
-/** A parameter declared as a list arrives as a single string when it is given once. */
+/** A list parameter given once arrives as a string; a scalar given twice as a list. */
 function normaliseQuery(query: unknown, schema: SchemaNode): unknown {
   if (typeof query !== 'object' || query === null) return query;
   const out: Record<string, unknown> = { ...(query as Record<string, unknown>) };
   for (const [name, node] of Object.entries(schema.properties ?? {})) {
     const isList = node.type === 'array' || node.anyOf?.some((option) => option.type === 'array');
     if (isList && typeof out[name] === 'string') out[name] = [out[name]];
+    // A scalar given several times: Starlette (and so FastAPI) takes the last one.
+    else if (!isList && Array.isArray(out[name])) out[name] = (out[name] as unknown[]).at(-1);
   }
   return out;
 }

@@ -4,6 +4,7 @@
  */
 export type DateResult =
   | { ok: true; value: string }
+  | { ok: false; type: 'date_parsing'; error: string }
   | { ok: false; type: 'date_from_datetime_parsing'; error: string }
   | { ok: false; type: 'date_from_datetime_inexact' }
   | { ok: false; type: 'date_type' };
@@ -16,6 +17,7 @@ export function parseDate(input: unknown): DateResult {
   if (typeof input === 'number' && Number.isFinite(input)) return fromTimestamp(input);
   if (typeof input !== 'string') return { ok: false, type: 'date_type' };
   const date = parseDatePart(input);
+  if (date.ok && input.startsWith('0000')) return { ok: false, type: 'date_parsing', error: 'year 0 is out of range' };
   if (date.ok && input.length === 10) return { ok: true, value: input };
   // Digits are a Unix timestamp, if they fit speedate's 64-bit integer.
   if (/^[+-]?\d+(\.\d+)?$/.test(input) && Math.abs(Number(input)) < 2 ** 63) return fromTimestamp(Number(input));
@@ -35,12 +37,18 @@ export function parseDate(input: unknown): DateResult {
   return midnight ? { ok: true, value: input.slice(0, 10) } : { ok: false, type: 'date_from_datetime_inexact' };
 }
 
+// speedate's range for timestamps: 0000-01-01 to 9999-12-31.
+const FIRST_SECOND = -62_167_219_200;
+const AFTER_LAST_SECOND = 253_402_300_800;
+
 function fromTimestamp(value: number): DateResult {
   const seconds = Math.abs(value) > MS_THRESHOLD ? value / 1000 : value;
+  if (seconds >= AFTER_LAST_SECOND) return { ok: false, type: 'date_from_datetime_parsing', error: 'dates after 9999 are not supported as unix timestamps' };
+  if (seconds < FIRST_SECOND) return { ok: false, type: 'date_from_datetime_parsing', error: 'dates before 0000 are not supported as unix timestamps' };
   if (!Number.isInteger(seconds) || seconds % SECONDS_PER_DAY !== 0) return { ok: false, type: 'date_from_datetime_inexact' };
-  const date = new Date(seconds * 1000);
-  if (Number.isNaN(date.getTime())) return { ok: false, type: 'date_from_datetime_parsing', error: 'input is too long' };
-  return { ok: true, value: date.toISOString().slice(0, 10) };
+  // Python's date has no year 0.
+  if (seconds < FIRST_SECOND + 366 * SECONDS_PER_DAY) return { ok: false, type: 'date_parsing', error: 'year 0 is out of range' };
+  return { ok: true, value: new Date(seconds * 1000).toISOString().slice(0, 10) };
 }
 
 function parseDatePart(s: string): { ok: true } | { ok: false; error: string } {

@@ -109,12 +109,12 @@ function buildEnum(values: unknown[], integer: boolean, type = 'enum'): Validato
     if (allowed.has(input)) return input;
     // Integer enums take what a lax int takes: integer-looking strings and booleans.
     if (integer) {
-      if (typeof input === 'string' && INT_STRING.test(input) && !Number.isSafeInteger(Number(input.replace(/_/g, '')))) {
+      if (typeof input === 'string' && INT_STRING.test(input) && !Number.isSafeInteger(parseIntString(input))) {
         // pydantic reports the parsed (big) integer as the input here.
-        issues.push({ type: 'int_parsing_size', loc, msg: 'Unable to parse input string as an integer, exceeded maximum size', input: Number(input.replace(/_/g, '')) });
+        issues.push({ type: 'int_parsing_size', loc, msg: 'Unable to parse input string as an integer, exceeded maximum size', input: parseIntString(input) });
         return undefined;
       }
-      const asInt = typeof input === 'boolean' ? Number(input) : typeof input === 'string' && INT_STRING.test(input) ? Number(input.replace(/_/g, '')) : null;
+      const asInt = typeof input === 'boolean' ? Number(input) : typeof input === 'string' && INT_STRING.test(input) ? parseIntString(input) : null;
       if (asInt !== null && allowed.has(asInt)) return asInt;
     }
     issues.push({ type, loc, msg: `Input should be ${expected}`, input, ctx: { expected } });
@@ -166,15 +166,17 @@ function buildDict(schema: SchemaNode): Validator {
       return undefined;
     }
     const entries = Object.entries(input);
-    if (schema.maxProperties !== undefined && entries.length > schema.maxProperties) {
-      issues.push(tooLong('Dictionary', schema.maxProperties, entries.length, loc, input));
-      return undefined;
-    }
+    const before = issues.length;
     const output: Record<string, unknown> = {};
     for (const [k, v] of entries) {
       const checkedKey = key ? key(k, [...loc, k, '[key]'], issues) : k;
       const checkedValue = value ? value(v, [...loc, k], issues) : v;
       if (typeof checkedKey === 'string') output[checkedKey] = checkedValue;
+    }
+    // pydantic checks the length only once every entry is valid.
+    if (issues.length === before && schema.maxProperties !== undefined && entries.length > schema.maxProperties) {
+      issues.push(tooLong('Dictionary', schema.maxProperties, entries.length, loc, input));
+      return undefined;
     }
     return output;
   };
@@ -208,6 +210,8 @@ function buildList(schema: SchemaNode): Validator {
 // A pragmatic address check (local@domain.tld, no spaces), reported like pydantic's EmailStr.
 const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]]+\.[^\s@"(),:;<>[\\\]]{2,}$/;
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 function buildString(schema: SchemaNode): Validator {
   const pattern = schema.pattern === undefined ? null : new RegExp(schema.pattern, 'u');
   const { minLength, maxLength, format } = schema;
@@ -219,6 +223,15 @@ function buildString(schema: SchemaNode): Validator {
     }
     if (typeof input !== 'string') {
       issues.push({ type: 'string_type', loc, msg: 'Input should be a valid string', input });
+      return undefined;
+    }
+    // Beyond pydantic: PostgreSQL cannot store NUL characters or unpaired UTF-16 surrogates.
+    if (LONE_SURROGATE.test(input)) {
+      issues.push({ type: 'string_unicode', loc, msg: 'Input should be a valid string, unable to parse raw data as a unicode string', input });
+      return undefined;
+    }
+    if (input.includes('\u0000')) {
+      issues.push({ type: 'value_error', loc, msg: 'Value error, NUL characters are not allowed', input, ctx: { error: 'NUL characters are not allowed' } });
       return undefined;
     }
     if (minLength !== undefined && [...input].length < minLength) {
@@ -259,6 +272,9 @@ function checkDate(input: unknown, loc: (string | number)[], issues: ValidationI
   const result = parseDate(input);
   if (result.ok) return result.value;
   if (result.type === 'date_type') issues.push({ type: 'date_type', loc, msg: 'Input should be a valid date', input });
+  else if (result.type === 'date_parsing') {
+    issues.push({ type: 'date_parsing', loc, msg: `Input should be a valid date in the format YYYY-MM-DD, ${result.error}`, input, ctx: { error: result.error } });
+  }
   else if (result.type === 'date_from_datetime_inexact') {
     issues.push({ type: 'date_from_datetime_inexact', loc, msg: 'Datetimes provided to dates should have zero time - e.g. be exact dates', input });
   } else {
@@ -294,8 +310,9 @@ function checkHttpUrl(input: string, loc: (string | number)[], issues: Validatio
   return input;
 }
 
-/** What pydantic's lax int accepts from a string: surrounding spaces, a sign, digits with single underscores. */
-const INT_STRING = /^\s*[+-]?\d+(_\d+)*\s*$/;
+/** What pydantic's lax int accepts from a string: spaces around, a sign, digits with single underscores, a zero fraction. */
+const INT_STRING = /^\s*[+-]?\d+(_\d+)*(\.0+)?\s*$/;
+const parseIntString = (input: string) => Number(input.trim().replace(/_/g, '').replace(/\.0+$/, ''));
 
 function buildInteger(schema: SchemaNode): Validator {
   return (input, loc, issues) => {
@@ -313,13 +330,12 @@ function buildInteger(schema: SchemaNode): Validator {
     } else if (typeof input === 'boolean') {
       value = input ? 1 : 0;
     } else if (typeof input === 'string') {
-      const trimmed = input.trim().replace(/_/g, '');
       // Python integers are unbounded: a huge number parses, and the bounds below reject it.
       if (!INT_STRING.test(input)) {
         issues.push({ type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input });
         return undefined;
       }
-      value = Number(trimmed);
+      value = parseIntString(input);
     } else {
       issues.push({ type: 'int_type', loc, msg: 'Input should be a valid integer', input });
       return undefined;
