@@ -1,0 +1,201 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * The format of the compliance catalog's data files (catalog/regions/<CODE>.yaml and
+ * catalog/questions.yaml). catalog/README.md explains every field with examples.
+ */
+
+const Id = Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 80 });
+const Url = Type.String({ pattern: '^https://', maxLength: 500 });
+const Text = (maxLength = 2000) => Type.String({ minLength: 1, maxLength });
+
+export const TASK_CATEGORIES = ['hr', 'insurance', 'payroll', 'registration', 'registration-maintenance', 'tax', 'sales-tax'] as const;
+export const TASK_TAGS = [
+  'certificate-of-good-standing', 'charity-registration', 'charity-registration-renewal', 'employee-final-wage-payment',
+  'employee-new-hire-reporting', 'employee-onboarding', 'employee-requirement', 'employee-termination', 'exemption',
+  'foreign-qualification', 'handbook', 'initial-statement', 'local-business-exemption-setup', 'local-business-setup',
+  'local-business-registration-renewal', 'local-payroll-setup', 'local-business-tax-setup', 'newspaper-publication', 'notices',
+  'payroll-setup', 'registered-agent', 'sales-tax', 'setup', 'sos-report', 'warn-notice',
+] as const;
+export const ENTITY_TYPES = ['unset', 'c_corp', 'p_corp', 'pllc', 'llc', 'llp', 'lp', 'gp'] as const;
+export const TAX_CLASSES = ['unset', 'corp', 's_corp', 'partnership', 'disregarded', 'tax_exempt'] as const;
+export const FACTS = ['has_employees', 'has_physical_location', 'employee_count', 'registration_date', 'operations_start_date'] as const;
+/** What a requirement is, for coverage checks across the 51 regions. */
+export const FAMILIES = [
+  'foreign-qualification', 'registered-agent', 'initial-statement', 'publication', 'annual-report', 'franchise-tax-report',
+  'withholding', 'unemployment-insurance', 'paid-leave', 'disability-insurance', 'workers-compensation', 'local-payroll-tax',
+  'new-hire-reporting', 'other',
+] as const;
+
+const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as ReturnType<typeof Type.Unsafe<T[number]>>;
+
+export const AgencySchema = Type.Object(
+  {
+    id: Id,
+    name: Text(200),
+    website: Url,
+    administers: Type.Array(Text(200), { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+const FeeSchema = Type.Union([
+  Type.Object({ type: Type.Literal('fixed'), amount: Type.String({ pattern: '^\\d+\\.\\d{2}$' }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('range'), min: Type.String({ pattern: '^\\d+\\.\\d{2}$' }), max: Type.String({ pattern: '^\\d+\\.\\d{2}$' }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('variable'), reason: Text(500) }, { additionalProperties: false }),
+]);
+
+const EtaSchema = Type.Object(
+  { min: Type.Integer({ minimum: 0 }), max: Type.Integer({ minimum: 0 }), unit: Literals(['hour', 'day', 'week', 'month'] as const) },
+  { additionalProperties: false },
+);
+
+/** Conditions, all of which must hold; `any` holds when one of its branches does. Unknown facts raise questions. */
+export interface Criteria {
+  scope?: 'home' | 'foreign' | 'any';
+  has_employees?: boolean;
+  has_physical_location?: boolean;
+  employee_count_gte?: number;
+  entity_types?: (typeof ENTITY_TYPES)[number][];
+  tax_classifications?: (typeof TAX_CLASSES)[number][];
+  any?: Criteria[];
+}
+
+export const CriteriaSchema = Type.Cyclic(
+  {
+    Criteria: Type.Object(
+      {
+        scope: Type.Optional(Literals(['home', 'foreign', 'any'] as const)),
+        has_employees: Type.Optional(Type.Boolean()),
+        has_physical_location: Type.Optional(Type.Boolean()),
+        employee_count_gte: Type.Optional(Type.Integer({ minimum: 1 })),
+        entity_types: Type.Optional(Type.Array(Literals(ENTITY_TYPES), { minItems: 1 })),
+        tax_classifications: Type.Optional(Type.Array(Literals(TAX_CLASSES), { minItems: 1 })),
+        any: Type.Optional(Type.Array(Type.Ref('Criteria'), { minItems: 2 })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  'Criteria',
+);
+
+const DayOfMonth = Type.Union([Type.Integer({ minimum: 1, maximum: 31 }), Type.Literal('last')]);
+
+/** When one occurrence is due. */
+export const DueRuleSchema = Type.Union([
+  Type.Object({ rule: Type.Literal('none'), note: Type.Optional(Text(300)) }, { additionalProperties: false }),
+  Type.Object({ rule: Type.Literal('fixed'), month: Type.Integer({ minimum: 1, maximum: 12 }), day: DayOfMonth }, { additionalProperties: false }),
+  Type.Object(
+    {
+      rule: Type.Literal('anniversary'),
+      of: Literals(['registration_date'] as const),
+      offset_months: Type.Integer({ minimum: -11, maximum: 11 }),
+      day: Type.Union([DayOfMonth, Type.Literal('same')]),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { rule: Type.Literal('fiscal_year_end'), offset_months: Type.Integer({ minimum: 0, maximum: 12 }), day: DayOfMonth },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { rule: Type.Literal('within_days'), of: Literals(['registration_date', 'operations_start_date'] as const), days: Type.Integer({ minimum: 0, maximum: 730 }) },
+    { additionalProperties: false },
+  ),
+]);
+
+export const ScheduleSchema = Type.Object(
+  {
+    every: Literals(['once', '1y', '2y'] as const),
+    due: DueRuleSchema,
+    /** Biennial filings fall in years with the same parity as the registration year ('same') or the other one. */
+    parity: Type.Optional(Literals(['same-as-registration-year', 'odd', 'even'] as const)),
+    /** The first recurring filing is due in the year after registration ('next-year') or at the first due date after it ('first-due-date'). */
+    first: Type.Optional(Literals(['next-year', 'first-due-date'] as const)),
+  },
+  { additionalProperties: false },
+);
+
+const ManualStepSchema = Type.Object(
+  { title: Text(200), description: Text(), url: Type.Optional(Url) },
+  { additionalProperties: false },
+);
+
+const FieldSchema = Type.Object(
+  {
+    name: Type.String({ pattern: '^[a-z][a-z0-9_]*$' }),
+    label: Text(200),
+    description: Type.Optional(Text(500)),
+    type: Literals(['string', 'date', 'number', 'boolean', 'email', 'phone', 'address', 'ssn-last4', 'ein'] as const),
+    required: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const RequirementSchema = Type.Object(
+  {
+    id: Id,
+    family: Literals(FAMILIES),
+    title: Text(200),
+    summary: Text(500),
+    description: Text(4000),
+    category: Literals(TASK_CATEGORIES),
+    tags: Type.Array(Literals(TASK_TAGS), { minItems: 1 }),
+    priority: Literals(['high', 'medium', 'low'] as const),
+    agency: Id,
+    resources: Type.Array(Type.Object({ title: Text(200), url: Url }, { additionalProperties: false }), { minItems: 1 }),
+    fee: FeeSchema,
+    eta: Type.Optional(EtaSchema),
+    applies_when: CriteriaSchema,
+    schedule: ScheduleSchema,
+    /** Requirements that can start only once this one is done. */
+    unlocks: Type.Optional(Type.Array(Id)),
+    resolutions: Type.Object(
+      {
+        manual: Type.Array(ManualStepSchema, { minItems: 1 }),
+        automation: Type.Optional(Type.Object({ fields: Type.Array(FieldSchema) }, { additionalProperties: false })),
+      },
+      { additionalProperties: false },
+    ),
+    /** Official pages the facts above come from. */
+    sources: Type.Array(Url, { minItems: 1 }),
+    /** 'uncertain' when a fact could not be confirmed; `notes` then says which. */
+    confidence: Literals(['confirmed', 'uncertain'] as const),
+    notes: Type.Optional(Text(1000)),
+  },
+  { additionalProperties: false },
+);
+export type RequirementDefinition = Static<typeof RequirementSchema>;
+
+export const RegionFileSchema = Type.Object(
+  {
+    region: Type.String({ pattern: '^[A-Z]{2}$' }),
+    /** Whether the region taxes wages (decides a withholding account). */
+    wage_income_tax: Type.Boolean(),
+    agencies: Type.Array(AgencySchema, { minItems: 1 }),
+    requirements: Type.Array(RequirementSchema, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+export type RegionFile = Static<typeof RegionFileSchema>;
+export type Agency = Static<typeof AgencySchema>;
+export type DueRule = Static<typeof DueRuleSchema>;
+export type Schedule = Static<typeof ScheduleSchema>;
+
+/** Questions that collect a fact the criteria need, in every region (catalog/questions.yaml). */
+export const QuestionSchema = Type.Object(
+  {
+    id: Id,
+    fact: Literals(FACTS),
+    /** `{region}` is replaced by the region's name. */
+    title: Text(200),
+    description: Text(1000),
+    answer_type: Literals(['boolean', 'number', 'date'] as const),
+    category: Literals(TASK_CATEGORIES),
+    priority: Literals(['high', 'medium', 'low'] as const),
+  },
+  { additionalProperties: false },
+);
+export type QuestionDefinition = Static<typeof QuestionSchema>;
+
+export const QuestionsFileSchema = Type.Object({ questions: Type.Array(QuestionSchema, { minItems: 1 }) }, { additionalProperties: false });

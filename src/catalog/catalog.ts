@@ -1,0 +1,106 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { parse as parseYaml } from 'yaml';
+import {
+  QuestionsFileSchema, RegionFileSchema, type Agency, type QuestionDefinition, type RegionFile, type RequirementDefinition,
+} from './catalog.schema.js';
+import { CatalogError, REGIONS, regionByCode, type Region } from './regions.js';
+
+export interface RegionCatalog {
+  region: Region;
+  wageIncomeTax: boolean;
+  agencies: ReadonlyMap<string, Agency>;
+  requirements: readonly RequirementDefinition[];
+}
+
+export interface Catalog {
+  regions: ReadonlyMap<string, RegionCatalog>;
+  questions: readonly QuestionDefinition[];
+  questionByFact: ReadonlyMap<string, QuestionDefinition>;
+  requirement(id: string): { definition: RequirementDefinition; region: Region; agency: Agency } | undefined;
+}
+
+export const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
+
+function readYaml(file: string): unknown {
+  try {
+    return parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new CatalogError(file, '(file)', `not valid YAML: ${(error as Error).message}`);
+  }
+}
+
+function check<T>(schema: TSchema, data: unknown, file: string): T {
+  const first = [...Value.Errors(schema, data)].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
+  if (first) throw new CatalogError(file, first.instancePath || '(root)', first.message);
+  return data as T;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Loads catalog/questions.yaml and every catalog/regions/<CODE>.yaml, validating each against
+ * its schema and the references between them. Any problem names the file and the field.
+ */
+export function loadCatalog(dir = CATALOG_DIR): Catalog {
+  const questionsFile = path.join(dir, 'questions.yaml');
+  const questions = check<{ questions: QuestionDefinition[] }>(QuestionsFileSchema, readYaml(questionsFile), questionsFile).questions;
+  const questionByFact = new Map<string, QuestionDefinition>();
+  for (const [i, q] of questions.entries()) {
+    if (questionByFact.has(q.fact)) throw new CatalogError(questionsFile, `/questions/${i}/fact`, `a second question for fact ${q.fact}`);
+    questionByFact.set(q.fact, q);
+  }
+
+  const regions = new Map<string, RegionCatalog>();
+  const byId = new Map<string, { definition: RequirementDefinition; region: Region; agency: Agency }>();
+  const regionDir = path.join(dir, 'regions');
+  for (const name of readdirSync(regionDir).filter((f) => f.endsWith('.yaml')).sort()) {
+    const file = path.join(regionDir, name);
+    const data = check<RegionFile>(RegionFileSchema, readYaml(file), file);
+    const region = regionByCode(data.region);
+    if (!region || name !== `${data.region}.yaml`) throw new CatalogError(file, '/region', `must be the region code the file is named after (${name})`);
+    const agencies = new Map(data.agencies.map((a) => [a.id, a]));
+    const prefix = `${data.region.toLowerCase()}-`;
+    for (const [i, agency] of data.agencies.entries()) {
+      if (!agency.id.startsWith(prefix)) throw new CatalogError(file, `/agencies/${i}/id`, `must start with '${prefix}'`);
+    }
+    const ids = new Set(data.requirements.map((r) => r.id));
+    for (const [i, requirement] of data.requirements.entries()) {
+      const where = `/requirements/${i}`;
+      if (!requirement.id.startsWith(prefix)) throw new CatalogError(file, `${where}/id`, `must start with '${prefix}'`);
+      if (byId.has(requirement.id)) throw new CatalogError(file, `${where}/id`, `duplicate requirement id ${requirement.id}`);
+      const agency = agencies.get(requirement.agency);
+      if (!agency) throw new CatalogError(file, `${where}/agency`, `unknown agency '${requirement.agency}'`);
+      for (const [j, unlocked] of (requirement.unlocks ?? []).entries()) {
+        if (!ids.has(unlocked)) throw new CatalogError(file, `${where}/unlocks/${j}`, `unknown requirement '${unlocked}' in this region`);
+      }
+      if (requirement.eta && requirement.eta.min > requirement.eta.max) throw new CatalogError(file, `${where}/eta`, 'min must not exceed max');
+      if (requirement.schedule.every === 'once' && requirement.schedule.due.rule !== 'none' && requirement.schedule.due.rule !== 'within_days') {
+        throw new CatalogError(file, `${where}/schedule/due`, 'a one-time requirement is due with rule none or within_days');
+      }
+      if (requirement.schedule.every !== 'once' && (requirement.schedule.due.rule === 'none' || requirement.schedule.due.rule === 'within_days')) {
+        throw new CatalogError(file, `${where}/schedule/due`, 'a recurring requirement needs a fixed, anniversary or fiscal_year_end rule');
+      }
+      byId.set(requirement.id, { definition: requirement, region, agency });
+    }
+    regions.set(data.region, { region, wageIncomeTax: data.wage_income_tax, agencies, requirements: data.requirements });
+  }
+  return deepFreeze({
+    regions,
+    questions,
+    questionByFact,
+    requirement: (id: string) => byId.get(id),
+  });
+}
+
+/** Regions of the catalog in the fixed order of regions.json. */
+export const orderedRegions = (catalog: Catalog) => REGIONS.filter((r) => catalog.regions.has(r.code));
