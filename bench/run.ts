@@ -195,6 +195,8 @@ interface Measurement {
    * busy time (kernel networking, and any other work running on the machine: high = noisy run).
    */
   cpuPercent: { server: number | null; database: number | null; loadGenerator: number; other: number; machine: number };
+  /** CPU time per completed request (µs): much less sensitive to other load on the machine than requests/s. */
+  cpuMicrosPerRequest: { server: number | null; database: number | null };
 }
 
 function runLoad(target: Target, seconds: number, record: boolean): Promise<{ result: autocannon.Result; latencies: number[]; errorMessages: Map<string, number> }> {
@@ -293,6 +295,10 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
       errorMessages: Object.fromEntries(errorMessages),
       perSecond: { min: result.requests.min, max: result.requests.max, stddev: result.requests.stddev },
       cpuPercent: { server, database, loadGenerator, other: Math.max(0, machine - (server ?? 0) - (database ?? 0) - loadGenerator), machine },
+      cpuMicrosPerRequest: {
+        server: server !== null && result.requests.total > 0 ? (server * wall * 1e4) / result.requests.total : null,
+        database: database !== null && result.requests.total > 0 ? (database * wall * 1e4) / result.requests.total : null,
+      },
     };
   } finally {
     if (rss) {
@@ -308,7 +314,7 @@ const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
 const fixed = (value: number | null, digits: number) => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 
 function table(rows: Measurement[]): string {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'mismatch', 'srv CPU', 'db CPU', 'bench CPU', 'other CPU'];
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'mismatch', 'srv CPU', 'srv µs/req', 'db CPU', 'db µs/req', 'bench CPU', 'other CPU'];
   const lines = rows.map((r) => [
     `${r.key} ${r.name}`,
     fixed(r.requestsPerSecond, 0),
@@ -319,7 +325,9 @@ function table(rows: Measurement[]): string {
     String(r.errors),
     String(r.mismatches),
     `${fixed(r.cpuPercent.server, 0)} %`,
+    fixed(r.cpuMicrosPerRequest.server, 0),
     `${fixed(r.cpuPercent.database, 0)} %`,
+    fixed(r.cpuMicrosPerRequest.database, 0),
     `${fixed(r.cpuPercent.loadGenerator, 0)} %`,
     `${fixed(r.cpuPercent.other, 0)} %`,
   ]);
@@ -472,7 +480,8 @@ async function main(): Promise<number> {
   out.push(`Statehouse benchmark — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}`);
   out.push(`${CONNECTIONS} connections; per target ${WARMUP_SECONDS} s warmup + ${SECONDS} s measured; latencies are per response, sub-ms resolution`);
   out.push(`CPU columns: % of one core (this machine has ${os.cpus().length}): server process, embedded PostgreSQL, autocannon (this process),`);
-  out.push(`and "other": the rest of the machine's busy time (kernel networking, other programs; high means a noisy run)`);
+  out.push(`and "other": the rest of the machine's busy time (kernel networking, other programs; high means a noisy run).`);
+  out.push('µs/req: CPU time per request of the server process / of PostgreSQL, the figure least disturbed by other load.');
   out.push('');
   out.push(table(results));
   out.push('');
