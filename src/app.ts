@@ -34,6 +34,11 @@ const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH})[^/?#]+`, 'g');
 /** Hosted-session links carry a secret in the path: never let it reach a log line. */
 export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]');
 
+// Request ids only need to be unique: a random process prefix and a counter cost nothing per request.
+const REQUEST_ID_PREFIX = randomBytes(4).toString('hex');
+let requestCounter = 0;
+const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
+
 /** Builds the HTTP application over a database; never listens (server.ts does). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
@@ -49,7 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ...(deps.logger?.stream && { stream: deps.logger.stream }),
         },
     bodyLimit: config.bodyLimitBytes,
-    genReqId: () => randomBytes(8).toString('hex'),
+    genReqId: nextRequestId,
     requestIdHeader: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -64,14 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       raw.end(JSON.stringify({ detail: notFound ? 'Not Found' : 'Bad Request' }));
     },
   });
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
     normaliseContentType(request.headers);
+    done();
   });
   // Validation is ours (pydantic-compatible, see http/request-validation.ts); Fastify's ajv is switched off.
   app.setValidatorCompiler(() => () => true);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   registerBodyParsers(app);
   registerErrorHandling(app, config.bodyLimitBytes);

@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { openEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
@@ -13,11 +13,26 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export const EMBEDDED_DATABASE_NAME = 'statehouse';
 
+const pools = new WeakMap<object, pg.Pool>();
+
 export function createDb(connectionString: string, poolSize = 10): Db {
   const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * Runs a hot, fixed query as a named prepared statement: PostgreSQL parses and plans it once
+ * per connection instead of on every request. Inside a transaction (no pool known) it runs as
+ * an ordinary query through Kysely, on the transaction's connection.
+ */
+export async function preparedQuery<R>(db: Db, name: string, text: string, values: unknown[]): Promise<R[]> {
+  const pool = pools.get(db);
+  if (pool) return (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows;
+  return (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows;
 }
 
 /** Any fixed 64-bit number; all Statehouse processes serialise their migrations on it. */

@@ -10,6 +10,7 @@ export interface AccessScope {
 }
 
 const TOKEN_PREFIX = 'sh_at_';
+const expired = () => new UnauthorizedError('Access token expired: request a new one from POST /accounts/auth');
 const SIGNING_KEY_NAME = 'access-token-signing-key';
 
 /**
@@ -27,8 +28,12 @@ export async function loadSigningKey(db: Db): Promise<Buffer> {
   return row.value;
 }
 
+/** Verified tokens are remembered (bounded) so a client's repeated calls skip the HMAC and JSON work. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createAccessTokens(signingKey: Buffer, ttlSeconds: number, now: () => number = Date.now) {
   const sign = (payload: string) => createHmac('sha256', signingKey).update(TOKEN_PREFIX).update(payload).digest();
+  const verified = new Map<string, { scope: AccessScope; expiresAtMs: number }>();
 
   return {
     ttlSeconds,
@@ -47,6 +52,12 @@ export function createAccessTokens(signingKey: Buffer, ttlSeconds: number, now: 
       const match = /^bearer\s+(\S+)\s*$/i.exec(authorization.trim());
       if (!match) throw new UnauthorizedError('Not authenticated: use the header "Authorization: Bearer <access_token>"');
       const token = match[1]!;
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAtMs > now()) return known.scope;
+        verified.delete(token);
+        throw expired();
+      }
       const invalid = () => new UnauthorizedError('Invalid access token');
       if (!token.startsWith(TOKEN_PREFIX) || token.length > 1024) throw invalid();
       const [payload, signature, extra] = token.slice(TOKEN_PREFIX.length).split('.');
@@ -59,8 +70,11 @@ export function createAccessTokens(signingKey: Buffer, ttlSeconds: number, now: 
         throw invalid();
       }
       if (claims.v !== 1 || typeof claims.p !== 'string' || typeof claims.e !== 'string' || typeof claims.x !== 'number') throw invalid();
-      if (claims.x * 1000 <= now()) throw new UnauthorizedError('Access token expired: request a new one from POST /accounts/auth');
-      return { platformId: claims.p, legalEntityId: claims.e };
+      if (claims.x * 1000 <= now()) throw expired();
+      const scope = { platformId: claims.p, legalEntityId: claims.e };
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+      verified.set(token, { scope, expiresAtMs: claims.x * 1000 });
+      return scope;
     },
   };
 }

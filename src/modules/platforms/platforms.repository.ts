@@ -1,4 +1,9 @@
-import type { Db } from '../../db/database.js';
+import { preparedQuery, type Db } from '../../db/database.js';
+
+const FIND_API_KEY_BY_HASH = `
+  select k.id, k.platform_id, k.revoked_at, p.name as platform_name
+  from api_keys k join platforms p on p.id = k.platform_id
+  where k.key_hash = $1`;
 
 export function createPlatformsRepository(db: Db) {
   return {
@@ -11,13 +16,11 @@ export function createPlatformsRepository(db: Db) {
     insertApiKey: (row: { id: string; platform_id: string; key_hash: Buffer; key_hint: string }) =>
       db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow(),
 
-    findApiKeyByHash: (keyHash: Buffer) =>
-      db
-        .selectFrom('api_keys')
-        .innerJoin('platforms', 'platforms.id', 'api_keys.platform_id')
-        .select(['api_keys.id', 'api_keys.platform_id', 'api_keys.revoked_at', 'platforms.name as platform_name'])
-        .where('api_keys.key_hash', '=', keyHash)
-        .executeTakeFirst(),
+    /** Runs on every signup and auth call: a prepared statement. */
+    findApiKeyByHash: async (keyHash: Buffer) =>
+      (await preparedQuery<{ id: string; platform_id: string; revoked_at: Date | null; platform_name: string }>(
+        db, 'find-api-key-by-hash', FIND_API_KEY_BY_HASH, [keyHash],
+      ))[0],
 
     findApiKeys: (platformId: string) =>
       db
