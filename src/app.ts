@@ -20,6 +20,10 @@ import { regionV2Routes } from './modules/locations/locations.v2.routes.js';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.js';
 import { createPlatformsService } from './modules/platforms/platforms.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { loadCatalog, type Catalog } from './catalog/catalog.js';
+import { taskRoutes } from './modules/tasks/tasks.routes.js';
+import { createTasksService } from './modules/tasks/tasks.service.js';
+import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +31,8 @@ export interface AppDeps {
   /** false for silence; `stream` sends the (redacted) log lines elsewhere, e.g. to a test. */
   logger?: false | { stream?: { write(line: string): void } };
   now?: () => number;
+  /** The compliance catalog; loaded from catalog/ when not given. */
+  catalog?: Catalog;
 }
 
 const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH})[^/?#]+`, 'g');
@@ -87,8 +93,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = createAccessTokens(await loadSigningKey(db), config.accessTokenTtlSeconds, deps.now);
   const auth = registerAuth(app, platforms, tokens);
   const sessions = createHostedSessionsService(db, config.publicBaseUrl, deps.now && (() => new Date(deps.now!())));
-  const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds });
-  const locations = createLocationsService(db);
+  const catalog = deps.catalog ?? loadCatalog();
+  const now = () => new Date(deps.now ? deps.now() : Date.now());
+  const tasks = createTasksService({
+    db,
+    catalog,
+    now,
+    // A question that collects a location fact updates the location (its rules, like the payroll lock, apply).
+    applyLocationChange: (scope, code, change) => locations.update(scope, code, change),
+  });
+  const regenerate = (legalEntityId: string) => tasks.regenerate(legalEntityId);
+  const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate });
+  const locations = createLocationsService(db, { onChange: regenerate });
 
   await app.register(systemRoutes({ db }));
   await app.register(signupRoutes({ signup, auth }));
@@ -97,5 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(locationRoutes({ locations, auth }));
   await app.register(regionV2Routes({ locations, auth }));
   await app.register(hostedRoutes({ db, sessions, signup }));
+  await app.register(taskRoutes({ tasks, catalog, auth }));
+  await app.register(taskV2Routes({ tasks, catalog, auth }));
   return app;
 }

@@ -90,7 +90,8 @@ export const DueRuleSchema = Type.Union([
       rule: Type.Literal('anniversary'),
       of: Literals(['registration_date'] as const),
       offset_months: Type.Integer({ minimum: -11, maximum: 11 }),
-      day: Type.Union([DayOfMonth, Type.Literal('same')]),
+      /** 'quarter-end': the last day of the calendar quarter containing that month. */
+      day: Type.Union([DayOfMonth, Type.Literal('same'), Type.Literal('quarter-end')]),
     },
     { additionalProperties: false },
   ),
@@ -108,7 +109,11 @@ export const ScheduleSchema = Type.Object(
   {
     every: Literals(['once', '1y', '2y'] as const),
     due: DueRuleSchema,
-    /** Biennial filings fall in years with the same parity as the registration year ('same') or the other one. */
+    /**
+     * Biennial filings: in years of the same parity as the registration year (the default, first one two
+     * years after registration), in odd or even years, or — with `first: next-year` — every two years from
+     * the year after registration.
+     */
     parity: Type.Optional(Literals(['same-as-registration-year', 'odd', 'even'] as const)),
     /** The first recurring filing is due in the year after registration ('next-year') or at the first due date after it ('first-due-date'). */
     first: Type.Optional(Literals(['next-year', 'first-due-date'] as const)),

@@ -1,4 +1,4 @@
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -88,6 +88,27 @@ export interface InstanceSecretsTable {
   created_at: CreatedAt;
 }
 
+export interface TasksTable {
+  id: string;
+  legal_entity_id: string;
+  kind: 'requirement' | 'question';
+  definition_id: string;
+  region_code: string;
+  period_key: string;
+  period_start_date: DateString | null;
+  period_end_date: DateString | null;
+  due_date: DateString | null;
+  status: Generated<'todo' | 'in-progress' | 'done' | 'dismissed'>;
+  answer: ColumnType<unknown, string | null | undefined, string | null>;
+  criteria_met: ColumnType<{ key: string; reason: string; data: Record<string, unknown> }[], string, string>;
+  blocked_by: ColumnType<string[], string, string>;
+  applicable: Generated<boolean>;
+  acted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  completed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface Database {
   platforms: PlatformsTable;
   api_keys: ApiKeysTable;
@@ -95,6 +116,7 @@ export interface Database {
   hosted_sessions: HostedSessionsTable;
   legal_entity_locations: LegalEntityLocationsTable;
   instance_secrets: InstanceSecretsTable;
+  tasks: TasksTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;
@@ -104,3 +126,4 @@ export type LocationRow = Selectable<LegalEntityLocationsTable>;
 export type PlatformRow = Selectable<PlatformsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type HostedSessionRow = Selectable<HostedSessionsTable>;
+export type TaskRow = Selectable<TasksTable>;

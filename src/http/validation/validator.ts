@@ -73,13 +73,33 @@ function build(schema: SchemaNode): Validator {
   }
 }
 
+/** Whether the input is already of the option's JSON type (pydantic's "smart" unions try those first). */
+function exactType(option: SchemaNode, input: unknown): boolean {
+  switch (option.type) {
+    case 'boolean': return typeof input === 'boolean';
+    case 'integer': return typeof input === 'number' && Number.isInteger(input);
+    case 'number': return typeof input === 'number';
+    case 'string': return typeof input === 'string';
+    case 'array': return Array.isArray(input);
+    case 'object': return isPlainObject(input);
+    default: return false;
+  }
+}
+
 function buildAnyOf(options: SchemaNode[]): Validator {
   const nullable = options.some((o) => o.type === 'null');
-  const rest = options.filter((o) => o.type !== 'null').map((o) => compile(o));
+  const schemas = options.filter((o) => o.type !== 'null');
+  const rest = schemas.map((o) => compile(o));
   return (input, loc, issues) => {
     if (input === null && nullable) return null;
     // Optional[X]: pydantic reports X's errors directly.
     if (rest.length === 1) return rest[0]!(input, loc, issues);
+    for (const [i, option] of rest.entries()) {
+      if (!exactType(schemas[i]!, input)) continue;
+      const attempt: ValidationIssue[] = [];
+      const value = option(input, loc, attempt);
+      if (attempt.length === 0) return value;
+    }
     const collected: ValidationIssue[] = [];
     for (const option of rest) {
       const attempt: ValidationIssue[] = [];

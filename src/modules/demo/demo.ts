@@ -1,4 +1,6 @@
+import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
+import { createTasksService } from '../tasks/tasks.service.js';
 import { createHostedSessionsService } from '../hosted/hosted-sessions.service.js';
 import { createSignupService } from '../legal-entities/signup.service.js';
 import { createLocationsService } from '../locations/locations.service.js';
@@ -79,5 +81,8 @@ export async function seedDemo(db: Db, publicBaseUrl: string): Promise<DemoData>
     });
     pending = { id: created.id };
   }
+  // Tasks follow from the entities' profiles and locations.
+  const tasks = createTasksService({ db, catalog: loadCatalog(), now: () => new Date(), applyLocationChange: (scope, code, change) => locations.update(scope, code, change) });
+  for (const id of [entity.id, pending.id]) await tasks.regenerate(id);
   return { platformId, apiKey, legalEntityId: entity.id, inactiveLegalEntityId: pending.id };
 }

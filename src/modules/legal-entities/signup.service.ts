@@ -20,7 +20,15 @@ export interface SignupState {
   signup_url_expires_at: string | null;
 }
 
-export function createSignupService(deps: { db: Db; sessions: HostedSessionsService; signupTtlSeconds: number }) {
+export interface SignupDeps {
+  db: Db;
+  sessions: HostedSessionsService;
+  signupTtlSeconds: number;
+  /** Called after an entity's profile was created or changed (the task engine regenerates). */
+  onProfileChanged?: (legalEntityId: string) => Promise<unknown>;
+}
+
+export function createSignupService(deps: SignupDeps) {
   const repo = createLegalEntitiesRepository(deps.db);
 
   const conflict = (externalId: string | null | undefined) =>
@@ -31,7 +39,9 @@ export function createSignupService(deps: { db: Db; sessions: HostedSessionsServ
 
   async function create(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }) {
     try {
-      return await repo.insertLegalEntity({ id: newId(ID_PREFIX.legalEntity), platform_id: principal.platformId, ...completeProfile(profile) });
+      const entity = await repo.insertLegalEntity({ id: newId(ID_PREFIX.legalEntity), platform_id: principal.platformId, ...completeProfile(profile) });
+      await deps.onProfileChanged?.(entity.id);
+      return entity;
     } catch (error) {
       if (isExternalIdConflict(error)) throw conflict(profile.external_company_id);
       throw error;
@@ -69,6 +79,7 @@ export function createSignupService(deps: { db: Db; sessions: HostedSessionsServ
         }
         try {
           entity = (await repo.updateProfile(principal.platformId, existing.id, input.profile)) ?? existing;
+          await deps.onProfileChanged?.(entity.id);
         } catch (error) {
           if (isExternalIdConflict(error)) throw conflict(input.profile.external_company_id);
           throw error;

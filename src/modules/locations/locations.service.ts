@@ -28,7 +28,7 @@ function toEntityLocation(row: LocationRow): EntityLocation {
   };
 }
 
-export function createLocationsService(db: Db) {
+export function createLocationsService(db: Db, options: { onChange?: (legalEntityId: string) => Promise<unknown> } = {}) {
   const repo = createLocationsRepository(db);
 
   function requireRegion(idOrCode: string): Region {
@@ -58,8 +58,13 @@ export function createLocationsService(db: Db) {
     return toEntityLocation(await txRepo.upsertLocation(scope.legalEntityId, region.id, next));
   }
 
-  const configure = (scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) =>
-    db.transaction().execute((trx) => configureIn(trx, scope, region, change, options));
+  const changed = async <T>(scope: AccessScope, result: T): Promise<T> => {
+    await options.onChange?.(scope.legalEntityId);
+    return result;
+  };
+
+  const configure = async (scope: AccessScope, region: Region, change: LocationConfigChange, configureOptions: ConfigureOptions) =>
+    changed(scope, await db.transaction().execute((trx) => configureIn(trx, scope, region, change, configureOptions)));
 
   return {
     /** The entity's locations in the catalog's region order. */
@@ -79,8 +84,8 @@ export function createLocationsService(db: Db) {
       configure(scope, regionByCode(code)!, { employee_count: employeeCount }, { create: true, bodyLoc: ['body'] }),
 
     /** POST /v2/regions: all or nothing, in one transaction. */
-    setRegions: (scope: AccessScope, config: Record<string, { employee_count: number | null }>) =>
-      db.transaction().execute(async (trx) => {
+    setRegions: async (scope: AccessScope, config: Record<string, { employee_count: number | null }>) =>
+      changed(scope, await db.transaction().execute(async (trx) => {
         // Lock rows in one fixed (catalog) order so concurrent batches cannot deadlock.
         const codes = Object.keys(config).sort((a, b) => regionOrder.get(regionByCode(a)!.id)! - regionOrder.get(regionByCode(b)!.id)!);
         const results: EntityLocation[] = [];
@@ -89,7 +94,7 @@ export function createLocationsService(db: Db) {
           results.push(await configureIn(trx, scope, regionByCode(code)!, change, { create: true, bodyLoc: ['body', 'config', code] }));
         }
         return results;
-      }),
+      })),
 
   };
 }

@@ -1,0 +1,102 @@
+import type { Criteria } from '../catalog/catalog.schema.js';
+
+/** What the rules know about one region of one entity. null = unknown. */
+export interface RegionFacts {
+  regionCode: string;
+  regionName: string;
+  isHome: boolean;
+  hasEmployees: boolean | null;
+  hasPhysicalLocation: boolean | null;
+  employeeCount: number | null;
+  entityType: string | null;
+  taxClassification: string | null;
+}
+
+export type Fact = 'has_employees' | 'has_physical_location' | 'employee_count';
+
+export interface CriterionMet {
+  key: string;
+  reason: string;
+  data: Record<string, unknown>;
+}
+
+export interface Evaluation {
+  value: boolean | null;
+  /** Why it holds (when it does). */
+  met: CriterionMet[];
+  /** The facts whose absence keeps it undecided (when it is). */
+  unknown: Set<Fact>;
+}
+
+const TRUE = (met: CriterionMet[] = []): Evaluation => ({ value: true, met, unknown: new Set() });
+const FALSE: Evaluation = { value: false, met: [], unknown: new Set() };
+const UNKNOWN = (fact: Fact): Evaluation => ({ value: null, met: [], unknown: new Set([fact]) });
+
+/** Kleene logic: false wins an AND, true wins an OR, otherwise unknown. */
+function and(parts: Evaluation[]): Evaluation {
+  if (parts.some((p) => p.value === false)) return FALSE;
+  const unknown = parts.filter((p) => p.value === null);
+  if (unknown.length > 0) return { value: null, met: [], unknown: new Set(unknown.flatMap((p) => [...p.unknown])) };
+  return TRUE(parts.flatMap((p) => p.met));
+}
+
+function or(parts: Evaluation[]): Evaluation {
+  const held = parts.find((p) => p.value === true);
+  if (held) return held;
+  const unknown = parts.filter((p) => p.value === null);
+  if (unknown.length > 0) return { value: null, met: [], unknown: new Set(unknown.flatMap((p) => [...p.unknown])) };
+  return FALSE;
+}
+
+function flag(actual: boolean | null, wanted: boolean, fact: Fact, met: CriterionMet): Evaluation {
+  if (actual === null) return UNKNOWN(fact);
+  return actual === wanted ? TRUE([met]) : FALSE;
+}
+
+/** Evaluates `applies_when` for one region; the reasons read as sentences for people. */
+export function evaluate(criteria: Criteria, facts: RegionFacts): Evaluation {
+  const region = { region: facts.regionCode };
+  const parts: Evaluation[] = [];
+  if (criteria.scope === 'home') {
+    parts.push(facts.isHome ? TRUE([{ key: 'home-state', reason: `${facts.regionName} is the state of incorporation`, data: region }]) : FALSE);
+  } else if (criteria.scope === 'foreign') {
+    parts.push(facts.isHome ? FALSE : TRUE([{ key: 'foreign-state', reason: `${facts.regionName} is not the state of incorporation`, data: region }]));
+  }
+  if (criteria.has_employees !== undefined) {
+    const wanted = criteria.has_employees;
+    parts.push(flag(facts.hasEmployees, wanted, 'has_employees', {
+      key: 'has-employees',
+      reason: wanted ? `The business has employees in ${facts.regionName}` : `The business has no employees in ${facts.regionName}`,
+      data: { ...region, has_employees: wanted },
+    }));
+  }
+  if (criteria.has_physical_location !== undefined) {
+    const wanted = criteria.has_physical_location;
+    parts.push(flag(facts.hasPhysicalLocation, wanted, 'has_physical_location', {
+      key: 'has-physical-location',
+      reason: wanted ? `The business has a physical location in ${facts.regionName}` : `The business has no physical location in ${facts.regionName}`,
+      data: { ...region, has_physical_location: wanted },
+    }));
+  }
+  if (criteria.employee_count_gte !== undefined) {
+    const min = criteria.employee_count_gte;
+    if (facts.employeeCount === null) parts.push(UNKNOWN('employee_count'));
+    else if (facts.employeeCount >= min) {
+      parts.push(TRUE([{ key: 'employee-count', reason: `The business has ${facts.employeeCount} employees in ${facts.regionName} (${min} or more)`, data: { ...region, employee_count: facts.employeeCount, minimum: min } }]));
+    } else parts.push(FALSE);
+  }
+  if (criteria.entity_types) {
+    const type = facts.entityType;
+    parts.push(type && criteria.entity_types.includes(type as never)
+      ? TRUE([{ key: 'entity-type', reason: `The legal entity is a ${type}`, data: { entity_type: type } }])
+      : FALSE);
+  }
+  if (criteria.tax_classifications) {
+    const tax = facts.taxClassification;
+    parts.push(tax && criteria.tax_classifications.includes(tax as never)
+      ? TRUE([{ key: 'tax-classification', reason: `The legal entity is taxed as ${tax}`, data: { tax_classification: tax } }])
+      : FALSE);
+  }
+  if (criteria.any) parts.push(or(criteria.any.map((branch) => evaluate(branch, facts))));
+  return and(parts);
+}

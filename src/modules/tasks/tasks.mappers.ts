@@ -1,0 +1,198 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import type { RequirementDefinition } from '../../catalog/catalog.schema.js';
+import type { Region } from '../../catalog/regions.js';
+import type { Static } from 'typebox';
+import type { AccountTaskSchema, PlatformTaskSchema } from './tasks.schemas.js';
+import type { TaskView } from './tasks.service.js';
+
+type AccountTask = Static<typeof AccountTaskSchema>;
+type PlatformTask = Static<typeof PlatformTaskSchema>;
+
+const locationRef = (region: Region) => ({ id: region.id, code: region.code, name: region.name });
+const regionRef = (region: Region) => ({ id: region.id, name: region.name, parent_region: null });
+
+function manualSteps(definition: RequirementDefinition, taskId: string) {
+  return {
+    type: 'manual' as const,
+    steps: definition.resolutions.manual.map((step, index) => ({
+      id: `${taskId}-step-${index + 1}`,
+      title: step.title,
+      description: step.description,
+      paths: step.url ? [{ type: 'url', value: step.url, text: step.title }] : [],
+      order: index + 1,
+    })),
+  };
+}
+
+const eta = (definition: RequirementDefinition) =>
+  definition.eta ? { estimation: { ...definition.eta }, earliest_date: null, latest_date: null } : null;
+
+function questionEndpoint(view: Extract<TaskView, { kind: 'question' }>, type: 'action' | 'endpoint') {
+  return {
+    type,
+    description: view.question.description,
+    method: 'PATCH',
+    url: `/v2/tasks/questions/${view.row.id}`,
+    content_type: 'application/json',
+    fields: [{ name: 'answer', description: view.question.title.replace('{region}', view.region.name), required: true, type: view.question.answer_type }],
+  };
+}
+
+const answerText = (answer: unknown) => (answer === null || answer === undefined ? null : String(answer));
+
+/** Definitions a requirement unlocks, in its region. */
+function unlocked(catalog: Catalog, definition: RequirementDefinition) {
+  return (definition.unlocks ?? []).map((id) => catalog.requirement(id)).filter((found) => found !== undefined);
+}
+
+/** The unversioned AccountTask (GET /tasks, /tasks/{id}, /locations/{id}/tasks). */
+export function toAccountTask(catalog: Catalog, view: TaskView): AccountTask {
+  const { row, region } = view;
+  const common = {
+    id: row.id,
+    context: { scope: 'legal-entity' as const, legal_entity_id: row.legal_entity_id },
+    managed_provider: null,
+    status: row.status,
+    period_start_date: row.period_start_date,
+    period_end_date: row.period_end_date,
+    due_date: row.due_date,
+    criteria_met: row.criteria_met,
+    blocked_by: row.blocked_by,
+  };
+  if (view.kind === 'question') {
+    return {
+      ...common,
+      definition: {
+        id: view.question.id,
+        title: view.question.title.replace('{region}', region.name),
+        summary: null,
+        description: view.question.description,
+        type: 'criteria-collection',
+        resources: [],
+        location: locationRef(region),
+      },
+      resolutions: { action: questionEndpoint(view, 'action') },
+      default_resolution_name: 'action',
+      unblocks: [],
+      fee: null,
+      eta: null,
+      priority: view.question.priority,
+      tags: [],
+      category: view.question.category,
+      agency: null,
+      answer: row.answer as boolean | number | string | null,
+    };
+  }
+  const { definition, agency } = view;
+  return {
+    ...common,
+    definition: definitionRef(definition, region),
+    resolutions: { manual: manualSteps(definition, row.id) },
+    default_resolution_name: 'manual',
+    unblocks: unlocked(catalog, definition).map((u) => definitionRef(u.definition, u.region)),
+    fee: { ...definition.fee },
+    eta: eta(definition),
+    priority: definition.priority,
+    tags: [...definition.tags],
+    category: definition.category,
+    agency: { id: agency.id, name: agency.name, website: agency.website },
+  };
+}
+
+function definitionRef(definition: RequirementDefinition, region: Region) {
+  return {
+    id: definition.id,
+    title: definition.title,
+    summary: definition.summary,
+    description: definition.description,
+    type: 'requirement' as const,
+    resources: definition.resources.map((r) => ({ ...r })),
+    location: locationRef(region),
+  };
+}
+
+/** Our criterion keys in the v2 document's CriteriaType vocabulary. */
+const V2_CRITERIA: Record<string, string> = {
+  'has-employees': 'has-employees',
+  'has-physical-location': 'has-physical-location',
+  'employee-count': 'employee-count',
+  'home-state': 'doing-business',
+  'foreign-state': 'doing-business',
+  'entity-type': 'single-requirement',
+  'tax-classification': 'single-requirement',
+};
+
+const v2Status = (status: string) => (status === 'dismissed' ? 'deferred' : status) as PlatformTask['status'];
+
+/** The v2 PlatformTask (GET /v2/tasks and friends). */
+export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
+  const { row, region } = view;
+  if (view.kind === 'question') {
+    return {
+      id: row.id,
+      title: view.question.title.replace('{region}', region.name),
+      status: v2Status(row.status),
+      source: {
+        type: 'question',
+        question_id: view.question.id,
+        regions: [regionRef(region)],
+        region_scope: 'region',
+        description: view.question.description,
+        answer: answerText(row.answer),
+        answer_type: view.question.answer_type,
+        is_editable: true,
+        resolutions: { hosted: null, endpoint: questionEndpoint(view, 'endpoint') },
+        categories: [view.question.category],
+      },
+      priority: view.question.priority,
+      is_managed: false,
+    };
+  }
+  const { definition } = view;
+  return {
+    id: row.id,
+    title: definition.title,
+    status: v2Status(row.status),
+    source: {
+      type: 'requirement',
+      context: { scope: 'legal-entity', legal_entity_id: row.legal_entity_id },
+      requirement_id: definition.id,
+      definition: definition.description,
+      summary: definition.summary,
+      resources: definition.resources.map((r) => ({ ...r })),
+      period_start_date: row.period_start_date,
+      period_end_date: row.period_end_date,
+      due_date: row.due_date,
+      region: regionRef(region),
+      fee: { ...definition.fee },
+      eta: eta(definition),
+      tags: [...definition.tags],
+      default_resolution_name: 'manual',
+      resolutions: { hosted: null, manual: manualSteps(definition, row.id) },
+      criteria_met: row.criteria_met.map((c) => ({ type: V2_CRITERIA[c.key] ?? 'single-requirement', reason: c.reason, task_id: row.id })),
+      unlocks: unlocked(catalog, definition).map((u) => ({
+        requirement_id: u.definition.id,
+        title: u.definition.title,
+        definition: u.definition.description,
+        summary: u.definition.summary,
+        resources: u.definition.resources.map((r) => ({ ...r })),
+        region: regionRef(u.region),
+        tags: [...u.definition.tags],
+        source: 'requirement' as const,
+      })),
+      category: definition.category,
+      automation_status: null,
+      automation_status_logs: [],
+      agency_accounts: [],
+    },
+    priority: definition.priority,
+    is_managed: false,
+  };
+}
+
+/** Sorting and filtering keys of a task view. */
+export function traitsOf(view: TaskView) {
+  return view.kind === 'question'
+    ? { definitionId: view.question.id, tags: [] as readonly string[], category: view.question.category, priority: view.question.priority, unlocks: 1, title: view.question.title }
+    : { definitionId: view.definition.id, tags: view.definition.tags as readonly string[], category: view.definition.category, priority: view.definition.priority, unlocks: view.definition.unlocks?.length ?? 0, title: view.definition.title };
+}

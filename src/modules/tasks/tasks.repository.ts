@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { TaskRow } from '../../db/schema.js';
+import type { PlannedTask } from '../../engine/engine.js';
+import { ID_PREFIX_TASK } from './tasks.fns.js';
+import { newId } from '../../lib/ids.js';
+
+export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) => `${t.definition_id}|${t.region_code}|${t.period_key}`;
+export const plannedIdentity = (t: PlannedTask) => `${t.definitionId}|${t.regionCode}|${t.periodKey}`;
+
+export function createTasksRepository(db: Db) {
+  return {
+    /** Serialises regenerations of one entity (held until the transaction ends). */
+    lockEntity: (legalEntityId: string) => sql`select pg_advisory_xact_lock(hashtextextended(${legalEntityId}, 7))`.execute(db),
+
+    findTasks: (legalEntityId: string) => db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).execute(),
+
+    findTask: (legalEntityId: string, id: string) =>
+      db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst(),
+
+    findTaskForUpdate: (legalEntityId: string, id: string) =>
+      db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', id).forUpdate().executeTakeFirst(),
+
+    async insertPlanned(legalEntityId: string, planned: PlannedTask[]): Promise<TaskRow[]> {
+      if (planned.length === 0) return [];
+      return db.insertInto('tasks').values(planned.map((t) => ({
+        id: newId(ID_PREFIX_TASK),
+        legal_entity_id: legalEntityId,
+        kind: t.kind,
+        definition_id: t.definitionId,
+        region_code: t.regionCode,
+        period_key: t.periodKey,
+        period_start_date: t.periodStartDate,
+        period_end_date: t.periodEndDate,
+        due_date: t.dueDate,
+        criteria_met: JSON.stringify(t.criteriaMet),
+        blocked_by: JSON.stringify(t.blockedBy),
+      })))
+        // A concurrent writer cannot exist (lockEntity), but the unique key keeps duplicates impossible regardless.
+        .onConflict((oc) => oc.constraint('tasks_identity_key').doNothing())
+        .returningAll().execute();
+    },
+
+    updatePlanned: (id: string, t: PlannedTask) =>
+      db.updateTable('tasks').set({
+        period_start_date: t.periodStartDate,
+        period_end_date: t.periodEndDate,
+        due_date: t.dueDate,
+        criteria_met: JSON.stringify(t.criteriaMet),
+        blocked_by: JSON.stringify(t.blockedBy),
+        applicable: true,
+        updated_at: new Date(),
+      }).where('id', '=', id).execute(),
+
+    deleteTasks: (ids: string[]) => (ids.length ? db.deleteFrom('tasks').where('id', 'in', ids).execute() : Promise.resolve([])),
+
+    markNotApplicable: (ids: string[]) =>
+      ids.length ? db.updateTable('tasks').set({ applicable: false, updated_at: new Date() }).where('id', 'in', ids).execute() : Promise.resolve([]),
+
+    setStatus: (id: string, status: TaskRow['status'], completedAt: Date | null) =>
+      db.updateTable('tasks').set({ status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
+        .where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+
+    setAnswer: (id: string, answer: unknown) =>
+      db.updateTable('tasks').set({ answer: JSON.stringify(answer), status: 'done', completed_at: new Date(), acted_at: new Date(), updated_at: new Date() })
+        .where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+  };
+}

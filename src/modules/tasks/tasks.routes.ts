@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Catalog } from '../../catalog/catalog.js';
+import { resolveRegion } from '../../catalog/regions.js';
+import { scopeOf, type AuthHooks } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { RegionPlatformIdParamsSchema } from '../locations/locations.schemas.js';
+import { toAccountTask } from './tasks.mappers.js';
+import {
+  AccountTaskSchema, ListLocationTasksQuerySchema, ListTasksQuerySchema, TaskIdParamsSchema, UpdateTaskStatusSchema,
+} from './tasks.schemas.js';
+import type { TasksService } from './tasks.service.js';
+
+const ORDER_DOC =
+  'Ordered by importance: open tasks first; among them overdue, then due within 30 days, then the rest; then tasks other ' +
+  'requirements wait for; then priority (high, medium, low); then due date (undated last). See docs/tasks.md.';
+
+export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks }) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const { tasks, catalog } = deps;
+    const common = { preValidation: deps.auth.bearer };
+    const tags = ['Tasks'];
+    const security = [{ bearer: [] }];
+
+    r.get('/tasks', {
+      ...common,
+      schema: {
+        operationId: 'listTasks', tags, security, summary: 'Compliance tasks of the legal entity', description: ORDER_DOC,
+        querystring: ListTasksQuerySchema,
+        response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 422) },
+      },
+    }, async (request) => {
+      const q = request.query;
+      const found = await tasks.search(scopeOf(request), {
+        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, tags: q.tags,
+      }, 'importance');
+      return found.map((v) => toAccountTask(catalog, v));
+    });
+
+    r.get('/locations/:region_platform_public_id/tasks', {
+      ...common,
+      schema: {
+        operationId: 'listLocationTasks', tags, security,
+        summary: 'Compliance tasks of one location',
+        description: 'Ordered by due date ascending, tasks without a due date first.',
+        params: RegionPlatformIdParamsSchema,
+        querystring: ListLocationTasksQuerySchema,
+        response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => {
+      const region = resolveRegion(request.params.region_platform_public_id);
+      if (!region) throw new NotFoundError(`Location '${request.params.region_platform_public_id}' not found`);
+      const q = request.query;
+      const found = await tasks.search(scopeOf(request), {
+        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, regionCode: region.code,
+      }, 'due-date');
+      return found.map((v) => toAccountTask(catalog, v));
+    });
+
+    r.get('/tasks/:task_id', {
+      ...common,
+      schema: {
+        operationId: 'getTask', tags, security, summary: 'One task',
+        params: TaskIdParamsSchema,
+        response: { 200: AccountTaskSchema, ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => toAccountTask(catalog, await tasks.get(scopeOf(request), request.params.task_id)));
+
+    r.patch('/tasks/:task_id', {
+      ...common,
+      schema: {
+        operationId: 'updateTaskStatus', tags, security, summary: 'Change the status of a task',
+        description: 'todo → in-progress, done or dismissed; in-progress → todo, done or dismissed; done or dismissed → todo. Other changes are 409.',
+        params: TaskIdParamsSchema,
+        body: UpdateTaskStatusSchema,
+        response: { 200: AccountTaskSchema, ...errorResponses(401, 404, 409, 422) },
+      },
+    }, async (request) => {
+      const { task } = await tasks.updateStatus(scopeOf(request), request.params.task_id, request.body.status);
+      return toAccountTask(catalog, task);
+    });
+  };
+}

@@ -1,0 +1,208 @@
+import { Type } from 'typebox';
+import { BoundedString, DateString, Nullable, StringEnum } from '../../http/schemas.js';
+import { TASK_CATEGORIES, TASK_TAGS } from '../../catalog/catalog.schema.js';
+import { StateCode } from '../legal-entities/legal-entities.schemas.js';
+import { LocationRefSchema } from '../locations/locations.schemas.js';
+
+export const ACCOUNT_TASK_STATUSES = ['todo', 'dismissed', 'in-progress', 'done'] as const;
+export const V2_TASK_STATUSES = ['todo', 'deferred', 'in-progress', 'done'] as const;
+/** The unversioned document's tag list (a subset of the v2 list). */
+export const ACCOUNT_TASK_TAGS = [
+  'certificate-of-good-standing', 'charity-registration', 'charity-registration-renewal', 'employee-final-wage-payment',
+  'employee-new-hire-reporting', 'employee-onboarding', 'employee-termination', 'exemption', 'foreign-qualification',
+  'initial-statement', 'local-business-setup', 'local-payroll-setup', 'newspaper-publication', 'notices', 'payroll-setup',
+  'registered-agent', 'sos-report', 'setup',
+] as const;
+
+export const AccountTaskStatus = StringEnum(ACCOUNT_TASK_STATUSES, { title: 'AccountTaskStatus' });
+const Priority = StringEnum(['high', 'medium', 'low'] as const, { title: 'TaskPriority' });
+const Resource = Type.Object({ title: Type.String(), url: Type.String() });
+const Fee = Type.Union([
+  Type.Object({ type: Type.Literal('fixed'), amount: Type.String() }, { title: 'FeeFixed' }),
+  Type.Object({ type: Type.Literal('range'), min: Type.String(), max: Type.String() }, { title: 'FeeRange' }),
+  Type.Object({ type: Type.Literal('variable'), reason: Type.String() }, { title: 'FeeVariable' }),
+]);
+const Eta = Type.Object(
+  {
+    estimation: Type.Object({ min: Type.Integer(), max: Type.Integer(), unit: StringEnum(['hour', 'day', 'week', 'month'] as const) }),
+    earliest_date: Nullable(Type.String({ format: 'date-time' })),
+    latest_date: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { title: 'AccountTaskETA' },
+);
+const Criteria = Type.Object(
+  { key: Type.String(), reason: Type.String(), data: Type.Object({}, { additionalProperties: true }) },
+  { title: 'AccountTaskCriteria' },
+);
+const ManualStep = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  paths: Type.Array(Type.Object({ type: Type.String(), value: Type.String(), text: Nullable(Type.String()) })),
+  order: Type.Integer(),
+});
+const ManualResolution = Type.Object({ type: Type.Literal('manual'), steps: Type.Array(ManualStep) }, { title: 'ManualResolution' });
+const ActionField = Type.Object({ name: Type.String(), description: Type.String(), required: Type.Boolean(), type: Type.String() });
+const EndpointResolution = (type: 'action' | 'endpoint') =>
+  Type.Object({
+    type: Type.Literal(type),
+    description: Type.String(),
+    method: Type.String(),
+    url: Type.String(),
+    content_type: Type.String(),
+    fields: Type.Array(ActionField),
+  });
+
+export const AccountTaskDefinitionSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    summary: Nullable(Type.String()),
+    description: Type.String(),
+    type: StringEnum(['requirement', 'data-collection', 'criteria-collection'] as const),
+    resources: Type.Array(Resource),
+    location: LocationRefSchema,
+  },
+  { title: 'AccountTaskDefinition' },
+);
+
+export const AccountTaskSchema = Type.Object(
+  {
+    id: Type.String(),
+    context: Type.Object({ scope: Type.Literal('legal-entity'), legal_entity_id: Type.String() }),
+    definition: AccountTaskDefinitionSchema,
+    resolutions: Type.Object({ manual: Type.Optional(ManualResolution), action: Type.Optional(EndpointResolution('action')) }),
+    default_resolution_name: Type.String(),
+    managed_provider: Type.Null(),
+    status: AccountTaskStatus,
+    period_start_date: Nullable(Type.String({ format: 'date' })),
+    period_end_date: Nullable(Type.String({ format: 'date' })),
+    due_date: Nullable(Type.String({ format: 'date' })),
+    unblocks: Type.Array(AccountTaskDefinitionSchema, { description: 'Requirements that can start once this task is done.' }),
+    fee: Nullable(Fee),
+    eta: Nullable(Eta),
+    priority: Priority,
+    criteria_met: Type.Array(Criteria, { description: 'Why the task applies.' }),
+    tags: Nullable(Type.Array(Type.String())),
+    category: StringEnum(TASK_CATEGORIES),
+    blocked_by: Type.Array(Type.String(), { description: 'Requirement ids of the same region that must be done first.' }),
+    agency: Nullable(Type.Object({ id: Type.String(), name: Type.String(), website: Type.String() })),
+    answer: Type.Optional(Nullable(Type.Union([Type.Boolean(), Type.Number(), Type.String()]))),
+  },
+  { title: 'AccountTask' },
+);
+
+const RegionRef = Type.Object({ id: Type.String(), name: Type.String(), parent_region: Type.Null() }, { title: 'RegionRef' });
+const Unlock = Type.Object(
+  {
+    requirement_id: Type.String(),
+    title: Type.String(),
+    definition: Type.String(),
+    summary: Nullable(Type.String()),
+    resources: Type.Array(Resource),
+    region: RegionRef,
+    tags: Nullable(Type.Array(Type.String())),
+    source: Type.Literal('requirement'),
+  },
+  { title: 'PlatformTaskUnlocks' },
+);
+
+const RequirementSource = Type.Object(
+  {
+    type: Type.Literal('requirement'),
+    context: Type.Object({ scope: Type.Literal('legal-entity'), legal_entity_id: Type.String() }),
+    requirement_id: Type.String(),
+    definition: Type.String(),
+    summary: Nullable(Type.String()),
+    resources: Type.Array(Resource),
+    period_start_date: Nullable(Type.String({ format: 'date' })),
+    period_end_date: Nullable(Type.String({ format: 'date' })),
+    due_date: Nullable(Type.String({ format: 'date' })),
+    region: RegionRef,
+    fee: Nullable(Fee),
+    eta: Nullable(Eta),
+    tags: Nullable(Type.Array(Type.String())),
+    default_resolution_name: Nullable(StringEnum(['manual', 'hosted', 'endpoint'] as const)),
+    resolutions: Type.Object({ hosted: Type.Null(), manual: Nullable(ManualResolution) }),
+    criteria_met: Nullable(Type.Array(Type.Object({ type: Type.String(), reason: Type.String(), task_id: Type.String() }))),
+    unlocks: Nullable(Type.Array(Unlock)),
+    category: StringEnum(TASK_CATEGORIES),
+    automation_status: Type.Null(),
+    automation_status_logs: Nullable(Type.Array(Type.Object({ status: Type.String(), updated_at: Type.String() }))),
+    agency_accounts: Nullable(Type.Array(Type.Object({}, { additionalProperties: true }))),
+  },
+  { title: 'PlatformTaskRequirement' },
+);
+
+const QuestionSource = Type.Object(
+  {
+    type: Type.Literal('question'),
+    question_id: Type.String(),
+    regions: Type.Array(RegionRef),
+    region_scope: StringEnum(['entity', 'region', 'zip', 'city'] as const),
+    description: Nullable(Type.String()),
+    answer: Nullable(Type.String({ description: 'The answer, as text (true/false, a number or a date).' })),
+    answer_type: StringEnum(['boolean', 'number', 'date'] as const),
+    is_editable: Type.Boolean(),
+    resolutions: Type.Object({ hosted: Type.Null(), endpoint: Nullable(EndpointResolution('endpoint')) }),
+    categories: Type.Array(StringEnum(TASK_CATEGORIES)),
+  },
+  { title: 'PlatformTaskQuestion' },
+);
+
+export const PlatformTaskSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    status: StringEnum(V2_TASK_STATUSES, { title: 'PlatformTaskStatus' }),
+    source: Type.Union([RequirementSource, QuestionSource]),
+    priority: Nullable(Priority),
+    is_managed: Type.Boolean(),
+  },
+  { title: 'PlatformTask' },
+);
+
+const TagEnum = StringEnum(ACCOUNT_TASK_TAGS, { title: 'AccountTaskTag' });
+
+export const ListTasksQuerySchema = Type.Object({
+  definition_id: Type.Optional(Nullable(BoundedString(80))),
+  start_date: Type.Optional(Nullable(DateString({ description: 'Keep tasks due on or after this date.' }))),
+  end_date: Type.Optional(Nullable(DateString({ description: 'Keep tasks due on or before this date.' }))),
+  include_managed: Type.Optional(Nullable(Type.Boolean({ description: 'Include tasks a managed provider handles (none today).' }))),
+  status: Type.Optional(Nullable(Type.Array(AccountTaskStatus, { maxItems: 10, description: 'Repeat once per status wanted.' }))),
+  tags: Type.Optional(Nullable(Type.Array(TagEnum, { maxItems: 30, description: 'Tasks with at least one of these tags.' }))),
+});
+
+export const ListLocationTasksQuerySchema = Type.Object({
+  definition_id: ListTasksQuerySchema.properties.definition_id,
+  start_date: ListTasksQuerySchema.properties.start_date,
+  end_date: ListTasksQuerySchema.properties.end_date,
+  include_managed: ListTasksQuerySchema.properties.include_managed,
+  status: ListTasksQuerySchema.properties.status,
+});
+
+export const ListTasksV2QuerySchema = Type.Object({
+  region: Type.Optional(Nullable(StateCode)),
+  start_date: ListTasksQuerySchema.properties.start_date,
+  end_date: ListTasksQuerySchema.properties.end_date,
+  type: Type.Optional(Nullable(StringEnum(['requirement', 'question'] as const))),
+  statuses: Type.Optional(Nullable(Type.Array(StringEnum(V2_TASK_STATUSES), { maxItems: 10 }))),
+  tags: Type.Optional(Nullable(Type.Array(StringEnum(TASK_TAGS), { maxItems: 30 }))),
+  categories: Type.Optional(Nullable(Type.Array(StringEnum(TASK_CATEGORIES), { maxItems: 10 }))),
+  definition_id: ListTasksQuerySchema.properties.definition_id,
+  include_managed: Type.Optional(Type.Boolean({ default: false })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  page_num: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
+  user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),
+  platform_public_id: Type.Optional(Nullable(BoundedString(64))),
+});
+
+export const TaskIdParamsSchema = Type.Object({ task_id: BoundedString(64) });
+export const QuestionIdParamsSchema = Type.Object({ question_task_id: BoundedString(64) });
+export const UpdateTaskStatusSchema = Type.Object({ status: AccountTaskStatus }, { title: 'AccountTaskUpdateStatus' });
+export const UpdateTaskStatusV2Schema = Type.Object({ status: StringEnum(['todo', 'done'] as const, { title: 'PlatformTaskStatusUpdate' }) }, { title: 'PlatformTaskUpdate' });
+export const AnswerQuestionSchema = Type.Object(
+  { answer: Type.Union([Type.Boolean(), Type.Integer(), Type.String({ format: 'date' })], { description: 'true/false, a whole number, or a date (YYYY-MM-DD), as the question asks.' }) },
+  { title: 'PlatformQuestionTaskUpdate' },
+);

@@ -1,0 +1,213 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import type { QuestionDefinition, RequirementDefinition, Agency } from '../../catalog/catalog.schema.js';
+import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
+import type { Db } from '../../db/database.js';
+import type { TaskRow } from '../../db/schema.js';
+import { planTasks, type EngineInput } from '../../engine/engine.js';
+import { toIso } from '../../engine/dates.js';
+import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js';
+import type { AccessScope } from '../auth/access-tokens.js';
+import type { LocationConfigChange } from '../locations/locations.fns.js';
+import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
+import { traitsOf } from './tasks.mappers.js';
+import { createTasksRepository, identityOf, plannedIdentity } from './tasks.repository.js';
+
+/** A stored task with what the catalog says about it. */
+export type TaskView =
+  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency }
+  | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition };
+
+export interface TasksDeps {
+  db: Db;
+  catalog: Catalog;
+  now: () => Date;
+  /** Applies a location fact a question collected (wired to the locations service). */
+  applyLocationChange: (scope: AccessScope, regionCode: string, change: LocationConfigChange) => Promise<unknown>;
+}
+
+const LOCATION_FACTS = { has_employees: 'has_employees', has_physical_location: 'has_physical_location', employee_count: 'employee_count' } as const;
+
+export function createTasksService(deps: TasksDeps) {
+  const { db, catalog } = deps;
+  const today = () => toIso(deps.now());
+
+  async function engineInput(executor: Db, legalEntityId: string, tasks: TaskRow[]): Promise<EngineInput | null> {
+    const entity = await executor.selectFrom('legal_entities')
+      .select(['entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at'])
+      .where('id', '=', legalEntityId).executeTakeFirst();
+    if (!entity) return null;
+    const locations = await executor.selectFrom('legal_entity_locations').selectAll().where('legal_entity_id', '=', legalEntityId).execute();
+    return {
+      entity: {
+        entityType: entity.entity_type,
+        taxClassification: entity.tax_classification,
+        incorporationRegion: entity.incorporation_region,
+        incorporationDate: entity.incorporation_date,
+        accountingYearEnd: entity.accounting_year_end,
+        onboardedOn: toIso(entity.created_at),
+      },
+      locations: locations.map((l) => ({
+        regionCode: regionById(l.region_id)?.code ?? l.region_id,
+        hasEmployees: l.has_employees,
+        hasPhysicalLocation: l.has_physical_location,
+        employeeCount: l.employee_count,
+      })),
+      tasks: tasks.map((t) => ({
+        kind: t.kind,
+        definitionId: t.definition_id,
+        regionCode: t.region_code,
+        status: t.status,
+        completedOn: t.completed_at ? toIso(t.completed_at) : null,
+        answer: t.answer,
+      })),
+      today: today(),
+    };
+  }
+
+  /**
+   * Brings the stored tasks in line with the rules: adds what applies, updates dates and reasons,
+   * removes untouched tasks that no longer apply and keeps (marked not applicable) those someone acted on.
+   * Serialised per entity, so concurrent calls cannot duplicate or lose anything.
+   */
+  async function regenerate(legalEntityId: string): Promise<{ created: TaskRow[] }> {
+    return db.transaction().execute(async (trx) => {
+      const repo = createTasksRepository(trx);
+      await repo.lockEntity(legalEntityId);
+      const existing = await repo.findTasks(legalEntityId);
+      const input = await engineInput(trx, legalEntityId, existing);
+      if (!input) return { created: [] };
+      const planned = planTasks(catalog, input);
+      const byIdentity = new Map(existing.map((t) => [identityOf(t), t]));
+      const toInsert = [];
+      for (const task of planned) {
+        const current = byIdentity.get(plannedIdentity(task));
+        if (!current) toInsert.push(task);
+        else {
+          byIdentity.delete(plannedIdentity(task));
+          if (changed(current, task)) await repo.updatePlanned(current.id, task);
+        }
+      }
+      const stale = [...byIdentity.values()];
+      await repo.deleteTasks(stale.filter((t) => !t.acted_at).map((t) => t.id));
+      await repo.markNotApplicable(stale.filter((t) => t.acted_at && t.applicable).map((t) => t.id));
+      return { created: await repo.insertPlanned(legalEntityId, toInsert) };
+    });
+  }
+
+  function view(row: TaskRow): TaskView | null {
+    const region = regionByCode(row.region_code);
+    if (!region) return null;
+    if (row.kind === 'question') {
+      const question = catalog.questions.find((q) => q.id === row.definition_id);
+      return question ? { row, kind: 'question', region, question } : null;
+    }
+    const found = catalog.requirement(row.definition_id);
+    return found ? { row, kind: 'requirement', region, definition: found.definition, agency: found.agency } : null;
+  }
+
+  const views = (rows: TaskRow[]) => rows.map(view).filter((v): v is TaskView => v !== null);
+
+  async function requireTask(scope: AccessScope, id: string): Promise<TaskView> {
+    const row = await createTasksRepository(db).findTask(scope.legalEntityId, id);
+    const found = row && view(row);
+    if (!found) throw new NotFoundError(`Task '${id}' not found`);
+    return found;
+  }
+
+  /** Runs a change, regenerates, and reports the tasks that did not exist before it. */
+  async function withUnlocked(scope: AccessScope, change: () => Promise<void>): Promise<TaskView[]> {
+    const before = new Set((await createTasksRepository(db).findTasks(scope.legalEntityId)).map((t) => t.id));
+    await change();
+    await regenerate(scope.legalEntityId);
+    const after = await createTasksRepository(db).findTasks(scope.legalEntityId);
+    return views(after.filter((t) => !before.has(t.id)));
+  }
+
+  return {
+    regenerate,
+    today,
+
+    /** The entity's tasks that apply (and those someone acted on), with their definitions. */
+    async list(scope: AccessScope): Promise<TaskView[]> {
+      const rows = await createTasksRepository(db).findTasks(scope.legalEntityId);
+      return views(rows.filter((r) => r.applicable || r.acted_at));
+    },
+
+    get: requireTask,
+
+    /** Filtered and ordered: by importance (GET /tasks) or by due date with undated first (per location). */
+    async search(scope: AccessScope, filter: TaskFilter, order: 'importance' | 'due-date'): Promise<TaskView[]> {
+      const rows = await createTasksRepository(db).findTasks(scope.legalEntityId);
+      const selected = views(rows.filter((r) => r.applicable || r.acted_at)).filter((v) =>
+        matchesFilter({ ...traitsOf(v), dueDate: v.row.due_date, status: v.row.status, regionCode: v.region.code, kind: v.kind }, filter));
+      const rank = (v: TaskView) => ({ ...traitsOf(v), status: v.row.status, dueDate: v.row.due_date, regionCode: v.region.code });
+      const byImportance = compareByImportance(today());
+      return selected.sort((a, b) =>
+        order === 'importance'
+          ? byImportance(rank(a), rank(b))
+          : compareDue(a.row.due_date, b.row.due_date, 'first') || byImportance(rank(a), rank(b)));
+    },
+
+    async updateStatus(scope: AccessScope, id: string, status: TaskStatus) {
+      const task = await requireTask(scope, id);
+      if (task.kind === 'question') {
+        throw new ConflictError(`Task '${id}' is a question: answer it with PATCH /v2/tasks/questions/${id} instead of setting its status`);
+      }
+      if (!canTransition(task.row.status, status)) {
+        throw new ConflictError(`Task '${id}' cannot move from ${task.row.status} to ${status}; reopen it (status todo) first`);
+      }
+      let updated = task.row;
+      const unlocked = await withUnlocked(scope, async () => {
+        if (status === task.row.status) return;
+        const completedAt = status === 'done' ? deps.now() : null;
+        updated = await createTasksRepository(db).setStatus(id, status, completedAt);
+      });
+      return { task: (await requireTask(scope, updated.id)), unlocked };
+    },
+
+    /** Answers a question task: validates the answer, applies the fact, regenerates. */
+    async answer(scope: AccessScope, id: string, answer: unknown) {
+      const task = await requireTask(scope, id);
+      if (task.kind !== 'question') throw new NotFoundError(`Question task '${id}' not found`);
+      const value = checkAnswer(task.question, answer);
+      const unlocked = await withUnlocked(scope, async () => {
+        const fact = task.question.fact;
+        if (fact in LOCATION_FACTS) await deps.applyLocationChange(scope, task.region.code, { [fact]: value });
+        await createTasksRepository(db).setAnswer(id, value);
+      });
+      return { task: await requireTask(scope, id), unlocked };
+    },
+  };
+}
+
+export type TasksService = ReturnType<typeof createTasksService>;
+
+function changed(current: TaskRow, planned: { dueDate: string | null; periodStartDate: string | null; periodEndDate: string | null; criteriaMet: unknown; blockedBy: string[] }) {
+  return current.due_date !== planned.dueDate ||
+    current.period_start_date !== planned.periodStartDate ||
+    current.period_end_date !== planned.periodEndDate ||
+    !current.applicable ||
+    JSON.stringify(current.criteria_met) !== JSON.stringify(planned.criteriaMet) ||
+    JSON.stringify(current.blocked_by) !== JSON.stringify(planned.blockedBy);
+}
+
+/** An answer must fit the question: a boolean, a non-negative whole number, or a date (YYYY-MM-DD). */
+export function checkAnswer(question: QuestionDefinition, answer: unknown): boolean | number | string {
+  const fail = (msg: string) =>
+    new RequestValidationError([{ type: 'value_error', loc: ['body', 'answer'], msg: `Value error, ${msg}`, input: answer, ctx: { error: msg } }]);
+  switch (question.answer_type) {
+    case 'boolean':
+      if (typeof answer !== 'boolean') throw fail('this question takes a boolean answer (true or false)');
+      return answer;
+    case 'number':
+      if (typeof answer !== 'number' || !Number.isInteger(answer) || answer < 0 || answer > 10_000_000) {
+        throw fail('this question takes a whole number from 0 to 10000000');
+      }
+      return answer;
+    case 'date':
+      if (typeof answer !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(answer) || Number.isNaN(Date.parse(`${answer}T00:00:00Z`)) || toIso(new Date(`${answer}T00:00:00Z`)) !== answer) {
+        throw fail('this question takes a date (YYYY-MM-DD)');
+      }
+      return answer;
+  }
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Catalog } from '../../catalog/catalog.js';
+import { scopeOf, type AuthHooks } from '../../http/auth.js';
+import { PlatformErrorSchema } from '../../http/schemas.js';
+import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
+import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import { toPlatformTask } from './tasks.mappers.js';
+import {
+  AnswerQuestionSchema, ListTasksV2QuerySchema, PlatformTaskSchema, QuestionIdParamsSchema, TaskIdParamsSchema, UpdateTaskStatusV2Schema,
+} from './tasks.schemas.js';
+import type { TasksService } from './tasks.service.js';
+
+const errors = { 401: PlatformErrorSchema, 404: PlatformErrorSchema, 409: PlatformErrorSchema };
+
+export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks }) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const { tasks, catalog } = deps;
+    // The v2 task operations answer errors as {message, detail}, like the reference document says.
+    const common = { preValidation: deps.auth.bearer, config: { errorStyle: 'platform' as const } };
+    const tags = ['Tasks'];
+    const security = [{ bearer: [] }];
+
+    r.get('/v2/tasks', {
+      ...common,
+      schema: {
+        operationId: 'listTasksV2', tags, security,
+        summary: 'Tasks, filtered and paginated',
+        description:
+          'Same order as GET /tasks. Pagination headers: X-Page-Size, X-Page, X-Total (all matching tasks) and, when there is a ' +
+          'next page, X-Next-Page (its URL) and a Link header with rel="next".',
+        querystring: ListTasksV2QuerySchema,
+        response: { 200: Type.Array(PlatformTaskSchema), ...errors },
+      },
+    }, async (request, reply) => {
+      const q = request.query;
+      const scope = scopeOf(request);
+      assertV2Scope(scope, q);
+      const found = await tasks.search(scope, {
+        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, regionCode: q.region, kind: q.type,
+        statuses: q.statuses?.map((s) => (s === 'deferred' ? 'dismissed' : s)), tags: q.tags, categories: q.categories,
+      }, 'importance');
+      const size = q.page_size ?? 50;
+      const page = q.page_num ?? 1;
+      reply.header('x-page-size', String(size)).header('x-page', String(page)).header('x-total', String(found.length));
+      if (page * size < found.length) {
+        const next = new URL(request.url, 'http://localhost');
+        next.searchParams.set('page_num', String(page + 1));
+        next.searchParams.set('page_size', String(size));
+        const nextUrl = `${next.pathname}${next.search}`;
+        reply.header('x-next-page', nextUrl).header('link', `<${nextUrl}>; rel="next"`);
+      }
+      return found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(catalog, v));
+    });
+
+    r.get('/v2/tasks/:task_id', {
+      ...common,
+      schema: {
+        operationId: 'getTaskV2', tags, security, summary: 'One task',
+        params: TaskIdParamsSchema, querystring: V2ScopeQuerySchema,
+        response: { 200: PlatformTaskSchema, ...errors },
+      },
+    }, async (request) => {
+      assertV2Scope(scopeOf(request), request.query);
+      return toPlatformTask(catalog, await tasks.get(scopeOf(request), request.params.task_id));
+    });
+
+    r.patch('/v2/tasks/:task_id', {
+      ...common,
+      schema: {
+        operationId: 'updateTaskStatusV2', tags, security,
+        summary: 'Mark a requirement task todo or done',
+        description: 'Question tasks are answered with PATCH /v2/tasks/questions/{id}. Returns the task and the tasks the change unlocked.',
+        params: TaskIdParamsSchema, querystring: V2ScopeQuerySchema, body: UpdateTaskStatusV2Schema,
+        response: { 200: Type.Object({ task: PlatformTaskSchema, unlocked_tasks: Type.Array(PlatformTaskSchema) }, { title: 'PlatformUpdateTaskStatusResponse' }), ...errors },
+      },
+    }, async (request) => {
+      assertV2Scope(scopeOf(request), request.query);
+      const { task, unlocked } = await tasks.updateStatus(scopeOf(request), request.params.task_id, request.body.status);
+      return { task: toPlatformTask(catalog, task), unlocked_tasks: unlocked.map((v) => toPlatformTask(catalog, v)) };
+    });
+
+    r.patch('/v2/tasks/questions/:question_task_id', {
+      ...common,
+      schema: {
+        operationId: 'answerQuestionV2', tags, security,
+        summary: 'Answer a question task',
+        description: 'The answer must fit the question (`answer_type`: boolean, number or date). Returns the tasks the answer unlocked.',
+        params: QuestionIdParamsSchema, querystring: V2ScopeQuerySchema, body: AnswerQuestionSchema,
+        response: { 200: Type.Object({ unlocked_tasks: Type.Array(PlatformTaskSchema) }, { title: 'PlatformUpdateQuestionTaskStatusResponse' }), ...errors },
+      },
+    }, async (request) => {
+      assertV2Scope(scopeOf(request), request.query);
+      const { unlocked } = await tasks.answer(scopeOf(request), request.params.question_task_id, request.body.answer);
+      return { unlocked_tasks: unlocked.map((v) => toPlatformTask(catalog, v)) };
+    });
+  };
+}
