@@ -61,6 +61,13 @@ export function createTasksRepository(db: Db) {
       db.updateTable('tasks').set({ status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
         .where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
 
+    /** Puts a task's answer and status back as they were (a refused answer leaves no trace). */
+    restore: (row: TaskRow) =>
+      db.updateTable('tasks').set({
+        answer: row.answer === null || row.answer === undefined ? null : JSON.stringify(row.answer),
+        status: row.status, completed_at: row.completed_at, acted_at: row.acted_at, updated_at: new Date(),
+      }).where('id', '=', row.id).execute(),
+
     setAnswer: (id: string, answer: unknown) =>
       db.updateTable('tasks').set({ answer: JSON.stringify(answer), status: 'done', completed_at: new Date(), acted_at: new Date(), updated_at: new Date() })
         .where('id', '=', id).returningAll().executeTakeFirstOrThrow(),

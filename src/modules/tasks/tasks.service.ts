@@ -171,9 +171,16 @@ export function createTasksService(deps: TasksDeps) {
       if (task.kind !== 'question') throw new NotFoundError(`Question task '${id}' not found`);
       const value = checkAnswer(task.question, answer);
       const unlocked = await withUnlocked(scope, async () => {
+        const repo = createTasksRepository(db);
+        // Answer first: an answered question is kept when the fact it collected becomes known.
+        await repo.setAnswer(id, value);
         const fact = task.question.fact;
-        if (fact in LOCATION_FACTS) await deps.applyLocationChange(scope, task.region.code, { [fact]: value });
-        await createTasksRepository(db).setAnswer(id, value);
+        try {
+          if (fact in LOCATION_FACTS) await deps.applyLocationChange(scope, task.region.code, { [fact]: value });
+        } catch (error) {
+          await repo.restore(task.row);
+          throw error;
+        }
       });
       return { task: await requireTask(scope, id), unlocked };
     },
