@@ -42,7 +42,8 @@ function check<T>(schema: TSchema, data: unknown, file: string): T {
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    const children = value instanceof Map ? [...value.values()] : Object.values(value);
+    for (const child of children) deepFreeze(child);
   }
   return value;
 }

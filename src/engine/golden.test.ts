@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../catalog/catalog.js';
+import { planTasks, type EngineInput } from './engine.js';
+
+/**
+ * Golden scenarios over the real catalog: what a business owes, and when, in three typical setups.
+ * A change to the catalog that changes these answers must be deliberate: update the expectation with it.
+ */
+const catalog = loadCatalog();
+const today = '2026-11-22';
+const lines = (input: EngineInput) =>
+  planTasks(catalog, input).map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}`).sort();
+
+describe('golden scenarios', () => {
+  it('a Delaware C corporation with an office and employees in California and remote employees in New York', () => {
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'DE', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      locations: [
+        { regionCode: 'CA', hasEmployees: true, hasPhysicalLocation: true, employeeCount: 12 },
+        { regionCode: 'NY', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 3 },
+      ],
+    };
+    expect(lines(input)).toEqual([
+      'CA ?operations-start-date -',
+      'CA ?registration-date -',
+      'CA ca-edd-employer-registration -',
+      'CA ca-foreign-qualification-corporation -',
+      'CA ca-new-hire-reporting -',
+      'CA ca-registered-agent -',
+      'CA ca-state-disability-insurance -',
+      'CA ca-statement-of-information-initial-corporation -',
+      'CA ca-unemployment-insurance -',
+      'CA ca-workers-compensation -',
+      'DE de-annual-franchise-tax-report-corporation 2027-03-01',
+      'DE de-registered-agent -',
+      'NY ?operations-start-date -',
+      'NY ?registration-date -',
+      'NY ny-disability-benefits -',
+      'NY ny-employer-registration -',
+      'NY ny-foreign-qualification-corporation -',
+      'NY ny-local-income-tax-withholding -',
+      'NY ny-mctmt -',
+      'NY ny-new-hire-reporting -',
+      'NY ny-paid-family-leave -',
+      'NY ny-process-agent -',
+      'NY ny-unemployment-insurance -',
+      'NY ny-workers-compensation -',
+    ]);
+
+    // Once California registration is done (2026-11-15) and payroll started there (2026-11-20), dates follow.
+    const after = lines({
+      ...input,
+      tasks: [
+        { kind: 'requirement', definitionId: 'ca-foreign-qualification-corporation', regionCode: 'CA', status: 'done', completedOn: '2026-11-15', answer: null },
+        { kind: 'question', definitionId: 'operations-start-date', regionCode: 'CA', status: 'done', completedOn: '2026-11-20', answer: '2026-11-20' },
+      ],
+    }).filter((l) => l.startsWith('CA '));
+    expect(after).toEqual(expect.arrayContaining([
+      'CA ca-statement-of-information-initial-corporation 2027-02-13', // 90 days after registration
+      'CA ca-edd-employer-registration 2026-12-05', // 15 days after the first wages
+    ]));
+    expect(after.some((l) => l.includes('?registration-date'))).toBe(false);
+  });
+
+  it('a Texas LLC with no employees', () => {
+    expect(lines({
+      today,
+      tasks: [],
+      entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'TX', incorporationDate: '2023-06-20', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      locations: [{ regionCode: 'TX', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
+    })).toEqual([
+      'TX tx-franchise-tax-report 2027-05-15',
+      'TX tx-public-information-report 2027-05-15',
+      'TX tx-registered-agent -',
+    ]);
+  });
+
+  it('a Wyoming LLC taxed as an S corporation in Wyoming, Colorado (employees) and Florida (an office)', () => {
+    expect(lines({
+      today,
+      tasks: [],
+      entity: { entityType: 'llc', taxClassification: 's_corp', incorporationRegion: 'WY', incorporationDate: '2022-08-05', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      locations: [
+        { regionCode: 'WY', hasEmployees: false, hasPhysicalLocation: false, employeeCount: 0 },
+        { regionCode: 'CO', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 5 },
+        { regionCode: 'FL', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 },
+      ],
+    })).toEqual([
+      'CO ?registration-date -',
+      'CO co-famli -',
+      'CO co-foreign-qualification -',
+      'CO co-new-hire-reporting -',
+      'CO co-registered-agent -',
+      'CO co-unemployment-insurance -',
+      'CO co-withholding-registration -',
+      'CO co-workers-compensation -',
+      'FL ?registration-date -',
+      'FL fl-foreign-qualification-llc -',
+      'FL fl-registered-agent -',
+      'WY wy-annual-report-llc 2027-08-01', // the first day of the anniversary month
+      'WY wy-registered-agent -',
+    ]);
+  });
+});
