@@ -22,8 +22,15 @@ import { createPlatformsService } from './modules/platforms/platforms.service.js
 import { systemRoutes } from './modules/system/system.routes.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { taskRoutes } from './modules/tasks/tasks.routes.js';
-import { createTasksService } from './modules/tasks/tasks.service.js';
+import { createTasksService, type TasksService } from './modules/tasks/tasks.service.js';
 import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Domain services, for the background jobs and operator commands that run beside the HTTP API. */
+    services: { tasks: TasksService; catalog: Catalog };
+  }
+}
 
 export interface AppDeps {
   config: Config;
@@ -115,5 +122,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(hostedRoutes({ db, sessions, signup }));
   await app.register(taskRoutes({ tasks, catalog, auth }));
   await app.register(taskV2Routes({ tasks, catalog, auth }));
+  app.decorate('services', { tasks, catalog });
   return app;
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { startJobQueue, type JobQueue } from './jobs/queue.js';
+import { ROLL_FORWARD_CRON, ROLL_FORWARD_JOB, rollForwardAll } from './modules/tasks/tasks.jobs.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -13,23 +15,29 @@ export interface RunningServer {
 /** Opens the database (embedded or external, migrated), builds the app and listens. */
 export async function startServer(config: Config, log: (message: string) => void): Promise<RunningServer> {
   const database = await openDatabase(config, { allowAttach: false, migrate: true, log });
-  let app: FastifyInstance;
+  let app: FastifyInstance | undefined;
+  let jobs: JobQueue;
   try {
     app = await buildApp({ config, db: database.db });
+    jobs = await startJobQueue(database.connectionString, [
+      { name: ROLL_FORWARD_JOB, cron: ROLL_FORWARD_CRON, handler: () => rollForwardAll(database.db, app!.services.tasks) },
+    ], log);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await app?.close();
     await database.close();
     throw error;
   }
-  const address = app.server.address();
+  const started = app;
+  const address = started.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   let closing: Promise<void> | null = null;
   return {
-    app,
+    app: started,
     database,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-    // In-flight requests finish (new ones get 503), then the pool closes, then the embedded server stops.
-    close: () => (closing ??= app.close().then(() => database.close())),
+    // In-flight requests finish (new ones get 503), running jobs finish, the pool closes, the embedded server stops.
+    close: () => (closing ??= started.close().then(() => jobs.stop()).then(() => database.close())),
   };
 }
 

@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
+import { loadCatalog } from '../catalog/catalog.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
+import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
+import { createTasksService } from '../modules/tasks/tasks.service.js';
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { closeOnSignals, startServer } from '../server.js';
@@ -18,6 +21,9 @@ Commands:
   platforms keys list <platform_id> [--json]
   platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
   platforms keys revoke <key_id> [--json]
+  catalog list [--region CA] [--json]  List the compliance catalog's requirements
+  catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity, and why
+  tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
 LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE, BODY_LIMIT_BYTES (see README).`;
@@ -62,7 +68,12 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      demo: { type: 'boolean', default: false },
+      region: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, sub, ...rest] = positionals;
   if (values.help || !command) {
@@ -92,12 +103,56 @@ async function main(argv: string[]): Promise<void> {
       print(json, demo, demoInstructions(config.publicBaseUrl, demo));
       return;
     }
+    case 'catalog':
+      if (sub === 'list') return catalogList(values.region, json);
+      if (sub === 'explain' && rest[0]) {
+        await withDatabase(config, async (database) => catalogExplain(tasksFor(database.db), rest[0]!, json));
+        return;
+      }
+      throw new UsageError('Unknown catalog command; see statehouse --help');
+    case 'tasks':
+      if (sub !== 'roll-forward') throw new UsageError('Unknown tasks command; see statehouse --help');
+      await withDatabase(config, async (database) => {
+        const result = await rollForwardAll(database.db, tasksFor(database.db));
+        print(json, result, `rolled forward ${result.entities} legal entities, ${result.created} new tasks`);
+      });
+      return;
     case 'platforms':
       await withDatabase(config, (database) => platformsCommand(createPlatformsService(createPlatformsRepository(database.db)), sub, rest, json));
       return;
     default:
       throw new UsageError(`Unknown command '${command}'`);
   }
+}
+
+function tasksFor(db: DatabaseHandle['db']) {
+  // Operator commands only read and regenerate: nothing here answers questions.
+  return createTasksService({ db, catalog: loadCatalog(), now: () => new Date(), applyLocationChange: () => Promise.reject(new Error('not available from the CLI')) });
+}
+
+function catalogList(region: string | undefined, json: boolean) {
+  const catalog = loadCatalog();
+  const code = region?.toUpperCase();
+  if (code && !catalog.regions.has(code)) throw new UsageError(`Unknown region '${region}'`);
+  const rows = [...catalog.regions.values()]
+    .filter((r) => !code || r.region.code === code)
+    .flatMap((r) => r.requirements.map((d) => ({ region: r.region.code, id: d.id, family: d.family, title: d.title, agency: r.agencies.get(d.agency)!.name, confidence: d.confidence })));
+  print(json, rows, rows.map((r) => `${r.region}  ${r.id.padEnd(52)} ${r.family.padEnd(24)} ${r.title}${r.confidence === 'uncertain' ? '  (uncertain)' : ''}`).join('\n'));
+}
+
+async function catalogExplain(tasks: ReturnType<typeof tasksFor>, legalEntityId: string, json: boolean) {
+  const { regions, planned } = await tasks.explain(legalEntityId);
+  const text = regions.map((region) => {
+    const lines = region.requirements.map((r) => {
+      const mark = r.applies === true ? 'applies' : r.applies === false ? 'no     ' : 'unknown';
+      const why = r.applies === true ? r.reasons.map((m) => m.reason).join('; ') : r.applies === null ? `needs: ${r.unknown.join(', ')}` : '';
+      const due = planned.filter((p) => p.definitionId === r.id && p.regionCode === region.regionCode).map((p) => p.dueDate ?? 'no due date');
+      return `  ${mark}  ${r.id}${due.length ? `  [${due.join(', ')}]` : ''}${why ? `\n           ${why}` : ''}`;
+    });
+    const questions = planned.filter((p) => p.kind === 'question' && p.regionCode === region.regionCode).map((p) => `  question ${p.definitionId}`);
+    return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
+  }).join('\n\n');
+  print(json, { regions, planned }, text);
 }
 
 async function platformsCommand(platforms: ReturnType<typeof createPlatformsService>, sub: string | undefined, args: string[], json: boolean) {

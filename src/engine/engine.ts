@@ -80,19 +80,8 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
   const planned: PlannedTask[] = [];
   for (const code of regionCodes) {
     const regionCatalog = catalog.regions.get(code)!;
-    const location = locations.get(code);
     const isHome = code === home;
-    const facts: RegionFacts = {
-      regionCode: code,
-      regionName: regionCatalog.region.name,
-      isHome,
-      // Outside its locations (the state of incorporation only) the business has no employees or premises.
-      hasEmployees: location ? location.hasEmployees : false,
-      hasPhysicalLocation: location ? location.hasPhysicalLocation : false,
-      employeeCount: location ? location.employeeCount : 0,
-      entityType: entity.entityType,
-      taxClassification: entity.taxClassification,
-    };
+    const facts = regionFacts(regionCatalog.region.name, code, isHome, locations.get(code), entity);
     const foreignRegistration = regionCatalog.requirements
       .filter((r) => r.family === 'foreign-qualification')
       .map((r) => done.get(answerKey(r.id, code)))
@@ -143,6 +132,45 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
     if (question && region) planned.push(questionTask(question, task.regionCode, region.name, []));
   }
   return planned;
+}
+
+function regionFacts(regionName: string, code: string, isHome: boolean, location: LocationInput | undefined, entity: EntityInput): RegionFacts {
+  return {
+    regionCode: code,
+    regionName,
+    isHome,
+    // Outside its locations (the state of incorporation only) the business has no employees or premises.
+    hasEmployees: location ? location.hasEmployees : false,
+    hasPhysicalLocation: location ? location.hasPhysicalLocation : false,
+    employeeCount: location ? location.employeeCount : 0,
+    entityType: entity.entityType,
+    taxClassification: entity.taxClassification,
+  };
+}
+
+export interface Explanation {
+  regionCode: string;
+  isHome: boolean;
+  requirements: { id: string; title: string; applies: boolean | null; reasons: CriterionMet[]; unknown: string[] }[];
+}
+
+/** For operators: every requirement of every region considered, whether it applies and why. */
+export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
+  const home = input.entity.incorporationRegion;
+  const locations = new Map(input.locations.map((l) => [l.regionCode, l]));
+  const codes = [...new Set([...(home ? [home] : []), ...locations.keys()])].filter((c) => catalog.regions.has(c)).sort();
+  return codes.map((code) => {
+    const region = catalog.regions.get(code)!;
+    const facts = regionFacts(region.region.name, code, code === home, locations.get(code), input.entity);
+    return {
+      regionCode: code,
+      isHome: code === home,
+      requirements: region.requirements.map((definition) => {
+        const result = evaluate(definition.applies_when, facts);
+        return { id: definition.id, title: definition.title, applies: result.value, reasons: result.met, unknown: [...result.unknown] };
+      }),
+    };
+  });
 }
 
 function questionTask(question: QuestionDefinition, code: string, regionName: string, definitions: RequirementDefinition[]): PlannedTask {

@@ -3,7 +3,7 @@ import type { QuestionDefinition, RequirementDefinition, Agency } from '../../ca
 import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
-import { planTasks, type EngineInput } from '../../engine/engine.js';
+import { explain, planTasks, type EngineInput } from '../../engine/engine.js';
 import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js';
 import type { AccessScope } from '../auth/access-tokens.js';
@@ -126,6 +126,14 @@ export function createTasksService(deps: TasksDeps) {
   return {
     regenerate,
     today,
+
+    /** Operator view (CLI): which requirements apply to an entity and why, with the tasks planned. */
+    async explain(legalEntityId: string) {
+      const existing = await createTasksRepository(db).findTasks(legalEntityId);
+      const input = await engineInput(db, legalEntityId, existing);
+      if (!input) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+      return { regions: explain(catalog, input), planned: planTasks(catalog, input) };
+    },
 
     /** The entity's tasks that apply (and those someone acted on), with their definitions. */
     async list(scope: AccessScope): Promise<TaskView[]> {
