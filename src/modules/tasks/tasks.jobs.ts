@@ -5,22 +5,25 @@ export const ROLL_FORWARD_JOB = 'tasks.roll-forward';
 /** Every day at 03:15 UTC: quiet hours for US businesses. */
 export const ROLL_FORWARD_CRON = '15 3 * * *';
 /** Entities regenerated per query page; small enough to keep each page's memory flat. */
-const PAGE_SIZE = 500;
+const PAGE_SIZE = 1000;
+/** Entities regenerated per transaction: fewer round trips, short enough locks. */
+export const BATCH_SIZE = 200;
 
 /**
  * Rolls every entity's recurring requirements forward so tasks exist for the next 12 months.
  * Idempotent (regeneration is), so a retried or overlapping run changes nothing twice.
  */
-export async function rollForwardAll(db: Db, tasks: Pick<TasksService, 'regenerate'>): Promise<{ entities: number; created: number }> {
+export async function rollForwardAll(db: Db, tasks: Pick<TasksService, 'regenerateMany'>): Promise<{ entities: number; created: number }> {
   let after = '';
   let entities = 0;
   let created = 0;
   for (;;) {
     const page = await db.selectFrom('legal_entities').select('id').where('id', '>', after).orderBy('id').limit(PAGE_SIZE).execute();
     if (page.length === 0) break;
-    for (const { id } of page) {
-      created += (await tasks.regenerate(id)).created.length;
-      entities += 1;
+    for (let i = 0; i < page.length; i += BATCH_SIZE) {
+      const batch = page.slice(i, i + BATCH_SIZE).map((e) => e.id);
+      for (const rows of (await tasks.regenerateMany(batch)).values()) created += rows.length;
+      entities += batch.length;
     }
     after = page.at(-1)!.id;
   }

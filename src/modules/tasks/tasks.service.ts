@@ -2,15 +2,15 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { QuestionDefinition, RequirementDefinition, Agency } from '../../catalog/catalog.schema.js';
 import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
-import type { TaskRow } from '../../db/schema.js';
-import { explain, planTasks, type EngineInput } from '../../engine/engine.js';
+import type { LocationRow, TaskRow } from '../../db/schema.js';
+import { explain, planTasks, type EngineInput, type PlannedTask } from '../../engine/engine.js';
 import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js';
 import type { AccessScope } from '../auth/access-tokens.js';
 import type { LocationConfigChange } from '../locations/locations.fns.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import { traitsOf } from './tasks.mappers.js';
-import { createTasksRepository, identityOf, plannedIdentity } from './tasks.repository.js';
+import { createTasksRepository, identityOf, plannedIdentity, type PlanningEntityRow } from './tasks.repository.js';
 
 /** A stored task with what the catalog says about it. */
 export type TaskView =
@@ -31,12 +31,8 @@ export function createTasksService(deps: TasksDeps) {
   const { db, catalog } = deps;
   const today = () => toIso(deps.now());
 
-  async function engineInput(executor: Db, legalEntityId: string, tasks: TaskRow[]): Promise<EngineInput | null> {
-    const entity = await executor.selectFrom('legal_entities')
-      .select(['entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at'])
-      .where('id', '=', legalEntityId).executeTakeFirst();
-    if (!entity) return null;
-    const locations = await executor.selectFrom('legal_entity_locations').selectAll().where('legal_entity_id', '=', legalEntityId).execute();
+  /** What the engine needs about one entity, from its stored rows. */
+  function toEngineInput(entity: PlanningEntityRow, locations: LocationRow[], tasks: TaskRow[]): EngineInput {
     return {
       entity: {
         entityType: entity.entity_type,
@@ -65,33 +61,48 @@ export function createTasksService(deps: TasksDeps) {
   }
 
   /**
-   * Brings the stored tasks in line with the rules: adds what applies, updates dates and reasons,
-   * removes untouched tasks that no longer apply and keeps (marked not applicable) those someone acted on.
-   * Serialised per entity, so concurrent calls cannot duplicate or lose anything.
+   * Brings the stored tasks of these entities in line with the rules: adds what applies, updates dates
+   * and reasons, removes untouched tasks that no longer apply and keeps (marked not applicable) those
+   * someone acted on. One transaction; entities are locked in id order, so concurrent regenerations
+   * of the same entity run one after the other and cannot duplicate or lose anything.
    */
-  async function regenerate(legalEntityId: string): Promise<{ created: TaskRow[] }> {
+  async function regenerateMany(legalEntityIds: string[]): Promise<Map<string, TaskRow[]>> {
+    const ids = [...new Set(legalEntityIds)].sort();
+    if (ids.length === 0) return new Map();
     return db.transaction().execute(async (trx) => {
       const repo = createTasksRepository(trx);
-      await repo.lockEntity(legalEntityId);
-      const existing = await repo.findTasks(legalEntityId);
-      const input = await engineInput(trx, legalEntityId, existing);
-      if (!input) return { created: [] };
-      const planned = planTasks(catalog, input);
-      const byIdentity = new Map(existing.map((t) => [identityOf(t), t]));
-      const toInsert = [];
-      for (const task of planned) {
-        const current = byIdentity.get(plannedIdentity(task));
-        if (!current) toInsert.push(task);
-        else {
-          byIdentity.delete(plannedIdentity(task));
-          if (changed(current, task)) await repo.updatePlanned(current.id, task);
+      await repo.lockEntities(ids);
+      const entities = await repo.findPlanningEntities(ids);
+      const locations = groupBy(await repo.findLocationsOf(ids), (l) => l.legal_entity_id);
+      const existingTasks = groupBy(await repo.findTasksOf(ids), (t) => t.legal_entity_id);
+      const inserts: { legalEntityId: string; task: PlannedTask }[] = [];
+      const deletes: string[] = [];
+      const notApplicable: string[] = [];
+      for (const entity of entities) {
+        const existing = existingTasks.get(entity.id) ?? [];
+        const planned = planTasks(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing));
+        const byIdentity = new Map(existing.map((t) => [identityOf(t), t]));
+        for (const task of planned) {
+          const current = byIdentity.get(plannedIdentity(task));
+          if (!current) inserts.push({ legalEntityId: entity.id, task });
+          else {
+            byIdentity.delete(plannedIdentity(task));
+            if (changed(current, task)) await repo.updatePlanned(current.id, task);
+          }
+        }
+        for (const stale of byIdentity.values()) {
+          if (!stale.acted_at) deletes.push(stale.id);
+          else if (stale.applicable) notApplicable.push(stale.id);
         }
       }
-      const stale = [...byIdentity.values()];
-      await repo.deleteTasks(stale.filter((t) => !t.acted_at).map((t) => t.id));
-      await repo.markNotApplicable(stale.filter((t) => t.acted_at && t.applicable).map((t) => t.id));
-      return { created: await repo.insertPlanned(legalEntityId, toInsert) };
+      await repo.deleteTasks(deletes);
+      await repo.markNotApplicable(notApplicable);
+      return groupBy(await repo.insertPlanned(inserts), (t) => t.legal_entity_id);
     });
+  }
+
+  async function regenerate(legalEntityId: string): Promise<{ created: TaskRow[] }> {
+    return { created: (await regenerateMany([legalEntityId])).get(legalEntityId) ?? [] };
   }
 
   function view(row: TaskRow): TaskView | null {
@@ -125,13 +136,15 @@ export function createTasksService(deps: TasksDeps) {
 
   return {
     regenerate,
+    regenerateMany,
     today,
 
     /** Operator view (CLI): which requirements apply to an entity and why, with the tasks planned. */
     async explain(legalEntityId: string) {
-      const existing = await createTasksRepository(db).findTasks(legalEntityId);
-      const input = await engineInput(db, legalEntityId, existing);
-      if (!input) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+      const repo = createTasksRepository(db);
+      const [entity] = await repo.findPlanningEntities([legalEntityId]);
+      if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+      const input = toEngineInput(entity, await repo.findLocationsOf([legalEntityId]), await repo.findTasks(legalEntityId));
       return { regions: explain(catalog, input), planned: planTasks(catalog, input) };
     },
 
@@ -196,6 +209,17 @@ export function createTasksService(deps: TasksDeps) {
 }
 
 export type TasksService = ReturnType<typeof createTasksService>;
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
 
 function changed(current: TaskRow, planned: { dueDate: string | null; periodStartDate: string | null; periodEndDate: string | null; criteriaMet: unknown; blockedBy: string[] }) {
   return current.due_date !== planned.dueDate ||
