@@ -20,6 +20,8 @@ describe('operations endpoints and the OpenAPI document', () => {
       ['/v2/signup', 'post'], ['/v2/auth', 'post'], ['/v2/regions', 'get'], ['/v2/regions', 'post'], ['/v2/regions/{region}', 'put'],
       ['/locations', 'get'], ['/locations/{location_public_id}', 'put'], ['/locations/{region_platform_public_id}', 'patch'],
       ['/legal_entity', 'get'], ['/v2/legal_entity', 'get'],
+      ['/tasks', 'get'], ['/locations/{region_platform_public_id}/tasks', 'get'], ['/tasks/{task_id}', 'get'], ['/tasks/{task_id}', 'patch'],
+      ['/v2/tasks', 'get'], ['/v2/tasks/{task_id}', 'get'], ['/v2/tasks/{task_id}', 'patch'], ['/v2/tasks/questions/{question_task_id}', 'patch'],
     ];
     for (const [path, method] of expected) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/hosted'))).toBe(false);
