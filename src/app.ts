@@ -11,6 +11,7 @@ import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
+import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
 import { legalEntityRoutes } from './modules/legal-entities/legal-entity.routes.js';
 import { signupRoutes } from './modules/legal-entities/signup.routes.js';
 import { createSignupService } from './modules/legal-entities/signup.service.js';
@@ -119,7 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(legalEntityRoutes({ signup, auth }));
   await app.register(locationRoutes({ locations, auth }));
   await app.register(regionV2Routes({ locations, auth }));
-  await app.register(hostedRoutes({ db, sessions, signup }));
+  const publicOrigin = new URL(config.publicBaseUrl).origin;
+  app.decorateRequest('hosted', null);
+  await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') }));
+  await app.register(signupPageRoutes({ db, sessions, signup, publicOrigin }));
   await app.register(taskRoutes({ tasks, catalog, auth }));
   await app.register(taskV2Routes({ tasks, catalog, auth }));
   app.decorate('services', { tasks, catalog });

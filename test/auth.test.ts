@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishSignup } from './helpers/hosted.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 
 describe('access tokens', () => {
@@ -22,14 +23,14 @@ describe('access tokens', () => {
     expect(body.state).toMatchObject({ legal_entity_status: 'inactive', signup_complete: false, signup_url: expect.stringMatching(/^http:\/\/statehouse\.test\/hosted\/s\//) });
     // The signup link in state is real: it opens the hosted signup page.
     const page = await t.app.inject({ url: new URL(body.state.signup_url).pathname });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.statusCode).toBe(303);
+    expect(page.headers.location).toBe('/hosted/signup');
   });
 
   it('state says signup is complete once the user finished it', async () => {
     const id = await signupEntity(t.app, apiKey);
     const state = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } })).state;
-    expect((await t.app.inject({ method: 'POST', url: new URL(state.signup_url).pathname })).statusCode).toBe(200);
+    expect((await finishSignup(t.app, state.signup_url)).statusCode).toBe(200);
     const after = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } })).state;
     expect(after).toEqual({ legal_entity_status: 'active', signup_complete: true, signup_url: null, signup_url_expires_at: null });
   });

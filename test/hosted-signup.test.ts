@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
+import { BUSINESS_STEP, CONTACT_STEP, openLink } from './helpers/hosted.js';
 
-describe('hosted signup link', () => {
+describe('hosted signup', () => {
   let t: TestApp;
   let apiKey: string;
 
@@ -11,94 +12,150 @@ describe('hosted signup link', () => {
   });
   afterAll(async () => t.close());
 
-  async function session(callback = 'https://platform.example/welcome?ref=abc') {
+  async function session(body: Record<string, unknown> = {}) {
     const res = await t.app.inject({
       method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
-      payload: { business_name: 'Rose & Thorn <Florists>', user_email: 'r@example.com', callback_url: callback },
+      payload: { business_name: 'Rose & Thorn <Florists>', user_email: 'r@example.com', callback_url: 'https://platform.example/welcome?ref=abc', ...body },
     });
-    const body = json(res);
-    return { path: new URL(body.url).pathname, entityId: body.legal_entity_id as string };
+    return json<{ url: string; legal_entity_id: string }>(res);
   }
+  const entity = (id: string) => t.db.selectFrom('legal_entities').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-  const status = async (id: string) =>
-    (await t.db.selectFrom('legal_entities').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+  describe('the link', () => {
+    it('opens once: a cookie session scoped to the entity, and a redirect to a clean URL', async () => {
+      const { url } = await session();
+      const { response } = await openLink(t.app, url);
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/hosted/signup');
+      expect(String(response.headers['set-cookie'])).toMatch(/^statehouse_session=[A-Za-z0-9_-]{43}; Path=\/hosted; HttpOnly; SameSite=Lax; Max-Age=3600$/);
+      const again = await t.app.inject({ url: new URL(url).pathname });
+      expect(again.statusCode).toBe(410);
+      expect(again.body).toContain('This link has expired');
+      expect(again.body).toContain('Ask your platform for a new one');
+      expect(again.headers['set-cookie']).toBeUndefined();
+    });
 
-  it('shows a confirmation page with safe headers and escaped content', async () => {
-    const { path } = await session();
-    const res = await t.app.inject({ url: path });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(res.headers['content-security-policy']).toContain('form-action \'self\' https://platform.example');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toContain('Rose &amp; Thorn &lt;Florists&gt;');
-    expect(res.body).toContain('Acme &lt;Payroll&gt;');
-    expect(res.body).not.toContain('<Florists>');
-    expect(res.body).toContain(`<form method="post" action="${path}">`);
+    it('expires, and unknown links show the same page with 404', async () => {
+      const { url } = await session();
+      t.advance(3_601_000);
+      expect((await t.app.inject({ url: new URL(url).pathname })).statusCode).toBe(410);
+      const unknown = await t.app.inject({ url: '/hosted/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.body).toContain('This link has expired');
+    });
+
+    it('secure headers on every page', async () => {
+      const { browser } = await openLink(t.app, (await session()).url);
+      const page = await browser!.get('/hosted/signup/business');
+      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.body).not.toMatch(/<script|style=/);
+    });
+
+    it('pages need a session', async () => {
+      const res = await t.app.inject({ url: '/hosted/signup/business' });
+      expect(res.statusCode).toBe(401);
+      expect(res.body).toContain('Your session has ended');
+      expect((await t.app.inject({ url: '/hosted/signup', headers: { cookie: 'statehouse_session=forged' } })).statusCode).toBe(401);
+    });
   });
 
-  it('confirming activates the entity and redirects to the callback with the entity id', async () => {
-    const { path, entityId } = await session();
-    expect(await status(entityId)).toBe('inactive');
-    const res = await t.app.inject({ method: 'POST', url: path });
-    expect(res.statusCode).toBe(303);
-    const location = new URL(res.headers.location as string);
-    expect(location.origin + location.pathname).toBe('https://platform.example/welcome');
-    expect(Object.fromEntries(location.searchParams)).toEqual({ ref: 'abc', legal_entity_id: entityId, status: 'complete' });
-    expect(await status(entityId)).toBe('active');
-  });
+  describe('the steps', () => {
+    it('prefills what the platform sent and escapes it', async () => {
+      const { url } = await session({ business_information: { entity_type: 'llc', incorporation_region: 'OR', ein: '12-3456789' } });
+      const { browser } = await openLink(t.app, url);
+      const start = await browser!.get('/hosted/signup');
+      expect(start.headers.location).toBe('/hosted/signup/business');
+      const page = await browser!.get('/hosted/signup/business');
+      expect(page.body).toContain('value="Rose &amp; Thorn &lt;Florists&gt;"');
+      expect(page.body).toContain('<option value="llc" selected>');
+      expect(page.body).toContain('<option value="OR" selected>Oregon</option>');
+      expect(page.body).toContain('value="12-3456789"');
+      expect(page.body).toContain('Acme &lt;Payroll&gt;');
+    });
 
-  it('the link is single-use: reopening or resubmitting shows the expired page (410)', async () => {
-    const { path } = await session();
-    await t.app.inject({ method: 'POST', url: path });
-    for (const method of ['GET', 'POST'] as const) {
-      const res = await t.app.inject({ method, url: path });
-      expect(res.statusCode).toBe(410);
-      expect(res.body).toContain('This link has expired');
-      expect(res.body).toContain('Ask your platform for a new one');
-    }
-  });
+    it('validates like the API, showing each error next to its field and keeping what was typed', async () => {
+      const { browser } = await openLink(t.app, (await session()).url);
+      await browser!.get('/hosted/signup/business');
+      const res = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, incorporation_date: '2021-02-30', ein: '12-34', entity_type: '' });
+      expect(res.statusCode).toBe(422);
+      expect(res.body).toContain('<p class="error" id="f-incorporation_date-error">Enter a valid date</p>');
+      expect(res.body).toContain('aria-describedby="f-ein-hint f-ein-error" aria-invalid="true"');
+      expect(res.body).toContain('Enter the 9-digit EIN');
+      expect(res.body).toMatch(/<p class="error" id="f-entity_type-error">This field is required<\/p>/);
+      expect(res.body).toContain('Please fix these 3 problems');
+      expect(res.body).toContain('value="2021-02-30"');
+    });
 
-  it('the link expires', async () => {
-    const { path, entityId } = await session();
-    t.advance(3_601_000);
-    expect((await t.app.inject({ url: path })).statusCode).toBe(410);
-    expect((await t.app.inject({ method: 'POST', url: path })).statusCode).toBe(410);
-    expect(await status(entityId)).toBe('inactive');
-  });
+    it('saves each step, resumes where the user left, and ends with a review', async () => {
+      const first = await session();
+      const { browser } = await openLink(t.app, first.url);
+      await browser!.get('/hosted/signup/business');
+      const saved = await browser!.post('/hosted/signup/business', BUSINESS_STEP);
+      expect(saved.statusCode).toBe(303);
+      expect(saved.headers.location).toBe('/hosted/signup/contact');
+      const row = await entity(first.legal_entity_id);
+      expect(row).toMatchObject({ business_name: 'Rose & Thorn Florists', entity_type: 'llc', incorporation_region: 'OR', ein: '12-3456789', status: 'inactive', signup_step: 'contact' });
 
-  it('an unknown link is 404 and shows no data', async () => {
-    const res = await t.app.inject({ url: '/hosted/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
-    expect(res.statusCode).toBe(404);
-    expect(res.body).toContain('This link has expired');
-  });
+      // The user leaves; the platform sends a new link for the same entity; signup resumes at the contact step.
+      const again = json<{ url: string }>(await t.app.inject({
+        method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
+        payload: { business_name: 'Rose & Thorn Florists', user_email: 'r@example.com', callback_url: 'https://platform.example/welcome', legal_entity_id: first.legal_entity_id },
+      }));
+      const { browser: second } = await openLink(t.app, again.url);
+      expect((await second!.get('/hosted/signup')).headers.location).toBe('/hosted/signup/contact');
+      await second!.get('/hosted/signup/contact');
+      expect((await second!.post('/hosted/signup/contact', CONTACT_STEP)).headers.location).toBe('/hosted/signup/accounting');
+      await second!.get('/hosted/signup/accounting');
+      expect((await second!.post('/hosted/signup/accounting', { naics_code: '453110', accounting_year_end: '6' })).headers.location).toBe('/hosted/signup/review');
+      const review = await second!.get('/hosted/signup/review');
+      expect(review.statusCode).toBe(200);
+      expect(review.body).toContain('Confirm and complete signup');
+      expect(review.headers['content-security-policy']).toContain("form-action 'self' https://platform.example");
 
-  it('two simultaneous confirmations activate once and one of them sees the expired page', async () => {
-    const { path } = await session();
-    const results = await Promise.all([t.app.inject({ method: 'POST', url: path }), t.app.inject({ method: 'POST', url: path })]);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([303, 410]);
-  });
+      const done = await second!.post('/hosted/signup/review', {});
+      expect(done.statusCode).toBe(303);
+      const location = new URL(done.headers.location as string);
+      expect(location.origin + location.pathname).toBe('https://platform.example/welcome');
+      expect(Object.fromEntries(location.searchParams)).toEqual({ legal_entity_id: first.legal_entity_id, status: 'complete' });
+      const completed = await entity(first.legal_entity_id);
+      expect(completed).toMatchObject({ status: 'active', naics_code: '453110', accounting_year_end: 6, business_address: expect.objectContaining({ city: 'Portland' }) });
+      const tasks = await t.db.selectFrom('tasks').select('definition_id').where('legal_entity_id', '=', first.legal_entity_id).execute();
+      expect(tasks.some((x) => x.definition_id.startsWith('or-'))).toBe(true); // the tasks of its state of formation
+      expect((await second!.get('/hosted/signup')).statusCode).toBe(401); // the session ended with the signup
+    });
 
-  it('a new session for the same entity works after an earlier link expired', async () => {
-    const first = await session();
-    t.advance(3_601_000);
-    const again = json(await t.app.inject({
-      method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
-      payload: { business_name: 'Rose', user_email: 'r@example.com', callback_url: 'https://platform.example/cb', legal_entity_id: first.entityId },
-    }));
-    expect((await t.app.inject({ method: 'POST', url: new URL(again.url).pathname })).statusCode).toBe(303);
-    expect(await status(first.entityId)).toBe('active');
+    it('the review cannot be submitted while a required step is missing', async () => {
+      const { browser } = await openLink(t.app, (await session()).url);
+      await browser!.get('/hosted/signup/business');
+      const res = await browser!.post('/hosted/signup/review', {});
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/hosted/signup/business');
+    });
+
+    it('forms need the CSRF token and a same-origin request', async () => {
+      const { browser } = await openLink(t.app, (await session()).url);
+      await browser!.get('/hosted/signup/business');
+      expect((await browser!.post('/hosted/signup/business', BUSINESS_STEP, { csrf: null })).statusCode).toBe(403);
+      expect((await browser!.post('/hosted/signup/business', BUSINESS_STEP, { csrf: 'forged' })).statusCode).toBe(403);
+      expect((await browser!.post('/hosted/signup/business', BUSINESS_STEP, { origin: 'https://evil.example' })).statusCode).toBe(403);
+      expect((await browser!.post('/hosted/signup/business', BUSINESS_STEP, { origin: 'http://statehouse.test' })).statusCode).toBe(303);
+    });
   });
 
   it('without a callback the user sees a completion page', async () => {
-    const res = json(await t.app.inject({
+    const res = json<{ url: string; legal_entity_id: string }>(await t.app.inject({
       method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
       payload: { user_email: 'n@example.com', business_name: 'No Callback LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'OH', incorporated_date: '2021-01-01' },
     }));
-    const done = await t.app.inject({ method: 'POST', url: new URL(res.url).pathname });
+    const { browser } = await openLink(t.app, res.url);
+    expect((await browser!.get('/hosted/signup')).headers.location).toBe('/hosted/signup/accounting');
+    await browser!.get('/hosted/signup/review');
+    const done = await browser!.post('/hosted/signup/review', {});
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('Signup complete');
+    expect((await entity(res.legal_entity_id)).status).toBe('active');
   });
 
   it('serves its stylesheet', async () => {

@@ -57,13 +57,25 @@ export interface LegalEntitiesTable {
   payroll_connected_at: Date | null;
   last_payroll_update: Date | null;
   activated_at: Date | null;
+  signup_step: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
 
+export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation';
+
+/** What a hosted session may show: filters of a task list, one task. */
+export interface HostedScope {
+  task_type?: 'requirement' | 'question';
+  status?: string;
+  region_id?: string;
+  task_id?: string;
+}
+
 export interface HostedSessionsTable {
   id: string;
-  purpose: 'signup';
+  purpose: HostedPurpose;
+  scope: ColumnType<HostedScope, string | undefined, string>;
   legal_entity_id: string;
   token_hash: Buffer;
   callback_url: string | null;
@@ -109,6 +121,39 @@ export interface TasksTable {
   updated_at: UpdatedAt;
 }
 
+export interface HostedBrowserSessionsTable {
+  id: string;
+  token_hash: Buffer;
+  hosted_session_id: string;
+  legal_entity_id: string;
+  purpose: HostedPurpose;
+  scope: ColumnType<HostedScope, string, string>;
+  callback_url: string | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface PlatformCallbackOriginsTable {
+  platform_id: string;
+  origin: string;
+  created_at: CreatedAt;
+}
+
+export interface AutomationStatusChange {
+  status: string;
+  updated_at: string;
+}
+
+export interface TaskAutomationsTable {
+  task_id: string;
+  legal_entity_id: string;
+  input: ColumnType<Record<string, unknown>, string, string>;
+  status: string;
+  history: ColumnType<AutomationStatusChange[], string, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface Database {
   platforms: PlatformsTable;
   api_keys: ApiKeysTable;
@@ -117,6 +162,9 @@ export interface Database {
   legal_entity_locations: LegalEntityLocationsTable;
   instance_secrets: InstanceSecretsTable;
   tasks: TasksTable;
+  hosted_browser_sessions: HostedBrowserSessionsTable;
+  platform_callback_origins: PlatformCallbackOriginsTable;
+  task_automations: TaskAutomationsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;
@@ -127,3 +175,5 @@ export type PlatformRow = Selectable<PlatformsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type HostedSessionRow = Selectable<HostedSessionsTable>;
 export type TaskRow = Selectable<TasksTable>;
+export type BrowserSessionRow = Selectable<HostedBrowserSessionsTable>;
+export type TaskAutomationRow = Selectable<TaskAutomationsTable>;

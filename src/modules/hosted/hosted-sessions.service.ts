@@ -1,12 +1,16 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import type { HostedSessionRow } from '../../db/schema.js';
+import type { BrowserSessionRow, HostedPurpose, HostedScope } from '../../db/schema.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
-import { hashSecret, newSecret } from '../../lib/secrets.js';
+import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
 
-export type SessionPurpose = HostedSessionRow['purpose'];
+export type SessionPurpose = HostedPurpose;
 
 /** Path of every hosted-session link; the token segment is redacted from logs (see app.ts). */
 export const HOSTED_SESSION_PATH = '/hosted/s/';
+/** How long a browser stays signed in to a hosted page after opening its link. */
+export const BROWSER_SESSION_MINUTES = 60;
+export const SESSION_COOKIE = 'statehouse_session';
 
 export interface IssuedSession {
   id: string;
@@ -15,17 +19,29 @@ export interface IssuedSession {
   expires_at: string;
 }
 
-export type SessionLookup =
-  | { state: 'valid'; session: HostedSessionRow }
+export type Exchange =
+  | { state: 'ok'; cookieToken: string; session: BrowserSessionRow }
   | { state: 'used' | 'expired' | 'unknown' };
 
+const CSRF_KEY_NAME = 'hosted-csrf-key';
+
 /**
- * Links handed to end users: a 256-bit single-use token, stored only as its SHA-256
- * hash, valid until `expires_at` and until it is used once.
+ * Hosted-page access in two steps. A link handed to the end user carries a 256-bit single-use token
+ * (stored only as its SHA-256 hash) valid until `expires_at`. Opening it exchanges it for a browser
+ * session: a second random token in an HttpOnly cookie, scoped to that legal entity and purpose.
  */
 export function createHostedSessionsService(db: Db, publicBaseUrl: string, now: () => Date = () => new Date()) {
+  let csrfKey: Buffer | null = null;
+  async function key(): Promise<Buffer> {
+    if (csrfKey) return csrfKey;
+    await db.insertInto('instance_secrets').values({ name: CSRF_KEY_NAME, value: randomBytes(32) })
+      .onConflict((oc) => oc.column('name').doNothing()).execute();
+    csrfKey = (await db.selectFrom('instance_secrets').select('value').where('name', '=', CSRF_KEY_NAME).executeTakeFirstOrThrow()).value;
+    return csrfKey;
+  }
+
   return {
-    async issue(input: { purpose: SessionPurpose; legalEntityId: string; callbackUrl: string | null; ttlSeconds: number }): Promise<IssuedSession> {
+    async issue(input: { purpose: SessionPurpose; legalEntityId: string; callbackUrl: string | null; ttlSeconds: number; scope?: HostedScope }): Promise<IssuedSession> {
       const token = newSecret('');
       const createdAt = now();
       const expiresAt = new Date(createdAt.getTime() + input.ttlSeconds * 1000);
@@ -33,6 +49,7 @@ export function createHostedSessionsService(db: Db, publicBaseUrl: string, now: 
       await db.insertInto('hosted_sessions').values({
         id,
         purpose: input.purpose,
+        scope: JSON.stringify(input.scope ?? {}),
         legal_entity_id: input.legalEntityId,
         token_hash: hashSecret(token),
         callback_url: input.callbackUrl,
@@ -42,19 +59,51 @@ export function createHostedSessionsService(db: Db, publicBaseUrl: string, now: 
       return { id, url: `${publicBaseUrl}${HOSTED_SESSION_PATH}${token}`, created_at: createdAt.toISOString(), expires_at: expiresAt.toISOString() };
     },
 
-    async lookup(token: string): Promise<SessionLookup> {
-      const session = await db.selectFrom('hosted_sessions').selectAll().where('token_hash', '=', hashSecret(token)).executeTakeFirst();
-      if (!session) return { state: 'unknown' };
-      if (session.consumed_at) return { state: 'used' };
-      if (session.expires_at.getTime() <= now().getTime()) return { state: 'expired' };
-      return { state: 'valid', session };
+    /** Uses up a link (exactly one concurrent caller wins) and opens a browser session for it. */
+    async exchange(token: string): Promise<Exchange> {
+      const tokenHash = hashSecret(token);
+      return db.transaction().execute(async (trx) => {
+        const link = await trx.updateTable('hosted_sessions').set({ consumed_at: now() })
+          .where('token_hash', '=', tokenHash).where('consumed_at', 'is', null).where('expires_at', '>', now())
+          .returningAll().executeTakeFirst();
+        if (!link) {
+          const known = await trx.selectFrom('hosted_sessions').select(['consumed_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+          return { state: !known ? 'unknown' : known.consumed_at ? 'used' : 'expired' };
+        }
+        const cookieToken = newSecret('');
+        const session = await trx.insertInto('hosted_browser_sessions').values({
+          id: newId('hbs'),
+          token_hash: hashSecret(cookieToken),
+          hosted_session_id: link.id,
+          legal_entity_id: link.legal_entity_id,
+          purpose: link.purpose,
+          scope: JSON.stringify(link.scope ?? {}),
+          callback_url: link.callback_url,
+          expires_at: new Date(now().getTime() + BROWSER_SESSION_MINUTES * 60_000),
+        }).returningAll().executeTakeFirstOrThrow();
+        return { state: 'ok', cookieToken, session };
+      });
     },
 
-    /** Marks the link used; exactly one concurrent caller gets the session back. */
-    consume: (token: string, executor: Db = db) =>
-      executor.updateTable('hosted_sessions').set({ consumed_at: now() })
-        .where('token_hash', '=', hashSecret(token)).where('consumed_at', 'is', null).where('expires_at', '>', now())
-        .returningAll().executeTakeFirst(),
+    /** The browser session a cookie names, if it has not expired. */
+    async browserSession(cookieToken: string | undefined): Promise<BrowserSessionRow | null> {
+      if (!cookieToken || cookieToken.length > 128) return null;
+      const session = await db.selectFrom('hosted_browser_sessions').selectAll().where('token_hash', '=', hashSecret(cookieToken)).executeTakeFirst();
+      return session && session.expires_at.getTime() > now().getTime() ? session : null;
+    },
+
+    endBrowserSession: (id: string) => db.deleteFrom('hosted_browser_sessions').where('id', '=', id).execute(),
+
+    /** A form token bound to the browser session (HMAC, nothing stored). */
+    async csrfToken(sessionId: string): Promise<string> {
+      return createHmac('sha256', await key()).update(sessionId).digest('base64url');
+    },
+
+    async verifyCsrf(sessionId: string, token: unknown): Promise<boolean> {
+      if (typeof token !== 'string' || token.length > 100) return false;
+      const expected = createHmac('sha256', await key()).update(sessionId).digest();
+      return safeEqual(Buffer.from(token, 'base64url'), expected);
+    },
 
     /** The most recent callback a platform gave for this entity's signup, to reuse in a fresh link. */
     async lastCallbackUrl(legalEntityId: string): Promise<string | null> {

@@ -1,41 +1,27 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database.js';
-import { renderLinkExpiredPage, renderSignupConfirmPage, renderSignupDonePage } from '../../pages/signup-pages.js';
-import type { SignupService } from '../legal-entities/signup.service.js';
-import { HOSTED_SESSION_PATH, type HostedSessionsService } from './hosted-sessions.service.js';
+import type { BrowserSessionRow } from '../../db/schema.js';
+import { renderMessagePage } from '../../pages/common-pages.js';
+import { EXPIRED_MESSAGE, sendPage, sessionCookie } from './hosted-http.js';
+import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './hosted-sessions.service.js';
 
 const STYLESHEET = readFileSync(new URL('../../../public/statehouse.css', import.meta.url), 'utf8');
-
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 128 }) });
 
-/** No third-party requests, no inline script or style, no framing, no referrer (the URL holds a secret). */
-function pageHeaders(reply: FastifyReply, formTarget?: string | null) {
-  const formAction = ["'self'", formTarget ? new URL(formTarget).origin : null].filter(Boolean).join(' ');
-  return reply
-    .header('content-security-policy', `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8');
+/** Where each kind of hosted session lands once its link is opened. */
+export function landingPath(session: Pick<BrowserSessionRow, 'purpose' | 'scope'>): string {
+  switch (session.purpose) {
+    case 'signup': return '/hosted/signup';
+    case 'tasks': return '/hosted/tasks';
+    case 'task': return `/hosted/tasks/${encodeURIComponent(session.scope.task_id ?? '')}`;
+    case 'automation': return `/hosted/automation/${encodeURIComponent(session.scope.task_id ?? '')}`;
+  }
 }
 
-/** The callback gets the entity id (and a status) appended to whatever query it already has. */
-export function callbackTarget(callbackUrl: string, legalEntityId: string): string {
-  const url = new URL(callbackUrl);
-  url.searchParams.set('legal_entity_id', legalEntityId);
-  url.searchParams.set('status', 'complete');
-  return url.toString();
-}
-
-export function hostedRoutes(deps: { db: Db; sessions: HostedSessionsService; signup: SignupService }) {
-  const platformName = async (legalEntityId: string) =>
-    (await deps.db.selectFrom('legal_entities').innerJoin('platforms', 'platforms.id', 'legal_entities.platform_id')
-      .select('platforms.name').where('legal_entities.id', '=', legalEntityId).executeTakeFirstOrThrow()).name;
-
+/** The session exchange every hosted link goes through, and the shared stylesheet. */
+export function hostedRoutes(deps: { sessions: HostedSessionsService; secureCookies: boolean }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const hide = { hide: true } as const;
@@ -43,19 +29,16 @@ export function hostedRoutes(deps: { db: Db; sessions: HostedSessionsService; si
     r.get('/hosted/assets/statehouse.css', { schema: hide }, async (_request, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(STYLESHEET));
 
+    // Opening a link uses it up: it becomes a cookie session and the browser moves to a clean URL,
+    // so the secret is neither kept in the history nor reusable by whoever sees it later.
     r.get(`${HOSTED_SESSION_PATH}:token`, { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
-      const found = await deps.sessions.lookup(request.params.token);
-      if (found.state !== 'valid') return pageHeaders(reply).code(found.state === 'unknown' ? 404 : 410).send(renderLinkExpiredPage());
-      const entity = await deps.db.selectFrom('legal_entities').selectAll().where('id', '=', found.session.legal_entity_id).executeTakeFirstOrThrow();
-      const html = renderSignupConfirmPage({ entity, platformName: await platformName(entity.id), action: request.url.split('?')[0]! });
-      return pageHeaders(reply, found.session.callback_url).send(html);
-    });
-
-    r.post(`${HOSTED_SESSION_PATH}:token`, { schema: { ...hide, params: TokenParams } }, async (request, reply) => {
-      const done = await deps.signup.completeSignup(request.params.token);
-      if (!done) return pageHeaders(reply).code(410).send(renderLinkExpiredPage());
-      if (done.callbackUrl) return reply.header('referrer-policy', 'no-referrer').redirect(callbackTarget(done.callbackUrl, done.entity.id), 303);
-      return pageHeaders(reply).send(renderSignupDonePage({ entity: done.entity, platformName: await platformName(done.entity.id) }));
+      const result = await deps.sessions.exchange(request.params.token);
+      if (result.state !== 'ok') return sendPage(reply, renderMessagePage(EXPIRED_MESSAGE), { status: result.state === 'unknown' ? 404 : 410 });
+      return reply
+        .header('set-cookie', sessionCookie(result.cookieToken, deps.secureCookies, BROWSER_SESSION_MINUTES * 60))
+        .header('referrer-policy', 'no-referrer')
+        .header('cache-control', 'no-store')
+        .redirect(landingPath(result.session), 303);
     });
   };
 }

@@ -2,7 +2,7 @@ import { preparedQuery, type Db } from '../../db/database.js';
 import type { LegalEntityRow } from '../../db/schema.js';
 import type { EntityProfile } from './legal-entities.fns.js';
 
-function toColumns(profile: Partial<EntityProfile>) {
+export function toColumns(profile: Partial<EntityProfile>) {
   const { business_address, mailing_address, ...rest } = profile;
   return {
     ...rest,

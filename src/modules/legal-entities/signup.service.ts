@@ -5,7 +5,7 @@ import { ID_PREFIX, newId } from '../../lib/ids.js';
 import type { HostedSessionsService, IssuedSession } from '../hosted/hosted-sessions.service.js';
 import type { PlatformPrincipal } from '../platforms/platforms.service.js';
 import { completeProfile, type EntityProfile } from './legal-entities.fns.js';
-import { createLegalEntitiesRepository, isExternalIdConflict } from './legal-entities.repository.js';
+import { createLegalEntitiesRepository, isExternalIdConflict, toColumns } from './legal-entities.repository.js';
 
 export interface SignupResult {
   entity: LegalEntityRow;
@@ -108,16 +108,26 @@ export function createSignupService(deps: SignupDeps) {
       return (await repo.activate(entity.id)) ?? entity;
     },
 
-    /** The hosted signup page's final step: consume the link and activate the entity, atomically. */
-    async completeSignup(token: string): Promise<{ entity: LegalEntityRow; callbackUrl: string | null } | null> {
-      return deps.db.transaction().execute(async (trx) => {
-        const session = await deps.sessions.consume(token, trx);
-        if (!session || session.purpose !== 'signup') return null;
-        const txRepo = createLegalEntitiesRepository(trx);
-        const entity = (await txRepo.activate(session.legal_entity_id))
-          ?? (await trx.selectFrom('legal_entities').selectAll().where('id', '=', session.legal_entity_id).executeTakeFirstOrThrow());
-        return { entity, callbackUrl: session.callback_url };
-      });
+    /** A step of the hosted signup: store what the user entered and where to resume. */
+    async saveSignupStep(legalEntityId: string, profile: Partial<EntityProfile>, nextStep: string): Promise<LegalEntityRow> {
+      const updated = await deps.db.updateTable('legal_entities').set({ ...toColumns(profile), signup_step: nextStep, updated_at: new Date() })
+        .where('id', '=', legalEntityId).where('status', '=', 'inactive').returningAll().executeTakeFirst();
+      if (!updated) throw new SignupConflictError(`Legal entity '${legalEntityId}' has already completed signup`);
+      await deps.onProfileChanged?.(legalEntityId);
+      return updated;
+    },
+
+    /** The hosted signup's last step: the entity becomes active (once) and its tasks are planned. */
+    async completeHostedSignup(legalEntityId: string): Promise<LegalEntityRow | null> {
+      const entity = await deps.db.updateTable('legal_entities')
+        .set({ status: 'active', activated_at: new Date(), signup_step: 'done', updated_at: new Date() })
+        .where('id', '=', legalEntityId).where('status', '=', 'inactive').returningAll().executeTakeFirst();
+      if (entity) await deps.onProfileChanged?.(legalEntityId);
+      return entity ?? null;
+    },
+
+    async find(legalEntityId: string): Promise<LegalEntityRow | undefined> {
+      return deps.db.selectFrom('legal_entities').selectAll().where('id', '=', legalEntityId).executeTakeFirst();
     },
   };
 }

@@ -1,0 +1,92 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.js';
+import type { BrowserSessionRow, HostedPurpose } from '../../db/schema.js';
+import { RawBody } from '../../http/body-parsers.js';
+import { renderMessagePage } from '../../pages/common-pages.js';
+import { SESSION_COOKIE, type HostedSessionsService } from './hosted-sessions.service.js';
+
+/** What every hosted page knows about its visitor. */
+export interface HostedContext {
+  session: BrowserSessionRow;
+  csrf: string;
+  platformName: string;
+  businessName: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    hosted: HostedContext | null;
+  }
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+export function sessionCookie(token: string, secure: boolean, maxAgeSeconds: number): string {
+  return `${SESSION_COOKIE}=${token}; Path=/hosted; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
+}
+
+/**
+ * No third-party requests, no inline script or style, no framing, no referrer (links hold secrets);
+ * forms may post only to us and, for the final redirect, to the platform's callback origin.
+ */
+export function sendPage(reply: FastifyReply, html: string, options: { status?: number; formTarget?: string | null } = {}) {
+  const formAction = ["'self'", options.formTarget ? new URL(options.formTarget).origin : null].filter(Boolean).join(' ');
+  return reply
+    .code(options.status ?? 200)
+    .header('content-security-policy', `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
+    .header('referrer-policy', 'no-referrer')
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+export const EXPIRED_MESSAGE = {
+  title: 'This link has expired',
+  body: 'Links to this page work once and for a limited time. Ask your platform for a new one.',
+};
+
+/** Form fields of a hosted page POST (urlencoded). */
+export function formOf(request: FastifyRequest): Record<string, string> {
+  return request.body instanceof RawBody && request.body.form ? request.body.form : {};
+}
+
+/**
+ * A preHandler for hosted pages: a live browser session of one of these purposes, and for every POST a
+ * valid CSRF token and (when the browser sends one) a same-origin Origin header.
+ */
+export function requireHostedSession(deps: { db: Db; sessions: HostedSessionsService; publicOrigin: string }, purposes: HostedPurpose[]) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await deps.sessions.browserSession(parseCookies(request.headers.cookie)[SESSION_COOKIE]);
+    if (!session || !purposes.includes(session.purpose)) {
+      return sendPage(reply, renderMessagePage({ ...EXPIRED_MESSAGE, title: 'Your session has ended' }), { status: 401 });
+    }
+    if (request.method === 'POST') {
+      const origin = request.headers.origin;
+      const ok = (!origin || origin === deps.publicOrigin) && (await deps.sessions.verifyCsrf(session.id, formOf(request)._csrf));
+      if (!ok) return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
+    }
+    const names = await deps.db.selectFrom('legal_entities').innerJoin('platforms', 'platforms.id', 'legal_entities.platform_id')
+      .select(['platforms.name as platform_name', 'legal_entities.business_name']).where('legal_entities.id', '=', session.legal_entity_id)
+      .executeTakeFirstOrThrow();
+    request.hosted = { session, csrf: await deps.sessions.csrfToken(session.id), platformName: names.platform_name, businessName: names.business_name };
+  };
+}
+
+export const hostedOf = (request: FastifyRequest) => request.hosted as HostedContext;
+
+/** The callback gets the entity id and an outcome appended to whatever query it already has. */
+export function callbackTarget(callbackUrl: string, legalEntityId: string, status: string): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set('legal_entity_id', legalEntityId);
+  url.searchParams.set('status', status);
+  return url.toString();
+}

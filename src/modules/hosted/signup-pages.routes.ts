@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Db } from '../../db/database.js';
+import { StringEnum } from '../../http/schemas.js';
+import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../../pages/signup-pages.js';
+import type { SignupService } from '../legal-entities/signup.service.js';
+import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
+import type { HostedSessionsService } from './hosted-sessions.service.js';
+import { formValues, nextStep, previousStep, resumeStep, STEPS, validateStep, type Step } from './signup-wizard.js';
+
+const StepParams = Type.Object({ step: StringEnum(STEPS) });
+const FormSteps = ['business', 'contact', 'accounting'] as const;
+
+/** The hosted signup: one step per page, validated like the API, resumable, ending with a review. */
+export function signupPageRoutes(deps: { db: Db; sessions: HostedSessionsService; signup: SignupService; publicOrigin: string }) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const guard = { preHandler: requireHostedSession(deps, ['signup']), schema: { hide: true } } as const;
+
+    const entityOf = async (id: string) => (await deps.signup.find(id))!;
+    const done = (platformName: string, businessName: string) => renderSignupDonePage({ platformName, businessName });
+
+    r.get('/hosted/signup', guard, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const entity = await entityOf(hosted.session.legal_entity_id);
+      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      return reply.redirect(`/hosted/signup/${resumeStep(entity)}`, 303);
+    });
+
+    r.get('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const entity = await entityOf(hosted.session.legal_entity_id);
+      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      const step = request.params.step as Step;
+      if (step === 'review') {
+        const missing = resumeStep(entity);
+        if (missing === 'business' || missing === 'contact') return reply.redirect(`/hosted/signup/${missing}`, 303);
+        return sendPage(reply, renderSignupReview({ entity, csrf: hosted.csrf, platformName: hosted.platformName }), { formTarget: hosted.session.callback_url });
+      }
+      const back = previousStep(step);
+      return sendPage(reply, renderSignupStep({ step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, back: back && `/hosted/signup/${back}` }));
+    });
+
+    r.post('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const step = request.params.step as Step;
+      const entityId = hosted.session.legal_entity_id;
+      if (step === 'review') {
+        const entity = await entityOf(entityId);
+        const missing = resumeStep(entity);
+        if (entity.status === 'inactive' && (missing === 'business' || missing === 'contact')) return reply.redirect(`/hosted/signup/${missing}`, 303);
+        const completed = (await deps.signup.completeHostedSignup(entityId)) ?? entity;
+        await deps.sessions.endBrowserSession(hosted.session.id);
+        const callback = hosted.session.callback_url;
+        if (callback) return reply.header('referrer-policy', 'no-referrer').redirect(callbackTarget(callback, entityId, 'complete'), 303);
+        return sendPage(reply, done(hosted.platformName, completed.business_name));
+      }
+      const form = formOf(request);
+      const result = validateStep(step as (typeof FormSteps)[number], form);
+      if (!result.ok) {
+        const back = previousStep(step);
+        return sendPage(reply, renderSignupStep({ step: step as (typeof FormSteps)[number], values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, back: back && `/hosted/signup/${back}` }), { status: 422 });
+      }
+      const entity = await entityOf(entityId);
+      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      await deps.signup.saveSignupStep(entityId, result.profile, nextStep(step));
+      return reply.redirect(`/hosted/signup/${nextStep(step)}`, 303);
+    });
+  };
+}

@@ -1,0 +1,147 @@
+import { Type, type TSchema } from 'typebox';
+import { REGIONS } from '../../catalog/regions.js';
+import type { LegalEntityRow } from '../../db/schema.js';
+import { compile, type ValidationIssue } from '../../http/validation/validator.js';
+import type { EntityProfile } from '../legal-entities/legal-entities.fns.js';
+import {
+  ACCOUNTING_METHODS, ACCOUNTING_PERIODS, AddressSchema, EmbeddedSignupRequestSchema, ENTITY_TYPES, LLC_MANAGED_TYPES, MONTH_NAMES, TAX_CLASSES,
+} from '../legal-entities/legal-entities.schemas.js';
+
+/** The hosted signup's steps, in order; `review` submits. */
+export const STEPS = ['business', 'contact', 'accounting', 'review'] as const;
+export type Step = (typeof STEPS)[number];
+
+export const ENTITY_TYPE_LABELS: Record<(typeof ENTITY_TYPES)[number], string> = {
+  c_corp: 'C corporation', p_corp: 'Professional corporation', pllc: 'Professional LLC (PLLC)', llc: 'Limited liability company (LLC)',
+  llp: 'Limited liability partnership (LLP)', lp: 'Limited partnership (LP)', gp: 'General partnership', unset: 'Not sure yet',
+};
+export const TAX_CLASS_LABELS: Record<(typeof TAX_CLASSES)[number], string> = {
+  corp: 'Corporation (C corporation)', s_corp: 'S corporation (Form 2553 election)', partnership: 'Partnership',
+  disregarded: 'Disregarded entity (single-member LLC)', tax_exempt: 'Tax-exempt organization', unset: 'Not sure yet',
+};
+
+export const OPTIONS = {
+  entity_type: ENTITY_TYPES.map((v) => [v, ENTITY_TYPE_LABELS[v]] as const),
+  tax_classification: TAX_CLASSES.map((v) => [v, TAX_CLASS_LABELS[v]] as const),
+  llc_managed_type: LLC_MANAGED_TYPES.map((v) => [v, v === 'member_managed' ? 'Member-managed' : 'Manager-managed'] as const),
+  incorporation_location: REGIONS.map((r) => [r.code, r.name] as const),
+  accounting_method: ACCOUNTING_METHODS.map((v) => [v, v === 'cash' ? 'Cash' : 'Accrual'] as const),
+  accounting_period: ACCOUNTING_PERIODS.map((v) => [v, v === 'calendar' ? 'Calendar year' : 'Fiscal year'] as const),
+  accounting_year_end: MONTH_NAMES.map((m, i) => [String(i + 1), m] as const),
+};
+
+const p = EmbeddedSignupRequestSchema.properties;
+const optional = (schema: TSchema) => Type.Optional(schema);
+
+/** Each step validates with the same field schemas as the API (POST /accounts/signup). */
+const STEP_SCHEMAS: Record<Exclude<Step, 'review'>, TSchema> = {
+  business: Type.Object({
+    business_name: p.business_name,
+    entity_type: p.entity_type,
+    tax_classification: p.tax_classification,
+    llc_managed_type: optional(p.llc_managed_type),
+    incorporation_location: p.incorporation_location,
+    incorporation_date: p.incorporation_date,
+    ein: optional(p.ein),
+  }),
+  contact: Type.Object({
+    user_email: p.user_email,
+    business_email: optional(p.business_email),
+    business_phone: optional(p.business_phone),
+    business_address: optional(AddressSchema),
+  }),
+  accounting: Type.Object({
+    naics_code: optional(p.naics_code),
+    accounting_method: optional(p.accounting_method),
+    accounting_period: optional(p.accounting_period),
+    accounting_year_end: optional(p.accounting_year_end),
+    futa_liability_year: optional(p.futa_liability_year),
+  }),
+};
+
+const ADDRESS_FIELDS = ['address_line_1', 'address_line_2', 'city', 'state', 'postal_code', 'country'] as const;
+
+/** Form values → the body the schema validates: blank optional fields are left out, addresses grouped. */
+function toInput(step: Exclude<Step, 'review'>, form: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const schema = STEP_SCHEMAS[step] as unknown as { properties: Record<string, unknown> };
+  for (const name of Object.keys(schema.properties)) {
+    if (name === 'business_address') {
+      const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (form[`business_address.${f}`] ?? '').trim()]).filter(([, v]) => v !== ''));
+      // The country is prefilled (US): an address is given when anything else is.
+      if (Object.keys(address).some((k) => k !== 'country')) out.business_address = address;
+      continue;
+    }
+    const value = (form[name] ?? '').trim();
+    if (value !== '') out[name] = value;
+  }
+  return out;
+}
+
+const FRIENDLY: Record<string, string> = {
+  missing: 'This field is required',
+  enum: 'Choose one of the options',
+  string_pattern_mismatch: 'This does not look right',
+};
+
+/** Field name (dotted for the address) → a message for people. */
+function fieldErrors(issues: ValidationIssue[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    const name = issue.loc.slice(1).join('.');
+    const friendly = issue.type === 'string_pattern_mismatch' && name === 'ein' ? 'Enter the 9-digit EIN, e.g. 12-3456789'
+      : issue.type === 'value_error' ? issue.msg.replace(/^value is not a valid email address: /, 'Enter a valid email address. ')
+      : FRIENDLY[issue.type] ?? issue.msg.replace(/^Input should be a valid date or datetime, .*/, 'Enter a valid date');
+    out[name] ??= friendly;
+  }
+  return out;
+}
+
+export type StepResult = { ok: true; profile: Partial<EntityProfile> } | { ok: false; errors: Record<string, string>; values: Record<string, string> };
+
+/** Validates one step's form like the API would and returns the profile fields to store. */
+export function validateStep(step: Exclude<Step, 'review'>, form: Record<string, string>): StepResult {
+  const issues: ValidationIssue[] = [];
+  const value = compile(STEP_SCHEMAS[step] as never)(toInput(step, form), ['body'], issues) as Record<string, unknown>;
+  if (issues.length > 0) return { ok: false, errors: fieldErrors(issues), values: form };
+  const profile: Record<string, unknown> = { ...value };
+  if ('incorporation_location' in profile) {
+    profile.incorporation_region = profile.incorporation_location;
+    delete profile.incorporation_location;
+  }
+  if (typeof profile.ein === 'string') profile.ein = profile.ein.replace(/^(\d{2})-?(\d{7})$/, '$1-$2');
+  if (profile.business_address) profile.business_address = { id: null, address_line_2: null, ...(profile.business_address as object) };
+  // Optional fields left blank are cleared, so a user can remove what the platform prefilled.
+  const schema = STEP_SCHEMAS[step] as unknown as { properties: Record<string, unknown> };
+  for (const name of Object.keys(schema.properties)) {
+    const key = name === 'incorporation_location' ? 'incorporation_region' : name;
+    if (!(key in profile)) profile[key] = null;
+  }
+  return { ok: true, profile: profile as Partial<EntityProfile> };
+}
+
+/** The stored entity as form values (to prefill every step). */
+export function formValues(entity: LegalEntityRow): Record<string, string> {
+  const v = (x: unknown) => (x === null || x === undefined ? '' : String(x));
+  const address = entity.business_address;
+  return {
+    business_name: v(entity.business_name), entity_type: v(entity.entity_type), tax_classification: v(entity.tax_classification),
+    llc_managed_type: v(entity.llc_managed_type), incorporation_location: v(entity.incorporation_region), incorporation_date: v(entity.incorporation_date),
+    ein: v(entity.ein), user_email: v(entity.user_email), business_email: v(entity.business_email), business_phone: v(entity.business_phone),
+    ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [`business_address.${f}`, v(address?.[f] ?? (f === 'country' ? 'US' : ''))])),
+    naics_code: v(entity.naics_code), accounting_method: v(entity.accounting_method), accounting_period: v(entity.accounting_period),
+    accounting_year_end: v(entity.accounting_year_end), futa_liability_year: v(entity.futa_liability_year),
+  };
+}
+
+/** The first step whose required fields are not all stored: where a returning user resumes. */
+export function resumeStep(entity: LegalEntityRow): Step {
+  for (const step of ['business', 'contact'] as const) {
+    if (!validateStep(step, formValues(entity)).ok) return step;
+  }
+  const stored = entity.signup_step as Step | null;
+  return stored && STEPS.includes(stored) ? stored : 'accounting';
+}
+
+export const nextStep = (step: Step): Step => STEPS[Math.min(STEPS.indexOf(step) + 1, STEPS.length - 1)]!;
+export const previousStep = (step: Step): Step | null => (STEPS.indexOf(step) > 0 ? STEPS[STEPS.indexOf(step) - 1]! : null);

@@ -1,0 +1,49 @@
+import { html, raw, type Raw } from './html.js';
+
+export interface FieldOptions {
+  name: string;
+  label: string;
+  value?: string | null;
+  error?: string | null;
+  hint?: string;
+  required?: boolean;
+  type?: 'text' | 'email' | 'date' | 'tel' | 'number';
+  autocomplete?: string;
+}
+
+/** A labelled input with its hint and error tied to it for screen readers. */
+export function textField(f: FieldOptions): Raw {
+  const id = `f-${f.name.replace(/[^a-z0-9_-]/gi, '-')}`;
+  const described = [f.hint ? `${id}-hint` : '', f.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field${f.error ? ' has-error' : ''}">
+<label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
+${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
+${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''}
+<input id="${id}" name="${f.name}" type="${f.type ?? 'text'}" value="${f.value ?? ''}"${f.required ? raw(' required') : ''}${f.autocomplete ? raw(` autocomplete="${f.autocomplete}"`) : ''}${described ? raw(` aria-describedby="${described}"`) : ''}${f.error ? raw(' aria-invalid="true"') : ''}>
+</div>`;
+}
+
+export function selectField(f: FieldOptions & { options: readonly (readonly [string, string])[] }): Raw {
+  const id = `f-${f.name.replace(/[^a-z0-9_-]/gi, '-')}`;
+  const described = [f.hint ? `${id}-hint` : '', f.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field${f.error ? ' has-error' : ''}">
+<label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
+${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
+${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''}
+<select id="${id}" name="${f.name}"${f.required ? raw(' required') : ''}${described ? raw(` aria-describedby="${described}"`) : ''}${f.error ? raw(' aria-invalid="true"') : ''}>
+<option value="">Choose…</option>
+${f.options.map(([value, label]) => html`<option value="${value}"${value === (f.value ?? '') ? raw(' selected') : ''}>${label}</option>`)}
+</select>
+</div>`;
+}
+
+export const csrfInput = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
+
+/** A summary of errors at the top of a form, linking to each field. */
+export function errorSummary(errors: Record<string, string>): Raw {
+  const entries = Object.entries(errors);
+  if (entries.length === 0) return html``;
+  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>Please fix ${entries.length === 1 ? 'this problem' : `these ${entries.length} problems`}</h2><ul>
+${entries.map(([name, message]) => html`<li><a href="#f-${name.replace(/[^a-z0-9_-]/gi, '-')}">${message}</a></li>`)}
+</ul></div>`;
+}
