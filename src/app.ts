@@ -12,6 +12,11 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
 import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
+import { automationPageRoutes } from './modules/hosted/automation-pages.routes.js';
+import { taskPageRoutes } from './modules/hosted/task-pages.routes.js';
+import { createCallbackOrigins } from './modules/platforms/callback-origins.js';
+import { createAutomationService } from './modules/tasks/automation.service.js';
+import { taskSessionRoutes } from './modules/tasks/tasks.sessions.routes.js';
 import { legalEntityRoutes } from './modules/legal-entities/legal-entity.routes.js';
 import { signupRoutes } from './modules/legal-entities/signup.routes.js';
 import { createSignupService } from './modules/legal-entities/signup.service.js';
@@ -111,7 +116,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     applyLocationChange: (scope, code, change) => locations.update(scope, code, change),
   });
   const regenerate = (legalEntityId: string) => tasks.regenerate(legalEntityId);
-  const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate });
+  const callbackOrigins = createCallbackOrigins(db);
+  const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate, callbackOrigins });
+  const automation = createAutomationService({ db, tasks, now });
   const locations = createLocationsService(db, { onChange: regenerate });
 
   await app.register(systemRoutes({ db }));
@@ -126,6 +133,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(signupPageRoutes({ db, sessions, signup, publicOrigin }));
   await app.register(taskRoutes({ tasks, catalog, auth }));
   await app.register(taskV2Routes({ tasks, catalog, auth }));
+  await app.register(taskSessionRoutes({ tasks, automation, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds, auth }));
+  await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
+  await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
   app.decorate('services', { tasks, catalog });
   return app;
 }

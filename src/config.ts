@@ -12,6 +12,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   accessTokenTtlSeconds: number;
   signupSessionTtlSeconds: number;
+  /** Lifetime of the other hosted-page links (tasks, automation input). */
+  hostedSessionTtlSeconds: number;
   bodyLimitBytes: number;
 }
 
@@ -78,6 +80,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // 10 minutes is the interface's documented lifetime; shorter values exist for tests.
     accessTokenTtlSeconds: integer('ACCESS_TOKEN_TTL_SECONDS', 600, 1, 86_400),
     signupSessionTtlSeconds: integer('SIGNUP_SESSION_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+    hostedSessionTtlSeconds: integer('HOSTED_SESSION_TTL_SECONDS', 3_600, 60, 7 * 86_400),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     ...overrides,
   };

@@ -4,7 +4,7 @@ import { Type, type TSchema, type Static } from 'typebox';
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A string enumeration with `type: string`, rendered in OpenAPI like the reference's enums. */
-export function StringEnum<const T extends readonly string[]>(values: T, options: { title?: string; description?: string } = {}) {
+export function StringEnum<const T extends readonly string[]>(values: T, options: { title?: string; description?: string; default?: T[number] } = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 

@@ -11,6 +11,8 @@ export interface HostedContext {
   csrf: string;
   platformName: string;
   businessName: string;
+  /** The entity's scope, as an access token would give it. */
+  scope: { platformId: string; legalEntityId: string };
 }
 
 declare module 'fastify' {
@@ -75,9 +77,15 @@ export function requireHostedSession(deps: { db: Db; sessions: HostedSessionsSer
       if (!ok) return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
     }
     const names = await deps.db.selectFrom('legal_entities').innerJoin('platforms', 'platforms.id', 'legal_entities.platform_id')
-      .select(['platforms.name as platform_name', 'legal_entities.business_name']).where('legal_entities.id', '=', session.legal_entity_id)
+      .select(['platforms.name as platform_name', 'platforms.id as platform_id', 'legal_entities.business_name']).where('legal_entities.id', '=', session.legal_entity_id)
       .executeTakeFirstOrThrow();
-    request.hosted = { session, csrf: await deps.sessions.csrfToken(session.id), platformName: names.platform_name, businessName: names.business_name };
+    request.hosted = {
+      session,
+      csrf: await deps.sessions.csrfToken(session.id),
+      platformName: names.platform_name,
+      businessName: names.business_name,
+      scope: { platformId: names.platform_id, legalEntityId: session.legal_entity_id },
+    };
   };
 }
 

@@ -3,6 +3,7 @@ import type { LegalEntityRow } from '../../db/schema.js';
 import { NotFoundError, SignupConflictError } from '../../lib/errors.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import type { HostedSessionsService, IssuedSession } from '../hosted/hosted-sessions.service.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { PlatformPrincipal } from '../platforms/platforms.service.js';
 import { completeProfile, type EntityProfile } from './legal-entities.fns.js';
 import { createLegalEntitiesRepository, isExternalIdConflict, toColumns } from './legal-entities.repository.js';
@@ -26,6 +27,8 @@ export interface SignupDeps {
   signupTtlSeconds: number;
   /** Called after an entity's profile was created or changed (the task engine regenerates). */
   onProfileChanged?: (legalEntityId: string) => Promise<unknown>;
+  /** The platform's allowed callback origins (open-redirect protection). */
+  callbackOrigins?: Pick<CallbackOrigins, 'check'>;
 }
 
 export function createSignupService(deps: SignupDeps) {
@@ -58,6 +61,7 @@ export function createSignupService(deps: SignupDeps) {
   return {
     /** Rows 1 and 5: a new, inactive entity and the link where its user completes signup. */
     async signup(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }): Promise<SignupResult> {
+      await deps.callbackOrigins?.check(principal.platformId, profile.authorization_callback_url, ['body', 'authorization_callback_url']);
       const entity = await create(principal, profile);
       return { entity, session: await issueSignupSession(entity.id, entity.authorization_callback_url) };
     },
@@ -70,6 +74,7 @@ export function createSignupService(deps: SignupDeps) {
       principal: PlatformPrincipal,
       input: { legalEntityId: string | null; callbackUrl: string; profile: Partial<EntityProfile> & { business_name: string } },
     ): Promise<SignupResult> {
+      await deps.callbackOrigins?.check(principal.platformId, input.callbackUrl, ['body', 'callback_url']);
       let entity: LegalEntityRow;
       if (input.legalEntityId) {
         const existing = await repo.findLegalEntity(principal.platformId, input.legalEntityId);

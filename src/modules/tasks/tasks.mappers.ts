@@ -7,6 +7,7 @@ import type { TaskView } from './tasks.service.js';
 
 type AccountTask = Static<typeof AccountTaskSchema>;
 type PlatformTask = Static<typeof PlatformTaskSchema>;
+type PlatformTaskRequirementSource = Extract<PlatformTask['source'], { type: 'requirement' }>;
 
 const locationRef = (region: Region) => ({ id: region.id, code: region.code, name: region.name });
 const regionRef = (region: Region) => ({ id: region.id, name: region.name, parent_region: null });
@@ -181,8 +182,8 @@ export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
         source: 'requirement' as const,
       })),
       category: definition.category,
-      automation_status: null,
-      automation_status_logs: [],
+      automation_status: (view.automation?.status ?? null) as PlatformTaskRequirementSource['automation_status'],
+      automation_status_logs: view.automation ? view.automation.history.map((h) => ({ ...h })) : [],
       agency_accounts: [],
     },
     priority: definition.priority,

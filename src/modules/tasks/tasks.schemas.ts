@@ -127,7 +127,7 @@ const RequirementSource = Type.Object(
     criteria_met: Nullable(Type.Array(Type.Object({ type: Type.String(), reason: Type.String(), task_id: Type.String() }))),
     unlocks: Nullable(Type.Array(Unlock)),
     category: StringEnum(TASK_CATEGORIES),
-    automation_status: Type.Null(),
+    automation_status: Nullable(StringEnum(['started', 'waiting_for_start_file_date', 'waiting_on_state', 'waiting_on_signature', 'waiting_on_customer_response', 'complete', 'canceled'] as const, { title: 'PlatformRequirementTaskAutomationStatus' })),
     automation_status_logs: Nullable(Type.Array(Type.Object({ status: Type.String(), updated_at: Type.String() }))),
     agency_accounts: Nullable(Type.Array(Type.Object({}, { additionalProperties: true }))),
   },

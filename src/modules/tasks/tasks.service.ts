@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { QuestionDefinition, RequirementDefinition, Agency } from '../../catalog/catalog.schema.js';
 import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
-import type { LocationRow, TaskRow } from '../../db/schema.js';
+import type { LocationRow, TaskAutomationRow, TaskRow } from '../../db/schema.js';
 import { explain, planTasks, type EngineInput, type PlannedTask } from '../../engine/engine.js';
 import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js';
@@ -14,8 +14,8 @@ import { createTasksRepository, identityOf, plannedIdentity, type PlanningEntity
 
 /** A stored task with what the catalog says about it. */
 export type TaskView =
-  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency }
-  | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition };
+  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomationRow | undefined }
+  | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition; automation?: undefined };
 
 export interface TasksDeps {
   db: Db;
@@ -116,11 +116,19 @@ export function createTasksService(deps: TasksDeps) {
     return found ? { row, kind: 'requirement', region, definition: found.definition, agency: found.agency } : null;
   }
 
-  const views = (rows: TaskRow[]) => rows.map(view).filter((v): v is TaskView => v !== null);
+  /** Views of stored tasks, with the automation of each requirement (one query for the list). */
+  async function views(rows: TaskRow[]): Promise<TaskView[]> {
+    const out = rows.map(view).filter((v): v is TaskView => v !== null);
+    if (out.length === 0) return out;
+    const automations = await db.selectFrom('task_automations').selectAll().where('legal_entity_id', '=', out[0]!.row.legal_entity_id).execute();
+    const byTask = new Map(automations.map((a) => [a.task_id, a]));
+    for (const v of out) if (v.kind === 'requirement') v.automation = byTask.get(v.row.id);
+    return out;
+  }
 
   async function requireTask(scope: AccessScope, id: string): Promise<TaskView> {
     const row = await createTasksRepository(db).findTask(scope.legalEntityId, id);
-    const found = row && view(row);
+    const found = row ? (await views([row]))[0] : undefined;
     if (!found) throw new NotFoundError(`Task '${id}' not found`);
     return found;
   }
@@ -131,7 +139,7 @@ export function createTasksService(deps: TasksDeps) {
     await change();
     await regenerate(scope.legalEntityId);
     const after = await createTasksRepository(db).findTasks(scope.legalEntityId);
-    return views(after.filter((t) => !before.has(t.id)));
+    return await views(after.filter((t) => !before.has(t.id)));
   }
 
   return {
@@ -151,7 +159,7 @@ export function createTasksService(deps: TasksDeps) {
     /** The entity's tasks that apply (and those someone acted on), with their definitions. */
     async list(scope: AccessScope): Promise<TaskView[]> {
       const rows = await createTasksRepository(db).findTasks(scope.legalEntityId);
-      return views(rows.filter((r) => r.applicable || r.acted_at));
+      return await views(rows.filter((r) => r.applicable || r.acted_at));
     },
 
     get: requireTask,
@@ -159,7 +167,7 @@ export function createTasksService(deps: TasksDeps) {
     /** Filtered and ordered: by importance (GET /tasks) or by due date with undated first (per location). */
     async search(scope: AccessScope, filter: TaskFilter, order: 'importance' | 'due-date'): Promise<TaskView[]> {
       const rows = await createTasksRepository(db).findTasks(scope.legalEntityId);
-      const selected = views(rows.filter((r) => r.applicable || r.acted_at)).filter((v) =>
+      const selected = (await views(rows.filter((r) => r.applicable || r.acted_at))).filter((v) =>
         matchesFilter({ ...traitsOf(v), dueDate: v.row.due_date, status: v.row.status, regionCode: v.region.code, kind: v.kind }, filter));
       const rank = (v: TaskView) => ({ ...traitsOf(v), status: v.row.status, dueDate: v.row.due_date, regionCode: v.region.code });
       const byImportance = compareByImportance(today());

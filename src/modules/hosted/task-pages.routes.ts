@@ -1,0 +1,218 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Catalog } from '../../catalog/catalog.js';
+import { regionByCode } from '../../catalog/regions.js';
+import type { Db } from '../../db/database.js';
+import type { HostedScope } from '../../db/schema.js';
+import { BoundedString } from '../../http/schemas.js';
+import { HttpError, RequestValidationError } from '../../lib/errors.js';
+import { renderMessagePage } from '../../pages/common-pages.js';
+import { renderTaskDetail, renderTaskList, type Notice, type TaskItem } from '../../pages/task-pages.js';
+import { automationFields } from '../tasks/automation.service.js';
+import type { TaskFilter } from '../tasks/tasks.fns.js';
+import type { TasksService, TaskView } from '../tasks/tasks.service.js';
+import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from './hosted-http.js';
+import type { HostedSessionsService } from './hosted-sessions.service.js';
+
+const STATUS_OPTIONS: [string, string][] = [
+  ['open', 'To do and in progress'], ['todo', 'To do'], ['in-progress', 'In progress'], ['done', 'Done'], ['dismissed', 'Dismissed'], ['all', 'All'],
+];
+const STATUS_FILTERS: Record<string, TaskFilter['statuses']> = {
+  open: ['todo', 'in-progress'], todo: ['todo'], 'in-progress': ['in-progress'], done: ['done'], dismissed: ['dismissed'], all: null,
+};
+const ListQuery = Type.Object({
+  region: Type.Optional(BoundedString(2)),
+  status: Type.Optional(BoundedString(20)),
+  updated: Type.Optional(BoundedString(64)),
+  unlocked: Type.Optional(BoundedString(2000)),
+  error: Type.Optional(BoundedString(300)),
+});
+const TaskParams = Type.Object({ task_id: BoundedString(64) });
+
+function formatFee(view: TaskView): string | null {
+  if (view.kind === 'question') return null;
+  const fee = view.definition.fee;
+  if (fee.type === 'fixed') return fee.amount === '0.00' ? 'None' : `$${fee.amount}`;
+  if (fee.type === 'range') return `$${fee.min} to $${fee.max}`;
+  return fee.reason;
+}
+
+/** What a hosted page shows of a task. */
+export function toTaskItem(catalog: Catalog, view: TaskView, today: string): TaskItem {
+  const common = {
+    id: view.row.id,
+    regionCode: view.region.code,
+    regionName: view.region.name,
+    status: view.row.status,
+    dueDate: view.row.due_date,
+    overdue: !!view.row.due_date && view.row.due_date < today && (view.row.status === 'todo' || view.row.status === 'in-progress'),
+    reasons: view.row.criteria_met.map((c) => c.reason),
+    blockedBy: view.row.blocked_by.map((id) => catalog.requirement(id)?.definition.title ?? id),
+  };
+  if (view.kind === 'question') {
+    return {
+      ...common, kind: 'question', title: view.question.title.replace('{region}', view.region.name), summary: null,
+      description: view.question.description, fee: null, priority: view.question.priority, resources: [], steps: [], agency: null, unlocks: [],
+      answerType: view.question.answer_type, answer: view.row.answer === null || view.row.answer === undefined ? null : String(view.row.answer), automation: null,
+    };
+  }
+  const d = view.definition;
+  return {
+    ...common, kind: 'requirement', title: d.title, summary: d.summary, description: d.description, fee: formatFee(view), priority: d.priority,
+    resources: d.resources.map((r) => ({ ...r })), steps: d.resolutions.manual.map((s) => ({ ...s })), agency: view.agency.name,
+    unlocks: (d.unlocks ?? []).map((id) => catalog.requirement(id)?.definition.title ?? id),
+    answerType: null, answer: null,
+    automation: automationFields(view) ? { status: view.automation?.status ?? 'not started', canStart: !view.automation } : null,
+  };
+}
+
+/** Tasks a hosted session may see: its scope (type, region, one task) narrows every list and action. */
+function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
+  if (purpose === 'task') return view.row.id === scope.task_id;
+  if (scope.task_type && view.kind !== scope.task_type) return false;
+  if (scope.region_id && view.region.code !== scope.region_id) return false;
+  return true;
+}
+
+const safeReturn = (value: string | undefined, fallback: string) => (value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback);
+
+/** The hosted task list (rows 21, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
+export function taskPageRoutes(deps: { db: Db; sessions: HostedSessionsService; tasks: TasksService; catalog: Catalog; publicOrigin: string }) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const guard = requireHostedSession(deps, ['tasks', 'task']);
+
+    async function scopedTask(hosted: HostedContext, taskId: string): Promise<TaskView | null> {
+      try {
+        const view = await deps.tasks.get(hosted.scope, taskId);
+        return inScope(hosted.session.scope, hosted.session.purpose, view) ? view : null;
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 404) return null;
+        throw error;
+      }
+    }
+
+    const notFound = (reply: FastifyReply, hosted: HostedContext) =>
+      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+
+    r.get('/hosted/tasks', { preHandler: guard, schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const scope = hosted.session.scope;
+      if (hosted.session.purpose === 'task') return reply.redirect(`/hosted/tasks/${scope.task_id}`, 303);
+      const q = request.query;
+      const statusScope = scope.status;
+      const status = statusScope ? 'all' : STATUS_FILTERS[q.status ?? ''] !== undefined ? q.status! : 'open';
+      const region = scope.region_id ?? (q.region && regionByCode(q.region) ? q.region.toUpperCase() : null);
+      const all = await deps.tasks.search(hosted.scope, { kind: scope.task_type ?? null }, 'importance');
+      const today = deps.tasks.today();
+      const selected = all.filter((v) => {
+        if (!inScope(scope, hosted.session.purpose, v)) return false;
+        if (region && v.region.code !== region) return false;
+        const open = v.row.status === 'todo' || v.row.status === 'in-progress';
+        if (statusScope === 'todo') return open;
+        if (statusScope === 'done') return v.row.status === 'done';
+        if (statusScope === 'overdue') return open && !!v.row.due_date && v.row.due_date < today;
+        if (statusScope === 'automated') return !!v.automation;
+        if (statusScope === 'managed') return false;
+        const statuses = STATUS_FILTERS[status];
+        return !statuses || statuses.includes(v.row.status);
+      });
+      const regions = [...new Map(all.filter((v) => inScope(scope, hosted.session.purpose, v)).map((v) => [v.region.code, { code: v.region.code, name: v.region.name }])).values()]
+        .sort((a, b) => a.name.localeCompare(b.name));
+      const returnTo = `/hosted/tasks${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')).replace(/([?&])(updated|unlocked|error)=[^&]*/g, '$1').replace(/[?&]+$/, '') : ''}`;
+      return sendPage(reply, renderTaskList({
+        platformName: hosted.platformName,
+        businessName: hosted.businessName,
+        tasks: selected.map((v) => toTaskItem(deps.catalog, v, today)),
+        csrf: hosted.csrf,
+        regions,
+        region,
+        regionFixed: !!scope.region_id,
+        status,
+        statusOptions: statusScope ? [['all', `Fixed by your platform: ${statusScope}`]] : STATUS_OPTIONS,
+        callbackUrl: hosted.session.callback_url,
+        notice: await noticeOf(hosted, q),
+        returnTo: safeReturn(returnTo, '/hosted/tasks'),
+      }));
+    });
+
+    async function noticeOf(hosted: HostedContext, q: { updated?: string; unlocked?: string; error?: string }): Promise<Notice | null> {
+      if (q.error) return { kind: 'error', text: q.error };
+      if (q.unlocked !== undefined) {
+        const ids = q.unlocked.split(',').filter(Boolean).slice(0, 50);
+        const titles = [];
+        for (const id of ids) {
+          const view = await scopedTask(hosted, id).catch(() => null);
+          if (view) titles.push(toTaskItem(deps.catalog, view, deps.tasks.today()).title);
+        }
+        return { kind: 'success', text: ids.length ? 'Saved. Your answer added these tasks:' : 'Saved. Your answer added no new tasks.', items: titles };
+      }
+      if (q.updated) return { kind: 'success', text: 'Saved.' };
+      return null;
+    }
+
+    r.get('/hosted/tasks/:task_id', { preHandler: guard, schema: { hide: true, params: TaskParams, querystring: ListQuery } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const view = await scopedTask(hosted, request.params.task_id);
+      if (!view) return notFound(reply, hosted);
+      return sendPage(reply, renderTaskDetail({
+        platformName: hosted.platformName,
+        task: toTaskItem(deps.catalog, view, deps.tasks.today()),
+        csrf: hosted.csrf,
+        backToList: hosted.session.purpose === 'tasks',
+        callbackUrl: hosted.session.callback_url,
+        notice: await noticeOf(hosted, request.query),
+      }));
+    });
+
+    r.post('/hosted/tasks/:task_id/status', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const form = formOf(request);
+      const back = safeReturn(form.return_to, `/hosted/tasks/${request.params.task_id}`);
+      const view = await scopedTask(hosted, request.params.task_id);
+      if (!view) return notFound(reply, hosted);
+      const status = form.status;
+      if (status !== 'todo' && status !== 'in-progress' && status !== 'done' && status !== 'dismissed') return reply.redirect(withParam(back, 'error', 'Choose a valid status'), 303);
+      try {
+        await deps.tasks.updateStatus(hosted.scope, view.row.id, status);
+      } catch (error) {
+        if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
+        throw error;
+      }
+      return reply.redirect(withParam(back, 'updated', view.row.id), 303);
+    });
+
+    r.post('/hosted/tasks/:task_id/answer', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const form = formOf(request);
+      const back = safeReturn(form.return_to, `/hosted/tasks/${request.params.task_id}`);
+      const view = await scopedTask(hosted, request.params.task_id);
+      if (!view || view.kind !== 'question') return notFound(reply, hosted);
+      const raw = (form.answer ?? '').trim();
+      const answer = view.question.answer_type === 'boolean' ? (raw === 'true' ? true : raw === 'false' ? false : raw)
+        : view.question.answer_type === 'number' && /^\d+$/.test(raw) ? Number(raw) : raw;
+      try {
+        const { unlocked } = await deps.tasks.answer(hosted.scope, view.row.id, answer);
+        return reply.redirect(withParam(back, 'unlocked', unlocked.map((u) => u.row.id).join(',')), 303);
+      } catch (error) {
+        if (error instanceof RequestValidationError) {
+          const message = view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
+          return sendPage(reply, renderTaskDetail({
+            platformName: hosted.platformName, task: toTaskItem(deps.catalog, view, deps.tasks.today()), csrf: hosted.csrf,
+            backToList: hosted.session.purpose === 'tasks', callbackUrl: hosted.session.callback_url, notice: null, answerError: message,
+          }), { status: 422 });
+        }
+        if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
+        throw error;
+      }
+    });
+  };
+}
+
+function withParam(path: string, name: string, value: string): string {
+  const url = new URL(path, 'http://local');
+  for (const key of ['updated', 'unlocked', 'error']) url.searchParams.delete(key);
+  url.searchParams.set(name, value);
+  return `${url.pathname}${url.search}`;
+}

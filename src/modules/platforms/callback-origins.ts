@@ -1,0 +1,46 @@
+import type { Db } from '../../db/database.js';
+import { RequestValidationError } from '../../lib/errors.js';
+
+/**
+ * Protection against open redirects: a platform may list the origins its callback URLs may use
+ * (`statehouse platforms callbacks add`). When it lists any, every callback_url it sends must use one
+ * of them; a platform that lists none may use any http(s) URL (convenient in development; configure it
+ * in production).
+ */
+export function createCallbackOrigins(db: Db) {
+  return {
+    list: async (platformId: string) =>
+      (await db.selectFrom('platform_callback_origins').select('origin').where('platform_id', '=', platformId).orderBy('origin').execute()).map((r) => r.origin),
+
+    async add(platformId: string, url: string): Promise<string> {
+      const origin = normaliseOrigin(url);
+      await db.insertInto('platform_callback_origins').values({ platform_id: platformId, origin }).onConflict((oc) => oc.doNothing()).execute();
+      return origin;
+    },
+
+    remove: async (platformId: string, url: string) =>
+      Number((await db.deleteFrom('platform_callback_origins').where('platform_id', '=', platformId).where('origin', '=', normaliseOrigin(url)).executeTakeFirst()).numDeletedRows),
+
+    /** Throws a 422 (on `loc`) when the platform restricts callbacks and this URL is not allowed. */
+    async check(platformId: string, callbackUrl: string | null | undefined, loc: (string | number)[]): Promise<void> {
+      if (!callbackUrl) return;
+      const allowed = await this.list(platformId);
+      if (allowed.length === 0 || allowed.includes(new URL(callbackUrl).origin)) return;
+      const msg = `the callback origin ${new URL(callbackUrl).origin} is not among this platform's allowed callback origins`;
+      throw new RequestValidationError([{ type: 'value_error', loc, msg: `Value error, ${msg}`, input: callbackUrl, ctx: { error: msg } }]);
+    },
+  };
+}
+
+export type CallbackOrigins = ReturnType<typeof createCallbackOrigins>;
+
+export function normaliseOrigin(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`'${url}' is not a URL (expected e.g. https://app.example.com)`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`'${url}' must be an http(s) origin`);
+  return parsed.origin;
+}

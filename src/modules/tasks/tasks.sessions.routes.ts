@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { resolveRegion } from '../../catalog/regions.js';
+import { scopeOf, type AuthHooks } from '../../http/auth.js';
+import { errorResponses, HttpUrlString, Nullable, PlatformErrorSchema, SessionResultSchema, StringEnum, BoundedString } from '../../http/schemas.js';
+import { RequestValidationError } from '../../lib/errors.js';
+import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import type { AutomationService } from './automation.service.js';
+import { TaskIdParamsSchema } from './tasks.schemas.js';
+import type { TasksService } from './tasks.service.js';
+
+const CallbackBody = Type.Object({ callback_url: HttpUrlString({ description: 'Where the user returns when done.' }) }, { title: 'TasksSessionRequest' });
+const ManageBody = Type.Object(
+  {
+    callback_url: HttpUrlString(),
+    region_id: Type.Optional(Nullable(BoundedString(64, { description: 'Only this region (location id or two-letter code).' }))),
+    task_type: StringEnum(['requirement', 'question'] as const),
+    status: Type.Optional(StringEnum(['todo', 'overdue', 'done', 'automated', 'managed'] as const, { default: 'todo' })),
+  },
+  { title: 'HostedManageTasksSessionRequest' },
+);
+const AutomationResponse = Type.Object(
+  { automation_url: Type.String(), created_at: Type.String({ format: 'date-time' }), expires_at: Type.String({ format: 'date-time' }) },
+  { title: 'AutomationSessionResponse' },
+);
+
+/** The session operations behind the hosted task pages (rows 20 and 21, and the v2 ones). */
+export function taskSessionRoutes(deps: {
+  tasks: TasksService;
+  automation: AutomationService;
+  sessions: HostedSessionsService;
+  callbackOrigins: CallbackOrigins;
+  ttlSeconds: number;
+  auth: AuthHooks;
+}) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const tags = ['Hosted sessions'];
+    const security = [{ bearer: [] }];
+    const issue = (legalEntityId: string, purpose: 'tasks' | 'task' | 'automation', callbackUrl: string, scope = {}) =>
+      deps.sessions.issue({ purpose, legalEntityId, callbackUrl, ttlSeconds: deps.ttlSeconds, scope });
+
+    r.post('/tasks/sessions', {
+      preValidation: deps.auth.bearer,
+      schema: {
+        operationId: 'createTasksSession', tags, security,
+        summary: 'A hosted page where the user sees and acts on the tasks',
+        body: CallbackBody,
+        response: { 200: SessionResultSchema, ...errorResponses(401, 422) },
+      },
+    }, async (request) => {
+      const scope = scopeOf(request);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'tasks', request.body.callback_url);
+      return { url, created_at, expires_at };
+    });
+
+    r.post('/v2/tasks/manage/session', {
+      preValidation: deps.auth.bearer,
+      config: { errorStyle: 'platform' },
+      schema: {
+        operationId: 'createTasksManagementSessionV2', tags, security,
+        summary: 'A hosted task page limited to a task type, a status and optionally a region',
+        description: 'Question tasks can be shown as todo or done only.',
+        body: ManageBody,
+        response: { 200: SessionResultSchema, 401: PlatformErrorSchema, 404: PlatformErrorSchema },
+      },
+    }, async (request) => {
+      const scope = scopeOf(request);
+      const body = request.body;
+      const status = body.status ?? 'todo';
+      if (body.task_type === 'question' && status !== 'todo' && status !== 'done') {
+        const msg = 'question tasks can be shown as todo or done only';
+        throw new RequestValidationError([{ type: 'value_error', loc: ['body', 'status'], msg: `Value error, ${msg}`, input: status, ctx: { error: msg } }], body);
+      }
+      const region = body.region_id ? resolveRegion(body.region_id) : null;
+      if (body.region_id && !region) {
+        const msg = `unknown region '${body.region_id}'`;
+        throw new RequestValidationError([{ type: 'value_error', loc: ['body', 'region_id'], msg: `Value error, ${msg}`, input: body.region_id, ctx: { error: msg } }], body);
+      }
+      await deps.callbackOrigins.check(scope.platformId, body.callback_url, ['body', 'callback_url']);
+      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'tasks', body.callback_url, {
+        task_type: body.task_type, status, ...(region && { region_id: region.code }),
+      });
+      return { url, created_at, expires_at };
+    });
+
+    r.post('/v2/tasks/:task_id/session', {
+      preValidation: deps.auth.bearer,
+      config: { errorStyle: 'platform' },
+      schema: {
+        operationId: 'createTaskResolutionSessionV2', tags, security,
+        summary: 'A hosted page for one task',
+        params: TaskIdParamsSchema, body: CallbackBody,
+        response: { 200: SessionResultSchema, 401: PlatformErrorSchema, 404: PlatformErrorSchema },
+      },
+    }, async (request) => {
+      const scope = scopeOf(request);
+      const task = await deps.tasks.get(scope, request.params.task_id);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'task', request.body.callback_url, { task_id: task.row.id });
+      return { url, created_at, expires_at };
+    });
+
+    r.post('/tasks/:task_id/automate/sessions', {
+      preValidation: deps.auth.bearer,
+      schema: {
+        operationId: 'createTaskAutomationSession', tags, security,
+        summary: 'Start the automation of a task',
+        description:
+          'When the automation needs input, `automation_url` is a hosted form collecting it. When it needs none, the automation starts ' +
+          'at once (the task moves to in-progress) and `automation_url` shows its status. A task that cannot be automated is 409.',
+        params: TaskIdParamsSchema, body: CallbackBody,
+        response: { 200: AutomationResponse, ...errorResponses(401, 404, 409, 422) },
+      },
+    }, async (request) => {
+      const scope = scopeOf(request);
+      const { fields, automation } = await deps.automation.automatable(scope, request.params.task_id);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      if (fields.length === 0 && !automation) await deps.automation.start(scope, request.params.task_id, {});
+      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'automation', request.body.callback_url, { task_id: request.params.task_id });
+      return { automation_url: url, created_at, expires_at };
+    });
+  };
+}

@@ -1,0 +1,45 @@
+import type { AutomationField } from '../modules/tasks/automation.service.js';
+import { csrfInput, errorSummary, textField } from './components.js';
+import { html, layout, type Raw } from './html.js';
+
+function field(f: AutomationField, value: string | undefined, error: string | undefined): Raw {
+  const hint = f.description;
+  if (f.type === 'boolean') {
+    const id = `f-${f.name}`;
+    return html`<fieldset class="field${error ? ' has-error' : ''}"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${f.label}${f.required ? html` <span class="req" aria-hidden="true">*</span>` : ''}</legend>
+${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
+<label><input type="radio" name="${f.name}" value="yes"${value === 'yes' ? html` checked` : ''}> Yes</label>
+<label><input type="radio" name="${f.name}" value="no"${value === 'no' ? html` checked` : ''}> No</label></fieldset>`;
+  }
+  const type = f.type === 'date' ? 'date' : f.type === 'email' ? 'email' : f.type === 'phone' ? 'tel' : f.type === 'number' ? 'number' : 'text';
+  const extraHint = f.type === 'ssn-last4' ? 'The last four digits only.' : f.type === 'ein' ? '9 digits, e.g. 12-3456789' : f.type === 'address' ? 'Street, city, state and postal code' : undefined;
+  return textField({ name: f.name, label: f.label, value, error, required: f.required, type, ...((hint ?? extraHint) ? { hint: hint ?? extraHint! } : {}) });
+}
+
+export function renderAutomationForm(data: {
+  platformName: string; title: string; taskId: string; fields: AutomationField[]; values: Record<string, string>; errors: Record<string, string>; csrf: string;
+}): string {
+  return layout({
+    title: `Automate: ${data.title}`,
+    platformName: data.platformName,
+    body: html`<h1>${data.title}</h1>
+<p>Statehouse can file this for you. It needs a few details first; they are stored for this filing only.</p>
+${errorSummary(data.errors)}
+<form method="post" action="/hosted/automation/${data.taskId}" novalidate>
+${csrfInput(data.csrf)}
+${data.fields.map((f) => field(f, data.values[f.name], data.errors[f.name]))}
+<div class="actions"><button type="submit">Start the automation</button></div>
+</form>`,
+  });
+}
+
+export function renderAutomationStatus(data: { platformName: string; title: string; status: string; history: { status: string; updated_at: string }[]; callbackUrl: string | null }): string {
+  return layout({
+    title: `Automation: ${data.title}`,
+    platformName: data.platformName,
+    body: html`<h1>${data.title}</h1>
+<p role="status">The automation has ${data.status === 'started' ? 'started' : `the status “${data.status}”`}. The task is now in progress; your platform will show its progress.</p>
+<ol class="history">${data.history.map((h) => html`<li><time datetime="${h.updated_at}">${h.updated_at.slice(0, 16).replace('T', ' ')} UTC</time>: ${h.status}</li>`)}</ol>
+${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
+  });
+}

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessToken, bearer, createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
+import { openLink } from './helpers/hosted.js';
+
+const CALLBACK = 'https://platform.example/back';
+
+describe('hosted task pages', () => {
+  let t: TestApp;
+  let apiKey: string;
+  let platformId: string;
+  let token: string;
+  const auth = () => bearer(token);
+  type Task = { id: string; status: string; definition: { id: string; location: { code: string } } };
+  const tasks = async () => json<Task[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }));
+  const session = async (url: string, payload: Record<string, unknown> = { callback_url: CALLBACK }) => {
+    const res = await t.app.inject({ method: 'POST', url, headers: auth(), payload });
+    return { res, body: json(res) };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ apiKey, platformId } = await createPlatform(t.db, 'Acme Payroll'));
+    const id = json(await t.app.inject({
+      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
+      payload: { user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10' },
+    })).legal_entity_id;
+    token = await accessToken(t.app, apiKey, id);
+    await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: auth(), payload: { config: { has_employees: true, has_physical_location: true } } });
+    await t.app.inject({ method: 'PUT', url: '/locations/NY', headers: auth() });
+  });
+  afterAll(async () => t.close());
+
+  it('POST /tasks/sessions returns a link to the task list', async () => {
+    const { res, body } = await session('/tasks/sessions');
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(body).sort()).toEqual(['created_at', 'expires_at', 'url']);
+    expect(Date.parse(body.expires_at) - Date.parse(body.created_at)).toBe(3_600_000);
+    const { response, browser } = await openLink(t.app, body.url);
+    expect(response.headers.location).toBe('/hosted/tasks');
+    const page = await browser!.get('/hosted/tasks');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Compliance tasks for Harbor Labs');
+    expect(page.body).toContain('Register your corporation to do business in California');
+    expect(page.body).toContain('Why:</span> California is not the state of incorporation');
+    expect(page.body).toContain(`href="${CALLBACK}"`);
+  });
+
+  it('filters by location and status, and acts on tasks', async () => {
+    const { body } = await session('/tasks/sessions');
+    const { browser } = await openLink(t.app, body.url);
+    const ca = await browser!.get('/hosted/tasks?region=CA');
+    expect(ca.body).toContain('California');
+    expect(ca.body).not.toContain('Delaware</span>');
+    const agent = (await tasks()).find((x) => x.definition.id === 'ca-registered-agent')!;
+    const done = await browser!.post(`/hosted/tasks/${agent.id}/status`, { status: 'done', return_to: '/hosted/tasks?region=CA' });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`/hosted/tasks?region=CA&updated=${agent.id}`);
+    expect((await tasks()).find((x) => x.id === agent.id)!.status).toBe('done');
+    const notice = await browser!.get(done.headers.location as string);
+    expect(notice.body).toContain('Saved.');
+    expect(notice.body).not.toContain('Keep an agent for service of process in California'); // done tasks are not in the open list
+    expect((await browser!.get('/hosted/tasks?region=CA&status=done')).body).toContain('Keep an agent for service of process in California');
+    const refused = await browser!.post(`/hosted/tasks/${agent.id}/status`, { status: 'dismissed', return_to: '/hosted/tasks' });
+    expect(new URL(refused.headers.location as string, 'http://x').searchParams.get('error')).toContain('cannot move from done to dismissed');
+    const open = await browser!.post(`/hosted/tasks/${agent.id}/status`, { status: 'todo', return_to: 'https://evil.example/' });
+    expect(open.headers.location).toBe(`/hosted/tasks/${agent.id}?updated=${agent.id}`); // return_to must stay on the hosted pages
+  });
+
+  it('answers questions and says what the answer unlocked; invalid answers are shown next to the field', async () => {
+    const { body } = await session('/tasks/sessions');
+    const { browser } = await openLink(t.app, body.url);
+    const question = (await tasks()).find((x) => x.definition.id === 'has-employees' && x.definition.location.code === 'NY')!;
+    const detail = await browser!.get(`/hosted/tasks/${question.id}`);
+    expect(detail.body).toContain('Do you have employees who live or work in New York?');
+    const invalid = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'maybe', return_to: `/hosted/tasks/${question.id}` });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.body).toContain('Choose yes or no');
+    const answered = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'true', return_to: `/hosted/tasks/${question.id}` });
+    expect(answered.statusCode).toBe(303);
+    const page = await browser!.get(answered.headers.location as string);
+    expect(page.body).toContain('Saved. Your answer added these tasks:');
+    expect(page.body).toMatch(/<li>[^<]*New York[^<]*<\/li>/);
+    const location = json<{ location: { code: string }; config: { has_employees: boolean } }[]>(await t.app.inject({ url: '/locations', headers: auth() }))
+      .find((l) => l.location.code === 'NY')!;
+    expect(location.config.has_employees).toBe(true);
+  });
+
+  it('a v2 management session is limited to its task type, status and region', async () => {
+    const bad = await session('/v2/tasks/manage/session', { callback_url: CALLBACK, task_type: 'question', status: 'overdue' });
+    expect(bad.res.statusCode).toBe(422);
+    expect(bad.body).toMatchObject({ message: 'Validation error', detail: [{ loc: ['body', 'status'] }] });
+    const { res, body } = await session('/v2/tasks/manage/session', { callback_url: CALLBACK, task_type: 'question', region_id: 'NY', status: 'todo' });
+    expect(res.statusCode).toBe(200);
+    const { browser } = await openLink(t.app, body.url);
+    const page = await browser!.get('/hosted/tasks');
+    expect(page.body).toContain('New York');
+    expect(page.body).not.toContain('Register your corporation');
+    expect(page.body).not.toContain('id="filter-region"');
+    const requirement = (await tasks()).find((x) => x.definition.id === 'ca-edd-employer-registration')!;
+    expect((await browser!.get(`/hosted/tasks/${requirement.id}`)).statusCode).toBe(404);
+  });
+
+  it('a one-task session shows that task only', async () => {
+    const task = (await tasks()).find((x) => x.definition.id === 'ca-workers-compensation')!;
+    const { res, body } = await session(`/v2/tasks/${task.id}/session`);
+    expect(res.statusCode).toBe(200);
+    const { response, browser } = await openLink(t.app, body.url);
+    expect(response.headers.location).toBe(`/hosted/tasks/${task.id}`);
+    const page = await browser!.get(`/hosted/tasks/${task.id}`);
+    expect(page.body).toContain('Get workers&#39; compensation insurance for California employees');
+    expect(page.body).toContain('How to do it');
+    expect(page.body).toContain('Official resources');
+    expect((await browser!.get('/hosted/tasks')).headers.location).toBe(`/hosted/tasks/${task.id}`);
+    const other = (await tasks()).find((x) => x.definition.id === 'ca-registered-agent')!;
+    expect((await browser!.get(`/hosted/tasks/${other.id}`)).statusCode).toBe(404);
+    expect((await browser!.post(`/hosted/tasks/${other.id}/status`, { status: 'done' })).statusCode).toBe(404);
+    expect((await session('/v2/tasks/task_nope/session')).res.statusCode).toBe(404);
+  });
+
+  describe('automation', () => {
+    it('collects the input the automation needs, records it and moves the task to in-progress', async () => {
+      const task = (await tasks()).find((x) => x.definition.id === 'ca-edd-employer-registration')!;
+      const { res, body } = await session(`/tasks/${task.id}/automate/sessions`);
+      expect(res.statusCode).toBe(200);
+      expect(Object.keys(body).sort()).toEqual(['automation_url', 'created_at', 'expires_at']);
+      const { response, browser } = await openLink(t.app, body.automation_url);
+      expect(response.headers.location).toBe(`/hosted/automation/${task.id}`);
+      const form = await browser!.get(`/hosted/automation/${task.id}`);
+      expect(form.body).toContain('Date of the first California payroll');
+      expect(form.body).toContain('Last four digits of the officer');
+      const invalid = await browser!.post(`/hosted/automation/${task.id}`, { first_payroll_date: 'soon', officer_name: '', officer_ssn_last4: '12345' });
+      expect(invalid.statusCode).toBe(422);
+      expect(invalid.body).toContain('Enter a date');
+      expect(invalid.body).toContain('Name of a responsible officer is required');
+      expect(invalid.body).toContain('Enter exactly 4 digits');
+      const ok = await browser!.post(`/hosted/automation/${task.id}`, { first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '1234' });
+      expect(ok.statusCode).toBe(303);
+      const target = new URL(ok.headers.location as string);
+      expect(Object.fromEntries(target.searchParams)).toMatchObject({ status: 'started', task_id: task.id });
+
+      const v2 = json<{ status: string; source: { automation_status: string; automation_status_logs: { status: string }[] } }>(await t.app.inject({ url: `/v2/tasks/${task.id}`, headers: auth() }));
+      expect(v2.status).toBe('in-progress');
+      expect(v2.source.automation_status).toBe('started');
+      expect(v2.source.automation_status_logs.map((l) => l.status)).toEqual(['started']);
+      const stored = await t.db.selectFrom('task_automations').selectAll().where('task_id', '=', task.id).executeTakeFirstOrThrow();
+      expect(stored.input).toEqual({ first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '1234' });
+
+      // A new session for a started automation shows its status.
+      const again = await session(`/tasks/${task.id}/automate/sessions`);
+      const { browser: second } = await openLink(t.app, again.body.automation_url);
+      expect((await second!.get(`/hosted/automation/${task.id}`)).body).toContain('The automation has started');
+    });
+
+    it('a task without an automation is a 409', async () => {
+      const task = (await tasks()).find((x) => x.definition.id === 'ca-workers-compensation')!;
+      const { res, body } = await session(`/tasks/${task.id}/automate/sessions`);
+      expect(res.statusCode).toBe(409);
+      expect(body.detail).toMatch(/cannot be automated/);
+      expect((await session('/tasks/task_nope/automate/sessions')).res.statusCode).toBe(404);
+    });
+  });
+
+  it('callback URLs must use an allowed origin when the platform lists some', async () => {
+    await t.db.insertInto('platform_callback_origins').values({ platform_id: platformId, origin: 'https://app.acme.example' }).execute();
+    try {
+      const refused = await session('/tasks/sessions', { callback_url: 'https://evil.example/phish' });
+      expect(refused.res.statusCode).toBe(422);
+      expect(refused.body.detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'callback_url'] });
+      expect((await session('/tasks/sessions', { callback_url: 'https://app.acme.example/done' })).res.statusCode).toBe(200);
+      const signup = await t.app.inject({
+        method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
+        payload: { business_name: 'X', user_email: 'x@example.com', callback_url: 'https://evil.example/' },
+      });
+      expect(signup.statusCode).toBe(422);
+    } finally {
+      await t.db.deleteFrom('platform_callback_origins').where('platform_id', '=', platformId).execute();
+    }
+  });
+});
