@@ -70,6 +70,22 @@ describe('statehouse CLI (external database)', () => {
     expect(locations.json().map((l: { location: { code: string } }) => l.location.code)).toEqual(['CA', 'NY']);
   });
 
+  it('platforms callbacks: allowed callback origins', async () => {
+    const created = JSON.parse((await runCli(['platforms', 'create', 'Callback Co', '--json'], env())).stdout);
+    const add = await runCli(['platforms', 'callbacks', 'add', created.platform_id, 'https://app.example.com/some/path', '--json'], env());
+    expect(JSON.parse(add.stdout)).toEqual({ platform_id: created.platform_id, origin: 'https://app.example.com' });
+    expect(JSON.parse((await runCli(['platforms', 'callbacks', 'list', created.platform_id, '--json'], env())).stdout)).toEqual(['https://app.example.com']);
+    const session = (callback: string) => app.inject({
+      method: 'POST', url: '/v2/signup/sessions', headers: { authorization: created.api_key },
+      payload: { business_name: 'A', user_email: 'a@example.com', callback_url: callback },
+    });
+    expect((await session('https://elsewhere.example/x')).statusCode).toBe(422);
+    expect((await session('https://app.example.com/done')).statusCode).toBe(200);
+    expect((await runCli(['platforms', 'callbacks', 'add', created.platform_id, 'ftp://x'], env())).code).toBe(2);
+    expect((await runCli(['platforms', 'callbacks', 'remove', created.platform_id, 'https://app.example.com'], env())).stdout).toContain('Removed');
+    expect((await session('https://elsewhere.example/x')).statusCode).toBe(200);
+  });
+
   it('migrate reports an up-to-date database', async () => {
     const result = await runCli(['migrate'], env());
     expect(result.code).toBe(0);

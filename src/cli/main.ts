@@ -6,6 +6,7 @@ import { loadCatalog } from '../catalog/catalog.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
 import { createTasksService } from '../modules/tasks/tasks.service.js';
+import { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { closeOnSignals, startServer } from '../server.js';
@@ -21,6 +22,9 @@ Commands:
   platforms keys list <platform_id> [--json]
   platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
   platforms keys revoke <key_id> [--json]
+  platforms callbacks list <platform_id> [--json]            Allowed callback origins (none = any http(s) URL)
+  platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com
+  platforms callbacks remove <platform_id> <origin>
   catalog list [--region CA] [--json]  List the compliance catalog's requirements
   catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity, and why
   tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
@@ -118,7 +122,10 @@ async function main(argv: string[]): Promise<void> {
       });
       return;
     case 'platforms':
-      await withDatabase(config, (database) => platformsCommand(createPlatformsService(createPlatformsRepository(database.db)), sub, rest, json));
+      await withDatabase(config, (database) =>
+        sub === 'callbacks'
+          ? callbacksCommand(createPlatformsService(createPlatformsRepository(database.db)), createCallbackOrigins(database.db), rest, json)
+          : platformsCommand(createPlatformsService(createPlatformsRepository(database.db)), sub, rest, json));
       return;
     default:
       throw new UsageError(`Unknown command '${command}'`);
@@ -153,6 +160,24 @@ async function catalogExplain(tasks: ReturnType<typeof tasksFor>, legalEntityId:
     return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
   }).join('\n\n');
   print(json, { regions, planned }, text);
+}
+
+async function callbacksCommand(platforms: ReturnType<typeof createPlatformsService>, origins: ReturnType<typeof createCallbackOrigins>, args: string[], json: boolean) {
+  const [action, platformId, origin] = args;
+  if (!platformId) throw new UsageError('platforms callbacks needs a platform id');
+  await platforms.listKeys(platformId); // 404s an unknown platform
+  if (action === 'list') {
+    const list = await origins.list(platformId);
+    print(json, list, list.length ? list.join('\n') : 'no allowed callback origins: any http(s) callback URL is accepted');
+  } else if (action === 'add' && origin) {
+    const added = await origins.add(platformId, origin).catch((error: Error) => { throw new UsageError(error.message); });
+    print(json, { platform_id: platformId, origin: added }, `Allowed callback origin ${added}`);
+  } else if (action === 'remove' && origin) {
+    const removed = await origins.remove(platformId, origin);
+    print(json, { platform_id: platformId, removed: removed > 0 }, removed ? `Removed ${origin}` : `${origin} was not allowed`);
+  } else {
+    throw new UsageError('Unknown callbacks command; see statehouse --help');
+  }
 }
 
 async function platformsCommand(platforms: ReturnType<typeof createPlatformsService>, sub: string | undefined, args: string[], json: boolean) {
