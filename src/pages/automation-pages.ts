@@ -20,11 +20,11 @@ export function renderAutomationForm(data: {
   platformName: string; title: string; taskId: string; fields: AutomationField[]; values: Record<string, string>; errors: Record<string, string>; csrf: string;
 }): string {
   return layout({
-    title: `Automate: ${data.title}`,
+    title: `${Object.keys(data.errors).length ? 'Error: ' : ''}Automate: ${data.title}`,
     platformName: data.platformName,
     body: html`<h1>${data.title}</h1>
 <p>Statehouse can file this for you. It needs a few details first; they are stored for this filing only.</p>
-${errorSummary(data.errors)}
+${errorSummary(data.errors, Object.fromEntries(data.fields.map((f) => [f.name, f.label])))}
 <form method="post" action="/hosted/automation/${data.taskId}" novalidate>
 ${csrfInput(data.csrf)}
 ${data.fields.map((f) => field(f, data.values[f.name], data.errors[f.name]))}

@@ -39,11 +39,11 @@ ${f.options.map(([value, label]) => html`<option value="${value}"${value === (f.
 
 export const csrfInput = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
 
-/** A summary of errors at the top of a form, linking to each field. */
-export function errorSummary(errors: Record<string, string>): Raw {
+/** A summary of errors at the top of a form, linking to each field by its label. */
+export function errorSummary(errors: Record<string, string>, labels: Record<string, string> = {}): Raw {
   const entries = Object.entries(errors);
   if (entries.length === 0) return html``;
   return html`<div class="error-summary" role="alert" tabindex="-1"><h2>Please fix ${entries.length === 1 ? 'this problem' : `these ${entries.length} problems`}</h2><ul>
-${entries.map(([name, message]) => html`<li><a href="#f-${name.replace(/[^a-z0-9_-]/gi, '-')}">${message}</a></li>`)}
+${entries.map(([name, message]) => html`<li><a href="#f-${name.replace(/[^a-z0-9_-]/gi, '-')}">${labels[name] ? `${labels[name]}: ` : ''}${message}</a></li>`)}
 </ul></div>`;
 }

@@ -59,13 +59,25 @@ ${textField({ ...f('futa_liability_year'), label: 'First year of federal unemplo
   }
 }
 
+const FIELD_LABELS: Record<string, string> = {
+  business_name: 'Legal business name', entity_type: 'Entity type', tax_classification: 'Tax classification',
+  llc_managed_type: 'LLC management', incorporation_location: 'State of incorporation', incorporation_date: 'Date of incorporation',
+  ein: 'Federal EIN', user_email: 'Your email', business_email: 'Business email', business_phone: 'Business phone',
+  business_address: 'Business address', 'business_address.address_line_1': 'Street address', 'business_address.address_line_2': 'Suite or unit',
+  'business_address.city': 'City', 'business_address.state': 'State', 'business_address.postal_code': 'Postal code', 'business_address.country': 'Country',
+  naics_code: 'NAICS code', accounting_method: 'Accounting method',
+  accounting_period: 'Accounting period', accounting_year_end: 'Fiscal year end', futa_liability_year: 'FUTA year',
+};
+
 export function renderSignupStep(page: StepPage): string {
+  const hasErrors = Object.keys(page.errors).length > 0;
   return layout({
-    title: STEP_TITLES[page.step],
+    // Screen readers announce the title on load: say at once that something needs fixing.
+    title: `${hasErrors ? 'Error: ' : ''}${STEP_TITLES[page.step]}`,
     platformName: page.platformName,
     body: html`${progress(page.step)}
 <h1>${STEP_TITLES[page.step]}</h1>
-${errorSummary(page.errors)}
+${errorSummary(page.errors, FIELD_LABELS)}
 <form method="post" action="/hosted/signup/${page.step}" novalidate>
 ${csrfInput(page.csrf)}
 ${fields(page)}

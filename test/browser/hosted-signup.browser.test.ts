@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatform, json } from '../helpers/app.js';
 import {
-  checkAccessibility, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startCallbackServer,
+  checkAccessibility, contrastRatio, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startCallbackServer,
   startLiveApp, type CallbackServer, type LiveApp,
 } from '../helpers/browser.js';
 
@@ -11,7 +11,7 @@ import {
  * keyboard and clicks, against the app listening on 127.0.0.1. One browser for the file, a fresh context
  * per test. Screenshots go to test-output/screenshots/.
  */
-describe('hosted signup in a browser', () => {
+describe('hosted signup in a browser', { timeout: 120_000 }, () => {
   let browser: Browser;
   let t: LiveApp;
   let apiKey: string;
@@ -98,6 +98,16 @@ describe('hosted signup in a browser', () => {
     expect(violations, `${path(page)}\n${describeViolations(violations)}`).toEqual([]);
   }
 
+  /**
+   * The error summary's links must each say which field they lead to (WCAG 2.1 SC 2.4.4, link purpose in context):
+   * "This field is required" three times in a row does not. Soft, so that the rest of the flow still runs.
+   */
+  async function expectDistinctSummaryLinks(page: Page) {
+    const links = await page.getByRole('alert').getByRole('link').evaluateAll((as) => as.map((a) => `${a.textContent?.trim()} → ${a.getAttribute('href')}`));
+    const names = links.map((l) => l.split(' → ')[0]);
+    expect.soft(new Set(names).size, `${path(page)}: error summary links with the same text:\n${links.join('\n')}`).toBe(names.length);
+  }
+
   /** What a control tells assistive technology besides its name: the texts its aria-describedby points to. */
   const description = (page: Page, id: string) => page.locator(`#${id}`).evaluate((el) =>
     (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
@@ -111,6 +121,7 @@ describe('hosted signup in a browser', () => {
     await navigate(page, () => page.getByRole('link', { name: 'Back' }).click(), '/hosted/signup/contact');
     await navigate(page, () => page.getByRole('link', { name: 'Back' }).click(), '/hosted/signup/business');
     const posted = page.waitForRequest((r) => r.method() === 'POST');
+    posted.catch(() => undefined); // only awaited to explain a failure
     await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/contact').catch(async (error: Error) => {
       const headers = await (await posted).allHeaders();
       // The pages' Referrer-Policy: no-referrer makes browsers serialize the Origin of a form POST as "null" (Fetch
@@ -160,9 +171,10 @@ describe('hosted signup in a browser', () => {
       expect(gap).toBeLessThan(16);
       expect(await control.getAttribute('aria-invalid')).toBe('true');
       expect(await description(page, id)).toContain(message);
-      expect(await summary.locator(`a[href="#${id}"]`).textContent()).toBe(message);
+      expect(await summary.locator(`a[href="#${id}"]`).textContent()).toContain(message);
     }
     expect(await description(page, 'f-ein')).toBe('9 digits, for example 12-3456789 | Enter the 9-digit EIN, e.g. 12-3456789');
+    await expectDistinctSummaryLinks(page);
     // What was typed is kept.
     expect(await page.getByLabel('Federal EIN').inputValue()).toBe('12-34');
     expect(await page.getByLabel('Entity type').inputValue()).toBe('llc');
@@ -197,6 +209,7 @@ describe('hosted signup in a browser', () => {
     expect(await description(page, 'f-user_email')).toMatch(/^Enter a valid email address/);
     expect(await description(page, 'f-business_address-city')).toBe('This field is required');
     expect(await page.getByLabel('Street address').inputValue()).toBe('1 Main St');
+    await expectDistinctSummaryLinks(page);
     await expectAccessible(page);
     await screenshot(page, 'signup-contact-errors');
     await page.getByLabel('Your email').fill('rose@thorn.example');
@@ -352,18 +365,34 @@ describe('hosted signup in a browser', () => {
       [...document.body.querySelectorAll('a[href], input:not([type="hidden"]), select, textarea, button')].map((el) =>
         (el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:${el.textContent?.trim()}`)));
 
-    /** Focus as a keyboard user gives it (Tab), then the focus ring: a solid 3px amber outline. */
+    /**
+     * Focus as a keyboard user gives it (Tab), then the focus ring: a solid 3px outline, outside the control,
+     * with at least 3:1 contrast against the background around it (WCAG 2.1 SC 1.4.11, non-text contrast).
+     */
     async function expectFocusVisible(selector: string) {
       await page.locator(selector).focus();
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Tab');
-      const style = await page.evaluate(() => {
+      const ring = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;
         const s = getComputedStyle(el);
-        return { focusVisible: el.matches(':focus-visible'), outlineStyle: s.outlineStyle, outlineWidth: s.outlineWidth, outlineColor: s.outlineColor };
+        let background = 'rgb(255, 255, 255)';
+        for (let p = el.parentElement; p; p = p.parentElement) {
+          const bg = getComputedStyle(p).backgroundColor;
+          if (bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg)) {
+            background = bg;
+            break;
+          }
+        }
+        return { focusVisible: el.matches(':focus-visible'), style: s.outlineStyle, width: s.outlineWidth, offset: parseFloat(s.outlineOffset), color: s.outlineColor, background };
       });
-      expect(style, selector).toEqual({ focusVisible: true, outlineStyle: 'solid', outlineWidth: '3px', outlineColor: 'rgb(240, 165, 0)' });
+      expect(ring, selector).toMatchObject({ focusVisible: true, style: 'solid', width: '3px' });
+      expect(ring.offset, selector).toBeGreaterThanOrEqual(0);
+      const contrast = contrastRatio(ring.color, ring.background);
+      if (contrast < 3) faintRings.push(`${path(page)} ${selector}: outline ${ring.color} on ${ring.background} is ${contrast.toFixed(2)}:1`);
     }
+    /** Focus rings under 3:1, checked at the end so that the other keyboard checks run first. */
+    const faintRings: string[] = [];
 
     expect(path(page)).toBe('/hosted/signup/business');
     const business = await tabThrough();
@@ -371,17 +400,23 @@ describe('hosted signup in a browser', () => {
     expect(business).toEqual(await documentOrder());
     for (const selector of ['#f-business_name', '#f-entity_type', '#f-incorporation_date', '#f-ein', 'button[type="submit"]']) await expectFocusVisible(selector);
 
-    // Fill the step with the keyboard only: type, pick options by typing their name, submit with Enter.
+    // Fill the step with the keyboard only: type, pick options by their first letter, submit with Enter.
+    /** Presses a letter on the focused select until it shows `value` (each press moves to the next option starting with it). */
+    async function pickByLetter(letter: string, value: string) {
+      for (let i = 0; i < 8 && (await page.evaluate(() => (document.activeElement as HTMLSelectElement).value)) !== value; i++) await page.keyboard.press(letter);
+      expect(await page.evaluate(() => (document.activeElement as HTMLSelectElement).value)).toBe(value);
+    }
     await page.reload({ waitUntil: 'load' });
     await page.keyboard.press('Tab');
     expect(await activeId(page)).toBe('f-business_name');
     await page.keyboard.press('Tab');
-    await page.keyboard.type('Limited liability company');
+    await pickByLetter('L', 'llc');
     await page.keyboard.press('Tab');
-    await page.keyboard.type('Disregarded');
+    await pickByLetter('D', 'disregarded');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    await page.keyboard.type('Oregon');
+    expect(await activeId(page)).toBe('f-incorporation_location');
+    await pickByLetter('O', 'OR');
     await page.keyboard.press('Tab');
     expect(await activeId(page)).toBe('f-incorporation_date');
     await page.keyboard.type('04092021'); // month, day, year
@@ -418,6 +453,7 @@ describe('hosted signup in a browser', () => {
     expect(review.slice(-2)).toEqual(['a:Back', 'button:Confirm and complete signup']);
     for (const selector of ['a[href="/hosted/signup/business"] >> nth=0', 'button[type="submit"]']) await expectFocusVisible(selector);
     expect(externalRequests(requests)).toEqual([]);
+    expect(faintRings, 'focus rings need 3:1 contrast with the background around them (WCAG 2.1 SC 1.4.11)').toEqual([]);
   });
 
   it('works with JavaScript disabled', async () => {

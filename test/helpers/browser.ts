@@ -33,11 +33,11 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A fresh, isolated context with generous timeouts. `bypassCSP` lets `checkAccessibility` run axe-core
+ * A fresh, isolated context with generous timeouts and a fixed locale (en-US: date inputs read mm/dd/yyyy). `bypassCSP` lets `checkAccessibility` run axe-core
  * (the hosted pages' CSP forbids every script); it does not change what the pages themselves may do.
  */
 export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, bypassCSP: true, ...options });
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, locale: 'en-US', bypassCSP: true, ...options });
   context.setDefaultTimeout(BROWSER_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(BROWSER_TIMEOUT_MS);
   return context;
@@ -202,3 +202,16 @@ export const externalRequests = (urls: string[]) =>
     if (protocol === 'data:' || protocol === 'about:' || protocol === 'blob:') return false;
     return hostname !== '127.0.0.1';
   });
+
+/** WCAG contrast ratio of two `rgb(...)`/`rgba(...)` colours (alpha ignored). */
+export function contrastRatio(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r, g, bl] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((x) => {
+      const c = Number(x) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}

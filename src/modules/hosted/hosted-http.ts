@@ -72,8 +72,11 @@ export function requireHostedSession(deps: { db: Db; sessions: HostedSessionsSer
       return sendPage(reply, renderMessagePage({ ...EXPIRED_MESSAGE, title: 'Your session has ended' }), { status: 401 });
     }
     if (request.method === 'POST') {
+      // Our pages send no referrer, so browsers post with `Origin: null`; Sec-Fetch-Site then says where from.
       const origin = request.headers.origin;
-      const ok = (!origin || origin === deps.publicOrigin) && (await deps.sessions.verifyCsrf(session.id, formOf(request)._csrf));
+      const site = request.headers['sec-fetch-site'];
+      const sameOrigin = origin === 'null' ? site === undefined || site === 'same-origin' : !origin || origin === deps.publicOrigin;
+      const ok = sameOrigin && (await deps.sessions.verifyCsrf(session.id, formOf(request)._csrf));
       if (!ok) return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
     }
     const names = await deps.db.selectFrom('legal_entities').innerJoin('platforms', 'platforms.id', 'legal_entities.platform_id')
