@@ -4,14 +4,21 @@
  * - when ready, the child prints ONE line `{"benchReady":true,...}` on stdout;
  * - SIGTERM or SIGINT shuts it down cleanly, once (later signals are ignored while it does);
  * - its stdin is a pipe from the parent: when that closes (the parent died, even by SIGKILL),
- *   it shuts down too, so no server or embedded PostgreSQL outlives the bench.
+ *   it shuts down too, so no server or embedded PostgreSQL outlives the bench;
+ * - the parent may also send commands on stdin, one JSON line each, `{"benchCommand":name,"id":n,...}`;
+ *   the child answers with one line `{"benchReply":n,"ok":true|false,...}` on stdout. The commands:
+ *   `cpu-profile-start` and `cpu-profile-stop` (with `file`): a CPU profile of the child (BENCH_CPU_PROFILE).
  *
  * Once the parent is gone, writing to stdout/stderr fails with EPIPE. Those errors must be
  * swallowed: reported as uncaught exceptions they would be logged (to stderr: EPIPE again)
  * in an endless loop that starves the event loop, and the child would never shut down.
  */
+import { createInterface } from 'node:readline';
+import { startCpuProfile, type CpuProfiler } from './profiler.js';
 
 export const READY_KEY = 'benchReady';
+export const COMMAND_KEY = 'benchCommand';
+export const REPLY_KEY = 'benchReply';
 
 export function log(name: string, message: string): void {
   if (process.stderr.destroyed || !process.stderr.writable) return;
@@ -45,6 +52,7 @@ export function onShutdown(name: string, close: () => Promise<void>): (reason: s
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.stdin.on('end', () => shutdown('parent went away'));
   process.stdin.on('error', () => shutdown('parent went away'));
+  createInterface({ input: process.stdin }).on('line', (line) => void runCommand(line));
   process.stdin.resume();
   process.on('uncaughtException', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') return; // a write to the dead parent (see above)
@@ -56,6 +64,40 @@ export function onShutdown(name: string, close: () => Promise<void>): (reason: s
     shutdown('unhandled rejection', 1);
   });
   return shutdown;
+}
+
+let profiler: CpuProfiler | null = null;
+
+async function runCommand(line: string): Promise<void> {
+  let command: { [COMMAND_KEY]?: unknown; id?: unknown; file?: unknown };
+  try {
+    command = JSON.parse(line) as typeof command;
+  } catch {
+    return;
+  }
+  const reply = (ok: boolean, extra: Record<string, unknown> = {}) => {
+    if (!process.stdout.destroyed) process.stdout.write(`${JSON.stringify({ [REPLY_KEY]: command.id, ok, ...extra })}\n`);
+  };
+  try {
+    switch (command[COMMAND_KEY]) {
+      case 'cpu-profile-start':
+        if (profiler) throw new Error('a CPU profile is already running');
+        profiler = await startCpuProfile();
+        return reply(true);
+      case 'cpu-profile-stop': {
+        if (!profiler) throw new Error('no CPU profile is running');
+        if (typeof command.file !== 'string') throw new Error('cpu-profile-stop needs a file');
+        const running = profiler;
+        profiler = null;
+        await running.stop(command.file);
+        return reply(true, { file: command.file });
+      }
+      default:
+        throw new Error(`unknown command ${JSON.stringify(command[COMMAND_KEY])}`);
+    }
+  } catch (error) {
+    reply(false, { error: (error as Error).message });
+  }
 }
 
 export function announceReady(info: Record<string, unknown>): void {

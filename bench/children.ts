@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { READY_KEY } from './child-lifecycle.js';
+import { COMMAND_KEY, READY_KEY, REPLY_KEY } from './child-lifecycle.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,6 +26,8 @@ export interface Child<T> {
   /** The pid the child reported itself: the process serving HTTP. */
   pid: number;
   info: T & { pid: number };
+  /** Sends a command on the child's stdin (see child-lifecycle.ts) and waits for its reply. */
+  command(name: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Sends SIGTERM, waits (then SIGKILLs after timeoutMs); safe to call more than once. */
   stop(timeoutMs?: number): Promise<ExitInfo>;
   readonly alive: boolean;
@@ -61,9 +63,24 @@ export async function startChild<T extends Record<string, unknown>>(
 
   createInterface({ input: proc.stderr! }).on('line', (line) => process.stderr.write(`${line}\n`));
   const stdout = createInterface({ input: proc.stdout! });
+  const replies = new Map<number, (reply: Record<string, unknown>) => void>();
+  let nextCommandId = 1;
 
   const ready = new Promise<T & { pid: number }>((resolve, reject) => {
     stdout.on('line', (line) => {
+      if (line.includes(`"${REPLY_KEY}"`)) {
+        try {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          const waiter = replies.get(parsed[REPLY_KEY] as number);
+          if (waiter) {
+            replies.delete(parsed[REPLY_KEY] as number);
+            waiter(parsed);
+            return;
+          }
+        } catch {
+          // not our line: forward it below
+        }
+      }
       if (line.includes(`"${READY_KEY}"`)) {
         try {
           const parsed = JSON.parse(line) as Record<string, unknown>;
@@ -86,6 +103,21 @@ export async function startChild<T extends Record<string, unknown>>(
     info: undefined as unknown as T & { pid: number },
     get alive() {
       return exit === null;
+    },
+    command(name, args = {}, timeoutMs = 60_000) {
+      const id = nextCommandId++;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          replies.delete(id);
+          reject(new Error(`${child.name} did not answer ${name} within ${timeoutMs / 1000} s`));
+        }, timeoutMs);
+        replies.set(id, (reply) => {
+          clearTimeout(timer);
+          if (reply.ok === true) resolve(reply);
+          else reject(new Error(`${child.name}: ${name} failed: ${String(reply.error)}`));
+        });
+        proc.stdin!.write(`${JSON.stringify({ [COMMAND_KEY]: name, id, ...args })}\n`);
+      });
     },
     async stop(timeoutMs = 30_000) {
       stopping = true;

@@ -1,24 +1,33 @@
 /**
- * Benchmark child (b): a bare node:http server that runs ONE query per request against the
+ * Benchmark child (b, d0): a bare node:http server that runs ONE query per request against the
  * same database Statehouse uses, on a pg.Pool of 10 connections (Statehouse's default pool
- * size), and answers with JSON.stringify(row). The floor for any database-backed endpoint:
- * no framework, no auth, no validation, no serialisation schema.
+ * size), and answers with its JSON. The floor for any database-backed endpoint: no framework,
+ * no auth, no validation, no serialisation schema.
  *
- * Env: BENCH_PG_URL, BENCH_LEGAL_ENTITY_ID, BENCH_PLATFORM_ID, BENCH_PG_POOL_SIZE (default 10).
+ * BENCH_PG_QUERY picks the query:
+ * - `legal-entity` (default, target b): `select * from legal_entities where id = $1 and platform_id = $2`,
+ *   answering JSON.stringify(row) (404 when there is none);
+ * - `tasks` (target d0): `select * from tasks where legal_entity_id = $1`, the one query GET /tasks
+ *   needs, answering JSON.stringify(rows).
+ *
+ * Env: BENCH_PG_URL, BENCH_LEGAL_ENTITY_ID, BENCH_PLATFORM_ID (legal-entity only), BENCH_PG_QUERY,
+ *      BENCH_PG_POOL_SIZE (default 10).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 
-const NAME = 'bare-pg';
-const QUERY = 'select * from legal_entities where id = $1 and platform_id = $2';
+const MODE = process.env.BENCH_PG_QUERY || 'legal-entity';
+if (MODE !== 'legal-entity' && MODE !== 'tasks') throw new Error(`BENCH_PG_QUERY must be legal-entity or tasks (got '${MODE}')`);
+const NAME = MODE === 'tasks' ? 'bare-pg-tasks' : 'bare-pg';
+const QUERY = MODE === 'tasks' ? 'select * from tasks where legal_entity_id = $1' : 'select * from legal_entities where id = $1 and platform_id = $2';
 
 // The same type parsing Statehouse installs (src/db/database.ts), so both read the row alike.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-const params = [requireEnv('BENCH_LEGAL_ENTITY_ID'), requireEnv('BENCH_PLATFORM_ID')];
+const params = MODE === 'tasks' ? [requireEnv('BENCH_LEGAL_ENTITY_ID')] : [requireEnv('BENCH_LEGAL_ENTITY_ID'), requireEnv('BENCH_PLATFORM_ID')];
 const pool = new pg.Pool({ connectionString: requireEnv('BENCH_PG_URL'), max: Number(process.env.BENCH_PG_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
 pool.on('error', () => {});
 
@@ -26,7 +35,7 @@ const server = http.createServer((request, response) => {
   request.resume();
   pool.query(QUERY, params).then(
     (result) => {
-      const row: unknown = result.rows[0];
+      const row: unknown = MODE === 'tasks' ? result.rows : result.rows[0];
       if (row === undefined) {
         response.writeHead(404, { 'content-type': 'application/json' });
         response.end('{"detail":"not found"}');

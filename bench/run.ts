@@ -5,13 +5,23 @@
  *   (b)  bare-pg      a bare node:http server running the same one-row query on a pg.Pool(10)
  *   (c1) Statehouse GET /legal_entity   (bearer token)
  *   (c2) Statehouse POST /accounts/auth (platform API key)
+ *   (d0) bare-pg-tasks  a bare node:http server running `select * from tasks where legal_entity_id = $1`
+ *        for an entity with ~300 tasks, on a pg.Pool(10)
+ *   (d1) Statehouse GET /tasks (filtered by status and tags) for that entity
+ *   (d2) Statehouse GET /v2/tasks (filtered by status and category, page_size=100) for that entity
+ *   (e)  task generation: rollForwardAll over 10 000 entities × 3 locations, twice (first run and
+ *        idempotent re-run), in a child with its own embedded PostgreSQL
  *
  * Each server runs in its own child process; autocannon runs here, one target at a time:
  * a warmup, then the measured run. See docs/benchmarks.md.
  *
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50),
  *      BENCH_DATABASE_URL (use this PostgreSQL instead of an embedded one in a temp dir),
- *      BENCH_DATABASE_POOL_SIZE (10, for both Statehouse and the bare pg server).
+ *      BENCH_DATABASE_POOL_SIZE (10, for both Statehouse and the bare pg servers),
+ *      BENCH_TASKS_PER_ENTITY (300: locations are added to the d entity until it has at least this many tasks),
+ *      BENCH_TASK_ENTITIES (10000 entities for e; 0 skips e),
+ *      BENCH_CPU_PROFILE (unset; e.g. `d1,e`: after the measured run of these targets, one more run of the same
+ *      length under the CPU profiler of the server; profiles and a text summary in bench/results/profiles/).
  */
 import autocannon from 'autocannon';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,8 +29,12 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { REGION_CODES } from '../src/catalog/regions.js';
+import { READY_KEY } from './child-lifecycle.js';
 import { REPO_ROOT, startChild, stopAllChildren, unexpectedExits, type Child } from './children.js';
 import { readMachineCpu, readMemory, readProcessCpuSeconds, readProcessTreeCpuSeconds, RssSampler, treeCpuDelta } from './proc.js';
+import { summarizeCpuProfile } from './profiler.js';
+import type { GenerationReport, GenerationRun } from './task-generation.js';
 
 // ---------------------------------------------------------------- settings
 
@@ -37,9 +51,29 @@ const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 3, 0, 600);
 const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 50, 1, 10_000));
 const POOL_SIZE = Math.round(envNumber('BENCH_DATABASE_POOL_SIZE', 10, 1, 200));
 const DATABASE_URL = process.env.BENCH_DATABASE_URL?.trim() || null;
+const TASKS_PER_ENTITY = Math.round(envNumber('BENCH_TASKS_PER_ENTITY', 300, 1, 5000));
+const TASK_ENTITIES = Math.round(envNumber('BENCH_TASK_ENTITIES', 10_000, 0, 1_000_000));
+const PROFILE_KEYS = ['a', 'b', 'c1', 'c2', 'd0', 'd1', 'd2', 'e'] as const;
+const CPU_PROFILE = new Set(
+  (process.env.BENCH_CPU_PROFILE ?? '').split(',').map((k) => k.trim()).filter(Boolean).flatMap((k) => (k === 'all' ? [...PROFILE_KEYS] : [k])),
+);
+for (const key of CPU_PROFILE) {
+  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new Error(`BENCH_CPU_PROFILE: unknown target '${key}' (use ${PROFILE_KEYS.join(', ')} or all)`);
+}
+const PROFILE_DIR = path.join(REPO_ROOT, 'bench', 'results', 'profiles');
 
 /** The goal: GET /legal_entity at ≥ 75 % of the bare-pg floor's requests/s, with p99 ≤ 25 ms. */
 const GOAL = { minRatioToBarePg: 0.75, maxP99Ms: 25 };
+/** The tasks goal: GET /tasks (d1) and GET /v2/tasks (d2) of an entity with ~300 tasks at p99 ≤ 30 ms. */
+const TASKS_GOAL = { maxP99Ms: 30 };
+/** The generation goal: rollForwardAll at ≥ 1 000 entities/s, first run and re-run alike. */
+const GENERATION_GOAL = { minEntitiesPerSecond: 1000 };
+
+/** The d targets' requests (the entity comes from the token). */
+const TASKS_PATH = '/tasks?status=todo&status=in-progress&tags=payroll-setup&tags=foreign-qualification&tags=sos-report';
+const TASKS_V2_PATH = '/v2/tasks?statuses=todo&categories=payroll&categories=registration&page_size=100';
+/** The order in which the d entity gets locations (employees and an office in each): big states first, then the rest. */
+const TASK_LOCATION_ORDER = [...new Set(['CA', 'NY', 'TX', 'FL', 'IL', 'WA', 'MA', 'NJ', 'PA', 'GA', 'CO', 'VA', 'NC', 'OH', 'MI', 'AZ', ...REGION_CODES])];
 
 /** Above this much CPU (% of one core) busy outside the bench's own processes, a run is flagged as disturbed. */
 const NOISY_OTHER_CPU_PERCENT = 30;
@@ -52,6 +86,8 @@ const say = (message: string) => process.stderr.write(`${TAG} ${message}\n`);
 
 let tempDir: string | null = null;
 let statehouseDataDir: string | null = null;
+/** The task generation child's data directory (its embedded PostgreSQL is checked at clean-up like Statehouse's). */
+let generationDataDir: string | null = null;
 /** The embedded PostgreSQL's postmaster, whose backends' CPU time is reported (null with BENCH_DATABASE_URL). */
 let postmasterPid: number | null = null;
 let currentLoad: autocannon.Instance | null = null;
@@ -72,8 +108,9 @@ function cleanup(): Promise<string[]> {
       if (exit.forced) problems.push(`${exit.name} did not shut down on SIGTERM and was killed`);
       else if (exit.code !== 0) problems.push(`${exit.name} shut down with code ${exit.code} (signal ${exit.signal})`);
     }
-    if (statehouseDataDir) {
-      const orphan = await stopOrphanPostgres(path.join(statehouseDataDir, 'postgres'));
+    for (const dataDir of [statehouseDataDir, generationDataDir]) {
+      if (!dataDir) continue;
+      const orphan = await stopOrphanPostgres(path.join(dataDir, 'postgres'));
       if (orphan) problems.push(orphan);
     }
     if (tempDir) {
@@ -90,11 +127,11 @@ async function stopOrphanPostgres(pgdata: string): Promise<string | null> {
   if (!existsSync(pidFile)) return null;
   const pid = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n', 1)[0] ?? '', 10);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
-  say(`embedded PostgreSQL (pid ${pid}) is still running after Statehouse stopped: stopping it`);
+  say(`embedded PostgreSQL (pid ${pid}, ${pgdata}) is still running after its owner stopped: stopping it`);
   process.kill(pid, 'SIGINT'); // PostgreSQL's "fast" shutdown
   for (let i = 0; i < 150 && isAlive(pid); i++) await sleep(200);
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  return `embedded PostgreSQL (pid ${pid}) outlived Statehouse and had to be stopped by the bench`;
+  return `embedded PostgreSQL (pid ${pid}, ${pgdata}) outlived its owner and had to be stopped by the bench`;
 }
 
 function isAlive(pid: number): boolean {
@@ -152,10 +189,63 @@ function expectStatus(reply: Reply, status: number, what: string): void {
   if (reply.status !== status) throw new Error(`${what} answered ${reply.status}, expected ${status}: ${reply.body.toString('utf8').slice(0, 500)}`);
 }
 
+/**
+ * The d targets' entity: signed up through the API with the demo platform's key (a C corp incorporated
+ * in Delaware), then given locations with employees and an office, one PUT /locations/{code} at a
+ * time (each regenerates its tasks), until GET /v2/tasks counts at least BENCH_TASKS_PER_ENTITY tasks.
+ */
+async function createTasksEntity(baseUrl: string, apiKey: string): Promise<{ id: string; token: string; total: number; locations: string[] }> {
+  const json = { authorization: apiKey, 'content-type': 'application/json' };
+  const signup = await request(`${baseUrl}/accounts/signup`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      user_email: 'owner@bench-tasks.example',
+      business_name: 'Bench Tasks Inc',
+      entity_type: 'c_corp',
+      tax_classification: 'corp',
+      incorporation_location: 'DE',
+      incorporation_date: '2019-04-01',
+    }),
+  });
+  expectStatus(signup, 200, 'POST /accounts/signup');
+  const id = (JSON.parse(signup.body.toString('utf8')) as { legal_entity_id?: unknown }).legal_entity_id;
+  if (typeof id !== 'string') throw new Error('POST /accounts/signup returned no legal_entity_id');
+  const auth = await request(`${baseUrl}/accounts/auth`, { method: 'POST', headers: json, body: JSON.stringify({ legal_entity_id: id }) });
+  expectStatus(auth, 200, 'POST /accounts/auth (d entity)');
+  const token = (JSON.parse(auth.body.toString('utf8')) as { access_token?: unknown }).access_token;
+  if (typeof token !== 'string') throw new Error('POST /accounts/auth returned no access_token');
+  const bearer = { authorization: `Bearer ${token}` };
+
+  const count = async () => {
+    const reply = await request(`${baseUrl}/v2/tasks?page_size=1`, { headers: bearer });
+    expectStatus(reply, 200, 'GET /v2/tasks');
+    const total = Number(reply.headers['x-total']);
+    if (!Number.isInteger(total)) throw new Error(`GET /v2/tasks sent no X-Total header (got '${reply.headers['x-total']}')`);
+    return total;
+  };
+  const locations: string[] = [];
+  let total = await count();
+  for (const code of TASK_LOCATION_ORDER) {
+    if (total >= TASKS_PER_ENTITY) break;
+    checkpoint();
+    const put = await request(`${baseUrl}/locations/${code}`, {
+      method: 'PUT',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ config: { has_employees: true, has_physical_location: true } }),
+    });
+    expectStatus(put, 200, `PUT /locations/${code}`);
+    locations.push(code);
+    total = await count();
+  }
+  if (total < TASKS_PER_ENTITY) say(`note: with all ${locations.length} locations the d entity has only ${total} tasks (wanted ${TASKS_PER_ENTITY})`);
+  return { id, token, total, locations };
+}
+
 // ---------------------------------------------------------------- load
 
 interface Target {
-  key: 'a' | 'b' | 'c1' | 'c2';
+  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2';
   name: string;
   description: string;
   server: Child<Record<string, unknown>>;
@@ -165,6 +255,8 @@ interface Target {
   body?: string;
   /** When set, every response body must equal it (checked by autocannon: "mismatches"). */
   expectBody?: string;
+  /** Size of the response body, from the check request made before the load. */
+  responseBytes: number;
   sampleRss: boolean;
 }
 
@@ -175,6 +267,8 @@ interface Measurement {
   method: string;
   url: string;
   durationSeconds: number;
+  /** Body bytes of one response (from the check request before the load). */
+  responseBytes: number;
   requests: number;
   requestsPerSecond: number;
   /** Our own percentiles from every response's latency (sub-millisecond resolution). */
@@ -231,6 +325,23 @@ function percentile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
+/** Text summaries of the CPU profiles taken (BENCH_CPU_PROFILE), by target key. */
+const profiles: Record<string, { file: string; summary: string[] }> = {};
+
+/** One more run of the target, not measured, under the CPU profiler of its server. */
+async function profileTarget(target: Target): Promise<void> {
+  await fs.mkdir(PROFILE_DIR, { recursive: true });
+  const file = path.join(PROFILE_DIR, `${target.key}.cpuprofile`);
+  say(`${target.name}: profiling the server for ${SECONDS} s (not measured)`);
+  await target.server.command('cpu-profile-start');
+  try {
+    await runLoad(target, SECONDS, false);
+  } finally {
+    await target.server.command('cpu-profile-stop', { file }, 120_000);
+  }
+  profiles[target.key] = { file: path.relative(REPO_ROOT, file), summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT) };
+}
+
 async function measure(target: Target, rss: RssSampler | null): Promise<Measurement> {
   checkpoint();
   if (rss) {
@@ -272,6 +383,7 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
       method: target.method,
       url: target.url,
       durationSeconds: wall,
+      responseBytes: target.responseBytes,
       requests: result.requests.total,
       requestsPerSecond: result.requests.total / wall,
       latencyMs: {
@@ -314,9 +426,10 @@ const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
 const fixed = (value: number | null, digits: number) => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 
 function table(rows: Measurement[]): string {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'mismatch', 'srv CPU', 'srv µs/req', 'db CPU', 'db µs/req', 'bench CPU', 'other CPU'];
+  const header = ['target', 'body B', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'mismatch', 'srv CPU', 'srv µs/req', 'db CPU', 'db µs/req', 'bench CPU', 'other CPU'];
   const lines = rows.map((r) => [
     `${r.key} ${r.name}`,
+    String(r.responseBytes),
     fixed(r.requestsPerSecond, 0),
     fixed(r.latencyMs.p50, 2),
     fixed(r.latencyMs.p99, 2),
@@ -331,9 +444,34 @@ function table(rows: Measurement[]): string {
     `${fixed(r.cpuPercent.loadGenerator, 0)} %`,
     `${fixed(r.cpuPercent.other, 0)} %`,
   ]);
+  return formatTable(header, lines);
+}
+
+function formatTable(header: string[], lines: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
+}
+
+function generationTable(runs: GenerationRun[]): string {
+  const header = ['run', 'entities', 'elapsed s', 'entities/s', 'tasks created', 'tasks/s', 'rows updated', 'rows deleted', 'slowest batch ms', 'node CPU', 'node µs/entity', 'db CPU', 'db µs/entity', 'other CPU'];
+  const lines = runs.map((r, i) => [
+    `e${i + 1} ${r.name}`,
+    String(r.entities),
+    fixed(r.elapsedSeconds, 2),
+    fixed(r.entitiesPerSecond, 0),
+    String(r.created),
+    fixed(r.tasksPerSecond, 0),
+    String(r.rows.updated),
+    String(r.rows.deleted),
+    fixed(r.slowestBatchMs, 0),
+    `${fixed(r.cpuPercent.node, 0)} %`,
+    fixed(r.cpuMicrosPerEntity.node, 0),
+    `${fixed(r.cpuPercent.database, 0)} %`,
+    fixed(r.cpuMicrosPerEntity.database, 0),
+    `${fixed(r.cpuPercent.other, 0)} %`,
+  ]);
+  return formatTable(header, lines);
 }
 
 // ---------------------------------------------------------------- main
@@ -411,42 +549,136 @@ async function main(): Promise<number> {
   if (pgRow.id !== sh.legalEntityId) throw new Error(`bare-pg returned the wrong row: ${pgCheck.body.toString('utf8').slice(0, 200)}`);
   checkpoint();
 
+  // 3b. An entity with ~300 tasks (d targets): a new legal entity of the demo platform, then locations with
+  //     employees and an office (PUT /locations/{code} regenerates its tasks) until GET /v2/tasks counts enough.
+  const tasksEntity = await createTasksEntity(sh.url, sh.apiKey);
+  const tasksBearer = { authorization: `Bearer ${tasksEntity.token}` };
+  const tasksReply = await request(`${sh.url}${TASKS_PATH}`, { headers: tasksBearer });
+  expectStatus(tasksReply, 200, `GET ${TASKS_PATH}`);
+  const tasksV2Reply = await request(`${sh.url}${TASKS_V2_PATH}`, { headers: tasksBearer });
+  expectStatus(tasksV2Reply, 200, `GET ${TASKS_V2_PATH}`);
+  for (const reply of [tasksReply, tasksV2Reply]) {
+    if (reply.headers['content-encoding']) throw new Error(`a tasks response came back encoded (${reply.headers['content-encoding']}); the bench compares plain bytes`);
+  }
+  const barePgTasks = await startChild('bare-pg-tasks', 'bench/pg-server.ts', {
+    ...process.env,
+    BENCH_PG_URL: sh.connectionString,
+    BENCH_PG_QUERY: 'tasks',
+    BENCH_LEGAL_ENTITY_ID: tasksEntity.id,
+    BENCH_PG_POOL_SIZE: String(POOL_SIZE),
+  });
+  const pgTasksCheck = await request(barePgTasks.info.url as string);
+  expectStatus(pgTasksCheck, 200, 'bare-pg-tasks');
+  const pgTaskRows = JSON.parse(pgTasksCheck.body.toString('utf8')) as unknown[];
+  const tasksResponse = {
+    entityId: tasksEntity.id,
+    locations: tasksEntity.locations,
+    /** X-Total of GET /v2/tasks without filters: every task of the entity. */
+    tasks: tasksEntity.total,
+    /** Rows the bare server's query returns (every task row, applicable or not). */
+    rows: pgTaskRows.length,
+    d1: { path: TASKS_PATH, bytes: tasksReply.body.length, tasks: (JSON.parse(tasksReply.body.toString('utf8')) as unknown[]).length },
+    d2: {
+      path: TASKS_V2_PATH,
+      bytes: tasksV2Reply.body.length,
+      tasks: (JSON.parse(tasksV2Reply.body.toString('utf8')) as unknown[]).length,
+      xTotal: Number(tasksV2Reply.headers['x-total']),
+    },
+    d0: { bytes: pgTasksCheck.body.length },
+  };
+  if (pgTaskRows.length !== tasksEntity.total) throw new Error(`bare-pg-tasks returned ${pgTaskRows.length} rows, GET /v2/tasks counts ${tasksEntity.total} tasks`);
+  say(`d entity ${tasksEntity.id}: ${tasksEntity.total} tasks over ${tasksEntity.locations.length} locations (${tasksEntity.locations.join(' ')}); ` +
+    `GET /tasks returns ${tasksResponse.d1.tasks} (${tasksResponse.d1.bytes} B), GET /v2/tasks ${tasksResponse.d2.tasks} of ${tasksResponse.d2.xTotal} (${tasksResponse.d2.bytes} B), ` +
+    `bare-pg-tasks ${tasksResponse.rows} rows (${tasksResponse.d0.bytes} B)`);
+  checkpoint();
+
   // 4./5. Load, one target after another; Statehouse's RSS is sampled during its runs.
   const idle = readMemory(statehouse.pid);
   const rss = new RssSampler(statehouse.pid, 200);
   const targets: Target[] = [
     {
       key: 'a', name: 'bare-static', server: bareStatic, url: bareStatic.info.url as string, method: 'GET', expectBody: entity.body.toString('utf8'), sampleRss: false,
+      responseBytes: staticCheck.body.length,
       description: 'node:http returning the exact bytes of GET /legal_entity (no framework, no database)',
     },
     {
       key: 'b', name: 'bare-pg', server: barePg, url: barePg.info.url as string, method: 'GET', expectBody: pgCheck.body.toString('utf8'), sampleRss: false,
+      responseBytes: pgCheck.body.length,
       description: 'node:http + one pg query (pg.Pool of 10) + JSON.stringify(row): the floor for a database-backed endpoint',
     },
     {
       key: 'c1', name: 'GET /legal_entity', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}/legal_entity`, method: 'GET', headers: bearer,
-      expectBody: entity.body.toString('utf8'), sampleRss: true,
+      expectBody: entity.body.toString('utf8'), sampleRss: true, responseBytes: entity.body.length,
       description: 'Statehouse: bearer token check (HMAC) + one query + response schema',
     },
     {
       key: 'c2', name: 'POST /accounts/auth', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}/accounts/auth`, method: 'POST',
-      headers: authHeaders, body: authBody, sampleRss: true,
+      headers: authHeaders, body: authBody, sampleRss: true, responseBytes: auth.body.length,
       description: 'Statehouse: API key lookup + legal entity lookup + token issue',
+    },
+    {
+      key: 'd0', name: 'bare-pg-tasks', server: barePgTasks, url: barePgTasks.info.url as string, method: 'GET',
+      expectBody: pgTasksCheck.body.toString('utf8'), sampleRss: false, responseBytes: pgTasksCheck.body.length,
+      description: `node:http + select * from tasks where legal_entity_id = $1 (${tasksResponse.rows} rows, pg.Pool of 10) + JSON.stringify(rows): the floor for GET /tasks`,
+    },
+    {
+      key: 'd1', name: 'GET /tasks', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}${TASKS_PATH}`, method: 'GET', headers: tasksBearer,
+      expectBody: tasksReply.body.toString('utf8'), sampleRss: true, responseBytes: tasksReply.body.length,
+      description: `Statehouse: ${TASKS_PATH} of an entity with ${tasksEntity.total} tasks (${tasksResponse.d1.tasks} returned)`,
+    },
+    {
+      key: 'd2', name: 'GET /v2/tasks', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}${TASKS_V2_PATH}`, method: 'GET', headers: tasksBearer,
+      expectBody: tasksV2Reply.body.toString('utf8'), sampleRss: true, responseBytes: tasksV2Reply.body.length,
+      description: `Statehouse: ${TASKS_V2_PATH} of an entity with ${tasksEntity.total} tasks (${tasksResponse.d2.tasks} of ${tasksResponse.d2.xTotal} returned)`,
     },
   ];
   const results: Measurement[] = [];
-  for (const target of targets) results.push(await measure(target, target.sampleRss ? rss : null));
+  for (const target of targets) {
+    results.push(await measure(target, target.sampleRss ? rss : null));
+    if (CPU_PROFILE.has(target.key)) await profileTarget(target);
+  }
   const end = readMemory(statehouse.pid);
   const staticEnd = readMemory(bareStatic.pid);
   const pgEnd = readMemory(barePg.pid);
 
+  // 5b. Task generation (e), in its own child with its own embedded PostgreSQL, once the load is over.
+  //     The other servers stay up but idle.
+  let generation: (GenerationReport & { pid: number }) | null = null;
+  if (TASK_ENTITIES > 0) {
+    generationDataDir = path.join(tempDir, 'generation');
+    const generationEnv: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: generationDataDir, BENCH_TASK_ENTITIES: String(TASK_ENTITIES), LOG_LEVEL: 'warn' };
+    delete generationEnv.DATABASE_URL;
+    delete generationEnv.BENCH_CPU_PROFILE_DIR;
+    if (CPU_PROFILE.has('e')) {
+      await fs.mkdir(PROFILE_DIR, { recursive: true });
+      generationEnv.BENCH_CPU_PROFILE_DIR = PROFILE_DIR;
+    }
+    say(`task generation: ${TASK_ENTITIES} entities × 3 locations, embedded PostgreSQL in ${generationDataDir}`);
+    const t1 = Date.now();
+    // It reports when both runs are done (and their profiled repeats): allow for a slow machine (~50 ms per entity and pass).
+    const timeoutMs = 300_000 + TASK_ENTITIES * 50 * (CPU_PROFILE.has('e') ? 2 : 1);
+    const child = await startChild<GenerationReport & Record<string, unknown>>('task-generation', 'bench/task-generation.ts', generationEnv, timeoutMs);
+    const { [READY_KEY]: _ready, ...report } = child.info;
+    generation = report as GenerationReport & { pid: number };
+    for (const [key, file] of Object.entries(generation.profiles ?? {})) {
+      profiles[key] = { file: path.relative(REPO_ROOT, file), summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT) };
+    }
+    say(`task generation done in ${((Date.now() - t1) / 1000).toFixed(1)} s; stopping its PostgreSQL`);
+    const exit = await child.stop();
+    if (exit.forced || exit.code !== 0) throw new Error(`task-generation did not shut down cleanly (code ${exit.code}, signal ${exit.signal}${exit.forced ? ', killed' : ''})`);
+    await fs.rm(generationDataDir, { recursive: true, force: true });
+    checkpoint();
+  }
+
   // 6. Report.
   const by = (key: Target['key']) => results.find((r) => r.key === key)!;
-  const [a, b, c1, c2] = [by('a'), by('b'), by('c1'), by('c2')];
+  const [a, b, c1, c2, d0, d1, d2] = [by('a'), by('b'), by('c1'), by('c2'), by('d0'), by('d1'), by('d2')];
   const ratios = {
     c1_over_a: c1.requestsPerSecond / a.requestsPerSecond,
     c1_over_b: c1.requestsPerSecond / b.requestsPerSecond,
     c2_over_a: c2.requestsPerSecond / a.requestsPerSecond,
+    d1_over_d0: d1.requestsPerSecond / d0.requestsPerSecond,
+    d2_over_d0: d2.requestsPerSecond / d0.requestsPerSecond,
   };
   const goal = {
     ...GOAL,
@@ -457,6 +689,25 @@ async function main(): Promise<number> {
     met: false,
   };
   goal.met = goal.throughputMet && goal.p99Met;
+  const tasksGoal = {
+    ...TASKS_GOAL,
+    tasks: tasksResponse.tasks,
+    d1P99Ms: d1.latencyMs.p99,
+    d2P99Ms: d2.latencyMs.p99,
+    d1Met: d1.latencyMs.p99 <= TASKS_GOAL.maxP99Ms,
+    d2Met: d2.latencyMs.p99 <= TASKS_GOAL.maxP99Ms,
+    met: false,
+  };
+  tasksGoal.met = tasksGoal.d1Met && tasksGoal.d2Met;
+  const generationGoal = generation && {
+    ...GENERATION_GOAL,
+    firstRunEntitiesPerSecond: generation.runs[0]?.entitiesPerSecond ?? NaN,
+    reRunEntitiesPerSecond: generation.runs[1]?.entitiesPerSecond ?? NaN,
+    firstRunMet: (generation.runs[0]?.entitiesPerSecond ?? 0) >= GENERATION_GOAL.minEntitiesPerSecond,
+    reRunMet: (generation.runs[1]?.entitiesPerSecond ?? 0) >= GENERATION_GOAL.minEntitiesPerSecond,
+    met: false,
+  };
+  if (generationGoal) generationGoal.met = generationGoal.firstRunMet && generationGoal.reRunMet;
   const memory = {
     idleRssMiB: idle ? mib(idle.rssKiB) : null,
     peakRssDuringLoadMiB: rss.samples > 0 ? mib(rss.peakKiB) : null,
@@ -474,6 +725,10 @@ async function main(): Promise<number> {
     if (r.errors > 0) failures.push(`${r.key} ${r.name}: ${r.errors} errors (${r.timeouts} timeouts) ${JSON.stringify(r.errorMessages)}`);
     if (r.mismatches > 0) failures.push(`${r.key} ${r.name}: ${r.mismatches} responses with a different body`);
   }
+  for (const run of generation?.runs ?? []) {
+    if (run.entities !== generation!.entities) failures.push(`e ${run.name}: rollForwardAll regenerated ${run.entities} entities of ${generation!.entities}`);
+  }
+  if (generation && generation.runs[0] && generation.runs[0].created === 0) failures.push('e first run: rollForwardAll created no task');
 
   const out: string[] = [];
   out.push('');
@@ -488,6 +743,10 @@ async function main(): Promise<number> {
   out.push(`c1/a  GET /legal_entity vs bare static     ${(ratios.c1_over_a * 100).toFixed(1)} %`);
   out.push(`c1/b  GET /legal_entity vs bare pg floor   ${(ratios.c1_over_b * 100).toFixed(1)} %`);
   out.push(`c2/a  POST /accounts/auth vs bare static   ${(ratios.c2_over_a * 100).toFixed(1)} %`);
+  out.push(`d1/d0 GET /tasks vs bare pg tasks floor    ${(ratios.d1_over_d0 * 100).toFixed(1)} %`);
+  out.push(`d2/d0 GET /v2/tasks vs bare pg tasks floor ${(ratios.d2_over_d0 * 100).toFixed(1)} %`);
+  out.push(`d entity: ${tasksResponse.tasks} tasks (${tasksResponse.locations.length} locations with employees and an office: ${tasksResponse.locations.join(' ')});`);
+  out.push(`  d0 returns all ${tasksResponse.rows} rows, d1 ${tasksResponse.d1.tasks} tasks, d2 ${tasksResponse.d2.tasks} of X-Total ${tasksResponse.d2.xTotal}`);
   out.push(`Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`);
   out.push(`  (for scale, peak RSS of the bare servers, also node + tsx: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
   out.push('');
@@ -495,13 +754,48 @@ async function main(): Promise<number> {
     `TARGET ${goal.met ? 'MET' : 'NOT MET'}: GET /legal_entity at ${(ratios.c1_over_b * 100).toFixed(1)} % of bare-pg req/s (need ≥ ${GOAL.minRatioToBarePg * 100} %: ${goal.throughputMet ? 'ok' : 'MISSED'}), ` +
       `p99 ${c1.latencyMs.p99.toFixed(2)} ms (need ≤ ${GOAL.maxP99Ms} ms: ${goal.p99Met ? 'ok' : 'MISSED'})`,
   );
-  const noisy = results.filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT);
+  out.push(
+    `TASKS TARGET ${tasksGoal.met ? 'MET' : 'NOT MET'} (${tasksResponse.tasks} tasks, ${CONNECTIONS} connections): ` +
+      `GET /tasks p99 ${d1.latencyMs.p99.toFixed(2)} ms (need ≤ ${TASKS_GOAL.maxP99Ms} ms: ${tasksGoal.d1Met ? 'ok' : 'MISSED'}), ` +
+      `GET /v2/tasks p99 ${d2.latencyMs.p99.toFixed(2)} ms (need ≤ ${TASKS_GOAL.maxP99Ms} ms: ${tasksGoal.d2Met ? 'ok' : 'MISSED'}); ` +
+      `for scale, the bare floor d0: p99 ${d0.latencyMs.p99.toFixed(2)} ms`,
+  );
+  if (generation && generationGoal) {
+    out.push('');
+    out.push(
+      `Task generation: rollForwardAll over ${generation.entities} entities (${generation.locations} locations; ${Object.entries(generation.entityTypes).map(([k, v]) => `${v} ${k}`).join(', ')}), ` +
+        `batches of ${generation.batchSize}, own embedded PostgreSQL; seeded (untimed) in ${generation.seedSeconds.toFixed(1)} s`,
+    );
+    out.push('CPU columns: % of one core: the generating node process, its PostgreSQL, and the rest of the machine. rows updated/deleted: task rows the run rewrote/removed.');
+    out.push('');
+    out.push(generationTable(generation.runs));
+    out.push('');
+    const t = generation.tasksPerEntity;
+    out.push(`tasks per entity: min ${t.min}, median ${t.p50}, p90 ${t.p90}, max ${t.max}, mean ${t.avg.toFixed(1)}; tasks table ${generation.tasksTableMiB.toFixed(0)} MiB`);
+    out.push('');
+    out.push(
+      `GENERATION TARGET ${generationGoal.met ? 'MET' : 'NOT MET'}: first run ${generationGoal.firstRunEntitiesPerSecond.toFixed(0)} entities/s ` +
+        `(need ≥ ${GENERATION_GOAL.minEntitiesPerSecond}: ${generationGoal.firstRunMet ? 'ok' : 'MISSED'}), re-run ${generationGoal.reRunEntitiesPerSecond.toFixed(0)} entities/s ` +
+        `(need ≥ ${GENERATION_GOAL.minEntitiesPerSecond}: ${generationGoal.reRunMet ? 'ok' : 'MISSED'})`,
+    );
+  } else {
+    out.push('Task generation: skipped (BENCH_TASK_ENTITIES=0)');
+  }
+  const noisy = [
+    ...results.filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT).map((r) => ({ key: r.key, other: r.cpuPercent.other })),
+    ...(generation?.runs ?? []).map((r, i) => ({ key: `e${i + 1}`, other: r.cpuPercent.other })).filter((r) => r.other > NOISY_OTHER_CPU_PERCENT),
+  ];
   if (noisy.length > 0) {
     out.push('');
     out.push(
-      `NOTE: other work used the CPU during ${noisy.map((r) => `${r.key} (${r.cpuPercent.other.toFixed(0)} %)`).join(', ')}: ` +
+      `NOTE: other work used the CPU during ${noisy.map((r) => `${r.key} (${r.other.toFixed(0)} %)`).join(', ')}: ` +
         'those figures are disturbed; run again on a quiet machine before drawing conclusions.',
     );
+  }
+  for (const [key, profile] of Object.entries(profiles)) {
+    out.push('');
+    out.push(`CPU PROFILE ${key} (${key.startsWith('e') ? 'the generating process, during a repeat of the run' : 'the server, during one more run after the measured one'}): ${profile.file}`);
+    for (const line of profile.summary) out.push(`  ${line}`);
   }
   if (failures.length > 0) {
     out.push('');
@@ -519,11 +813,18 @@ async function main(): Promise<number> {
   const report = {
     date: startedAt.toISOString(),
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? null, memoryMiB: Math.round(os.totalmem() / 1048576), node: process.version, platform: `${os.platform()}-${os.arch()}` },
-    settings: { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, databasePoolSize: POOL_SIZE, database: DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded' },
+    settings: {
+      connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, databasePoolSize: POOL_SIZE, database: DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded',
+      tasksPerEntity: TASKS_PER_ENTITY, taskEntities: TASK_ENTITIES, cpuProfile: [...CPU_PROFILE],
+    },
     legalEntityResponse: { bytes: entity.body.length, contentType },
+    tasksEntity: tasksResponse,
     targets: results,
     ratios,
     goal,
+    tasksGoal,
+    generation: generation && { ...generation, goal: generationGoal },
+    cpuProfiles: profiles,
     statehouseMemory: memory,
     disturbedRuns: noisy.map((r) => r.key),
     failures,

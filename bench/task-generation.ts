@@ -1,0 +1,354 @@
+/**
+ * Benchmark child (e): task generation throughput, on its own embedded PostgreSQL.
+ *
+ * 1. Starts an embedded PostgreSQL in STATEHOUSE_DATA_DIR (a fresh directory; DATABASE_URL is
+ *    ignored on purpose: this inserts tens of thousands of rows) and applies the migrations.
+ * 2. Bulk-inserts (not timed) one platform and BENCH_TASK_ENTITIES legal entities (default 10 000)
+ *    with 3 locations each, varied like a real platform's book (see `entityProfile`), all
+ *    onboarded now.
+ * 3. Times `rollForwardAll` (the daily job: every entity, in batches of 200) twice: the first run
+ *    creates every task; the second has nothing to change (the idempotent re-run).
+ *
+ * For each run it samples its own CPU time, the embedded PostgreSQL's (postmaster + backends) and
+ * the machine's, and counts the task rows the run inserted, updated and deleted. When done it
+ * prints its results as the one `benchReady` line, then waits for SIGTERM and stops PostgreSQL.
+ *
+ * With BENCH_CPU_PROFILE_DIR, after the timed runs it empties the tasks table and repeats both runs
+ * under the CPU profiler (not timed), writing e1.cpuprofile and e2.cpuprofile there.
+ *
+ * Env: STATEHOUSE_DATA_DIR (required), BENCH_TASK_ENTITIES (10000), BENCH_TASK_SEED (1), BENCH_CPU_PROFILE_DIR.
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { loadCatalog } from '../src/catalog/catalog.js';
+import { REGIONS } from '../src/catalog/regions.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
+import { newId, ID_PREFIX } from '../src/lib/ids.js';
+import { rollForwardAll, BATCH_SIZE } from '../src/modules/tasks/tasks.jobs.js';
+import { createTasksService } from '../src/modules/tasks/tasks.service.js';
+import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
+import { readMachineCpu, readProcessTreeCpuSeconds, treeCpuDelta } from './proc.js';
+import { startCpuProfile } from './profiler.js';
+
+const NAME = 'task-generation';
+const say = (message: string) => log(NAME, message);
+
+const ENTITIES = Number(process.env.BENCH_TASK_ENTITIES || 10_000);
+if (!Number.isInteger(ENTITIES) || ENTITIES < 1) throw new Error(`BENCH_TASK_ENTITIES must be a whole number ≥ 1 (got '${process.env.BENCH_TASK_ENTITIES}')`);
+const SEED = Number(process.env.BENCH_TASK_SEED || 1);
+const LOCATIONS_PER_ENTITY = 3;
+/** Rows per multi-row INSERT (unnest of arrays: one parameter per column, whatever the row count). */
+const INSERT_CHUNK = 2000;
+
+// ---------------------------------------------------------------- realistic, reproducible data
+
+/** mulberry32: a small deterministic PRNG, so every run inserts the same book of entities. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pickWeighted<T>(random: () => number, choices: readonly (readonly [T, number])[]): T {
+  const total = choices.reduce((sum, [, w]) => sum + w, 0);
+  let r = random() * total;
+  for (const [value, weight] of choices) {
+    r -= weight;
+    if (r < 0) return value;
+  }
+  return choices[choices.length - 1]![0];
+}
+
+const CODES = REGIONS.map((r) => r.code);
+const ID_BY_CODE = new Map(REGIONS.map((r) => [r.code, r.id]));
+/** Where businesses tend to operate: the big states weigh more, every state and DC appears. */
+const OPERATING_WEIGHT: Record<string, number> = { CA: 12, TX: 9, NY: 8, FL: 7, IL: 5, PA: 4, OH: 4, GA: 4, NC: 4, WA: 4, MA: 4, NJ: 4, VA: 3, MI: 3, CO: 3, AZ: 3 };
+const OPERATING = CODES.map((code) => [code, OPERATING_WEIGHT[code] ?? 1] as const);
+
+const TAX_BY_TYPE = {
+  c_corp: [['corp', 75], ['s_corp', 25]],
+  p_corp: [['corp', 40], ['s_corp', 60]],
+  llc: [['disregarded', 50], ['partnership', 30], ['s_corp', 15], ['corp', 5]],
+} as const;
+
+interface LocationProfile {
+  regionId: string;
+  hasEmployees: boolean | null;
+  hasPhysicalLocation: boolean | null;
+  employeeCount: number | null;
+}
+
+interface EntityProfile {
+  id: string;
+  entityType: keyof typeof TAX_BY_TYPE;
+  taxClassification: string;
+  incorporationRegion: string;
+  incorporationDate: string;
+  accountingYearEnd: number | null;
+  locations: LocationProfile[];
+}
+
+/**
+ * One entity: a C corp (40 %), an LLC (45 %) or a professional corp (15 %), with a tax class that
+ * fits; incorporated in Delaware (about a third) or in one of the 51 regions (every one appears);
+ * incorporated 0–15 years ago; a December year end mostly. Three distinct locations: the main
+ * office with employees (usually in the home state unless incorporated in DE), a second site that
+ * is an office or remote employees, and a third where some facts are still unknown (null) or false,
+ * which leaves question tasks to answer.
+ */
+function entityProfile(random: () => number, index: number, today: Date): EntityProfile {
+  const entityType = pickWeighted(random, [['c_corp', 40], ['llc', 45], ['p_corp', 15]] as const);
+  const taxClassification = pickWeighted(random, TAX_BY_TYPE[entityType]);
+  // Every region is the home of some entities (index % 51), Delaware of about a third.
+  const incorporationRegion = random() < 0.35 ? 'DE' : CODES[index % CODES.length]!;
+  const daysAgo = 30 + Math.floor(random() * 15 * 365);
+  const incorporationDate = new Date(today.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const accountingYearEnd = pickWeighted(random, [[12, 80], [null, 10], [3, 3], [6, 4], [9, 3]] as const);
+
+  const codes: string[] = [];
+  const addCode = (code: string) => {
+    if (!codes.includes(code)) codes.push(code);
+  };
+  if (incorporationRegion !== 'DE' && random() < 0.7) addCode(incorporationRegion);
+  while (codes.length < LOCATIONS_PER_ENTITY) addCode(pickWeighted(random, OPERATING));
+
+  const employees = () => 1 + Math.floor(random() ** 3 * 250);
+  const locations: LocationProfile[] = codes.map((code, i) => {
+    const regionId = ID_BY_CODE.get(code)!;
+    if (i === 0) return { regionId, hasEmployees: true, hasPhysicalLocation: true, employeeCount: employees() };
+    if (i === 1) {
+      const office = random() < 0.4;
+      return { regionId, hasEmployees: true, hasPhysicalLocation: office, employeeCount: office ? employees() : 1 + Math.floor(random() * 12) };
+    }
+    return pickWeighted<LocationProfile>(random, [
+      [{ regionId, hasEmployees: true, hasPhysicalLocation: false, employeeCount: 1 + Math.floor(random() * 5) }, 40],
+      [{ regionId, hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }, 20],
+      [{ regionId, hasEmployees: null, hasPhysicalLocation: null, employeeCount: null }, 25],
+      [{ regionId, hasEmployees: true, hasPhysicalLocation: null, employeeCount: null }, 15],
+    ]);
+  });
+  return { id: newId(ID_PREFIX.legalEntity), entityType, taxClassification, incorporationRegion, incorporationDate, accountingYearEnd, locations };
+}
+
+/** Bulk insert, not timed: one platform, the entities and their locations, in multi-row INSERTs from unnest. */
+async function seed(db: Db, today: Date): Promise<{ platformId: string; entities: number; locations: number; byType: Record<string, number> }> {
+  const random = prng(SEED);
+  const platformId = newId(ID_PREFIX.platform);
+  await db.insertInto('platforms').values({ id: platformId, name: 'Bench Platform' }).execute();
+  const byType: Record<string, number> = {};
+  let locations = 0;
+  for (let start = 0; start < ENTITIES; start += INSERT_CHUNK) {
+    const chunk = Array.from({ length: Math.min(INSERT_CHUNK, ENTITIES - start) }, (_, i) => entityProfile(random, start + i, today));
+    for (const e of chunk) byType[e.entityType] = (byType[e.entityType] ?? 0) + 1;
+    const col = <T>(f: (e: EntityProfile, i: number) => T) => chunk.map((e, i) => f(e, start + i));
+    await sql`
+      insert into legal_entities (id, platform_id, status, business_name, user_email, entity_type, tax_classification,
+                                  incorporation_region, incorporation_date, accounting_year_end, activated_at, created_at, updated_at)
+      select id, ${platformId}, 'active', name, email, entity_type, tax_classification, incorporation_region, incorporation_date,
+             accounting_year_end, ${today}, ${today}, ${today}
+      from unnest(${col((e) => e.id)}::text[], ${col((_, i) => `Bench Business ${i + 1}`)}::text[],
+                  ${col((_, i) => `owner${i + 1}@bench.example`)}::text[], ${col((e) => e.entityType)}::text[],
+                  ${col((e) => e.taxClassification)}::text[], ${col((e) => e.incorporationRegion)}::text[],
+                  ${col((e) => e.incorporationDate)}::date[], ${col((e) => e.accountingYearEnd)}::smallint[])
+        as t(id, name, email, entity_type, tax_classification, incorporation_region, incorporation_date, accounting_year_end)
+    `.execute(db);
+    const rows = chunk.flatMap((e) => e.locations.map((l) => ({ entityId: e.id, ...l })));
+    locations += rows.length;
+    await sql`
+      insert into legal_entity_locations (legal_entity_id, region_id, has_employees, has_physical_location, employee_count, created_at, updated_at)
+      select legal_entity_id, region_id, has_employees, has_physical_location, employee_count, ${today}, ${today}
+      from unnest(${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.regionId)}::text[], ${rows.map((r) => r.hasEmployees)}::boolean[],
+                  ${rows.map((r) => r.hasPhysicalLocation)}::boolean[], ${rows.map((r) => r.employeeCount)}::integer[])
+        as t(legal_entity_id, region_id, has_employees, has_physical_location, employee_count)
+    `.execute(db);
+  }
+  await sql`analyze legal_entities, legal_entity_locations, tasks`.execute(db);
+  return { platformId, entities: ENTITIES, locations, byType };
+}
+
+// ---------------------------------------------------------------- one timed run
+
+export interface GenerationRun {
+  name: string;
+  entities: number;
+  /** Tasks rollForwardAll reports as created. */
+  created: number;
+  elapsedSeconds: number;
+  entitiesPerSecond: number;
+  tasksPerSecond: number;
+  /** Task rows the run wrote, read back from the table: inserted (created_at), updated (updated_at only), deleted (count difference). */
+  rows: { inserted: number; updated: number; deleted: number; totalAfter: number };
+  /** regenerateMany calls (batches of 200) and the slowest one. */
+  batches: number;
+  slowestBatchMs: number;
+  /** % of one core over the run: this process, the embedded PostgreSQL, the rest of the machine. */
+  cpuPercent: { node: number; database: number | null; other: number; machine: number };
+  cpuMicrosPerEntity: { node: number; database: number | null };
+}
+
+/** What the child reports (its `benchReady` line, besides `pid`). */
+export interface GenerationReport {
+  entities: number;
+  locations: number;
+  entityTypes: Record<string, number>;
+  /** The untimed bulk insert. */
+  seedSeconds: number;
+  batchSize: number;
+  /** Tasks per entity after the runs. */
+  tasksPerEntity: { min: number; p50: number; p90: number; max: number; avg: number };
+  tasksTableMiB: number;
+  runs: GenerationRun[];
+  /** CPU profiles of a repeat of each run (BENCH_CPU_PROFILE_DIR), by run key (e1, e2). */
+  profiles?: Record<string, string>;
+}
+
+let stopping = false;
+
+async function timedRun(name: string, db: Db, tasks: ReturnType<typeof createTasksService>, postmasterPid: number | null): Promise<GenerationRun> {
+  const before = await sql<{ n: number }>`select count(*)::int as n from tasks`.execute(db);
+  let batches = 0;
+  let slowestBatchMs = 0;
+  // rollForwardAll takes anything with regenerateMany: count and time the batches, and stop between them on SIGTERM.
+  const counted = {
+    async regenerateMany(ids: string[]) {
+      if (stopping) throw new Error('stopped by SIGTERM');
+      const t = performance.now();
+      const out = await tasks.regenerateMany(ids);
+      batches += 1;
+      slowestBatchMs = Math.max(slowestBatchMs, performance.now() - t);
+      return out;
+    },
+  };
+  // Timestamps come from PostgreSQL's clock, like the rows' created_at / updated_at (now() = transaction start).
+  const started = (await sql<{ t: Date }>`select clock_timestamp() as t`.execute(db)).rows[0]!.t;
+  const db0 = postmasterPid ? readProcessTreeCpuSeconds(postmasterPid) : null;
+  const node0 = process.cpuUsage();
+  const machine0 = readMachineCpu();
+  const t0 = performance.now();
+  const result = await rollForwardAll(db, counted);
+  const elapsedSeconds = (performance.now() - t0) / 1000;
+  const node = process.cpuUsage(node0);
+  const machine1 = readMachineCpu();
+  const db1 = postmasterPid ? readProcessTreeCpuSeconds(postmasterPid) : null;
+
+  const counts = (await sql<{ total: number; inserted: number; updated: number }>`
+    select count(*)::int as total,
+           count(*) filter (where created_at >= ${started})::int as inserted,
+           count(*) filter (where created_at < ${started} and updated_at >= ${started})::int as updated
+    from tasks`.execute(db)).rows[0]!;
+  const nodeSeconds = (node.user + node.system) / 1e6;
+  const dbSeconds = db0 && db1 ? treeCpuDelta(db0, db1) : null;
+  const percent = (seconds: number) => (100 * seconds) / elapsedSeconds;
+  const machineTotal = machine1.totalSeconds - machine0.totalSeconds;
+  const machine = machineTotal > 0 ? (100 * os.cpus().length * (machine1.busySeconds - machine0.busySeconds)) / machineTotal : NaN;
+  return {
+    name,
+    entities: result.entities,
+    created: result.created,
+    elapsedSeconds,
+    entitiesPerSecond: result.entities / elapsedSeconds,
+    tasksPerSecond: result.created / elapsedSeconds,
+    rows: { inserted: counts.inserted, updated: counts.updated, deleted: before.rows[0]!.n + counts.inserted - counts.total, totalAfter: counts.total },
+    batches,
+    slowestBatchMs,
+    cpuPercent: {
+      node: percent(nodeSeconds),
+      database: dbSeconds === null ? null : percent(dbSeconds),
+      other: Math.max(0, machine - percent(nodeSeconds) - (dbSeconds === null ? 0 : percent(dbSeconds))),
+      machine,
+    },
+    cpuMicrosPerEntity: { node: (nodeSeconds * 1e6) / result.entities, database: dbSeconds === null ? null : (dbSeconds * 1e6) / result.entities },
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+let opening: Promise<DatabaseHandle> | null = null;
+const shutdown = onShutdown(NAME, async () => {
+  stopping = true;
+  const handle = await opening?.catch(() => null);
+  await handle?.close();
+});
+
+try {
+  const dataDir = requireEnv('STATEHOUSE_DATA_DIR');
+  // Always a fresh embedded PostgreSQL: never an external DATABASE_URL.
+  const config = loadConfig(process.env, { databaseUrl: null, dataDir: path.resolve(dataDir) });
+  const t0 = performance.now();
+  opening = openDatabase(config, { allowAttach: false, migrate: true, log: say });
+  const database = await opening;
+  const { db } = database;
+  const pidText = readFileSync(path.join(config.dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n', 1)[0] ?? '';
+  const postmasterPid = Number.parseInt(pidText, 10) || null;
+  say(`embedded PostgreSQL ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (postmaster pid ${postmasterPid})`);
+
+  const today = new Date();
+  const t1 = performance.now();
+  const seeded = await seed(db, today);
+  const seedSeconds = (performance.now() - t1) / 1000;
+  say(`inserted ${seeded.entities} legal entities and ${seeded.locations} locations in ${seedSeconds.toFixed(1)} s (${JSON.stringify(seeded.byType)})`);
+
+  const catalog = loadCatalog();
+  const tasks = createTasksService({
+    db,
+    catalog,
+    now: () => new Date(),
+    applyLocationChange: async () => {
+      throw new Error('not used by regeneration');
+    },
+  });
+  const runs: GenerationRun[] = [];
+  for (const name of ['first run', 're-run']) {
+    say(`rollForwardAll (${name}) over ${seeded.entities} entities, batches of ${BATCH_SIZE}`);
+    const run = await timedRun(name, db, tasks, postmasterPid);
+    say(`${name}: ${run.entities} entities in ${run.elapsedSeconds.toFixed(2)} s = ${run.entitiesPerSecond.toFixed(0)} entities/s; ` +
+      `${run.created} tasks created (${run.rows.updated} updated, ${run.rows.deleted} deleted)`);
+    runs.push(run);
+    if (name === 'first run') await sql`analyze tasks`.execute(db);
+  }
+  const distribution = (await sql<{ min: number; p50: number; p90: number; max: number; avg: number }>`
+    select min(n)::int as min, percentile_disc(0.5) within group (order by n)::int as p50,
+           percentile_disc(0.9) within group (order by n)::int as p90, max(n)::int as max, avg(n)::float8 as avg
+    from (select count(*) as n from tasks group by legal_entity_id) t`.execute(db)).rows[0]!;
+  const size = (await sql<{ bytes: number }>`select pg_total_relation_size('tasks')::float8 as bytes`.execute(db)).rows[0]!;
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
+  const profiles: Record<string, string> = {};
+  if (profileDir) {
+    await sql`delete from tasks`.execute(db);
+    await sql`vacuum analyze tasks`.execute(db);
+    for (const [i, name] of ['first run', 're-run'].entries()) {
+      const file = path.join(profileDir, `e${i + 1}.cpuprofile`);
+      say(`rollForwardAll (${name}) again, under the CPU profiler (not timed)`);
+      const profiler = await startCpuProfile();
+      await rollForwardAll(db, tasks);
+      await profiler.stop(file);
+      profiles[`e${i + 1}`] = file;
+    }
+  }
+  const report: GenerationReport = {
+    entities: seeded.entities,
+    locations: seeded.locations,
+    entityTypes: seeded.byType,
+    seedSeconds,
+    batchSize: BATCH_SIZE,
+    tasksPerEntity: distribution,
+    tasksTableMiB: size.bytes / 1048576,
+    runs,
+    ...(profileDir && { profiles }),
+  };
+  announceReady({ ...report });
+} catch (error) {
+  // Stopped on purpose (SIGTERM, or the parent went away): the shutdown under way is all there is to do.
+  if (!stopping) {
+    say(`failed: ${(error as Error).stack ?? String(error)}`);
+    shutdown('failed', 1);
+  }
+}
