@@ -28,6 +28,7 @@ import { createPlatformsService } from './modules/platforms/platforms.service.js
 import { systemRoutes } from './modules/system/system.routes.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { taskRoutes } from './modules/tasks/tasks.routes.js';
+import { createTaskListCache } from './modules/tasks/task-list-cache.js';
 import { createTasksService, type TasksService } from './modules/tasks/tasks.service.js';
 import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
 
@@ -131,8 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('hosted', null);
   await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') }));
   await app.register(signupPageRoutes({ db, sessions, signup, publicOrigin }));
-  await app.register(taskRoutes({ tasks, catalog, auth }));
-  await app.register(taskV2Routes({ tasks, catalog, auth }));
+  const taskLists = createTaskListCache(db);
+  await app.register(taskRoutes({ tasks, catalog, auth, cache: taskLists }));
+  await app.register(taskV2Routes({ tasks, catalog, auth, cache: taskLists }));
   await app.register(taskSessionRoutes({ tasks, automation, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds, auth }));
   await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));

@@ -5,8 +5,8 @@ import type { PlannedTask } from '../../engine/engine.js';
 import { ID_PREFIX_TASK } from './tasks.fns.js';
 import { newId } from '../../lib/ids.js';
 
-/** 11 columns × 2,000 rows = 22,000 parameters per insert. */
-const INSERT_CHUNK = 2000;
+/** What a regeneration reports of each task it created. */
+export type CreatedTask = Pick<TaskRow, 'id' | 'legal_entity_id'>;
 
 export type PlanningEntityRow = Awaited<ReturnType<ReturnType<typeof createTasksRepository>['findPlanningEntities']>>[number];
 
@@ -36,29 +36,24 @@ export function createTasksRepository(db: Db) {
     findTaskForUpdate: (legalEntityId: string, id: string) =>
       db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', id).forUpdate().executeTakeFirst(),
 
-    /** Bulk insert, in chunks that stay far below PostgreSQL's 65,535 parameters per statement. */
-    async insertPlanned(rows: { legalEntityId: string; task: PlannedTask }[]): Promise<TaskRow[]> {
-      const inserted: TaskRow[] = [];
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        const chunk = rows.slice(i, i + INSERT_CHUNK).map(({ legalEntityId, task: t }) => ({
-          id: newId(ID_PREFIX_TASK),
-          legal_entity_id: legalEntityId,
-          kind: t.kind,
-          definition_id: t.definitionId,
-          region_code: t.regionCode,
-          period_key: t.periodKey,
-          period_start_date: t.periodStartDate,
-          period_end_date: t.periodEndDate,
-          due_date: t.dueDate,
-          criteria_met: JSON.stringify(t.criteriaMet),
-          blocked_by: JSON.stringify(t.blockedBy),
-        }));
-        inserted.push(...await db.insertInto('tasks').values(chunk)
-          // Regenerations of an entity are serialised (lockEntities); the unique key keeps duplicates impossible regardless.
-          .onConflict((oc) => oc.constraint('tasks_identity_key').doNothing())
-          .returningAll().execute());
-      }
-      return inserted;
+    /**
+     * Bulk insert from column arrays (unnest): 12 parameters per statement whatever the row count, so
+     * neither Kysely nor PostgreSQL has thousands of placeholders to handle.
+     */
+    async insertPlanned(rows: { legalEntityId: string; task: PlannedTask }[]): Promise<CreatedTask[]> {
+      if (rows.length === 0) return [];
+      const col = <T>(pick: (r: { legalEntityId: string; task: PlannedTask }) => T) => rows.map(pick);
+      // Regenerations of an entity are serialised (lockEntities); the unique key keeps duplicates impossible regardless.
+      const result = await sql<CreatedTask>`
+        insert into tasks (id, legal_entity_id, kind, definition_id, region_code, period_key, period_start_date, period_end_date, due_date, criteria_met, blocked_by)
+        select * from unnest(
+          ${col(() => newId(ID_PREFIX_TASK))}::text[], ${col((r) => r.legalEntityId)}::text[], ${col((r) => r.task.kind)}::text[],
+          ${col((r) => r.task.definitionId)}::text[], ${col((r) => r.task.regionCode)}::text[], ${col((r) => r.task.periodKey)}::text[],
+          ${col((r) => r.task.periodStartDate)}::date[], ${col((r) => r.task.periodEndDate)}::date[], ${col((r) => r.task.dueDate)}::date[],
+          ${col((r) => JSON.stringify(r.task.criteriaMet))}::jsonb[], ${col((r) => JSON.stringify(r.task.blockedBy))}::jsonb[])
+        on conflict on constraint tasks_identity_key do nothing
+        returning id, legal_entity_id`.execute(db);
+      return result.rows;
     },
 
     updatePlanned: (id: string, t: PlannedTask) =>

@@ -12,12 +12,13 @@ import {
   AccountTaskSchema, ListLocationTasksQuerySchema, ListTasksQuerySchema, TaskIdParamsSchema, UpdateTaskStatusSchema,
 } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';
+import { canonicalQuery, type TaskListCache } from './task-list-cache.js';
 
 const ORDER_DOC =
   'Ordered by importance: open tasks first; among them overdue, then due within 30 days, then the rest; then tasks other ' +
   'requirements wait for; then priority (high, medium, low); then due date (undated last). See docs/tasks.md.';
 
-export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks }) {
+export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks; cache: TaskListCache }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const { tasks, catalog } = deps;
@@ -32,12 +33,16 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
         querystring: ListTasksQuerySchema,
         response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 422) },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const q = request.query;
-      const found = await tasks.search(scopeOf(request), {
-        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, tags: q.tags,
-      }, 'importance');
-      return found.map((v) => toAccountTask(catalog, v));
+      const scope = scopeOf(request);
+      const entry = await deps.cache.get(scope.legalEntityId, `GET /tasks?${canonicalQuery(q)}@${tasks.today()}`, async () => {
+        const found = await tasks.search(scope, {
+          definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, tags: q.tags,
+        }, 'importance');
+        return { body: reply.serializeInput(found.map((v) => toAccountTask(catalog, v)) as never, '200') as string };
+      });
+      return reply.type('application/json; charset=utf-8').send(entry.body as never); // already serialised by this route's schema
     });
 
     r.get('/locations/:region_platform_public_id/tasks', {
@@ -50,14 +55,18 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
         querystring: ListLocationTasksQuerySchema,
         response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 404, 422) },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const region = resolveRegion(request.params.region_platform_public_id);
       if (!region) throw new NotFoundError(`Location '${request.params.region_platform_public_id}' not found`);
       const q = request.query;
-      const found = await tasks.search(scopeOf(request), {
-        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, regionCode: region.code,
-      }, 'due-date');
-      return found.map((v) => toAccountTask(catalog, v));
+      const scope = scopeOf(request);
+      const entry = await deps.cache.get(scope.legalEntityId, `GET /locations/${region.code}/tasks?${canonicalQuery(q)}@${tasks.today()}`, async () => {
+        const found = await tasks.search(scope, {
+          definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, regionCode: region.code,
+        }, 'due-date');
+        return { body: reply.serializeInput(found.map((v) => toAccountTask(catalog, v)) as never, '200') as string };
+      });
+      return reply.type('application/json; charset=utf-8').send(entry.body as never); // already serialised by this route's schema
     });
 
     r.get('/tasks/:task_id', {

@@ -10,7 +10,7 @@ import type { AccessScope } from '../auth/access-tokens.js';
 import type { LocationConfigChange } from '../locations/locations.fns.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import { traitsOf } from './tasks.mappers.js';
-import { createTasksRepository, identityOf, plannedIdentity, type PlanningEntityRow } from './tasks.repository.js';
+import { createTasksRepository, identityOf, plannedIdentity, type CreatedTask, type PlanningEntityRow } from './tasks.repository.js';
 
 /** A stored task with what the catalog says about it. */
 export type TaskView =
@@ -66,7 +66,7 @@ export function createTasksService(deps: TasksDeps) {
    * someone acted on. One transaction; entities are locked in id order, so concurrent regenerations
    * of the same entity run one after the other and cannot duplicate or lose anything.
    */
-  async function regenerateMany(legalEntityIds: string[]): Promise<Map<string, TaskRow[]>> {
+  async function regenerateMany(legalEntityIds: string[]): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
     if (ids.length === 0) return new Map();
     return db.transaction().execute(async (trx) => {
@@ -101,7 +101,7 @@ export function createTasksService(deps: TasksDeps) {
     });
   }
 
-  async function regenerate(legalEntityId: string): Promise<{ created: TaskRow[] }> {
+  async function regenerate(legalEntityId: string): Promise<{ created: CreatedTask[] }> {
     return { created: (await regenerateMany([legalEntityId])).get(legalEntityId) ?? [] };
   }
 
@@ -169,12 +169,14 @@ export function createTasksService(deps: TasksDeps) {
       const rows = await createTasksRepository(db).findTasks(scope.legalEntityId);
       const selected = (await views(rows.filter((r) => r.applicable || r.acted_at))).filter((v) =>
         matchesFilter({ ...traitsOf(v), dueDate: v.row.due_date, status: v.row.status, regionCode: v.region.code, kind: v.kind }, filter));
-      const rank = (v: TaskView) => ({ ...traitsOf(v), status: v.row.status, dueDate: v.row.due_date, regionCode: v.region.code });
+      // Sort keys are computed once per task, not on every comparison.
       const byImportance = compareByImportance(today());
-      return selected.sort((a, b) =>
+      const keyed = selected.map((v) => ({ v, key: { ...traitsOf(v), status: v.row.status, dueDate: v.row.due_date, regionCode: v.region.code } }));
+      keyed.sort((a, b) =>
         order === 'importance'
-          ? byImportance(rank(a), rank(b))
-          : compareDue(a.row.due_date, b.row.due_date, 'first') || byImportance(rank(a), rank(b)));
+          ? byImportance(a.key, b.key)
+          : compareDue(a.v.row.due_date, b.v.row.due_date, 'first') || byImportance(a.key, b.key));
+      return keyed.map((k) => k.v);
     },
 
     async updateStatus(scope: AccessScope, id: string, status: TaskStatus) {
@@ -234,8 +236,14 @@ function changed(current: TaskRow, planned: { dueDate: string | null; periodStar
     current.period_start_date !== planned.periodStartDate ||
     current.period_end_date !== planned.periodEndDate ||
     !current.applicable ||
-    JSON.stringify(current.criteria_met) !== JSON.stringify(planned.criteriaMet) ||
-    JSON.stringify(current.blocked_by) !== JSON.stringify(planned.blockedBy);
+    canonical(current.criteria_met) !== canonical(planned.criteriaMet) ||
+    canonical(current.blocked_by) !== canonical(planned.blockedBy);
+}
+
+/** JSON with object keys sorted: jsonb reorders keys, so a stored value reads back in another order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
 }
 
 /** An answer must fit the question: a boolean, a non-negative whole number, or a date (YYYY-MM-DD). */

@@ -11,10 +11,11 @@ import {
   AnswerQuestionSchema, ListTasksV2QuerySchema, PlatformTaskSchema, QuestionIdParamsSchema, TaskIdParamsSchema, UpdateTaskStatusV2Schema,
 } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';
+import { canonicalQuery, type TaskListCache } from './task-list-cache.js';
 
 const errors = { 401: PlatformErrorSchema, 404: PlatformErrorSchema, 409: PlatformErrorSchema };
 
-export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks }) {
+export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks; cache: TaskListCache }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const { tasks, catalog } = deps;
@@ -38,21 +39,25 @@ export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth
       const q = request.query;
       const scope = scopeOf(request);
       assertV2Scope(scope, q);
-      const found = await tasks.search(scope, {
-        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, regionCode: q.region, kind: q.type,
-        statuses: q.statuses?.map((s) => (s === 'deferred' ? 'dismissed' : s)), tags: q.tags, categories: q.categories,
-      }, 'importance');
-      const size = q.page_size ?? 50;
-      const page = q.page_num ?? 1;
-      reply.header('x-page-size', String(size)).header('x-page', String(page)).header('x-total', String(found.length));
-      if (page * size < found.length) {
-        const next = new URL(request.url, 'http://localhost');
-        next.searchParams.set('page_num', String(page + 1));
-        next.searchParams.set('page_size', String(size));
-        const nextUrl = `${next.pathname}${next.search}`;
-        reply.header('x-next-page', nextUrl).header('link', `<${nextUrl}>; rel="next"`);
-      }
-      return found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(catalog, v));
+      const entry = await deps.cache.get(scope.legalEntityId, `GET /v2/tasks?${canonicalQuery(q)}@${tasks.today()}`, async () => {
+        const found = await tasks.search(scope, {
+          definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, regionCode: q.region, kind: q.type,
+          statuses: q.statuses?.map((s) => (s === 'deferred' ? 'dismissed' : s)), tags: q.tags, categories: q.categories,
+        }, 'importance');
+        const size = q.page_size ?? 50;
+        const page = q.page_num ?? 1;
+        const headers: Record<string, string> = { 'x-page-size': String(size), 'x-page': String(page), 'x-total': String(found.length) };
+        if (page * size < found.length) {
+          const next = new URL(request.url, 'http://localhost');
+          next.searchParams.set('page_num', String(page + 1));
+          next.searchParams.set('page_size', String(size));
+          headers['x-next-page'] = `${next.pathname}${next.search}`;
+          headers.link = `<${headers['x-next-page']}>; rel="next"`;
+        }
+        const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(catalog, v));
+        return { body: reply.serializeInput(items as never, '200') as string, headers };
+      });
+      return reply.headers(entry.headers).type('application/json; charset=utf-8').send(entry.body as never); // already serialised by this route's schema
     });
 
     r.get('/v2/tasks/:task_id', {
