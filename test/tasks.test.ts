@@ -194,6 +194,17 @@ describe('tasks', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it('a cached list is never stale, even when another process changed the tasks', async () => {
+    const first = await list('?status=todo');
+    const target = first[0]!;
+    expect(await list('?status=todo')).toEqual(first); // served again (from the cache)
+    // Another Statehouse process sharing the database changes the task: this process must notice.
+    await t.db.updateTable('tasks').set({ status: 'done', updated_at: new Date() }).where('id', '=', target.id).execute();
+    expect((await list('?status=todo')).some((x) => x.id === target.id)).toBe(false);
+    await t.db.updateTable('tasks').set({ status: 'todo', updated_at: new Date() }).where('id', '=', target.id).execute();
+    expect((await list('?status=todo')).some((x) => x.id === target.id)).toBe(true);
+  });
+
   it('tasks that stop applying disappear unless someone acted on them', async () => {
     const edd = (await find('ca-edd-employer-registration'))!;
     await t.app.inject({ method: 'PATCH', url: `/tasks/${edd.id}`, headers: auth(), payload: { status: 'in-progress' } });
