@@ -21,9 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       completed_at timestamptz,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
+      -- Also the index for every per-entity read (legal_entity_id is its first column): no other index needed.
       constraint tasks_identity_key unique (legal_entity_id, definition_id, region_code, period_key)
     );
-    create index tasks_legal_entity_due_idx on tasks (legal_entity_id, due_date);
   `.execute(db);
 }
 
