@@ -61,7 +61,7 @@ describe('hosted task pages', () => {
     expect(notice.body).not.toContain('Keep an agent for service of process in California'); // done tasks are not in the open list
     expect((await browser!.get('/hosted/tasks?region=CA&status=done')).body).toContain('Keep an agent for service of process in California');
     const refused = await browser!.post(`/hosted/tasks/${agent.id}/status`, { status: 'dismissed', return_to: '/hosted/tasks' });
-    expect(new URL(refused.headers.location as string, 'http://x').searchParams.get('error')).toContain('cannot move from done to dismissed');
+    expect(new URL(refused.headers.location as string, 'http://x').searchParams.get('error')).toContain('This task is already done: move it back to to-do first.');
     const open = await browser!.post(`/hosted/tasks/${agent.id}/status`, { status: 'todo', return_to: 'https://evil.example/' });
     expect(open.headers.location).toBe(`/hosted/tasks/${agent.id}?updated=${agent.id}`); // return_to must stay on the hosted pages
   });

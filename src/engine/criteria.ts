@@ -28,6 +28,14 @@ export interface Evaluation {
   unknown: Set<Fact>;
 }
 
+const ENTITY_TYPE_NAMES: Record<string, string> = {
+  c_corp: 'C corporation', p_corp: 'professional corporation', pllc: 'professional LLC', llc: 'limited liability company',
+  llp: 'limited liability partnership', lp: 'limited partnership', gp: 'general partnership',
+};
+const TAX_CLASS_NAMES: Record<string, string> = {
+  corp: 'a corporation', s_corp: 'an S corporation', partnership: 'a partnership', disregarded: 'a disregarded entity', tax_exempt: 'a tax-exempt organization',
+};
+
 const TRUE = (met: CriterionMet[] = []): Evaluation => ({ value: true, met, unknown: new Set() });
 const FALSE: Evaluation = { value: false, met: [], unknown: new Set() };
 const UNKNOWN = (fact: Fact): Evaluation => ({ value: null, met: [], unknown: new Set([fact]) });
@@ -88,13 +96,13 @@ export function evaluate(criteria: Criteria, facts: RegionFacts): Evaluation {
   if (criteria.entity_types) {
     const type = facts.entityType;
     parts.push(type && criteria.entity_types.includes(type as never)
-      ? TRUE([{ key: 'entity-type', reason: `The legal entity is a ${type}`, data: { entity_type: type } }])
+      ? TRUE([{ key: 'entity-type', reason: `The business is a ${ENTITY_TYPE_NAMES[type] ?? type}`, data: { entity_type: type } }])
       : FALSE);
   }
   if (criteria.tax_classifications) {
     const tax = facts.taxClassification;
     parts.push(tax && criteria.tax_classifications.includes(tax as never)
-      ? TRUE([{ key: 'tax-classification', reason: `The legal entity is taxed as ${tax}`, data: { tax_classification: tax } }])
+      ? TRUE([{ key: 'tax-classification', reason: `The business is taxed as ${TAX_CLASS_NAMES[tax] ?? tax}`, data: { tax_classification: tax } }])
       : FALSE);
   }
   if (criteria.any) parts.push(or(criteria.any.map((branch) => evaluate(branch, facts))));

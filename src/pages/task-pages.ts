@@ -49,15 +49,15 @@ export function taskActions(task: TaskItem, csrf: string, returnTo: string, erro
   if (task.kind === 'question') {
     const id = `answer-${task.id}`;
     const input = task.answerType === 'boolean'
-      ? html`<fieldset class="inline"><legend>${task.title}</legend>
+      ? html`<fieldset class="inline"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${task.title}</legend>
 <label><input type="radio" name="answer" value="true"${task.answer === 'true' ? html` checked` : ''}> Yes</label>
 <label><input type="radio" name="answer" value="false"${task.answer === 'false' ? html` checked` : ''}> No</label></fieldset>`
-      : html`<label for="${id}">Your answer</label><input id="${id}" name="answer" type="${task.answerType === 'date' ? 'date' : 'number'}" ${task.answerType === 'number' ? html`min="0" step="1" inputmode="numeric"` : ''} value="${task.answer ?? ''}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`;
+      : html`<label for="${id}">Your answer<span class="visually-hidden">: ${task.title}</span></label><input id="${id}" name="answer" type="${task.answerType === 'date' ? 'date' : 'number'}" ${task.answerType === 'number' ? html`min="0" step="1" inputmode="numeric"` : ''} value="${task.answer ?? ''}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`;
     return html`<form method="post" action="/hosted/tasks/${task.id}/answer" class="task-form">
 ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}">
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
 ${input}
-<button type="submit">${task.answer === null ? 'Save answer' : 'Change answer'}</button>
+<button type="submit">${task.answer === null ? 'Save answer' : 'Change answer'}<span class="visually-hidden">: ${task.title}</span></button>
 </form>`;
   }
   const button = (status: string, label: string, secondary = false) => html`<form method="post" action="/hosted/tasks/${task.id}/status" class="inline-form">

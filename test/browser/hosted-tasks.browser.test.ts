@@ -292,7 +292,7 @@ describe('hosted task pages in a browser', { timeout: 180_000 }, () => {
     await navigate(stale, () => taskButton(stale, 'Start', workers.definition.title).click(), '/hosted/tasks');
     expect(query(stale)).toMatchObject({ region: 'CA' });
     const refused = stale.getByRole('alert');
-    expect(await refused.textContent()).toContain('cannot move from done to in-progress');
+    expect(await refused.textContent()).toContain('This task is already done: move it back to to-do first.');
     expect(await api.statusOf(workers.id)).toBe('done');
     await stale.close();
 
@@ -528,7 +528,7 @@ describe('hosted task pages in a browser', { timeout: 180_000 }, () => {
     expect((await notice(page).textContent())?.trim()).toBe('Saved.');
     await capture(page, 'tasks-list-saved');
     await navigate(stale, () => taskButton(stale, 'Start', workers.definition.title).click(), '/hosted/tasks');
-    expect(await stale.getByRole('alert').textContent()).toContain('cannot move from done to in-progress');
+    expect(await stale.getByRole('alert').textContent()).toContain('This task is already done: move it back to to-do first.');
     await capture(stale, 'tasks-list-refused');
     await stale.close();
 

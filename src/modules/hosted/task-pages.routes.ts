@@ -177,6 +177,11 @@ export function taskPageRoutes(deps: { db: Db; sessions: HostedSessionsService; 
       try {
         await deps.tasks.updateStatus(hosted.scope, view.row.id, status);
       } catch (error) {
+        if (error instanceof HttpError && error.status === 409) {
+          const current = (await scopedTask(hosted, view.row.id))?.row.status ?? view.row.status;
+          const message = `This task is already ${current === 'in-progress' ? 'in progress' : current}: move it back to to-do first.`;
+          return reply.redirect(withParam(back, 'error', message), 303);
+        }
         if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
         throw error;
       }
