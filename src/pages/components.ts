@@ -11,30 +11,33 @@ export interface FieldOptions {
   autocomplete?: string;
 }
 
-/** A labelled input with its hint and error tied to it for screen readers. */
-export function textField(f: FieldOptions): Raw {
-  const id = `f-${f.name.replace(/[^a-z0-9_-]/gi, '-')}`;
+const fieldId = (name: string) => `f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
+
+/** Label, hint and error of a field, tied to its control for screen readers. */
+function fieldFrame(f: FieldOptions, control: (attributes: Raw) => Raw): Raw {
+  const id = fieldId(f.name);
   const described = [f.hint ? `${id}-hint` : '', f.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const attributes = raw(`id="${id}" name="${f.name}"${f.required ? ' required' : ''}${described ? ` aria-describedby="${described}"` : ''}${f.error ? ' aria-invalid="true"' : ''}`);
   return html`<div class="field${f.error ? ' has-error' : ''}">
 <label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
 ${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
 ${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''}
-<input id="${id}" name="${f.name}" type="${f.type ?? 'text'}" value="${f.value ?? ''}"${f.required ? raw(' required') : ''}${f.autocomplete ? raw(` autocomplete="${f.autocomplete}"`) : ''}${described ? raw(` aria-describedby="${described}"`) : ''}${f.error ? raw(' aria-invalid="true"') : ''}>
+${control(attributes)}
 </div>`;
 }
 
+/** A labelled input. */
+export function textField(f: FieldOptions): Raw {
+  return fieldFrame(f, (attributes) =>
+    html`<input ${attributes} type="${f.type ?? 'text'}" value="${f.value ?? ''}"${f.autocomplete ? raw(` autocomplete="${f.autocomplete}"`) : ''}>`);
+}
+
+/** A labelled select with an empty first choice. */
 export function selectField(f: FieldOptions & { options: readonly (readonly [string, string])[] }): Raw {
-  const id = `f-${f.name.replace(/[^a-z0-9_-]/gi, '-')}`;
-  const described = [f.hint ? `${id}-hint` : '', f.error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field${f.error ? ' has-error' : ''}">
-<label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
-${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
-${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''}
-<select id="${id}" name="${f.name}"${f.required ? raw(' required') : ''}${described ? raw(` aria-describedby="${described}"`) : ''}${f.error ? raw(' aria-invalid="true"') : ''}>
+  return fieldFrame(f, (attributes) => html`<select ${attributes}>
 <option value="">Choose…</option>
 ${f.options.map(([value, label]) => html`<option value="${value}"${value === (f.value ?? '') ? raw(' selected') : ''}>${label}</option>`)}
-</select>
-</div>`;
+</select>`);
 }
 
 export const csrfInput = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
@@ -44,6 +47,6 @@ export function errorSummary(errors: Record<string, string>, labels: Record<stri
   const entries = Object.entries(errors);
   if (entries.length === 0) return html``;
   return html`<div class="error-summary" role="alert" tabindex="-1"><h2>Please fix ${entries.length === 1 ? 'this problem' : `these ${entries.length} problems`}</h2><ul>
-${entries.map(([name, message]) => html`<li><a href="#f-${name.replace(/[^a-z0-9_-]/gi, '-')}">${labels[name] ? `${labels[name]}: ` : ''}${message}</a></li>`)}
+${entries.map(([name, message]) => html`<li><a href="#${fieldId(name)}">${labels[name] ? `${labels[name]}: ` : ''}${message}</a></li>`)}
 </ul></div>`;
 }

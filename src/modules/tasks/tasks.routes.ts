@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Catalog } from '../../catalog/catalog.js';
@@ -11,6 +11,7 @@ import { toAccountTask } from './tasks.mappers.js';
 import {
   AccountTaskSchema, ListLocationTasksQuerySchema, ListTasksQuerySchema, TaskIdParamsSchema, UpdateTaskStatusSchema,
 } from './tasks.schemas.js';
+import type { TaskFilter } from './tasks.fns.js';
 import type { TasksService } from './tasks.service.js';
 import { canonicalQuery, type TaskListCache } from './task-list-cache.js';
 
@@ -26,6 +27,16 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
     const tags = ['Tasks'];
     const security = [{ bearer: [] }];
 
+    /** A task list, serialised by the route's schema once and reused while the entity's tasks are unchanged. */
+    async function sendList(request: FastifyRequest, reply: FastifyReply, key: string, filter: TaskFilter, order: 'importance' | 'due-date') {
+      const scope = scopeOf(request);
+      const entry = await deps.cache.get(scope.legalEntityId, `${key}@${tasks.today()}`, async () => {
+        const found = await tasks.search(scope, filter, order);
+        return { body: reply.serializeInput(found.map((v) => toAccountTask(catalog, v)) as never, '200') as string };
+      });
+      return reply.type('application/json; charset=utf-8').send(entry.body as never);
+    }
+
     r.get('/tasks', {
       ...common,
       schema: {
@@ -35,14 +46,9 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
       },
     }, async (request, reply) => {
       const q = request.query;
-      const scope = scopeOf(request);
-      const entry = await deps.cache.get(scope.legalEntityId, `GET /tasks?${canonicalQuery(q)}@${tasks.today()}`, async () => {
-        const found = await tasks.search(scope, {
-          definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, tags: q.tags,
-        }, 'importance');
-        return { body: reply.serializeInput(found.map((v) => toAccountTask(catalog, v)) as never, '200') as string };
-      });
-      return reply.type('application/json; charset=utf-8').send(entry.body as never); // already serialised by this route's schema
+      return sendList(request, reply, `GET /tasks?${canonicalQuery(q)}`, {
+        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, tags: q.tags,
+      }, 'importance');
     });
 
     r.get('/locations/:region_platform_public_id/tasks', {
@@ -59,14 +65,9 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
       const region = resolveRegion(request.params.region_platform_public_id);
       if (!region) throw new NotFoundError(`Location '${request.params.region_platform_public_id}' not found`);
       const q = request.query;
-      const scope = scopeOf(request);
-      const entry = await deps.cache.get(scope.legalEntityId, `GET /locations/${region.code}/tasks?${canonicalQuery(q)}@${tasks.today()}`, async () => {
-        const found = await tasks.search(scope, {
-          definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, regionCode: region.code,
-        }, 'due-date');
-        return { body: reply.serializeInput(found.map((v) => toAccountTask(catalog, v)) as never, '200') as string };
-      });
-      return reply.type('application/json; charset=utf-8').send(entry.body as never); // already serialised by this route's schema
+      return sendList(request, reply, `GET /locations/${region.code}/tasks?${canonicalQuery(q)}`, {
+        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, regionCode: region.code,
+      }, 'due-date');
     });
 
     r.get('/tasks/:task_id', {
