@@ -13,6 +13,7 @@ import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/host
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
 import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
 import { automationPageRoutes } from './modules/hosted/automation-pages.routes.js';
+import { payrollRoutes } from './modules/hosted/payroll-pages.routes.js';
 import { taskPageRoutes } from './modules/hosted/task-pages.routes.js';
 import { createCallbackOrigins } from './modules/platforms/callback-origins.js';
 import { createAutomationService } from './modules/tasks/automation.service.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(taskSessionRoutes({ tasks, automation, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds, auth }));
   await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
+  await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
   app.decorate('services', { tasks, catalog });
   return app;
 }

@@ -22,7 +22,7 @@ describe('operations endpoints and the OpenAPI document', () => {
       ['/legal_entity', 'get'], ['/v2/legal_entity', 'get'],
       ['/tasks', 'get'], ['/locations/{region_platform_public_id}/tasks', 'get'], ['/tasks/{task_id}', 'get'], ['/tasks/{task_id}', 'patch'],
       ['/v2/tasks', 'get'], ['/v2/tasks/{task_id}', 'get'], ['/v2/tasks/{task_id}', 'patch'], ['/v2/tasks/questions/{question_task_id}', 'patch'],
-      ['/tasks/sessions', 'post'], ['/v2/tasks/manage/session', 'post'], ['/v2/tasks/{task_id}/session', 'post'], ['/tasks/{task_id}/automate/sessions', 'post'],
+      ['/tasks/sessions', 'post'], ['/v2/auth/payroll', 'post'], ['/v2/tasks/manage/session', 'post'], ['/v2/tasks/{task_id}/session', 'post'], ['/tasks/{task_id}/automate/sessions', 'post'],
     ];
     for (const [path, method] of expected) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/hosted'))).toBe(false);

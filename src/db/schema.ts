@@ -62,7 +62,7 @@ export interface LegalEntitiesTable {
   updated_at: UpdatedAt;
 }
 
-export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation';
+export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation' | 'payroll';
 
 /** What a hosted session may show: filters of a task list, one task. */
 export interface HostedScope {

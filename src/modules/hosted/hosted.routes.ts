@@ -17,6 +17,7 @@ export function landingPath(session: Pick<BrowserSessionRow, 'purpose' | 'scope'
     case 'tasks': return '/hosted/tasks';
     case 'task': return `/hosted/tasks/${encodeURIComponent(session.scope.task_id ?? '')}`;
     case 'automation': return `/hosted/automation/${encodeURIComponent(session.scope.task_id ?? '')}`;
+    case 'payroll': return '/hosted/payroll';
   }
 }
 
