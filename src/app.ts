@@ -9,6 +9,9 @@ import { registerOpenApi } from './http/openapi.js';
 import { validateRequest } from './http/request-validation.js';
 import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
+import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
 import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
@@ -36,7 +39,7 @@ import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Domain services, for the background jobs and operator commands that run beside the HTTP API. */
-    services: { tasks: TasksService; catalog: Catalog };
+    services: { tasks: TasksService; catalog: Catalog; accounts: AccountsService };
   }
 }
 
@@ -48,6 +51,11 @@ export interface AppDeps {
   now?: () => number;
   /** The compliance catalog; loaded from catalog/ when not given. */
   catalog?: Catalog;
+  /**
+   * Keys of the login vault (first = current). When not given: config.vaultKeys, else the data
+   * directory's vault.key, read (or created) only when a secret is first sealed or opened.
+   */
+  vaultKeys?: Buffer[];
 }
 
 const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH})[^/?#]+`, 'g');
@@ -122,6 +130,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate, callbackOrigins });
   const automation = createAutomationService({ db, tasks, now });
   const locations = createLocationsService(db, { onChange: regenerate });
+  const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
+  const accounts = createAccountsService({ db, catalog, vault });
 
   await app.register(systemRoutes({ db }));
   await app.register(signupRoutes({ signup, auth }));
@@ -129,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(legalEntityRoutes({ signup, auth }));
   await app.register(locationRoutes({ locations, auth }));
   await app.register(regionV2Routes({ locations, auth }));
+  await app.register(accountRoutes({ accounts, auth }));
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);
   await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') }));
@@ -140,6 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
-  app.decorate('services', { tasks, catalog });
+  app.decorate('services', { tasks, catalog, accounts });
   return app;
 }

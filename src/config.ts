@@ -15,6 +15,11 @@ export interface Config {
   /** Lifetime of the other hosted-page links (tasks, automation input). */
   hostedSessionTtlSeconds: number;
   bodyLimitBytes: number;
+  /**
+   * Keys of the login vault (AES-256-GCM), from STATEHOUSE_VAULT_KEY: the first encrypts, all decrypt.
+   * null: use (and on first use create) `vault.key` in dataDir.
+   */
+  vaultKeys: Buffer[] | null;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +74,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
   }
 
+  const vaultKeys = parseVaultKeys(read('STATEHOUSE_VAULT_KEY'), problems);
+
   const config: Config = {
     host,
     port,
@@ -82,10 +89,26 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     signupSessionTtlSeconds: integer('SIGNUP_SESSION_TTL_SECONDS', 86_400, 60, 30 * 86_400),
     hostedSessionTtlSeconds: integer('HOSTED_SESSION_TTL_SECONDS', 3_600, 60, 7 * 86_400),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    vaultKeys,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** STATEHOUSE_VAULT_KEY: base64 of 32 bytes, or a comma-separated list of them (first = current). Never echoes a key. */
+function parseVaultKeys(raw: string | undefined, problems: string[]): Buffer[] | null {
+  if (raw === undefined) return null;
+  const keys: Buffer[] = [];
+  for (const [index, part] of raw.split(',').map((p) => p.trim()).entries()) {
+    const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(part) ? Buffer.from(part, 'base64') : null;
+    if (!key || key.length !== 32) {
+      problems.push(`STATEHOUSE_VAULT_KEY must be base64 of 32 bytes (e.g. from 'openssl rand -base64 32'), or a comma-separated list of such keys; key ${index + 1} is not`);
+      return null;
+    }
+    keys.push(key);
+  }
+  return keys;
 }
 
 /** Hides the password of a connection URL so it can be printed. */

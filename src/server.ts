@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { startJobQueue, type JobQueue } from './jobs/queue.js';
+import { loadVaultKeys } from './modules/accounts/vault.js';
 import { ROLL_FORWARD_CRON, ROLL_FORWARD_JOB, rollForwardAll } from './modules/tasks/tasks.jobs.js';
 
 export interface RunningServer {
@@ -18,7 +19,8 @@ export async function startServer(config: Config, log: (message: string) => void
   let app: FastifyInstance | undefined;
   let jobs: JobQueue;
   try {
-    app = await buildApp({ config, db: database.db });
+    // The vault keys are loaded at start, so a missing or bad key file stops the start, not a later request.
+    app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config) });
     jobs = await startJobQueue(database.connectionString, [
       { name: ROLL_FORWARD_JOB, cron: ROLL_FORWARD_CRON, handler: () => rollForwardAll(database.db, app!.services.tasks) },
     ], log);

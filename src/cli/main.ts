@@ -4,6 +4,8 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
+import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
+import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
 import { createTasksService } from '../modules/tasks/tasks.service.js';
 import { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
@@ -28,9 +30,16 @@ Commands:
   catalog list [--region CA] [--json]  List the compliance catalog's requirements
   catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity, and why
   tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
+  accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
+                                      Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
+  logins create <legal_entity_id> --region CA --name "…" --url https://… [--account <agency_account_id>] [--supported] [--json]
+                                      Record a login; its secrets are read from stdin as JSON
+                                      {"username", "password", "security_answers"?: [{question, answer}], "totp_seed"?}
+                                      and stored encrypted (never pass them as arguments)
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
-LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE, BODY_LIMIT_BYTES (see README).`;
+LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE, BODY_LIMIT_BYTES,
+STATEHOUSE_VAULT_KEY (see README).`;
 
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
 
@@ -76,6 +85,12 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'boolean', default: false },
       demo: { type: 'boolean', default: false },
       region: { type: 'string' },
+      agency: { type: 'string' },
+      name: { type: 'string' },
+      data: { type: 'string', multiple: true },
+      url: { type: 'string' },
+      account: { type: 'string' },
+      supported: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -127,6 +142,34 @@ async function main(argv: string[]): Promise<void> {
           ? callbacksCommand(createPlatformsService(createPlatformsRepository(database.db)), createCallbackOrigins(database.db), rest, json)
           : platformsCommand(createPlatformsService(createPlatformsRepository(database.db)), sub, rest, json));
       return;
+    case 'accounts': {
+      if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown accounts command; see statehouse --help');
+      if (!values.region || !values.agency || !values.name) throw new UsageError('accounts create needs --region, --agency and --name');
+      const data = (values.data ?? []).map((pair) => {
+        const at = pair.indexOf('=');
+        if (at <= 0) throw new UsageError(`--data takes name=value (got '${pair}')`);
+        return { name: pair.slice(0, at), value: pair.slice(at + 1) };
+      });
+      const input = { region_code: values.region, agency_id: values.agency, name: values.name, data };
+      await withDatabase(config, async (database) => {
+        const account = await accountsFor(database.db, config).createAccount(rest[0]!, input);
+        print(json, { agency_account_id: account.id, legal_entity_id: account.legal_entity_id, region: account.region_code, agency_id: account.agency_id, name: account.name, data: account.data },
+          `Created agency account ${account.id} (${account.region_code}, ${account.agency_id}): ${account.name}`);
+      });
+      return;
+    }
+    case 'logins': {
+      if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown logins command; see statehouse --help');
+      if (!values.region || !values.name || !values.url) throw new UsageError('logins create needs --region, --name and --url');
+      const secrets = validateSecrets(await readSecretsFromStdin());
+      const input = { region_code: values.region, name: values.name, login_url: values.url, agency_account_id: values.account ?? null, is_supported: values.supported ?? false, secrets };
+      await withDatabase(config, async (database) => {
+        const login = await accountsFor(database.db, config).createLogin(rest[0]!, input);
+        print(json, { login_id: login.id, legal_entity_id: rest[0], region: login.region.code, name: login.name, login_url: login.loginUrl, agency_account_id: login.agencyAccountId, is_supported: login.isSupported },
+          `Created login ${login.id} (${login.region.code}): ${login.name}; its secrets are stored encrypted`);
+      });
+      return;
+    }
     default:
       throw new UsageError(`Unknown command '${command}'`);
   }
@@ -135,6 +178,28 @@ async function main(argv: string[]): Promise<void> {
 function tasksFor(db: DatabaseHandle['db']) {
   // Operator commands only read and regenerate: nothing here answers questions.
   return createTasksService({ db, catalog: loadCatalog(), now: () => new Date(), applyLocationChange: () => Promise.reject(new Error('not available from the CLI')) });
+}
+
+function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
+  return createAccountsService({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)) });
+}
+
+/** Login secrets come from stdin (a pipe or a heredoc), never from argv, where `ps` and shell history would see them. */
+async function readSecretsFromStdin(): Promise<unknown> {
+  if (process.stdin.isTTY) throw new UsageError('logins create reads the secrets from stdin as JSON, e.g. statehouse logins create … < secrets.json');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 64 * 1024) throw new UsageError('the secrets on stdin exceed 64 KiB');
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    // The input is not echoed: it may be a password.
+    throw new UsageError('the secrets on stdin are not valid JSON; expected {"username": "…", "password": "…"}');
+  }
 }
 
 function catalogList(region: string | undefined, json: boolean) {

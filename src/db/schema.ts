@@ -154,6 +154,45 @@ export interface TaskAutomationsTable {
   updated_at: UpdatedAt;
 }
 
+export type AgencyAccountDataStatus = 'todo' | 'in-progress' | 'done';
+
+/** One attribute of an agency account (an account number, a rate…). */
+export interface AgencyAccountDatum {
+  name: string;
+  description: string | null;
+  value: string | null;
+  status: AgencyAccountDataStatus;
+}
+
+export interface AgencyAccountsTable {
+  id: string;
+  legal_entity_id: string;
+  region_code: string;
+  /** An agency id of the catalog, e.g. `ca-edd`. */
+  agency_id: string;
+  name: string;
+  data: ColumnType<AgencyAccountDatum[], string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A login at an agency site; the credentials are AES-256-GCM encrypted (see modules/accounts/vault.ts). */
+export interface AccountLoginsTable {
+  id: string;
+  legal_entity_id: string;
+  agency_account_id: string | null;
+  region_code: string;
+  name: string;
+  login_url: string;
+  is_supported: ColumnType<boolean, boolean | undefined, boolean>;
+  secret_ciphertext: Buffer;
+  secret_iv: Buffer;
+  secret_tag: Buffer;
+  key_id: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface Database {
   platforms: PlatformsTable;
   api_keys: ApiKeysTable;
@@ -165,6 +204,8 @@ export interface Database {
   hosted_browser_sessions: HostedBrowserSessionsTable;
   platform_callback_origins: PlatformCallbackOriginsTable;
   task_automations: TaskAutomationsTable;
+  agency_accounts: AgencyAccountsTable;
+  account_logins: AccountLoginsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;
@@ -177,3 +218,5 @@ export type HostedSessionRow = Selectable<HostedSessionsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type BrowserSessionRow = Selectable<HostedBrowserSessionsTable>;
 export type TaskAutomationRow = Selectable<TaskAutomationsTable>;
+export type AgencyAccountRow = Selectable<AgencyAccountsTable>;
+export type AccountLoginRow = Selectable<AccountLoginsTable>;

@@ -17,6 +17,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A fixed login-vault key, so tests never create a key file. */
+export const TEST_VAULT_KEY = Buffer.alloc(32, 7);
+
 /** A Statehouse app over its own fresh database, exercised through `app.inject`. */
 export async function createTestApp(overrides: Partial<Config> = {}, logStream?: { write(line: string): void }): Promise<TestApp> {
   const cluster = inject('testCluster');
@@ -24,7 +27,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logStream?:
   const config = loadConfig({}, { publicBaseUrl: 'http://statehouse.test', databaseUrl: url, ...overrides });
   const db = createDb(url, 5);
   let offset = 0;
-  const app = await buildApp({ config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset });
+  const app = await buildApp({ config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset, vaultKeys: [TEST_VAULT_KEY] });
   return {
     app,
     db,

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as core from './20261122100000_core.js';
 import * as tasks from './20261122110000_tasks.js';
 import * as hostedPages from './20261122120000_hosted-pages.js';
+import * as agencyAccounts from './20261122130000_agency-accounts.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
   '20261122100000_core': core,
   '20261122110000_tasks': tasks,
   '20261122120000_hosted-pages': hostedPages,
+  '20261122130000_agency-accounts': agencyAccounts,
 };

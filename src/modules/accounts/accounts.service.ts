@@ -1,0 +1,207 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Agency } from '../../catalog/catalog.schema.js';
+import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
+import type { Db } from '../../db/database.js';
+import type { AgencyAccountDatum, AgencyAccountDataStatus, AgencyAccountRow } from '../../db/schema.js';
+import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { AccessScope } from '../auth/access-tokens.js';
+import { createAccountsRepository, type LoginListRow } from './accounts.repository.js';
+import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
+import type { LoginSecrets, Vault } from './vault.js';
+
+export const ACCOUNT_ID_PREFIX = 'acct';
+export const LOGIN_ID_PREFIX = 'login';
+
+export interface NewAgencyAccount {
+  region_code: string;
+  /** An agency of the catalog for that region, e.g. `ca-edd`. */
+  agency_id: string;
+  name: string;
+  data?: { name: string; description?: string | null; value?: string | null; status?: AgencyAccountDataStatus }[];
+}
+
+export interface NewAccountLogin {
+  agency_account_id?: string | null;
+  region_code: string;
+  name: string;
+  login_url: string;
+  is_supported?: boolean;
+  secrets: LoginSecrets;
+}
+
+export interface LoginView {
+  id: string;
+  name: string;
+  region: Region;
+  agencyAccountId: string | null;
+  loginUrl: string;
+  isSupported: boolean;
+  /** Where the credentials can be revealed (a hosted session); never the credentials themselves. */
+  revealPath: string;
+}
+
+export interface AgencyAccountView {
+  id: string;
+  name: string;
+  region: Region;
+  agency: { id: string; name: string; website: string };
+  data: AgencyAccountDatum[];
+  logins: LoginView[];
+}
+
+/** The path of the hosted reveal-session operation of a login (the operation itself comes in a later slice). */
+export const loginRevealPath = (loginId: string) => `/logins/${encodeURIComponent(loginId)}/sessions`;
+
+const MAX_TEXT = 200;
+const MAX_SECRET_TEXT = 1000;
+
+function text(value: unknown, field: string, max = MAX_TEXT): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new BadRequestError(`${field} must be a non-empty string`);
+  if (value.length > max) throw new BadRequestError(`${field} must be at most ${max} characters`);
+  return value;
+}
+
+function optionalText(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value.length > MAX_TEXT) throw new BadRequestError(`${field} must be a string of at most ${MAX_TEXT} characters`);
+  return value;
+}
+
+/** Checks the shape of a secret without ever putting a value in the error. */
+export function validateSecrets(input: unknown): LoginSecrets {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new BadRequestError('secrets must be a JSON object with username and password');
+  const o = input as Record<string, unknown>;
+  const allowed = new Set(['username', 'password', 'security_answers', 'totp_seed']);
+  const unknown = Object.keys(o).filter((k) => !allowed.has(k));
+  if (unknown.length) throw new BadRequestError(`secrets has unknown fields: ${unknown.join(', ')} (allowed: ${[...allowed].join(', ')})`);
+  const secrets: LoginSecrets = { username: text(o.username, 'secrets.username', MAX_SECRET_TEXT), password: text(o.password, 'secrets.password', MAX_SECRET_TEXT) };
+  if (o.security_answers !== undefined) {
+    if (!Array.isArray(o.security_answers) || o.security_answers.length > 20) throw new BadRequestError('secrets.security_answers must be a list of {question, answer}');
+    secrets.security_answers = o.security_answers.map((item: unknown, i) => {
+      const qa = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+      return { question: text(qa.question, `secrets.security_answers[${i}].question`, MAX_SECRET_TEXT), answer: text(qa.answer, `secrets.security_answers[${i}].answer`, MAX_SECRET_TEXT) };
+    });
+  }
+  if (o.totp_seed !== undefined) secrets.totp_seed = text(o.totp_seed, 'secrets.totp_seed', MAX_SECRET_TEXT);
+  return secrets;
+}
+
+function httpUrl(value: unknown, field: string): string {
+  const raw = text(value, field, 2000);
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw;
+  } catch { /* below */ }
+  throw new BadRequestError(`${field} must be an absolute http(s) URL`);
+}
+
+export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: Vault }) {
+  const repo = createAccountsRepository(deps.db);
+
+  function requireRegionCode(code: unknown): Region {
+    const region = typeof code === 'string' ? regionByCode(code) : undefined;
+    if (!region) throw new BadRequestError(`Unknown region '${String(code)}': use a two-letter state code`);
+    return region;
+  }
+
+  async function requireEntity(legalEntityId: string) {
+    if (!(await repo.legalEntityExists(legalEntityId))) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+  }
+
+  const agencyOf = (row: AgencyAccountRow): Agency | undefined => deps.catalog.regions.get(row.region_code)?.agencies.get(row.agency_id);
+
+  const toLoginView = (row: LoginListRow): LoginView => ({
+    id: row.id,
+    name: row.name,
+    region: regionByCode(row.region_code)!,
+    agencyAccountId: row.agency_account_id,
+    loginUrl: row.login_url,
+    isSupported: row.is_supported,
+    revealPath: loginRevealPath(row.id),
+  });
+
+  /** The entity's agency accounts, each with its logins; `regionCode` narrows to one state. */
+  async function listAccounts(scope: AccessScope, regionCode?: string): Promise<AgencyAccountView[]> {
+    const [accounts, logins] = await Promise.all([repo.findAccounts(scope.legalEntityId, regionCode), repo.findLogins(scope.legalEntityId, regionCode)]);
+    return accounts.map((row) => {
+      const agency = agencyOf(row);
+      return {
+        id: row.id,
+        name: row.name,
+        region: regionByCode(row.region_code)!,
+        // An agency removed from the catalog since keeps its id; name and website fall back to it.
+        agency: { id: row.agency_id, name: agency?.name ?? row.agency_id, website: agency?.website ?? '' },
+        data: row.data,
+        logins: logins.filter((l) => l.agency_account_id === row.id).map(toLoginView),
+      };
+    });
+  }
+
+  const listLogins = async (scope: AccessScope, regionCode?: string): Promise<LoginView[]> =>
+    (await repo.findLogins(scope.legalEntityId, regionCode)).map(toLoginView);
+
+  return {
+    /** Operator operation (CLI): records an agency account of a legal entity. */
+    async createAccount(legalEntityId: string, input: NewAgencyAccount) {
+      await requireEntity(legalEntityId);
+      const region = requireRegionCode(input.region_code);
+      const agencies = deps.catalog.regions.get(region.code)?.agencies;
+      if (!agencies?.has(input.agency_id)) {
+        throw new BadRequestError(`Unknown agency '${input.agency_id}' for ${region.code}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`);
+      }
+      if (input.data !== undefined && (!Array.isArray(input.data) || input.data.length > 100)) throw new BadRequestError('data must be a list of at most 100 items');
+      const data: AgencyAccountDatum[] = (input.data ?? []).map((d, i) => {
+        const value = optionalText(d.value, `data[${i}].value`);
+        const status = d.status ?? (value === null ? 'todo' : 'done');
+        if (!AGENCY_DATA_STATUSES.includes(status)) throw new BadRequestError(`data[${i}].status must be one of ${AGENCY_DATA_STATUSES.join(', ')}`);
+        return { name: text(d.name, `data[${i}].name`), description: optionalText(d.description, `data[${i}].description`), value, status };
+      });
+      return repo.insertAccount({
+        id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: region.code, agency_id: input.agency_id,
+        name: text(input.name, 'name'), data,
+      });
+    },
+
+    /** Operator operation (CLI): records a login; its secrets are encrypted before they reach the database. */
+    async createLogin(legalEntityId: string, input: NewAccountLogin) {
+      await requireEntity(legalEntityId);
+      const region = requireRegionCode(input.region_code);
+      const accountId = input.agency_account_id ?? null;
+      if (accountId !== null) {
+        const account = await repo.findAccount(legalEntityId, accountId);
+        if (!account) throw new NotFoundError(`Agency account '${accountId}' not found for legal entity '${legalEntityId}'`);
+        if (account.region_code !== region.code) throw new BadRequestError(`Agency account '${accountId}' is in ${account.region_code}, not ${region.code}`);
+      }
+      const name = text(input.name, 'name');
+      const loginUrl = httpUrl(input.login_url, 'login_url');
+      const secret = deps.vault.seal(validateSecrets(input.secrets));
+      const row = await repo.insertLogin({
+        id: newId(LOGIN_ID_PREFIX), legal_entity_id: legalEntityId, agency_account_id: accountId, region_code: region.code,
+        name, login_url: loginUrl, is_supported: input.is_supported ?? false, secret,
+      });
+      return toLoginView(row);
+    },
+
+    /** Decrypts one login's secrets, for the hosted reveal page only (never an API response). */
+    async openLoginSecrets(legalEntityId: string, loginId: string): Promise<LoginSecrets> {
+      const row = await repo.findLoginSecret(legalEntityId, loginId);
+      if (!row) throw new NotFoundError(`Login '${loginId}' not found`);
+      return deps.vault.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id });
+    },
+
+    listAccounts,
+    listLogins,
+    /** Unversioned location paths: the id (or two-letter code) of a location; unknown ones are a 404. */
+    listAccountsForLocation: (scope: AccessScope, idOrCode: string) => listAccounts(scope, requireLocation(idOrCode).code),
+    listLoginsForLocation: (scope: AccessScope, idOrCode: string) => listLogins(scope, requireLocation(idOrCode).code),
+  };
+}
+
+function requireLocation(idOrCode: string): Region {
+  const region = resolveRegion(idOrCode);
+  if (!region) throw new NotFoundError(`Location '${idOrCode}' not found`);
+  return region;
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,103 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../config.js';
+
+/** What a login keeps secret. Never logged, never returned by the API. */
+export interface LoginSecrets {
+  username: string;
+  password: string;
+  security_answers?: { question: string; answer: string }[];
+  totp_seed?: string;
+}
+
+/** One encrypted secret as stored beside its login (see the account_logins columns). */
+export interface SealedSecret {
+  ciphertext: Buffer;
+  iv: Buffer;
+  tag: Buffer;
+  keyId: string;
+}
+
+export class VaultError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VaultError';
+  }
+}
+
+const ALGORITHM = 'aes-256-gcm';
+const KEY_BYTES = 32;
+const IV_BYTES = 12; // 96 bits, GCM's natural nonce size; random per secret
+export const VAULT_KEY_FILE = 'vault.key';
+
+/** A key's public name: the first 8 hex digits of its SHA-256. Stored with each secret so keys can rotate. */
+export const vaultKeyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
+
+/** Binds a ciphertext to its purpose: a sealed login secret cannot be passed off as anything else. */
+const AAD = Buffer.from('statehouse:login-secret:v1');
+
+/**
+ * AES-256-GCM over the JSON of a secret. `keys[0]` encrypts; any key whose id matches decrypts.
+ * Keys may be given lazily (loaded on first use), so an app that never touches a secret never reads a key file.
+ */
+export function createVault(keys: Buffer[] | (() => Buffer[])) {
+  let loaded: { current: Buffer; currentId: string; byId: Map<string, Buffer> } | null = null;
+  const resolve = () => {
+    if (loaded) return loaded;
+    const list = typeof keys === 'function' ? keys() : keys;
+    if (list.length === 0) throw new VaultError('the vault has no key');
+    for (const key of list) if (key.length !== KEY_BYTES) throw new VaultError(`vault keys must be ${KEY_BYTES} bytes`);
+    loaded = { current: list[0]!, currentId: vaultKeyId(list[0]!), byId: new Map(list.map((k) => [vaultKeyId(k), k])) };
+    return loaded;
+  };
+
+  return {
+    /** The id of the key new secrets are encrypted with. */
+    currentKeyId: () => resolve().currentId,
+
+    seal(secret: LoginSecrets): SealedSecret {
+      const { current, currentId } = resolve();
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv(ALGORITHM, current, iv);
+      cipher.setAAD(AAD);
+      const ciphertext = Buffer.concat([cipher.update(JSON.stringify(secret), 'utf8'), cipher.final()]);
+      return { ciphertext, iv, tag: cipher.getAuthTag(), keyId: currentId };
+    },
+
+    open(sealed: SealedSecret): LoginSecrets {
+      const key = resolve().byId.get(sealed.keyId);
+      if (!key) throw new VaultError(`no configured vault key has id ${sealed.keyId}; add it to STATEHOUSE_VAULT_KEY (after the current key)`);
+      try {
+        const decipher = createDecipheriv(ALGORITHM, key, sealed.iv);
+        decipher.setAAD(AAD);
+        decipher.setAuthTag(sealed.tag);
+        return JSON.parse(Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8')) as LoginSecrets;
+      } catch {
+        // Never echo the ciphertext or what it decrypted to.
+        throw new VaultError(`a secret sealed with key ${sealed.keyId} failed authentication`);
+      }
+    },
+  };
+}
+
+export type Vault = ReturnType<typeof createVault>;
+
+/**
+ * The vault keys of this installation: STATEHOUSE_VAULT_KEY when set, else `vault.key` in the data
+ * directory, created (mode 0600, 32 random bytes in base64) on first use.
+ */
+export function loadVaultKeys(config: Pick<Config, 'vaultKeys' | 'dataDir'>): Buffer[] {
+  if (config.vaultKeys && config.vaultKeys.length > 0) return config.vaultKeys;
+  const file = path.join(config.dataDir, VAULT_KEY_FILE);
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  try {
+    // 'wx': two processes starting at once cannot both create a key; the loser reads the winner's.
+    writeFileSync(file, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (key.length !== KEY_BYTES) throw new VaultError(`${file} must hold base64 of ${KEY_BYTES} bytes`);
+  return [key];
+}
