@@ -10,6 +10,7 @@ import { validateRequest } from './http/request-validation.js';
 import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { loginRevealRoutes } from './modules/accounts/login-reveal.routes.js';
 import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(taskSessionRoutes({ tasks, automation, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds, auth }));
   await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
+  await app.register(loginRevealRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin, now }));
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
   app.decorate('services', { tasks, catalog, accounts });
   return app;

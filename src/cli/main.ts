@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
+import { listReveals } from '../modules/accounts/login-reveal.routes.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
@@ -32,6 +33,7 @@ Commands:
   tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
+  logins reveals [--entity <legal_entity_id>] [--platform <platform_id>] [--json]   Audit trail of credential views
   logins create <legal_entity_id> --region CA --name "…" --url https://… [--account <agency_account_id>] [--supported] [--json]
                                       Record a login; its secrets are read from stdin as JSON
                                       {"username", "password", "security_answers"?: [{question, answer}], "totp_seed"?}
@@ -85,6 +87,8 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'boolean', default: false },
       demo: { type: 'boolean', default: false },
       region: { type: 'string' },
+      entity: { type: 'string' },
+      platform: { type: 'string' },
       agency: { type: 'string' },
       name: { type: 'string' },
       data: { type: 'string', multiple: true },
@@ -159,6 +163,13 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'logins': {
+      if (sub === 'reveals') {
+        await withDatabase(config, async (database) => {
+          const rows = await listReveals(database.db, { legalEntityId: values.entity, platformId: values.platform });
+          print(json, rows, rows.length ? rows.map((r) => `${r.revealed_at.toISOString()}  ${r.platform_id}  ${r.legal_entity_id}  ${r.login_id} (${r.login_name})  session ${r.hosted_session_id}`).join('\n') : 'no reveals recorded');
+        });
+        return;
+      }
       if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown logins command; see statehouse --help');
       if (!values.region || !values.name || !values.url) throw new UsageError('logins create needs --region, --name and --url');
       const secrets = validateSecrets(await readSecretsFromStdin());

@@ -62,7 +62,7 @@ export interface LegalEntitiesTable {
   updated_at: UpdatedAt;
 }
 
-export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation' | 'payroll';
+export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation' | 'payroll' | 'login';
 
 /** What a hosted session may show: filters of a task list, one task. */
 export interface HostedScope {
@@ -70,6 +70,7 @@ export interface HostedScope {
   status?: string;
   region_id?: string;
   task_id?: string;
+  login_id?: string;
 }
 
 export interface HostedSessionsTable {
@@ -193,6 +194,16 @@ export interface AccountLoginsTable {
   updated_at: UpdatedAt;
 }
 
+export interface LoginRevealsTable {
+  id: string;
+  login_id: string;
+  legal_entity_id: string;
+  platform_id: string;
+  hosted_session_id: string;
+  browser_session_id: string;
+  revealed_at: CreatedAt;
+}
+
 export interface Database {
   platforms: PlatformsTable;
   api_keys: ApiKeysTable;
@@ -206,6 +217,7 @@ export interface Database {
   task_automations: TaskAutomationsTable;
   agency_accounts: AgencyAccountsTable;
   account_logins: AccountLoginsTable;
+  login_reveals: LoginRevealsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

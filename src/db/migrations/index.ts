@@ -3,6 +3,7 @@ import * as core from './20261122100000_core.js';
 import * as tasks from './20261122110000_tasks.js';
 import * as hostedPages from './20261122120000_hosted-pages.js';
 import * as agencyAccounts from './20261122130000_agency-accounts.js';
+import * as loginReveals from './20261122140000_login-reveals.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '20261122110000_tasks': tasks,
   '20261122120000_hosted-pages': hostedPages,
   '20261122130000_agency-accounts': agencyAccounts,
+  '20261122140000_login-reveals': loginReveals,
 };

@@ -18,6 +18,7 @@ export function landingPath(session: Pick<BrowserSessionRow, 'purpose' | 'scope'
     case 'task': return `/hosted/tasks/${encodeURIComponent(session.scope.task_id ?? '')}`;
     case 'automation': return `/hosted/automation/${encodeURIComponent(session.scope.task_id ?? '')}`;
     case 'payroll': return '/hosted/payroll';
+    case 'login': return `/hosted/logins/${encodeURIComponent(session.scope.login_id ?? '')}`;
   }
 }
 

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { regionByCode } from '../../catalog/regions.js';
+import type { Db } from '../../db/database.js';
+import { scopeOf, type AuthHooks } from '../../http/auth.js';
+import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
+import { HttpError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { renderMessagePage } from '../../pages/common-pages.js';
+import { renderLoginReveal } from '../../pages/login-pages.js';
+import { hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
+import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import type { AccountsService } from './accounts.service.js';
+import { decodeBase32, totp } from './totp.js';
+
+const LoginParams = Type.Object({ legal_entity_account_login_public_id: BoundedString(64) });
+const V2LoginParams = Type.Object({ account_login_public_id: BoundedString(64) });
+const HostedParams = Type.Object({ login_id: BoundedString(64) });
+
+/**
+ * Rows 25 and 9: a hosted page that shows one login's credentials (with a current one-time code when a
+ * TOTP seed is stored). Every view is recorded in `login_reveals` (platform, entity, sessions, time).
+ */
+export function loginRevealRoutes(deps: {
+  db: Db; sessions: HostedSessionsService; accounts: AccountsService; callbackOrigins: CallbackOrigins; auth: AuthHooks;
+  ttlSeconds: number; publicOrigin: string; now: () => Date;
+}) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const tags = ['Accounts and logins'];
+    const security = [{ bearer: [] }];
+
+    async function issue(request: Parameters<typeof scopeOf>[0], loginId: string, callbackUrl: string | null | undefined) {
+      const scope = scopeOf(request);
+      const login = (await deps.accounts.listLogins(scope)).find((l) => l.id === loginId);
+      if (!login) throw new HttpError(404, `Login '${loginId}' not found`);
+      await deps.callbackOrigins.check(scope.platformId, callbackUrl, ['body', 'callback_url']);
+      const { url, created_at, expires_at } = await deps.sessions.issue({
+        purpose: 'login', legalEntityId: scope.legalEntityId, callbackUrl: callbackUrl ?? null, ttlSeconds: deps.ttlSeconds, scope: { login_id: loginId },
+      });
+      return { url, created_at, expires_at };
+    }
+
+    r.post('/logins/:legal_entity_account_login_public_id/sessions', {
+      preValidation: deps.auth.bearer,
+      schema: {
+        operationId: 'createAccountLoginSession', tags, security,
+        summary: 'A hosted page that shows one login’s credentials',
+        params: LoginParams,
+        body: Type.Object({ callback_url: HttpUrlString() }, { title: 'LoginsSessionRequest' }),
+        response: { 200: Type.Object({ created_at: Type.String(), expires_at: Type.String(), url: Type.String() }), ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => issue(request, request.params.legal_entity_account_login_public_id, request.body.callback_url));
+
+    r.post('/v2/logins/:account_login_public_id/session', {
+      preValidation: deps.auth.bearer,
+      schema: {
+        operationId: 'createAccountLoginSessionV2', tags, security,
+        summary: 'A hosted page that shows one login’s credentials (v2)',
+        params: V2LoginParams,
+        body: Type.Object({ callback_url: Type.Optional(Nullable(HttpUrlString())) }),
+        response: { 200: SessionResultSchema, ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => issue(request, request.params.account_login_public_id, request.body.callback_url));
+
+    r.get('/hosted/logins/:login_id', {
+      preHandler: requireHostedSession(deps, ['login']),
+      schema: { hide: true, params: HostedParams },
+    }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const loginId = request.params.login_id;
+      const login = hosted.session.scope.login_id === loginId ? (await deps.accounts.listLogins(hosted.scope)).find((l) => l.id === loginId) : undefined;
+      if (!login) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+      const secrets = await deps.accounts.openLoginSecrets(hosted.scope.legalEntityId, loginId);
+      // The audit record is written before anything is shown.
+      await deps.db.insertInto('login_reveals').values({
+        id: newId('rvl'), login_id: loginId, legal_entity_id: hosted.scope.legalEntityId, platform_id: hosted.scope.platformId,
+        hosted_session_id: hosted.session.hosted_session_id, browser_session_id: hosted.session.id,
+      }).execute();
+      let code: { code: string; secondsLeft: number } | null = null;
+      try {
+        code = secrets.totp_seed ? totp(decodeBase32(secrets.totp_seed), deps.now().getTime()) : null;
+      } catch {
+        code = null;
+      }
+      return sendPage(reply, renderLoginReveal({
+        platformName: hosted.platformName,
+        callbackUrl: hosted.session.callback_url,
+        login: {
+          name: login.name, regionName: regionByCode(login.region.code)?.name ?? login.region.code, loginUrl: login.loginUrl,
+          username: secrets.username, password: secrets.password, securityAnswers: secrets.security_answers ?? [], totp: code,
+        },
+      }));
+    });
+  };
+}
+
+/** Operator view of the audit trail. */
+export async function listReveals(db: Db, filter: { legalEntityId?: string | undefined; platformId?: string | undefined }) {
+  let query = db.selectFrom('login_reveals').innerJoin('account_logins', 'account_logins.id', 'login_reveals.login_id')
+    .select(['login_reveals.id', 'login_reveals.login_id', 'account_logins.name as login_name', 'login_reveals.legal_entity_id', 'login_reveals.platform_id',
+      'login_reveals.hosted_session_id', 'login_reveals.browser_session_id', 'login_reveals.revealed_at'])
+    .orderBy('login_reveals.revealed_at', 'desc').limit(1000);
+  if (filter.legalEntityId) query = query.where('login_reveals.legal_entity_id', '=', filter.legalEntityId);
+  if (filter.platformId) query = query.where('login_reveals.platform_id', '=', filter.platformId);
+  return query.execute();
+}
