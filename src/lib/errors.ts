@@ -62,7 +62,10 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** A 422 for one field that the schema accepted but a business rule rejects. */
-export function fieldError(loc: (string | number)[], msg: string, input: unknown, type = 'value_error'): RequestValidationError {
-  return new RequestValidationError([{ type, loc, msg, input, ctx: { error: msg } }]);
+/**
+ * A 422 for one field that the schema accepted but a rule rejects, in pydantic's `value_error` shape
+ * (what a FastAPI validator raising ValueError produces). `body` is echoed by the /v2/signup style.
+ */
+export function fieldError(loc: (string | number)[], message: string, input: unknown, body: unknown = null): RequestValidationError {
+  return new RequestValidationError([{ type: 'value_error', loc, msg: `Value error, ${message}`, input, ctx: { error: message } }], body);
 }

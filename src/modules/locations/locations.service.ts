@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { LocationRow } from '../../db/schema.js';
-import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, fieldError } from '../../lib/errors.js';
 import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../auth/access-tokens.js';
 import { applyConfigChange, changesEmployees, isProblem, type LocationConfigChange, type LocationConfigState } from './locations.fns.js';
@@ -52,7 +52,7 @@ export function createLocationsService(db: Db, options: { onChange?: (legalEntit
     const next = applyConfigChange(current, change);
     if (isProblem(next)) {
       const loc = [...options.bodyLoc, next.field];
-      throw new RequestValidationError([{ type: 'value_error', loc, msg: `Value error, ${next.message}`, input: change[next.field], ctx: { error: next.message } }]);
+      throw fieldError(loc, next.message, change[next.field]);
     }
     if (changesEmployees(current, next) && (await txRepo.isPayrollConnected(scope.legalEntityId))) throw new ConflictError(PAYROLL_LOCK);
     return toEntityLocation(await txRepo.upsertLocation(scope.legalEntityId, region.id, next));

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { RequestValidationError } from '../../lib/errors.js';
+import { fieldError } from '../../lib/errors.js';
 
 /**
  * Protection against open redirects: a platform may list the origins its callback URLs may use
@@ -27,7 +27,7 @@ export function createCallbackOrigins(db: Db) {
       const allowed = await this.list(platformId);
       if (allowed.length === 0 || allowed.includes(new URL(callbackUrl).origin)) return;
       const msg = `the callback origin ${new URL(callbackUrl).origin} is not among this platform's allowed callback origins`;
-      throw new RequestValidationError([{ type: 'value_error', loc, msg: `Value error, ${msg}`, input: callbackUrl, ctx: { error: msg } }]);
+      throw fieldError(loc, msg, callbackUrl);
     },
   };
 }

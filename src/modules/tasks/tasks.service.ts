@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { LocationRow, TaskAutomationRow, TaskRow } from '../../db/schema.js';
 import { explain, planTasks, type EngineInput, type PlannedTask } from '../../engine/engine.js';
 import { toIso } from '../../engine/dates.js';
-import { ConflictError, NotFoundError, RequestValidationError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, fieldError } from '../../lib/errors.js';
 import type { AccessScope } from '../auth/access-tokens.js';
 import type { LocationConfigChange } from '../locations/locations.fns.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
@@ -156,12 +156,6 @@ export function createTasksService(deps: TasksDeps) {
       return { regions: explain(catalog, input), planned: planTasks(catalog, input) };
     },
 
-    /** The entity's tasks that apply (and those someone acted on), with their definitions. */
-    async list(scope: AccessScope): Promise<TaskView[]> {
-      const rows = await createTasksRepository(db).findTasks(scope.legalEntityId);
-      return await views(rows.filter((r) => r.applicable || r.acted_at));
-    },
-
     get: requireTask,
 
     /** Filtered and ordered: by importance (GET /tasks) or by due date with undated first (per location). */
@@ -248,8 +242,7 @@ function canonical(value: unknown): string {
 
 /** An answer must fit the question: a boolean, a non-negative whole number, or a date (YYYY-MM-DD). */
 export function checkAnswer(question: QuestionDefinition, answer: unknown): boolean | number | string {
-  const fail = (msg: string) =>
-    new RequestValidationError([{ type: 'value_error', loc: ['body', 'answer'], msg: `Value error, ${msg}`, input: answer, ctx: { error: msg } }]);
+  const fail = (msg: string) => fieldError(['body', 'answer'], msg, answer);
   switch (question.answer_type) {
     case 'boolean':
       if (typeof answer !== 'boolean') throw fail('this question takes a boolean answer (true or false)');

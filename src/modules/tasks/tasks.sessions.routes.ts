@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { resolveRegion } from '../../catalog/regions.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, HttpUrlString, Nullable, PlatformErrorSchema, SessionResultSchema, StringEnum, BoundedString } from '../../http/schemas.js';
-import { RequestValidationError } from '../../lib/errors.js';
+import { fieldError } from '../../lib/errors.js';
 import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AutomationService } from './automation.service.js';
@@ -72,13 +72,11 @@ export function taskSessionRoutes(deps: {
       const body = request.body;
       const status = body.status ?? 'todo';
       if (body.task_type === 'question' && status !== 'todo' && status !== 'done') {
-        const msg = 'question tasks can be shown as todo or done only';
-        throw new RequestValidationError([{ type: 'value_error', loc: ['body', 'status'], msg: `Value error, ${msg}`, input: status, ctx: { error: msg } }], body);
+        throw fieldError(['body', 'status'], 'question tasks can be shown as todo or done only', status, body);
       }
       const region = body.region_id ? resolveRegion(body.region_id) : null;
       if (body.region_id && !region) {
-        const msg = `unknown region '${body.region_id}'`;
-        throw new RequestValidationError([{ type: 'value_error', loc: ['body', 'region_id'], msg: `Value error, ${msg}`, input: body.region_id, ctx: { error: msg } }], body);
+        throw fieldError(['body', 'region_id'], `unknown region '${body.region_id}'`, body.region_id, body);
       }
       await deps.callbackOrigins.check(scope.platformId, body.callback_url, ['body', 'callback_url']);
       const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'tasks', body.callback_url, {
