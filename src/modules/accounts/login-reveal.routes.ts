@@ -5,7 +5,7 @@ import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
-import { HttpError } from '../../lib/errors.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
@@ -35,7 +35,7 @@ export function loginRevealRoutes(deps: {
     async function issue(request: Parameters<typeof scopeOf>[0], loginId: string, callbackUrl: string | null | undefined) {
       const scope = scopeOf(request);
       const login = (await deps.accounts.listLogins(scope)).find((l) => l.id === loginId);
-      if (!login) throw new HttpError(404, `Login '${loginId}' not found`);
+      if (!login) throw new NotFoundError(`Login '${loginId}' not found`);
       await deps.callbackOrigins.check(scope.platformId, callbackUrl, ['body', 'callback_url']);
       const { url, created_at, expires_at } = await deps.sessions.issue({
         purpose: 'login', legalEntityId: scope.legalEntityId, callbackUrl: callbackUrl ?? null, ttlSeconds: deps.ttlSeconds, scope: { login_id: loginId },
