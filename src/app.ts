@@ -6,6 +6,9 @@ import { registerAuth } from './http/auth.js';
 import { normaliseContentType, registerBodyParsers } from './http/body-parsers.js';
 import { MAX_PARAM_LENGTH, registerErrorHandling, registerNotFound } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerOperatorAuth } from './modules/operators/operator-auth.js';
+import { createOperatorsService } from './modules/operators/operators.service.js';
+import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -40,7 +43,11 @@ import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Domain services, for the background jobs and operator commands that run beside the HTTP API. */
-    services: { tasks: TasksService; catalog: Catalog; accounts: AccountsService };
+    services: {
+      tasks: TasksService; catalog: Catalog; accounts: AccountsService;
+      /** Background jobs of the domain services, run by the server's job queue. */
+      jobDefinitions: JobDefinition[];
+    };
   }
 }
 
@@ -57,6 +64,8 @@ export interface AppDeps {
    * directory's vault.key, read (or created) only when a secret is first sealed or opened.
    */
   vaultKeys?: Buffer[];
+  /** Where services put durable background work; without it, enqueueing fails (tests that need none). */
+  jobs?: JobSender;
 }
 
 const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH})[^/?#]+`, 'g');
@@ -113,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preHandler', validateRequest);
   await registerOpenApi(app);
 
+  const jobs = deps.jobs ?? noJobQueue;
   const platforms = createPlatformsService(createPlatformsRepository(db));
   const tokens = createAccessTokens(await loadSigningKey(db), config.accessTokenTtlSeconds, deps.now);
   const auth = registerAuth(app, platforms, tokens);
@@ -131,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate, callbackOrigins });
   const automation = createAutomationService({ db, tasks, now });
   const locations = createLocationsService(db, { onChange: regenerate });
+  const operatorAuth = registerOperatorAuth(app, createOperatorsService(db));
   const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
   const accounts = createAccountsService({ db, catalog, vault });
 
@@ -153,6 +164,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
   await app.register(loginRevealRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin, now }));
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
-  app.decorate('services', { tasks, catalog, accounts });
+  // --- mail (rows 26, 27, /v2/mail, /v2/documents/manage/session, signed file links) ---
+
+  // --- connections (rows 30-32, hosted connect page, connector jobs) ---
+
+  // --- accounts management page (row 8) ---
+
+  // --- operator API ---
+
+  const jobDefinitions: JobDefinition[] = [];
+  app.decorate('services', { tasks, catalog, accounts, jobDefinitions });
   return app;
 }

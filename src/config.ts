@@ -20,6 +20,12 @@ export interface Config {
    * null: use (and on first use create) `vault.key` in dataDir.
    */
   vaultKeys: Buffer[] | null;
+  /** Largest mail PDF accepted for upload. */
+  mailMaxBytes: number;
+  /** Lifetime of a signed file link (`file_url` of a mail item). */
+  fileUrlTtlSeconds: number;
+  /** Pause between the sandbox connector's steps (authenticating → registering → connected). */
+  sandboxConnectorStepMs: number;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +96,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     hostedSessionTtlSeconds: integer('HOSTED_SESSION_TTL_SECONDS', 3_600, 60, 7 * 86_400),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     vaultKeys,
+    mailMaxBytes: integer('MAIL_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
+    fileUrlTtlSeconds: integer('FILE_URL_TTL_SECONDS', 900, 10, 7 * 86_400),
+    sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

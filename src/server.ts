@@ -17,16 +17,19 @@ export interface RunningServer {
 export async function startServer(config: Config, log: (message: string) => void): Promise<RunningServer> {
   const database = await openDatabase(config, { allowAttach: false, migrate: true, log });
   let app: FastifyInstance | undefined;
-  let jobs: JobQueue;
+  let jobs: JobQueue | undefined;
   try {
+    jobs = await startJobQueue(database.connectionString, log);
     // The vault keys are loaded at start, so a missing or bad key file stops the start, not a later request.
-    app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config) });
-    jobs = await startJobQueue(database.connectionString, [
-      { name: ROLL_FORWARD_JOB, cron: ROLL_FORWARD_CRON, handler: () => rollForwardAll(database.db, app!.services.tasks) },
-    ], log);
+    app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config), jobs });
+    await jobs.work([
+      { name: ROLL_FORWARD_JOB, cron: ROLL_FORWARD_CRON, handler: () => rollForwardAll(database.db, app!.services.tasks), logRuns: true },
+      ...app.services.jobDefinitions,
+    ]);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();
+    await jobs?.stop();
     await database.close();
     throw error;
   }
@@ -39,7 +42,7 @@ export async function startServer(config: Config, log: (message: string) => void
     database,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     // In-flight requests finish (new ones get 503), running jobs finish, the pool closes, the embedded server stops.
-    close: () => (closing ??= started.close().then(() => jobs.stop()).then(() => database.close())),
+    close: () => (closing ??= started.close().then(() => jobs!.stop()).then(() => database.close())),
   };
 }
 

@@ -62,7 +62,7 @@ export interface LegalEntitiesTable {
   updated_at: UpdatedAt;
 }
 
-export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation' | 'payroll' | 'login';
+export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation' | 'payroll' | 'login' | 'accounts' | 'documents' | 'connect';
 
 /** What a hosted session may show: filters of a task list, one task. */
 export interface HostedScope {
@@ -71,6 +71,7 @@ export interface HostedScope {
   region_id?: string;
   task_id?: string;
   login_id?: string;
+  connection_id?: string;
 }
 
 export interface HostedSessionsTable {
@@ -173,6 +174,8 @@ export interface AgencyAccountsTable {
   agency_id: string;
   name: string;
   data: ColumnType<AgencyAccountDatum[], string | undefined, string>;
+  /** What a connection learned at the agency; null until an account is connected. */
+  details: ColumnType<AgencyAccountDetails | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -204,6 +207,81 @@ export interface LoginRevealsTable {
   revealed_at: CreatedAt;
 }
 
+/** One filing period of an agency account, as the agency reports it (amounts in cents). */
+export interface AgencyAccountHistoryItem {
+  period_start_date: DateString;
+  period_end_date: DateString;
+  payment_date: DateString;
+  filing_date: DateString;
+  payment_amount: number;
+  amount_due: number;
+  amount_applied: number;
+  raw_data: Record<string, unknown>;
+}
+
+export interface AgencyAccountDetails {
+  status: 'active' | 'exception' | 'closed';
+  id_number: string;
+  has_tpa: boolean;
+  tax_rate_percent: number | null;
+  reporting_schedule: string | null;
+  balance: number | null;
+  history: AgencyAccountHistoryItem[];
+  /** When the connector last read the account (ISO timestamp). */
+  synced_at: string;
+}
+
+export interface OperatorKeysTable {
+  id: string;
+  name: string;
+  key_hash: Buffer;
+  key_hint: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export type MailType = 'registered-agent' | 'external-mail';
+
+export interface MailItemsTable {
+  id: string;
+  legal_entity_id: string;
+  region_code: string | null;
+  type: MailType;
+  received_on: DateString;
+  sender: string | null;
+  /** Key of the PDF in the file store (hex SHA-256 of its bytes). */
+  file_sha256: string;
+  file_size: ColumnType<number, number, number>;
+  file_name: string | null;
+  created_at: CreatedAt;
+}
+
+export type ConnectionStatus = 'pending' | 'authenticating' | 'registering' | 'connected' | 'disconnected' | 'canceled';
+
+export interface AccountConnectionsTable {
+  id: string;
+  legal_entity_id: string;
+  platform_id: string;
+  agency_account_id: string;
+  login_id: string | null;
+  status: ConnectionStatus;
+  /** Why the connection is in its status (e.g. why authentication failed); never a secret. */
+  status_reason: string | null;
+  status_changed_at: UpdatedAt;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface AccountConnectionEventsTable {
+  id: Generated<number>;
+  connection_id: string;
+  from_status: ConnectionStatus | null;
+  to_status: ConnectionStatus;
+  reason: string | null;
+  occurred_at: CreatedAt;
+}
+
 export interface Database {
   platforms: PlatformsTable;
   api_keys: ApiKeysTable;
@@ -218,6 +296,10 @@ export interface Database {
   agency_accounts: AgencyAccountsTable;
   account_logins: AccountLoginsTable;
   login_reveals: LoginRevealsTable;
+  operator_keys: OperatorKeysTable;
+  mail_items: MailItemsTable;
+  account_connections: AccountConnectionsTable;
+  account_connection_events: AccountConnectionEventsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;
@@ -232,3 +314,6 @@ export type BrowserSessionRow = Selectable<HostedBrowserSessionsTable>;
 export type TaskAutomationRow = Selectable<TaskAutomationsTable>;
 export type AgencyAccountRow = Selectable<AgencyAccountsTable>;
 export type AccountLoginRow = Selectable<AccountLoginsTable>;
+export type MailItemRow = Selectable<MailItemsTable>;
+export type ConnectionRow = Selectable<AccountConnectionsTable>;
+export type ConnectionEventRow = Selectable<AccountConnectionEventsTable>;

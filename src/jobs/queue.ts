@@ -4,29 +4,85 @@ export interface JobDefinition {
   name: string;
   /** Cron expression (UTC) when the job runs on a schedule. */
   cron?: string;
-  handler: () => Promise<unknown>;
+  /** Runs one job; a throw retries it (up to `retryLimit`, with backoff). */
+  handler: (data: Record<string, unknown>) => Promise<unknown>;
+  /** Seconds a started job may run before pg-boss hands it to another worker (e.g. after a crash). */
+  expireInSeconds?: number;
+  retryLimit?: number;
+  /** How often an idle worker looks for due jobs (pg-boss allows 0.5 and up). */
+  pollingIntervalSeconds?: number;
+  /** Log each finished run (scheduled maintenance jobs); off for the frequent small ones. */
+  logRuns?: boolean;
 }
 
-export interface JobQueue {
+export interface SendOptions {
+  /** Not before this many seconds from now. */
+  startAfterSeconds?: number;
+  /** At most one queued (not yet started) job with this key per queue. */
+  singletonKey?: string;
+}
+
+/** What domain services see: a way to put durable work on the queue. */
+export interface JobSender {
+  send(name: string, data: Record<string, unknown>, options?: SendOptions): Promise<void>;
+}
+
+export interface JobQueue extends JobSender {
+  /** Starts workers (and schedules) for these jobs in this process. */
+  work(jobs: JobDefinition[]): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * The durable job queue (pg-boss) in Statehouse's own database, schema `pgboss`. Schedules survive
- * restarts and several Statehouse processes share them: pg-boss hands each run to one worker.
+ * The durable job queue (pg-boss) in Statehouse's own database, schema `pgboss`. Jobs and schedules
+ * survive restarts and several Statehouse processes share them: pg-boss hands each job to one worker.
  */
-export async function startJobQueue(connectionString: string, jobs: JobDefinition[], log: (message: string) => void): Promise<JobQueue> {
-  const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 2 });
+export async function startJobQueue(connectionString: string, log: (message: string) => void): Promise<JobQueue> {
+  const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 3 });
   boss.on('error', (error: Error) => log(`job queue error: ${error.message}`));
   await boss.start();
-  for (const job of jobs) {
-    await boss.createQueue(job.name);
-    if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
-    await boss.work(job.name, async () => {
-      const result = await job.handler();
-      log(`job ${job.name} finished: ${JSON.stringify(result)}`);
-      return result;
-    });
-  }
-  return { stop: () => boss.stop({ graceful: true, wait: true, timeout: 20_000 }) };
+  const created = new Map<string, Promise<unknown>>();
+  const ensureQueue = (name: string, options: Partial<PgBoss.Queue> = {}) => {
+    let ready = created.get(name);
+    if (!ready) {
+      ready = boss.getQueue(name).then(async (existing) => {
+        if (!existing) await boss.createQueue(name, { name, ...options });
+      });
+      created.set(name, ready);
+    }
+    return ready;
+  };
+
+  return {
+    async send(name, data, options = {}) {
+      await ensureQueue(name);
+      await boss.send(name, data, {
+        ...(options.startAfterSeconds !== undefined && { startAfter: Math.max(0, Math.round(options.startAfterSeconds)) }),
+        ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
+      });
+    },
+    async work(jobs) {
+      for (const job of jobs) {
+        await ensureQueue(job.name, {
+          ...(job.expireInSeconds !== undefined && { expireInSeconds: job.expireInSeconds }),
+          retryLimit: job.retryLimit ?? 3,
+          retryBackoff: true,
+        });
+        if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+        await boss.work<Record<string, unknown>>(job.name, { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 }, async ([item]) => {
+          const result = await job.handler(item?.data ?? {});
+          if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
+          return result;
+        });
+      }
+    },
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 20_000 }),
+  };
 }
+
+/** For an app built without a queue (most tests): any attempt to enqueue is a clear error. */
+export const noJobQueue: JobSender = {
+  send: async (name) => {
+    throw new Error(`No job queue is running in this process (job '${name}')`);
+  },
+};

@@ -4,6 +4,7 @@ import * as tasks from './20261122110000_tasks.js';
 import * as hostedPages from './20261122120000_hosted-pages.js';
 import * as agencyAccounts from './20261122130000_agency-accounts.js';
 import * as loginReveals from './20261122140000_login-reveals.js';
+import * as mailConnectionsOperators from './20261122150000_mail-connections-operators.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '20261122120000_hosted-pages': hostedPages,
   '20261122130000_agency-accounts': agencyAccounts,
   '20261122140000_login-reveals': loginReveals,
+  '20261122150000_mail-connections-operators': mailConnectionsOperators,
 };

@@ -39,7 +39,14 @@ export function createAccountsRepository(db: Db) {
       return query.orderBy('created_at').orderBy('id').execute();
     },
 
-    /** The sealed secret of one login, for the (future) reveal session; scoped like every other read. */
+    /** Replaces one login's sealed secret (and optionally its account link); scoped to the entity. */
+    updateLoginSecret: (legalEntityId: string, id: string, secret: SealedSecret) =>
+      db.updateTable('account_logins')
+        .set({ secret_ciphertext: secret.ciphertext, secret_iv: secret.iv, secret_tag: secret.tag, key_id: secret.keyId, updated_at: new Date() })
+        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id)
+        .returning(LOGIN_COLUMNS).executeTakeFirst(),
+
+    /** The sealed secret of one login, for the reveal page and connectors; scoped like every other read. */
     findLoginSecret: (legalEntityId: string, id: string) =>
       db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id'])
         .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst(),

@@ -183,6 +183,28 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
       return toLoginView(row);
     },
 
+    /**
+     * Stores credentials a person typed on a hosted page (accounts management, connect): with `loginId`
+     * they replace that login's secrets; without, they become a new login of the agency account, named
+     * after it and pointing at its agency's website. Returns the login (never the secrets).
+     */
+    async saveLoginCredentials(legalEntityId: string, input: { agencyAccountId: string; loginId?: string | null; secrets: LoginSecrets }): Promise<LoginView> {
+      const account = await repo.findAccount(legalEntityId, input.agencyAccountId);
+      if (!account) throw new NotFoundError(`Agency account '${input.agencyAccountId}' not found`);
+      const secret = deps.vault.seal(validateSecrets(input.secrets));
+      if (input.loginId) {
+        const existing = (await repo.findLogins(legalEntityId)).find((l) => l.id === input.loginId && l.agency_account_id === account.id);
+        if (!existing) throw new NotFoundError(`Login '${input.loginId}' not found for agency account '${account.id}'`);
+        return toLoginView((await repo.updateLoginSecret(legalEntityId, existing.id, secret))!);
+      }
+      const agency = agencyOf(account);
+      const row = await repo.insertLogin({
+        id: newId(LOGIN_ID_PREFIX), legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: account.region_code,
+        name: `${agency?.name ?? account.name} login`, login_url: agency?.website || 'https://example.invalid/', is_supported: false, secret,
+      });
+      return toLoginView(row);
+    },
+
     /** Decrypts one login's secrets, for the hosted reveal page only (never an API response). */
     async openLoginSecrets(legalEntityId: string, loginId: string): Promise<LoginSecrets> {
       const row = await repo.findLoginSecret(legalEntityId, loginId);

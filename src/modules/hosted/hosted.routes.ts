@@ -19,6 +19,9 @@ export function landingPath(session: Pick<BrowserSessionRow, 'purpose' | 'scope'
     case 'automation': return `/hosted/automation/${encodeURIComponent(session.scope.task_id ?? '')}`;
     case 'payroll': return '/hosted/payroll';
     case 'login': return `/hosted/logins/${encodeURIComponent(session.scope.login_id ?? '')}`;
+    case 'accounts': return '/hosted/accounts';
+    case 'documents': return '/hosted/documents';
+    case 'connect': return `/hosted/connections/${encodeURIComponent(session.scope.connection_id ?? '')}`;
   }
 }
 

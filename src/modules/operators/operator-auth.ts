@@ -1,0 +1,24 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OperatorPrincipal, OperatorsService } from './operators.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the operator hook: who is calling the operator API. */
+    operator: OperatorPrincipal | null;
+  }
+}
+
+export type OperatorHook = (request: FastifyRequest) => Promise<void>;
+
+/** A preValidation hook for operator routes (authentication before validation, as everywhere). */
+export function registerOperatorAuth(app: FastifyInstance, operators: OperatorsService): OperatorHook {
+  app.decorateRequest('operator', null);
+  return async (request) => {
+    request.operator = await operators.authenticate(request.headers.authorization);
+  };
+}
+
+export const operatorOf = (request: FastifyRequest) => request.operator as OperatorPrincipal;
+
+/** OpenAPI security requirement of operator routes. */
+export const OPERATOR_SECURITY = [{ operatorKey: [] }];
