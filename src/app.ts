@@ -8,6 +8,7 @@ import { MAX_PARAM_LENGTH, registerErrorHandling, registerNotFound } from './htt
 import { registerOpenApi } from './http/openapi.js';
 import { registerOperatorAuth } from './modules/operators/operator-auth.js';
 import { createOperatorsService } from './modules/operators/operators.service.js';
+import { operatorRoutes } from './modules/operators/operator.routes.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- accounts management page (row 8) ---
 
   // --- operator API ---
+  await app.register(operatorRoutes({ db, accounts, catalog, operatorAuth }));
 
   const jobDefinitions: JobDefinition[] = [];
   app.decorate('services', { tasks, catalog, accounts, jobDefinitions });

@@ -4,6 +4,7 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { listReveals } from '../modules/accounts/login-reveal.routes.js';
+import { createOperatorsService, type OperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
@@ -31,6 +32,9 @@ Commands:
   catalog list [--region CA] [--json]  List the compliance catalog's requirements
   catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity, and why
   tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
+  operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
+  operators keys list [--json]
+  operators keys revoke <key_id>
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
   logins reveals [--entity <legal_entity_id>] [--platform <platform_id>] [--json]   Audit trail of credential views
@@ -146,6 +150,10 @@ async function main(argv: string[]): Promise<void> {
           ? callbacksCommand(createPlatformsService(createPlatformsRepository(database.db)), createCallbackOrigins(database.db), rest, json)
           : platformsCommand(createPlatformsService(createPlatformsRepository(database.db)), sub, rest, json));
       return;
+    case 'operators':
+      if (sub !== 'keys') throw new UsageError('Unknown operators command; see statehouse --help');
+      await withDatabase(config, (database) => operatorKeysCommand(createOperatorsService(database.db), rest, json));
+      return;
     case 'accounts': {
       if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown accounts command; see statehouse --help');
       if (!values.region || !values.agency || !values.name) throw new UsageError('accounts create needs --region, --agency and --name');
@@ -189,6 +197,25 @@ async function main(argv: string[]): Promise<void> {
 function tasksFor(db: DatabaseHandle['db']) {
   // Operator commands only read and regenerate: nothing here answers questions.
   return createTasksService({ db, catalog: loadCatalog(), now: () => new Date(), applyLocationChange: () => Promise.reject(new Error('not available from the CLI')) });
+}
+
+async function operatorKeysCommand(operators: OperatorsService, [action, arg]: string[], json: boolean) {
+  if (action === 'create' && arg) {
+    const key = await operators.createKey(arg);
+    if (json) return print(true, key, '');
+    process.stderr.write(`operator key ${key.id} (${key.name}) created; it is shown once, store it now:\n`);
+    process.stdout.write(`${key.key}\n`);
+    return;
+  }
+  if (action === 'list') {
+    const keys = await operators.listKeys();
+    return print(json, keys, keys.map((k) => `${k.id}  ${k.key_hint}  ${k.name}${k.revoked_at ? '  (revoked)' : ''}`).join('\n') || 'no operator keys');
+  }
+  if (action === 'revoke' && arg) {
+    await operators.revokeKey(arg);
+    return print(json, { revoked: arg }, `revoked ${arg}`);
+  }
+  throw new UsageError('Usage: statehouse operators keys create <name> | list | revoke <key_id>');
 }
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {

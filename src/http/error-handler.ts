@@ -10,6 +10,11 @@ declare module 'fastify' {
      * the shape the reference gives the /v2/signup family. Default: FastAPI's `{detail}`.
      */
     errorStyle?: 'platform';
+    /**
+     * Request parts that hold secrets (e.g. `['body', 'secrets']`): a 422 about them, or about a part
+     * that contains them, never echoes the value (`input` is "[redacted]").
+     */
+    secretInputs?: (string | number)[][];
   }
 }
 

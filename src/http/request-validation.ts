@@ -27,7 +27,20 @@ export async function validateRequest(request: FastifyRequest): Promise<void> {
       request.body = compile(schema.body)(raw, ['body'], issues);
     }
   }
-  if (issues.length > 0) throw new RequestValidationError(issues, received ?? null);
+  if (issues.length > 0) {
+    const secrets = request.routeOptions.config?.secretInputs;
+    if (secrets) redactSecretInputs(issues, secrets);
+    throw new RequestValidationError(issues, secrets ? null : received ?? null);
+  }
+}
+
+const isPrefix = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length <= b.length && a.every((part, i) => part === b[i]);
+
+/** An issue inside a secret part, or about a part that contains one, keeps its location but not its value. */
+function redactSecretInputs(issues: ValidationIssue[], secretPaths: (string | number)[][]): void {
+  for (const issue of issues) {
+    if (secretPaths.some((path) => isPrefix(path, issue.loc) || isPrefix(issue.loc, path))) issue.input = '[redacted]';
+  }
 }
 
 /** A list parameter given once arrives as a string; a scalar given twice as a list. */

@@ -1,0 +1,196 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
+import { BoundedString, errorResponses, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
+import { fieldError, NotFoundError } from '../../lib/errors.js';
+import { AGENCY_DATA_STATUSES } from '../accounts/accounts.schemas.js';
+import type { AccountsService, AgencyAccountView, LoginView } from '../accounts/accounts.service.js';
+import { listReveals } from '../accounts/login-reveal.routes.js';
+import { StateCode } from '../legal-entities/legal-entities.schemas.js';
+import { OPERATOR_SECURITY, type OperatorHook } from './operator-auth.js';
+
+const EntityParams = Type.Object({ legal_entity_id: BoundedString(64) });
+const SECRET_TEXT = 1000;
+
+const NewAgencyAccountBody = Type.Object(
+  {
+    region: StateCode,
+    agency_id: BoundedString(100, { description: 'An agency of the catalog for that region, e.g. `ca-edd` (`statehouse catalog list --region CA`).' }),
+    name: BoundedString(200, { minLength: 1, description: 'e.g. "Employer payroll tax account".' }),
+    data: Type.Optional(Type.Array(
+      Type.Object({
+        name: BoundedString(200, { minLength: 1 }),
+        description: Type.Optional(Nullable(BoundedString(200))),
+        value: Type.Optional(Nullable(BoundedString(200))),
+        status: Type.Optional(StringEnum(AGENCY_DATA_STATUSES, { description: 'Defaults to `done` with a value, `todo` without.' })),
+      }, { additionalProperties: false }),
+      { maxItems: 100 },
+    )),
+  },
+  { title: 'OperatorNewAgencyAccount', additionalProperties: false },
+);
+
+const SecretsBody = Type.Object(
+  {
+    username: BoundedString(SECRET_TEXT, { minLength: 1 }),
+    password: BoundedString(SECRET_TEXT, { minLength: 1 }),
+    security_answers: Type.Optional(Type.Array(
+      Type.Object({ question: BoundedString(SECRET_TEXT, { minLength: 1 }), answer: BoundedString(SECRET_TEXT, { minLength: 1 }) }, { additionalProperties: false }),
+      { maxItems: 20 },
+    )),
+    totp_seed: Type.Optional(BoundedString(SECRET_TEXT, { minLength: 1, description: 'Base32 seed of the portal\'s authenticator app.' })),
+  },
+  { title: 'OperatorLoginSecrets', additionalProperties: false, description: 'Encrypted at rest; never returned, logged or echoed in an error.' },
+);
+
+const NewLoginBody = Type.Object(
+  {
+    region: StateCode,
+    name: BoundedString(200, { minLength: 1 }),
+    login_url: HttpUrlString({ description: 'The agency portal\'s sign-in page.' }),
+    agency_account_id: Type.Optional(Nullable(BoundedString(64))),
+    is_supported: Type.Optional(Type.Boolean({ default: false })),
+    secrets: SecretsBody,
+  },
+  { title: 'OperatorNewLogin', additionalProperties: false },
+);
+
+const OperatorLogin = Type.Object(
+  {
+    id: Type.String(), name: Type.String(), region: Type.String(), agency_account_id: Nullable(Type.String()),
+    login_url: Type.String(), is_supported: Type.Boolean(),
+  },
+  { title: 'OperatorLogin' },
+);
+
+const OperatorAgencyAccount = Type.Object(
+  {
+    id: Type.String(), legal_entity_id: Type.String(), region: Type.String(), name: Type.String(),
+    agency: Type.Object({ id: Type.String(), name: Type.String(), website: Type.String() }),
+    data: Type.Array(Type.Object({ name: Type.String(), description: Nullable(Type.String()), value: Nullable(Type.String()), status: Type.String() })),
+    logins: Type.Array(OperatorLogin),
+  },
+  { title: 'OperatorAgencyAccount' },
+);
+
+const RevealsQuery = Type.Object({
+  legal_entity_id: Type.Optional(BoundedString(64)),
+  platform_id: Type.Optional(BoundedString(64)),
+});
+const Reveal = Type.Object(
+  {
+    id: Type.String(), login_id: Type.String(), login_name: Type.String(), legal_entity_id: Type.String(), platform_id: Type.String(),
+    hosted_session_id: Type.String(), browser_session_id: Type.String(), revealed_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'OperatorLoginReveal' },
+);
+
+const toLogin = (l: LoginView) => ({
+  id: l.id, name: l.name, region: l.region.code, agency_account_id: l.agencyAccountId, login_url: l.loginUrl, is_supported: l.isSupported,
+});
+const toAccount = (legalEntityId: string, a: AgencyAccountView) => ({
+  id: a.id, legal_entity_id: legalEntityId, region: a.region.code, name: a.name, agency: a.agency, data: a.data, logins: a.logins.map(toLogin),
+});
+
+/**
+ * The operator API: what the people running Statehouse record for a legal entity (agency accounts,
+ * logins, mail) and the audit trail they read. Authenticated by operator keys only; platform API keys
+ * and access tokens are refused. Every operation goes through the same domain services as the CLI.
+ */
+export function operatorRoutes(deps: { db: Db; accounts: AccountsService; catalog: Catalog; operatorAuth: OperatorHook }) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const common = { preValidation: deps.operatorAuth };
+    const tags = ['Operator'];
+    const security = OPERATOR_SECURITY;
+
+    async function requireEntity(legalEntityId: string) {
+      const row = await deps.db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst();
+      if (!row) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+    }
+    const scopeFor = (legalEntityId: string) => ({ legalEntityId, platformId: '' });
+
+    r.get('/operator/v1/legal_entities/:legal_entity_id/agency_accounts', {
+      ...common,
+      schema: {
+        operationId: 'operatorListAgencyAccounts', tags, security,
+        summary: 'Agency accounts and logins of any legal entity',
+        params: EntityParams,
+        response: { 200: Type.Array(OperatorAgencyAccount), ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => {
+      const id = request.params.legal_entity_id;
+      await requireEntity(id);
+      return (await deps.accounts.listAccounts(scopeFor(id))).map((a) => toAccount(id, a));
+    });
+
+    r.post('/operator/v1/legal_entities/:legal_entity_id/agency_accounts', {
+      ...common,
+      schema: {
+        operationId: 'operatorCreateAgencyAccount', tags, security,
+        summary: 'Record an agency account of a legal entity',
+        description: 'The agency must be one of the catalog\'s agencies for the region. Returns the account (201).',
+        params: EntityParams,
+        body: NewAgencyAccountBody,
+        response: { 201: OperatorAgencyAccount, ...errorResponses(401, 404, 422) },
+      },
+    }, async (request, reply) => {
+      const id = request.params.legal_entity_id;
+      const body = request.body;
+      await requireEntity(id);
+      const agencies = deps.catalog.regions.get(body.region)?.agencies;
+      if (!agencies?.has(body.agency_id)) {
+        throw fieldError(['body', 'agency_id'], `Unknown agency '${body.agency_id}' for ${body.region}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`, body.agency_id, body);
+      }
+      const row = await deps.accounts.createAccount(id, { region_code: body.region, agency_id: body.agency_id, name: body.name, ...(body.data && { data: body.data }) });
+      const view = (await deps.accounts.listAccounts(scopeFor(id), row.region_code)).find((a) => a.id === row.id)!;
+      return reply.code(201).send(toAccount(id, view));
+    });
+
+    r.post('/operator/v1/legal_entities/:legal_entity_id/logins', {
+      ...common,
+      config: { secretInputs: [['body', 'secrets']] },
+      schema: {
+        operationId: 'operatorCreateLogin', tags, security,
+        summary: 'Record a login (credentials go into the vault)',
+        description: 'The secrets are encrypted (AES-256-GCM) before they reach the database and are never returned. Returns the login (201).',
+        params: EntityParams,
+        body: NewLoginBody,
+        response: { 201: OperatorLogin, ...errorResponses(401, 404, 422) },
+      },
+    }, async (request, reply) => {
+      const id = request.params.legal_entity_id;
+      const body = request.body;
+      await requireEntity(id);
+      const accountId = body.agency_account_id ?? null;
+      if (accountId !== null) {
+        const account = (await deps.accounts.listAccounts(scopeFor(id))).find((a) => a.id === accountId);
+        // Shown without the request body: it holds secrets.
+        if (!account) throw fieldError(['body', 'agency_account_id'], `Agency account '${accountId}' not found for legal entity '${id}'`, accountId);
+        if (account.region.code !== body.region) {
+          throw fieldError(['body', 'region'], `Agency account '${accountId}' is in ${account.region.code}, not ${body.region}`, body.region);
+        }
+      }
+      const login = await deps.accounts.createLogin(id, {
+        agency_account_id: accountId, region_code: body.region, name: body.name, login_url: body.login_url,
+        is_supported: body.is_supported ?? false, secrets: body.secrets,
+      });
+      return reply.code(201).send(toLogin(login));
+    });
+
+    r.get('/operator/v1/login_reveals', {
+      ...common,
+      schema: {
+        operationId: 'operatorListLoginReveals', tags, security,
+        summary: 'Audit trail: who viewed which login\'s credentials, when',
+        description: 'Newest first, at most 1,000 rows; filter by legal entity and/or platform.',
+        querystring: RevealsQuery,
+        response: { 200: Type.Array(Reveal), ...errorResponses(401, 422) },
+      },
+    }, async (request) =>
+      (await listReveals(deps.db, { legalEntityId: request.query.legal_entity_id, platformId: request.query.platform_id }))
+        .map((row) => ({ ...row, revealed_at: new Date(row.revealed_at).toISOString() })));
+  };
+}
