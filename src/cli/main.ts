@@ -4,6 +4,7 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { listReveals } from '../modules/accounts/login-reveal.routes.js';
+import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createOperatorsService, type OperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
@@ -37,6 +38,7 @@ Commands:
   operators keys revoke <key_id>
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
+  logins reencrypt [--json]           After a vault key rotation: re-seal every secret with the current (first) key
   logins reveals [--entity <legal_entity_id>] [--platform <platform_id>] [--json]   Audit trail of credential views
   logins create <legal_entity_id> --region CA --name "…" --url https://… [--account <agency_account_id>] [--supported] [--json]
                                       Record a login; its secrets are read from stdin as JSON
@@ -171,6 +173,13 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'logins': {
+      if (sub === 'reencrypt') {
+        await withDatabase(config, async (database) => {
+          const result = await reencryptLoginSecrets(database.db, createVault(loadVaultKeys(config)));
+          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were)`);
+        });
+        return;
+      }
       if (sub === 'reveals') {
         await withDatabase(config, async (database) => {
           const rows = await listReveals(database.db, { legalEntityId: values.entity, platformId: values.platform });
