@@ -15,7 +15,13 @@ import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { loginRevealRoutes } from './modules/accounts/login-reveal.routes.js';
+import { registerMail } from './modules/mail/mail.module.js';
+import { accountsPageRoutes } from './modules/accounts/accounts-pages.routes.js';
 import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
+import { connectPageRoutes } from './modules/connections/connect-pages.routes.js';
+import { connectionRoutes } from './modules/connections/connections.routes.js';
+import { createConnectionsService } from './modules/connections/connections.service.js';
+import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
@@ -165,16 +171,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
   await app.register(loginRevealRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin, now }));
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
+  // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
+  const jobDefinitions: JobDefinition[] = [];
   // --- mail (rows 26, 27, /v2/mail, /v2/documents/manage/session, signed file links) ---
+  await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin });
 
   // --- connections (rows 30-32, hosted connect page, connector jobs) ---
+  const connections = createConnectionsService({
+    db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
+    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
+  });
+  jobDefinitions.push(...connections.jobDefinitions());
+  await app.register(connectionRoutes({ connections, auth }));
+  await app.register(connectPageRoutes({ db, sessions, connections, publicOrigin }));
 
   // --- accounts management page (row 8) ---
+  await app.register(accountsPageRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
 
   // --- operator API ---
   await app.register(operatorRoutes({ db, accounts, catalog, operatorAuth }));
 
-  const jobDefinitions: JobDefinition[] = [];
   app.decorate('services', { tasks, catalog, accounts, jobDefinitions });
   return app;
 }

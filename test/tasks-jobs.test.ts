@@ -52,7 +52,8 @@ describe('the job queue and operator commands', () => {
     const server = await startServer(loadConfig({}, { databaseUrl: url, port: 0, logLevel: 'silent' }), () => {});
     try {
       const { rows } = await sql<{ name: string; cron: string; timezone: string }>`select name, cron, timezone from pgboss.schedule`.execute(server.database.db);
-      expect(rows).toEqual([{ name: 'tasks.roll-forward', cron: '15 3 * * *', timezone: 'UTC' }]);
+      expect(rows).toContainEqual({ name: 'tasks.roll-forward', cron: '15 3 * * *', timezone: 'UTC' });
+      expect(rows).toContainEqual({ name: 'connections.sweep', cron: '* * * * *', timezone: 'UTC' });
     } finally {
       await server.close();
     }

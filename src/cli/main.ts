@@ -15,6 +15,12 @@ import { createCallbackOrigins } from '../modules/platforms/callback-origins.js'
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { closeOnSignals, startServer } from '../server.js';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { MailType } from '../db/schema.js';
+import { RequestValidationError } from '../lib/errors.js';
+import { createMailServiceFor } from '../modules/mail/mail.module.js';
+import { MAIL_TYPES } from '../modules/mail/mail.service.js';
 
 const USAGE = `Usage: statehouse <command> [options]
 
@@ -44,6 +50,11 @@ Commands:
                                       Record a login; its secrets are read from stdin as JSON
                                       {"username", "password", "security_answers"?: [{question, answer}], "totp_seed"?}
                                       and stored encrypted (never pass them as arguments)
+  mail upload --entity <legal_entity_id> --file <path.pdf> [--region CA] [--type registered-agent|external-mail]
+              [--sender "…"] [--received YYYY-MM-DD] [--json]
+                                      Record mail received for a legal entity; the PDF is stored in STATEHOUSE_DATA_DIR/files
+                                      (type defaults to registered-agent, received to today in UTC)
+  mail list --entity <legal_entity_id> [--json]   The entity's mail, newest received first
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
 LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE, BODY_LIMIT_BYTES,
@@ -101,6 +112,10 @@ async function main(argv: string[]): Promise<void> {
       url: { type: 'string' },
       account: { type: 'string' },
       supported: { type: 'boolean', default: false },
+      file: { type: 'string' },
+      type: { type: 'string' },
+      sender: { type: 'string' },
+      received: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -172,6 +187,9 @@ async function main(argv: string[]): Promise<void> {
       });
       return;
     }
+    case 'mail':
+      await withDatabase(config, (database) => mailCommand(createMailServiceFor(config, database.db), config.mailMaxBytes, sub, values, json));
+      return;
     case 'logins': {
       if (sub === 'reencrypt') {
         await withDatabase(config, async (database) => {
@@ -200,6 +218,48 @@ async function main(argv: string[]): Promise<void> {
     }
     default:
       throw new UsageError(`Unknown command '${command}'`);
+  }
+}
+
+/** `mail upload` and `mail list`: the same mail service (file store, rules) as the operator API. */
+async function mailCommand(
+  mail: ReturnType<typeof createMailServiceFor>, maxBytes: number, sub: string | undefined,
+  values: { entity?: string | undefined; file?: string | undefined; region?: string | undefined; type?: string | undefined; sender?: string | undefined; received?: string | undefined },
+  json: boolean,
+) {
+  if (!values.entity) throw new UsageError('mail commands need --entity <legal_entity_id>');
+  const describe = (m: Awaited<ReturnType<typeof mail.list>>[number]) =>
+    `${m.id}  ${m.receivedOn}  ${m.type.padEnd(16)} ${(m.region?.code ?? '--').padEnd(3)}${m.sender ?? '(no sender)'}  ${m.fileSize} bytes  sha256:${m.fileSha256}`;
+  const toJson = (m: Awaited<ReturnType<typeof mail.list>>[number]) => ({
+    id: m.id, legal_entity_id: m.legalEntityId, region: m.region?.code ?? null, type: m.type, received: m.receivedOn, sender: m.sender,
+    file_name: m.fileName, file_sha256: m.fileSha256, file_size: m.fileSize, created_at: m.createdAt.toISOString(), file_url: m.fileUrl,
+  });
+  try {
+    if (sub === 'upload') {
+      if (!values.file) throw new UsageError('mail upload needs --file <path.pdf>');
+      if (values.type !== undefined && !(MAIL_TYPES as readonly string[]).includes(values.type)) throw new UsageError(`--type must be one of ${MAIL_TYPES.join(', ')}`);
+      const info = await stat(values.file).catch(() => null);
+      if (!info?.isFile()) throw new Error(`--file ${values.file}: no such file`);
+      // The size is checked before reading, so a huge file is refused without loading it.
+      if (info.size > maxBytes) throw new Error(`--file ${values.file} is ${info.size} bytes; the limit is ${maxBytes} (MAIL_MAX_BYTES)`);
+      const item = await mail.ingest({
+        legalEntityId: values.entity, regionCode: values.region ?? null, type: (values.type as MailType | undefined) ?? null,
+        receivedOn: values.received ?? null, sender: values.sender ?? null, fileName: path.basename(values.file), bytes: await readFile(values.file),
+      });
+      print(json, toJson(item), `Recorded mail ${item.id} for ${item.legalEntityId}: ${describe(item)}`);
+    } else if (sub === 'list') {
+      const items = await mail.listForOperator(values.entity);
+      print(json, items.map(toJson), items.length ? items.map(describe).join('\n') : 'no mail recorded');
+    } else {
+      throw new UsageError('Unknown mail command; see statehouse --help');
+    }
+  } catch (error) {
+    // Rule violations come back as the API's 422 items; say them in the CLI's words.
+    if (error instanceof RequestValidationError) {
+      const flag: Record<string, string> = { body: '--file', region: '--region', type: '--type', received: '--received', sender: '--sender', file_name: '--file' };
+      throw new Error(error.issues.map((i) => `${flag[String(i.loc.at(-1))] ?? String(i.loc.at(-1))}: ${(i.ctx as { error?: string } | undefined)?.error ?? i.msg}`).join('\n'));
+    }
+    throw error;
   }
 }
 

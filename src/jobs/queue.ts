@@ -1,3 +1,4 @@
+import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 
 export interface JobDefinition {
@@ -20,6 +21,11 @@ export interface SendOptions {
   startAfterSeconds?: number;
   /** At most one queued (not yet started) job with this key per queue. */
   singletonKey?: string;
+  /**
+   * A transaction to enqueue in: the job exists exactly when that transaction commits, so a state
+   * change and the work it schedules can never be separated by a crash.
+   */
+  transaction?: Kysely<any>;
 }
 
 /** What domain services see: a way to put durable work on the queue. */
@@ -57,6 +63,7 @@ export async function startJobQueue(connectionString: string, log: (message: str
     async send(name, data, options = {}) {
       await ensureQueue(name);
       await boss.send(name, data, {
+        ...(options.transaction && { db: viaTransaction(options.transaction) }),
         ...(options.startAfterSeconds !== undefined && { startAfter: Math.max(0, Math.round(options.startAfterSeconds)) }),
         ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
       });
@@ -79,6 +86,11 @@ export async function startJobQueue(connectionString: string, log: (message: str
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 20_000 }),
   };
 }
+
+/** pg-boss runs its insert through our transaction's connection. */
+const viaTransaction = (trx: Kysely<any>): PgBoss.Db => ({
+  executeSql: async (text, values) => ({ rows: [...(await trx.executeQuery(CompiledQuery.raw(text, values))).rows] }),
+});
 
 /** For an app built without a queue (most tests): any attempt to enqueue is a clear error. */
 export const noJobQueue: JobSender = {

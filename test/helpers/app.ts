@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/database.js';
+import { startJobQueue, type JobQueue, type JobSender } from '../../src/jobs/queue.js';
 import { createPlatformsRepository } from '../../src/modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../../src/modules/platforms/platforms.service.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
@@ -20,14 +21,27 @@ export interface TestApp {
 /** A fixed login-vault key, so tests never create a key file. */
 export const TEST_VAULT_KEY = Buffer.alloc(32, 7);
 
+export interface TestAppOptions {
+  /**
+   * `true`: a real durable job queue (pg-boss) on the test database, running the app's job definitions
+   * (stopped by `close`); a JobSender: used as the app's queue (e.g. one that records what is sent).
+   */
+  jobs?: boolean | JobSender;
+}
+
 /** A Statehouse app over its own fresh database, exercised through `app.inject`. */
-export async function createTestApp(overrides: Partial<Config> = {}, logStream?: { write(line: string): void }): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, logStream?: { write(line: string): void }, options: TestAppOptions = {}): Promise<TestApp> {
   const cluster = inject('testCluster');
   const url = await createTestDatabase(cluster);
   const config = loadConfig({}, { publicBaseUrl: 'http://statehouse.test', databaseUrl: url, ...overrides });
   const db = createDb(url, 5);
   let offset = 0;
-  const app = await buildApp({ config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset, vaultKeys: [TEST_VAULT_KEY] });
+  const queue: JobQueue | null = options.jobs === true ? await startJobQueue(url, (line) => logStream?.write(`${line}\n`)) : null;
+  const jobs = queue ?? (typeof options.jobs === 'object' ? options.jobs : undefined);
+  const app = await buildApp({
+    config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset, vaultKeys: [TEST_VAULT_KEY], ...(jobs && { jobs }),
+  });
+  if (queue) await queue.work(app.services.jobDefinitions);
   return {
     app,
     db,
@@ -38,6 +52,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logStream?:
     },
     close: async () => {
       await app.close();
+      await queue?.stop();
       await db.destroy();
       await dropTestDatabase(cluster.adminUrl, url);
     },

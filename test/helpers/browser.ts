@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { Config } from '../../src/config.js';
-import { createTestApp, type TestApp } from './app.js';
+import { createTestApp, type TestApp, type TestAppOptions } from './app.js';
 
 /** Debian's chromium; CI installs it (.ci/run). Never a downloaded browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -66,11 +66,11 @@ export interface LiveApp extends TestApp {
 }
 
 /** A test app listening on 127.0.0.1 for a real browser, its public URL being where it listens. */
-export async function startLiveApp(overrides: Partial<Config> = {}): Promise<LiveApp> {
+export async function startLiveApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<LiveApp> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const t = await createTestApp({ ...overrides, publicBaseUrl: baseUrl });
+    const t = await createTestApp({ ...overrides, publicBaseUrl: baseUrl }, undefined, options);
     try {
       await t.app.listen({ host: '127.0.0.1', port });
       return { ...t, baseUrl, port };

@@ -5,7 +5,7 @@ import type { SealedSecret } from './vault.js';
 /** Every read takes the legal entity first: one entity's accounts and logins never reach another. */
 export function createAccountsRepository(db: Db) {
   // The secret columns are never selected by a listing.
-  const LOGIN_COLUMNS = ['id', 'legal_entity_id', 'agency_account_id', 'region_code', 'name', 'login_url', 'is_supported', 'created_at'] as const;
+  const LOGIN_COLUMNS = ['id', 'legal_entity_id', 'agency_account_id', 'region_code', 'name', 'login_url', 'is_supported', 'created_at', 'updated_at'] as const;
 
   return {
     legalEntityExists: async (legalEntityId: string) =>

@@ -39,6 +39,8 @@ export interface LoginView {
   isSupported: boolean;
   /** Where the credentials can be revealed (a hosted session); never the credentials themselves. */
   revealPath: string;
+  /** When the login (its credentials included) last changed. */
+  updatedAt?: Date;
 }
 
 export interface AgencyAccountView {
@@ -54,7 +56,7 @@ export interface AgencyAccountView {
 export const loginRevealPath = (loginId: string) => `/logins/${encodeURIComponent(loginId)}/sessions`;
 
 const MAX_TEXT = 200;
-const MAX_SECRET_TEXT = 1000;
+export const MAX_SECRET_TEXT = 1000;
 
 function text(value: unknown, field: string, max = MAX_TEXT): string {
   if (typeof value !== 'string' || value.trim() === '') throw new BadRequestError(`${field} must be a non-empty string`);
@@ -119,6 +121,7 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
     loginUrl: row.login_url,
     isSupported: row.is_supported,
     revealPath: loginRevealPath(row.id),
+    updatedAt: row.updated_at,
   });
 
   /** The entity's agency accounts, each with its logins; `regionCode` narrows to one state. */
@@ -203,6 +206,31 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
         name: `${agency?.name ?? account.name} login`, login_url: agency?.website || 'https://example.invalid/', is_supported: false, secret,
       });
       return toLoginView(row);
+    },
+
+    /**
+     * Replaces the username and password of any login of the entity (with or without an agency account),
+     * from the hosted accounts page. A TOTP seed left out keeps the stored one; a security answer replaces
+     * the stored answer to the same question (compared without case) and the other answers are kept.
+     */
+    async updateLoginCredentials(legalEntityId: string, loginId: string, secrets: LoginSecrets): Promise<LoginView> {
+      const given = validateSecrets(secrets);
+      const row = await repo.findLoginSecret(legalEntityId, loginId);
+      if (!row) throw new NotFoundError(`Login '${loginId}' not found`);
+      const stored = deps.vault.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id });
+      const merged: LoginSecrets = { username: given.username, password: given.password };
+      const seed = given.totp_seed ?? stored.totp_seed;
+      if (seed !== undefined) merged.totp_seed = seed;
+      const answers = [...(stored.security_answers ?? [])];
+      for (const qa of given.security_answers ?? []) {
+        const same = answers.findIndex((a) => a.question.trim().toLowerCase() === qa.question.trim().toLowerCase());
+        if (same >= 0) answers[same] = qa;
+        else answers.push(qa);
+      }
+      if (answers.length) merged.security_answers = answers;
+      const updated = await repo.updateLoginSecret(legalEntityId, loginId, deps.vault.seal(validateSecrets(merged)));
+      if (!updated) throw new NotFoundError(`Login '${loginId}' not found`);
+      return toLoginView(updated);
     },
 
     /** Decrypts one login's secrets, for the hosted reveal page only (never an API response). */

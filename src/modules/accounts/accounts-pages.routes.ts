@@ -1,0 +1,193 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { regionByCode, resolveRegion } from '../../catalog/regions.js';
+import type { Db } from '../../db/database.js';
+import { scopeOf, type AuthHooks } from '../../http/auth.js';
+import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
+import { fieldError } from '../../lib/errors.js';
+import { renderAccountsPage, type FailedForm, type LoginItem } from '../../pages/account-pages.js';
+import { renderMessagePage } from '../../pages/common-pages.js';
+import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted/hosted-http.js';
+import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import { MAX_SECRET_TEXT, type AccountsService, type LoginView } from './accounts.service.js';
+import { decodeBase32 } from './totp.js';
+import type { LoginSecrets } from './vault.js';
+
+const ManageSessionBody = Type.Object(
+  {
+    callback_url: HttpUrlString({ description: 'Where the user returns when done.' }),
+    region_id: Type.Optional(Nullable(BoundedString(64, { description: 'Only this region (location id or two-letter code).' }))),
+  },
+  { title: 'ScopedHostedSessionRequest' },
+);
+const V2ScopeQuery = Type.Object({
+  legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
+  user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),
+  platform_public_id: Type.Optional(Nullable(BoundedString(64))),
+});
+const PageQuery = Type.Object({ saved: Type.Optional(BoundedString(64)) });
+const LoginParams = Type.Object({ login_id: BoundedString(64) });
+
+/** Authenticator seeds are at least 80 bits: 16 base32 characters. */
+const MIN_SEED_CHARS = 16;
+
+type CredentialsForm = { ok: true; secrets: LoginSecrets } | { ok: false; errors: Record<string, string> };
+
+/**
+ * Checks the credentials form field by field. Messages never contain what was typed; the seed is
+ * stored normalised (upper case, no spaces) so that every reader decodes it the same way.
+ */
+export function parseCredentialsForm(form: Record<string, string>): CredentialsForm {
+  const errors: Record<string, string> = {};
+  const tooLong = `must be at most ${MAX_SECRET_TEXT} characters`;
+  const required = (name: 'username' | 'password', empty: string) => {
+    const value = form[name] ?? '';
+    if (value.trim() === '') errors[name] = empty;
+    else if (value.length > MAX_SECRET_TEXT) errors[name] = `The ${name} ${tooLong}`;
+    return value;
+  };
+  const username = required('username', 'Enter the username');
+  const password = required('password', 'Enter the password');
+  const secrets: LoginSecrets = { username, password };
+
+  const rawSeed = (form.totp_seed ?? '').trim();
+  if (rawSeed !== '') {
+    const seed = rawSeed.toUpperCase().replace(/[\s-]/g, '').replace(/=+$/, '');
+    if (rawSeed.length > MAX_SECRET_TEXT) errors.totp_seed = `The setup key ${tooLong}`;
+    else if (!/^[A-Z2-7]+$/.test(seed) || !isBase32(seed)) errors.totp_seed = 'The setup key can only contain the letters A to Z and the digits 2 to 7';
+    else if (seed.length < MIN_SEED_CHARS) errors.totp_seed = `The setup key must be at least ${MIN_SEED_CHARS} characters long`;
+    else secrets.totp_seed = seed;
+  }
+
+  const question = (form.security_question ?? '').trim();
+  const answer = form.security_answer ?? '';
+  if (question.length > MAX_SECRET_TEXT) errors.security_question = `The question ${tooLong}`;
+  if (answer.length > MAX_SECRET_TEXT) errors.security_answer = `The answer ${tooLong}`;
+  if (question !== '' && answer.trim() === '' && !errors.security_answer) errors.security_answer = 'Enter the answer to the security question';
+  if (question === '' && answer.trim() !== '' && !errors.security_question) errors.security_question = 'Enter the security question this answer belongs to';
+  if (question !== '' && answer.trim() !== '') secrets.security_answers = [{ question, answer }];
+
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, secrets };
+}
+
+function isBase32(seed: string): boolean {
+  try {
+    return decodeBase32(seed).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const regionName = (code: string) => regionByCode(code)?.name ?? code;
+
+const toLoginItem = (l: LoginView): LoginItem => ({
+  id: l.id, name: l.name, regionName: l.region.name, loginUrl: l.loginUrl, isSupported: l.isSupported, updatedAt: l.updatedAt ?? null,
+});
+
+/**
+ * Row 8: a hosted page with the entity's agency accounts and logins (optionally of one region), where
+ * the user adds a login to an account or replaces a login's credentials. Nothing stored is ever shown.
+ */
+export function accountsPageRoutes(deps: {
+  db: Db; sessions: HostedSessionsService; accounts: AccountsService; callbackOrigins: CallbackOrigins; auth: AuthHooks;
+  ttlSeconds: number; publicOrigin: string;
+}) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const guard = requireHostedSession(deps, ['accounts']);
+
+    r.post('/v2/accounts/manage/session', {
+      preValidation: deps.auth.bearer,
+      schema: {
+        operationId: 'createAccountsManagementSessionV2', tags: ['Accounts and logins'], security: [{ bearer: [] }],
+        summary: 'A hosted page where the user sees the agency accounts and stores login credentials',
+        description:
+          'The page lists the agency accounts (with their data and logins) and the other logins of the entity, optionally of one ' +
+          'region (`region_id`: a location id or a two-letter code), and lets the user add a login to an account or replace a ' +
+          'login’s credentials. Stored credentials are never shown there (see `POST /v2/logins/{id}/session`).',
+        querystring: V2ScopeQuery,
+        body: ManageSessionBody,
+        response: { 200: SessionResultSchema, ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => {
+      const scope = scopeOf(request);
+      assertV2Scope(scope, request.query);
+      const body = request.body;
+      const region = body.region_id ? resolveRegion(body.region_id) : null;
+      if (body.region_id && !region) throw fieldError(['body', 'region_id'], `unknown region '${body.region_id}'`, body.region_id, body);
+      await deps.callbackOrigins.check(scope.platformId, body.callback_url, ['body', 'callback_url']);
+      const { url, created_at, expires_at } = await deps.sessions.issue({
+        purpose: 'accounts', legalEntityId: scope.legalEntityId, callbackUrl: body.callback_url, ttlSeconds: deps.ttlSeconds,
+        scope: region ? { region_id: region.code } : {},
+      });
+      return { url, created_at, expires_at };
+    });
+
+    /** What the session may see: its entity's accounts and logins, of its region when it has one. */
+    async function inScope(hosted: HostedContext) {
+      const regionCode = hosted.session.scope.region_id;
+      const [accounts, logins] = await Promise.all([
+        deps.accounts.listAccounts(hosted.scope, regionCode),
+        deps.accounts.listLogins(hosted.scope, regionCode),
+      ]);
+      return { regionCode, accounts, logins };
+    }
+
+    async function sendAccountsPage(reply: FastifyReply, hosted: HostedContext, options: { savedLoginId?: string | undefined; failed?: FailedForm; status?: number }) {
+      const { regionCode, accounts, logins } = await inScope(hosted);
+      return sendPage(reply, renderAccountsPage({
+        platformName: hosted.platformName,
+        businessName: hosted.businessName,
+        scopeLabel: regionCode ? regionName(regionCode) : 'All states',
+        accounts: accounts.map((a) => ({
+          id: a.id, name: a.name, regionName: a.region.name, agency: { name: a.agency.name, website: a.agency.website },
+          data: a.data, logins: a.logins.map(toLoginItem),
+        })),
+        otherLogins: logins.filter((l) => l.agencyAccountId === null).map(toLoginItem),
+        csrf: hosted.csrf,
+        callbackUrl: hosted.session.callback_url,
+        savedLoginName: (options.savedLoginId && logins.find((l) => l.id === options.savedLoginId)?.name) || null,
+        failed: options.failed ?? null,
+      }), { status: options.status ?? 200 });
+    }
+
+    const notFound = (reply: FastifyReply, hosted: HostedContext, what: 'Account' | 'Login') =>
+      sendPage(reply, renderMessagePage({ title: `${what} not found`, body: `This ${what.toLowerCase()} is not part of this page.`, platformName: hosted.platformName }), { status: 404 });
+
+    /** The failed form comes back with its errors and only the values that are not secret. */
+    const failedForm = (key: string, form: Record<string, string>, errors: Record<string, string>): FailedForm => ({
+      key, errors, values: { username: form.username ?? '', security_question: form.security_question ?? '' },
+    });
+
+    const savedRedirect = (reply: FastifyReply, loginId: string) => reply.redirect(`/hosted/accounts?saved=${encodeURIComponent(loginId)}`, 303);
+
+    r.get('/hosted/accounts', { preHandler: guard, schema: { hide: true, querystring: PageQuery } }, async (request, reply) =>
+      sendAccountsPage(reply, hostedOf(request), { savedLoginId: request.query.saved }));
+
+    r.post('/hosted/accounts/logins', { preHandler: guard, schema: { hide: true } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const form = formOf(request);
+      const accountId = form.agency_account_id ?? '';
+      const account = (await inScope(hosted)).accounts.find((a) => a.id === accountId);
+      if (!account) return notFound(reply, hosted, 'Account');
+      const parsed = parseCredentialsForm(form);
+      if (!parsed.ok) return sendAccountsPage(reply, hosted, { failed: failedForm(`new-${account.id}`, form, parsed.errors), status: 422 });
+      const login = await deps.accounts.saveLoginCredentials(hosted.scope.legalEntityId, { agencyAccountId: account.id, secrets: parsed.secrets });
+      return savedRedirect(reply, login.id);
+    });
+
+    r.post('/hosted/accounts/logins/:login_id', { preHandler: guard, schema: { hide: true, params: LoginParams } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const form = formOf(request);
+      const login = (await inScope(hosted)).logins.find((l) => l.id === request.params.login_id);
+      if (!login) return notFound(reply, hosted, 'Login');
+      const parsed = parseCredentialsForm(form);
+      if (!parsed.ok) return sendAccountsPage(reply, hosted, { failed: failedForm(`login-${login.id}`, form, parsed.errors), status: 422 });
+      await deps.accounts.updateLoginCredentials(hosted.scope.legalEntityId, login.id, parsed.secrets);
+      return savedRedirect(reply, login.id);
+    });
+  };
+}

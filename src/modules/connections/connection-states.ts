@@ -1,0 +1,97 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { ConnectionRow, ConnectionStatus, Database } from '../../db/schema.js';
+
+export const CONNECTION_STATUSES = ['pending', 'authenticating', 'registering', 'connected', 'disconnected', 'canceled'] as const satisfies readonly ConnectionStatus[];
+
+/**
+ * The one place a connection's allowed moves are defined. `disconnected → authenticating` is the person
+ * entering credentials again on the connect page; `canceled` is terminal.
+ */
+export const TRANSITIONS: Readonly<Record<ConnectionStatus, readonly ConnectionStatus[]>> = {
+  pending: ['authenticating', 'canceled'],
+  authenticating: ['registering', 'disconnected', 'canceled'],
+  registering: ['connected', 'disconnected', 'canceled'],
+  connected: ['disconnected'],
+  disconnected: ['authenticating'],
+  canceled: [],
+};
+
+/** Statuses a platform may cancel from (and in which a connection is "live": a second connect reuses it). */
+export const CANCELABLE: readonly ConnectionStatus[] = ['pending', 'authenticating', 'registering'];
+/** Statuses the connector is working in (a job is due). */
+export const IN_PROGRESS: readonly ConnectionStatus[] = ['authenticating', 'registering'];
+/** Statuses in which the connect page accepts credentials. */
+export const ACCEPTS_CREDENTIALS: readonly ConnectionStatus[] = ['pending', 'disconnected'];
+
+export const canTransition = (from: ConnectionStatus, to: ConnectionStatus) => TRANSITIONS[from].includes(to);
+
+export class InvalidTransitionError extends Error {
+  constructor(from: ConnectionStatus, to: ConnectionStatus) {
+    super(`A connection cannot move from '${from}' to '${to}'`);
+    this.name = 'InvalidTransitionError';
+  }
+}
+
+export interface TransitionRequest {
+  connectionId: string;
+  /** When given, only a connection of this legal entity is touched (API and hosted-page callers). */
+  legalEntityId?: string;
+  /** The statuses the connection may be in for the move to happen; each must allow `to`. */
+  from: readonly ConnectionStatus[];
+  to: ConnectionStatus;
+  /** Why (shown as `status_reason`; null clears it). Never a secret. */
+  reason: string | null;
+  /** Other columns that change with the status (the hosted page attaches the login). */
+  set?: { login_id?: string };
+  /** Work that must commit with the move or not at all (e.g. writing the account's details on `connected`). */
+  effects?: (trx: Transaction<Database>, row: ConnectionRow) => Promise<void>;
+}
+
+export type TransitionResult = ConnectionRow & { previous_status: ConnectionStatus };
+
+/**
+ * Moves a connection to `to` if, and only if, it is in one of `from` right now: one conditional UPDATE
+ * (the row lock makes concurrent movers queue; the loser re-reads the winner's status and no longer
+ * matches), the event row and any `effects` in the same transaction. Returns null when the connection
+ * is not (or no longer) in an allowed status, or does not exist in that scope: nothing was changed.
+ */
+export async function transition(db: Db, request: TransitionRequest): Promise<TransitionResult | null> {
+  if (request.from.length === 0) throw new Error('transition needs at least one allowed status');
+  for (const from of request.from) if (!canTransition(from, request.to)) throw new InvalidTransitionError(from, request.to);
+  const from = [...request.from];
+  return db.transaction().execute(async (trx) => {
+    // The sub-select locks the row and reads its current status (for the event's from_status); the outer
+    // condition is re-checked against the newest row version if another transaction changed it meanwhile.
+    const { rows } = await sql<TransitionResult>`
+      update account_connections c
+         set status = ${request.to},
+             status_reason = ${request.reason},
+             login_id = coalesce(${request.set?.login_id ?? null}, c.login_id),
+             status_changed_at = now(),
+             updated_at = now()
+        from (select id, status as previous_status from account_connections
+               where id = ${request.connectionId}
+                 ${request.legalEntityId !== undefined ? sql`and legal_entity_id = ${request.legalEntityId}` : sql``}
+               for update) p
+       where c.id = p.id and c.status = any(${from}::text[])
+   returning c.*, p.previous_status`.execute(trx);
+    const row = rows[0];
+    if (!row) return null;
+    await trx.insertInto('account_connection_events').values({
+      connection_id: row.id, from_status: row.previous_status, to_status: request.to, reason: request.reason, occurred_at: row.status_changed_at,
+    }).execute();
+    if (request.effects) {
+      const { previous_status: _, ...connection } = row;
+      await request.effects(trx, connection);
+    }
+    return row;
+  });
+}
+
+/** Records the creation of a connection (no previous status) in its event log. */
+export async function recordCreated(trx: Transaction<Database> | Db, row: ConnectionRow): Promise<void> {
+  await trx.insertInto('account_connection_events').values({
+    connection_id: row.id, from_status: null, to_status: row.status, reason: row.status_reason, occurred_at: row.created_at,
+  }).execute();
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { AuthHooks } from '../../http/auth.js';
+import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { OperatorHook } from '../operators/operator-auth.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import { createFileLinks } from './file-links.js';
+import { createLocalFileStorage } from './file-storage.js';
+import { mailOperatorRoutes } from './mail-operator.routes.js';
+import { mailRoutes } from './mail.routes.js';
+import { createMailService, type MailService } from './mail.service.js';
+
+/** Where mail PDFs live by default: `<data dir>/files`. */
+export const filesDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'files');
+
+/** The mail service as both the HTTP API and the CLI use it: local file store, signed links. */
+export function createMailServiceFor(config: Config, db: Db, now: () => Date = () => new Date()): MailService {
+  return createMailService({
+    db,
+    storage: createLocalFileStorage(filesDir(config)),
+    links: createFileLinks({ db, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.fileUrlTtlSeconds, now }),
+    maxBytes: config.mailMaxBytes,
+    now,
+  });
+}
+
+/** Mail: its service and every route (platform listings, downloads, documents page, operator intake). */
+export async function registerMail(app: FastifyInstance, deps: {
+  config: Config; db: Db; now: () => Date; auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins;
+  operatorAuth: OperatorHook; publicOrigin: string;
+}): Promise<MailService> {
+  const { config } = deps;
+  const mail = createMailServiceFor(config, deps.db, deps.now);
+  await app.register(mailRoutes({
+    db: deps.db, mail, auth: deps.auth, sessions: deps.sessions, callbackOrigins: deps.callbackOrigins,
+    ttlSeconds: config.hostedSessionTtlSeconds, fileUrlTtlSeconds: config.fileUrlTtlSeconds, publicOrigin: deps.publicOrigin,
+  }));
+  await app.register(mailOperatorRoutes({ mail, operatorAuth: deps.operatorAuth, maxBytes: config.mailMaxBytes }));
+  return mail;
+}

@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Db } from '../../db/database.js';
+import { scopeOf, type AuthHooks } from '../../http/auth.js';
+import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
+import { renderDocumentList } from '../../pages/document-pages.js';
+import { hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
+import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import { MAIL_FILE_PATH } from './file-links.js';
+import {
+  DocumentsSessionBodySchema, LocationParamsSchema, MailFileParamsSchema, MailFileQuerySchema, MailQuerySchema, MailSchema, MailV2QuerySchema,
+  MailV2Schema, V2ScopeQuerySchema,
+} from './mail.schemas.js';
+import type { MailItemView, MailService } from './mail.service.js';
+
+export const toMail = (m: MailItemView) => ({
+  id: m.id, location_id: m.region?.id ?? null, type: m.type, received: m.receivedOn, sender: m.sender, file_url: m.fileUrl,
+});
+export const toMailV2 = (m: MailItemView) => ({
+  id: m.id, region: m.region?.code ?? null, type: m.type, received: m.receivedOn, sender: m.sender, file_url: m.fileUrl,
+});
+
+const TYPE_LABELS = { 'registered-agent': 'Registered agent mail', 'external-mail': 'Mail' } as const;
+
+const LIST_DOC =
+  'Newest received first. `start_date` and `end_date` are inclusive and compare with the day the mail was received; ' +
+  'an `end_date` before `start_date` is a 422. Follow each `file_url` to download the PDF: it is a signed link that needs no ' +
+  'Authorization header and expires after 15 minutes by default (list again for a fresh one).';
+
+/**
+ * Rows 26 and 27, GET /v2/mail, the documents hosted page and the signed PDF download route.
+ */
+export function mailRoutes(deps: {
+  db: Db; mail: MailService; auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins;
+  ttlSeconds: number; fileUrlTtlSeconds: number; publicOrigin: string;
+}) {
+  return async (app: FastifyInstance) => {
+    const r = app.withTypeProvider<TypeBoxTypeProvider>();
+    const tags = ['Mail'];
+    const security = [{ bearer: [] }];
+    const common = { preValidation: deps.auth.bearer };
+
+    r.get('/mail', {
+      ...common,
+      schema: {
+        operationId: 'listMail', tags, security,
+        summary: 'Mail received by the authenticated legal entity',
+        description: LIST_DOC,
+        querystring: MailQuerySchema,
+        response: { 200: Type.Array(MailSchema), ...errorResponses(401, 422) },
+      },
+    }, async (request) =>
+      (await deps.mail.list(scopeOf(request), { startDate: request.query.start_date, endDate: request.query.end_date })).map(toMail));
+
+    r.get('/locations/:region_platform_public_id/mail', {
+      ...common,
+      schema: {
+        operationId: 'listMailForLocation', tags, security,
+        summary: 'Mail received by the authenticated legal entity for one location',
+        description: `The location id or its two-letter code; an unknown location is a 404. ${LIST_DOC}`,
+        params: LocationParamsSchema,
+        querystring: MailQuerySchema,
+        response: { 200: Type.Array(MailSchema), ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) =>
+      (await deps.mail.listForLocation(scopeOf(request), request.params.region_platform_public_id, {
+        startDate: request.query.start_date, endDate: request.query.end_date,
+      })).map(toMail));
+
+    r.get('/v2/mail', {
+      ...common,
+      schema: {
+        operationId: 'listMailV2', tags, security,
+        summary: 'Mail received by the authenticated legal entity, optionally of one region',
+        description: LIST_DOC,
+        querystring: MailV2QuerySchema,
+        response: { 200: Type.Array(MailV2Schema), ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => {
+      const scope = scopeOf(request);
+      assertV2Scope(scope, request.query);
+      const q = request.query;
+      return (await deps.mail.list(scope, { startDate: q.start_date, endDate: q.end_date, regionCode: q.region })).map(toMailV2);
+    });
+
+    // The link itself is the credential (see file-links.ts): no bearer, so a browser can follow it.
+    r.get(`${MAIL_FILE_PATH}:mail_id`, {
+      schema: {
+        operationId: 'downloadMailFile', tags, security: [],
+        summary: 'Download the PDF of a mail item (signed link)',
+        description:
+          'The `file_url` of a mail item. It needs no Authorization header: the `expires` (Unix seconds) and `signature` query parameters ' +
+          'are the credential. A missing or altered signature, or one made for another item, is a 403; an expired link is a 410 ' +
+          '(list the mail again for a fresh link); an unknown item is a 404. The PDF is sent inline, never cached.',
+        params: MailFileParamsSchema,
+        querystring: MailFileQuerySchema,
+        response: {
+          200: { description: 'The PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+          ...errorResponses(403, 404, 410),
+        },
+      },
+    }, async (request, reply) => {
+      const file = await deps.mail.openSignedFile(request.params.mail_id, request.query.expires, request.query.signature);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-length', String(file.size))
+        .header('content-disposition', `inline; filename="${file.fileName}"`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .header('referrer-policy', 'no-referrer')
+        // A stream is sent as it is; the 200 schema above only documents it.
+        .send(file.stream as never);
+    });
+
+    r.post('/v2/documents/manage/session', {
+      ...common,
+      schema: {
+        operationId: 'createDocumentsManagementSessionV2', tags, security,
+        summary: 'A hosted page listing the entity’s mail with download links',
+        description: 'Returns a single-use link to a page where the user sees the documents received from state agencies and downloads them.',
+        querystring: V2ScopeQuerySchema,
+        body: DocumentsSessionBodySchema,
+        response: { 200: SessionResultSchema, ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => {
+      const scope = scopeOf(request);
+      assertV2Scope(scope, request.query);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      const { url, created_at, expires_at } = await deps.sessions.issue({
+        purpose: 'documents', legalEntityId: scope.legalEntityId, callbackUrl: request.body.callback_url, ttlSeconds: deps.ttlSeconds,
+      });
+      return { url, created_at, expires_at };
+    });
+
+    r.get('/hosted/documents', {
+      preHandler: requireHostedSession(deps, ['documents']),
+      schema: { hide: true },
+    }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const items = await deps.mail.list(hosted.scope);
+      return sendPage(reply, renderDocumentList({
+        platformName: hosted.platformName,
+        businessName: hosted.businessName,
+        callbackUrl: hosted.session.callback_url,
+        linkMinutes: Math.max(1, Math.floor(deps.fileUrlTtlSeconds / 60)),
+        items: items.map((m) => ({
+          id: m.id, typeLabel: TYPE_LABELS[m.type], received: m.receivedOn, sender: m.sender, regionName: m.region?.name ?? null, downloadUrl: m.fileUrl,
+        })),
+      }));
+    });
+  };
+}

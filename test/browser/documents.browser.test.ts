@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailServiceFor } from '../../src/modules/mail/mail.module.js';
+import { accessToken, bearer, createPlatform, json, signupEntity } from '../helpers/app.js';
+import {
+  checkAccessibility, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startCallbackServer, startLiveApp,
+  type CallbackServer, type LiveApp,
+} from '../helpers/browser.js';
+import { tinyPdf } from '../helpers/pdf.js';
+
+describe('documents page in a browser', () => {
+  let browser: Browser;
+  let t: LiveApp;
+  let callback: CallbackServer;
+  let dataDir: string;
+  let token: string;
+  let emptyToken: string;
+  const pdfs: Record<string, Buffer> = {};
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'statehouse-docs-browser-'));
+    [browser, t, callback] = await Promise.all([launchBrowser(), startLiveApp({ dataDir }), startCallbackServer('/back')]);
+    const { apiKey } = await createPlatform(t.db, 'Acme Payroll');
+    const entityId = await signupEntity(t.app, apiKey, { business_name: 'Rose & Thorn Florists' });
+    token = await accessToken(t.app, apiKey, entityId);
+    emptyToken = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey, { business_name: 'Empty Shelf LLC' }));
+    const mail = createMailServiceFor(t.config, t.db);
+    for (const [name, input] of [
+      ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California Employment Development Department' }],
+      ['sos', { regionCode: 'NY', receivedOn: '2025-04-10', sender: 'New York Department of State' }],
+      ['irs', { receivedOn: '2025-01-02', sender: null }],
+    ] as const) {
+      pdfs[name] = tinyPdf(name);
+      await mail.ingest({ legalEntityId: entityId, ...input, bytes: pdfs[name]! });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await callback?.close();
+    await t?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const openSession = async (accessTokenValue: string) =>
+    json(await t.app.inject({ method: 'POST', url: '/v2/documents/manage/session', headers: bearer(accessTokenValue), payload: { callback_url: callback.url } })).url as string;
+
+  it('lists the documents with download links that serve the PDFs', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const requests = recordRequests(page);
+    await page.goto(await openSession(token));
+    expect(new URL(page.url()).pathname).toBe('/hosted/documents');
+    await expect(page.getByRole('heading', { level: 1, name: 'Documents' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual([
+      'Registered agent mail from New York Department of State',
+      'Mail from California Employment Development Department',
+      'Registered agent mail',
+    ]);
+    const violations = await checkAccessibility(page);
+    expect(violations, describeViolations(violations)).toEqual([]);
+    await screenshot(page, 'documents-list');
+
+    const links = page.getByRole('link', { name: /^Download PDF/ });
+    await expect(links.count()).resolves.toBe(3);
+    const href = await links.first().getAttribute('href');
+    // The signed link alone is the credential: fetched with the page's cookies or not, it serves the PDF.
+    const download = await page.request.get(href!);
+    expect(download.status()).toBe(200);
+    expect(download.headers()['content-type']).toBe('application/pdf');
+    expect(await download.body()).toEqual(pdfs.sos);
+
+    await page.getByRole('link', { name: 'Return to Acme Payroll' }).click();
+    await page.waitForURL((url) => url.href.startsWith(callback.url));
+    expect(externalRequests(requests)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an empty state when no mail has arrived', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const requests = recordRequests(page);
+    await page.goto(await openSession(emptyToken));
+    await expect(page.getByRole('heading', { level: 1, name: 'Documents' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('No documents yet.').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('link', { name: /^Download PDF/ }).count()).resolves.toBe(0);
+    const violations = await checkAccessibility(page);
+    expect(violations, describeViolations(violations)).toEqual([]);
+    await screenshot(page, 'documents-empty');
+    expect(externalRequests(requests)).toEqual([]);
+    await context.close();
+  });
+});

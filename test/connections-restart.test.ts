@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { loadConfig, type Config } from '../src/config.js';
+import { createDb } from '../src/db/database.js';
+import type { ConnectionStatus } from '../src/db/schema.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { accessToken, bearer, createPlatform, json, signupEntity, TEST_VAULT_KEY } from './helpers/app.js';
+import { startServe } from './helpers/cli.js';
+import { openLink } from './helpers/hosted.js';
+import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
+
+/**
+ * The connector's steps live in the durable job queue: a server stopped while a connection is
+ * authenticating or registering loses nothing, and the next server on the same database finishes it.
+ */
+describe('a connection survives restarts in the middle', () => {
+  let url: string;
+  let config: Config;
+  const running: RunningServer[] = [];
+  const start = async () => {
+    const server = await startServer(config, () => {});
+    running.push(server);
+    return server;
+  };
+  const stop = async (server: RunningServer) => {
+    await server.close();
+    running.splice(running.indexOf(server), 1);
+  };
+
+  beforeAll(async () => {
+    url = await createTestDatabase(inject('testCluster'));
+    config = loadConfig({}, {
+      databaseUrl: url, port: 0, host: '127.0.0.1', logLevel: 'silent', publicBaseUrl: 'http://statehouse.test',
+      sandboxConnectorStepMs: 1500, vaultKeys: [TEST_VAULT_KEY],
+    });
+  });
+  afterAll(async () => {
+    for (const server of running) await server.close();
+    await dropTestDatabase(inject('testCluster').adminUrl, url);
+  });
+
+  it('stopping during authenticating and again during registering still ends connected, each step once', async () => {
+    const first = await start();
+    const db = first.database.db;
+    const { apiKey } = await createPlatform(db);
+    const entityId = await signupEntity(first.app, apiKey);
+    const token = await accessToken(first.app, apiKey, entityId);
+    const accountId = (await first.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
+    const { connect_url, connection } = json(await first.app.inject({
+      method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId },
+    }));
+    const id = connection.id as string;
+    const browser = (await openLink(first.app, connect_url)).browser!;
+    await browser.get(`/hosted/connections/${id}`);
+    expect((await browser.post(`/hosted/connections/${id}`, { username: 'edd-admin', password: 'restart-proof-password' })).statusCode).toBe(303);
+
+    const statusIn = async (server: RunningServer) =>
+      (await server.database.db.selectFrom('account_connections').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    const waitForStatus = async (server: RunningServer, wanted: ConnectionStatus, timeoutMs: number) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const status = await statusIn(server);
+        if (status === wanted) return;
+        if (Date.now() > deadline) throw new Error(`still ${status} after ${timeoutMs} ms (waiting for ${wanted})`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+
+    // 1. Stopped right after the credentials: the first step is queued, not done.
+    expect(await statusIn(first)).toBe('authenticating');
+    await stop(first);
+
+    // 2. A new server picks the step up; stopped again as soon as the connection is registering.
+    const second = await start();
+    expect(await statusIn(second)).toBe('authenticating');
+    await waitForStatus(second, 'registering', 30_000);
+    await stop(second);
+
+    // 3. A third server finishes it.
+    const third = await start();
+    expect(await statusIn(third)).toBe('registering'); // nothing happened while no server ran
+    await waitForStatus(third, 'connected', 30_000);
+
+    const events = await third.database.db.selectFrom('account_connection_events').selectAll().where('connection_id', '=', id).orderBy('id').execute();
+    expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
+      [null, 'pending'], ['pending', 'authenticating'], ['authenticating', 'registering'], ['registering', 'connected'],
+    ]);
+    const api = json(await third.app.inject({ url: `/accounts/connections/${id}`, headers: bearer(token) }));
+    expect(api).toMatchObject({ id, status: 'connected', account: { id: accountId, status: 'active' } });
+    expect(api.account.history).toHaveLength(4);
+    await stop(third);
+  }, 90_000);
+
+  it('a server killed (SIGKILL) while registering loses nothing: the next one finishes', async () => {
+    const first = await start();
+    const db = first.database.db;
+    const { apiKey } = await createPlatform(db, 'Kill Test Payroll');
+    const entityId = await signupEntity(first.app, apiKey);
+    const token = await accessToken(first.app, apiKey, entityId);
+    const accountId = (await first.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
+    const { connect_url, connection } = json(await first.app.inject({
+      method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId },
+    }));
+    const id = connection.id as string;
+    const browser = (await openLink(first.app, connect_url)).browser!;
+    await browser.get(`/hosted/connections/${id}`);
+    expect((await browser.post(`/hosted/connections/${id}`, { username: 'edd-admin', password: 'kill-proof-password' })).statusCode).toBe(303);
+    await stop(first);
+
+    // A separate `statehouse serve` process takes the steps up and is killed without warning mid-way;
+    // only a plain database connection watches meanwhile, so no other process works the queue.
+    const observer = createDb(url, 1);
+    const statusOf = async () => (await observer.selectFrom('account_connections').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    const child = await startServe({
+      DATABASE_URL: url, SANDBOX_CONNECTOR_STEP_MS: '1500', STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), LOG_LEVEL: 'silent',
+    });
+    try {
+      const deadline = Date.now() + 30_000;
+      for (let status = await statusOf(); status !== 'registering'; status = await statusOf()) {
+        expect(status).toBe('authenticating');
+        if (Date.now() > deadline) throw new Error('never reached registering');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      child.child.kill('SIGKILL');
+      await child.exited;
+    }
+    await new Promise((r) => setTimeout(r, 2_000)); // past the next step's due time: nobody is running it
+    expect(await statusOf()).toBe('registering');
+    await observer.destroy();
+
+    const probe = await start();
+    const deadline = Date.now() + 30_000;
+    while ((await probe.database.db.selectFrom('account_connections').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status !== 'connected') {
+      if (Date.now() > deadline) throw new Error('never reached connected after the kill');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const events = await probe.database.db.selectFrom('account_connection_events').selectAll().where('connection_id', '=', id).orderBy('id').execute();
+    expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
+      [null, 'pending'], ['pending', 'authenticating'], ['authenticating', 'registering'], ['registering', 'connected'],
+    ]);
+    await stop(probe);
+  }, 90_000);
+});
