@@ -23,6 +23,13 @@ describe('operations endpoints and the OpenAPI document', () => {
       ['/tasks', 'get'], ['/locations/{region_platform_public_id}/tasks', 'get'], ['/tasks/{task_id}', 'get'], ['/tasks/{task_id}', 'patch'],
       ['/v2/tasks', 'get'], ['/v2/tasks/{task_id}', 'get'], ['/v2/tasks/{task_id}', 'patch'], ['/v2/tasks/questions/{question_task_id}', 'patch'],
       ['/tasks/sessions', 'post'], ['/v2/auth/payroll', 'post'], ['/v2/tasks/manage/session', 'post'], ['/v2/tasks/{task_id}/session', 'post'], ['/tasks/{task_id}/automate/sessions', 'post'],
+      ['/v2/signup/session', 'post'],
+      ['/agency_accounts', 'get'], ['/locations/{region_platform_public_id}/agency_accounts', 'get'], ['/v2/agency_accounts', 'get'],
+      ['/logins', 'get'], ['/locations/{location_public_id}/logins', 'get'], ['/v2/logins', 'get'],
+      ['/logins/{legal_entity_account_login_public_id}/sessions', 'post'], ['/v2/logins/{account_login_public_id}/session', 'post'],
+      ['/v2/accounts/manage/session', 'post'], ['/mail', 'get'], ['/locations/{region_platform_public_id}/mail', 'get'], ['/v2/mail', 'get'],
+      ['/v2/documents/manage/session', 'post'], ['/accounts/connect', 'post'], ['/accounts/connections/{connection_id}', 'get'],
+      ['/accounts/connections/{connection_id}/cancel', 'post'],
     ];
     for (const [path, method] of expected) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/hosted'))).toBe(false);
