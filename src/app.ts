@@ -189,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountsPageRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
 
   // --- operator API ---
-  await app.register(operatorRoutes({ db, accounts, catalog, operatorAuth }));
+  await app.register(operatorRoutes({ db, accounts, connections, catalog, operatorAuth }));
 
   app.decorate('services', { tasks, catalog, accounts, jobDefinitions });
   return app;

@@ -144,6 +144,26 @@ describe('operator API (/operator/v1)', () => {
     expect(json(await t.app.inject({ url: `/operator/v1/login_reveals?platform_id=${platformId}`, headers: op() }))).toHaveLength(1);
   });
 
+  it('lists an entity’s connections with their transition log', async () => {
+    const [account] = json(await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: op() }));
+    const connect = await t.app.inject({ method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: account.id } });
+    const connectionId = json(connect).connection.id;
+    expect((await t.app.inject({ method: 'POST', url: `/accounts/connections/${connectionId}/cancel`, headers: bearer(token) })).statusCode).toBe(200);
+    const res = await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/connections`, headers: op() });
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toEqual([{
+      id: connectionId, platform_id: platformId, agency_account_id: account.id, status: 'canceled', status_reason: expect.any(String),
+      created_at: expect.any(String), status_changed_at: expect.any(String),
+      events: [
+        { from_status: null, to_status: 'pending', reason: null, occurred_at: expect.any(String) },
+        { from_status: 'pending', to_status: 'canceled', reason: expect.any(String), occurred_at: expect.any(String) },
+      ],
+    }]);
+    expect(json(await t.app.inject({ url: `/operator/v1/legal_entities/${otherEntityId}/connections`, headers: op() }))).toEqual([]);
+    expect((await t.app.inject({ url: '/operator/v1/legal_entities/le_nope/connections', headers: op() })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/connections`, headers: bearer(token) })).statusCode).toBe(401);
+  });
+
   it('documents the operator operations in the OpenAPI document', async () => {
     const doc = json(await t.app.inject({ url: '/openapi.json' }));
     expect(doc.components.securitySchemes.operatorKey).toMatchObject({ type: 'http', scheme: 'bearer' });

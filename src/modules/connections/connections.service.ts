@@ -263,6 +263,20 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     /** Row 31. */
     get: async (scope: AccessScope, id: string) => view(await requireConnection(scope, id)),
 
+    /** Operator view: every connection of an entity, newest first, each with its full transition log. */
+    async listWithEvents(legalEntityId: string) {
+      const rows = await db.selectFrom('account_connections').selectAll().where('legal_entity_id', '=', legalEntityId)
+        .orderBy('created_at', 'desc').orderBy('id').execute();
+      const events = rows.length === 0 ? [] : await db.selectFrom('account_connection_events').selectAll()
+        .where('connection_id', 'in', rows.map((r) => r.id)).orderBy('id').execute();
+      return rows.map((row) => ({
+        id: row.id, platform_id: row.platform_id, agency_account_id: row.agency_account_id, status: row.status, status_reason: row.status_reason,
+        created_at: row.created_at.toISOString(), status_changed_at: row.status_changed_at.toISOString(),
+        events: events.filter((e) => e.connection_id === row.id)
+          .map((e) => ({ from_status: e.from_status, to_status: e.to_status, reason: e.reason, occurred_at: e.occurred_at.toISOString() })),
+      }));
+    },
+
     /** Row 32: pending, authenticating or registering → canceled; any other status is a 409 and nothing changes. */
     async cancel(scope: AccessScope, id: string): Promise<ConnectionView> {
       // A disconnected connection can become authenticating between our attempt and our read: try again then.

@@ -8,6 +8,8 @@ import { fieldError, NotFoundError } from '../../lib/errors.js';
 import { AGENCY_DATA_STATUSES } from '../accounts/accounts.schemas.js';
 import type { AccountsService, AgencyAccountView, LoginView } from '../accounts/accounts.service.js';
 import { listReveals } from '../accounts/login-reveal.routes.js';
+import type { ConnectionsService } from '../connections/connections.service.js';
+import { CONNECTION_STATUSES } from '../connections/connection-states.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { OPERATOR_SECURITY, type OperatorHook } from './operator-auth.js';
 
@@ -87,6 +89,18 @@ const Reveal = Type.Object(
   { title: 'OperatorLoginReveal' },
 );
 
+const ConnectionStatusSchema = StringEnum(CONNECTION_STATUSES);
+const OperatorConnection = Type.Object(
+  {
+    id: Type.String(), platform_id: Type.String(), agency_account_id: Type.String(), status: ConnectionStatusSchema,
+    status_reason: Nullable(Type.String()), created_at: Type.String({ format: 'date-time' }), status_changed_at: Type.String({ format: 'date-time' }),
+    events: Type.Array(Type.Object({
+      from_status: Nullable(ConnectionStatusSchema), to_status: ConnectionStatusSchema, reason: Nullable(Type.String()), occurred_at: Type.String({ format: 'date-time' }),
+    }), { description: 'Every status change, oldest first (creation has no from_status).' }),
+  },
+  { title: 'OperatorConnection' },
+);
+
 const toLogin = (l: LoginView) => ({
   id: l.id, name: l.name, region: l.region.code, agency_account_id: l.agencyAccountId, login_url: l.loginUrl, is_supported: l.isSupported,
 });
@@ -99,7 +113,7 @@ const toAccount = (legalEntityId: string, a: AgencyAccountView) => ({
  * logins, mail) and the audit trail they read. Authenticated by operator keys only; platform API keys
  * and access tokens are refused. Every operation goes through the same domain services as the CLI.
  */
-export function operatorRoutes(deps: { db: Db; accounts: AccountsService; catalog: Catalog; operatorAuth: OperatorHook }) {
+export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connections: ConnectionsService; catalog: Catalog; operatorAuth: OperatorHook }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const common = { preValidation: deps.operatorAuth };
@@ -178,6 +192,19 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; catalo
         is_supported: body.is_supported ?? false, secrets: body.secrets,
       });
       return reply.code(201).send(toLogin(login));
+    });
+
+    r.get('/operator/v1/legal_entities/:legal_entity_id/connections', {
+      ...common,
+      schema: {
+        operationId: 'operatorListConnections', tags, security,
+        summary: 'Account connections of a legal entity, each with its transition log',
+        params: EntityParams,
+        response: { 200: Type.Array(OperatorConnection), ...errorResponses(401, 404, 422) },
+      },
+    }, async (request) => {
+      await requireEntity(request.params.legal_entity_id);
+      return deps.connections.listWithEvents(request.params.legal_entity_id);
     });
 
     r.get('/operator/v1/login_reveals', {
