@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -10,19 +13,22 @@ describe('statehouse CLI (external database)', () => {
   let url: string;
   let db: Db;
   let app: Awaited<ReturnType<typeof buildApp>>;
-  const env = () => ({ DATABASE_URL: url });
+  // The demo seals a login and stores a PDF: keep its vault key and files out of the working tree.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'statehouse-cli-'));
+  const env = () => ({ DATABASE_URL: url, STATEHOUSE_DATA_DIR: dataDir });
   const signupWith = async (key: string) =>
     (await app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: key }, payload: VALID_SIGNUP_V2 })).statusCode;
 
   beforeAll(async () => {
     url = await createTestDatabase(inject('testCluster'));
     db = createDb(url, 2);
-    app = await buildApp({ config: loadConfig({}, { databaseUrl: url }), db, logger: false });
+    app = await buildApp({ config: loadConfig({}, { databaseUrl: url, dataDir }), db, logger: false });
   });
   afterAll(async () => {
     await app.close();
     await db.destroy();
     await dropTestDatabase(inject('testCluster').adminUrl, url);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('platforms create prints the key once, on a line of its own, and the key works', async () => {
@@ -68,6 +74,19 @@ describe('statehouse CLI (external database)', () => {
     expect(auth.json().state.signup_complete).toBe(true);
     const locations = await app.inject({ url: '/locations', headers: { authorization: `Bearer ${auth.json().access_token}` } });
     expect(locations.json().map((l: { location: { code: string } }) => l.location.code)).toEqual(['CA', 'NY']);
+    // An agency account with a login, and one piece of mail whose link downloads a real PDF (seeded once).
+    const bearerHeaders = { authorization: `Bearer ${auth.json().access_token}` };
+    const accounts = (await app.inject({ url: '/v2/agency_accounts', headers: bearerHeaders })).json();
+    expect(accounts).toEqual([expect.objectContaining({ region: 'CA', agency: expect.objectContaining({ id: 'ca-edd' }), logins: [expect.objectContaining({ is_supported: true })] })]);
+    const mail = (await app.inject({ url: '/v2/mail', headers: bearerHeaders })).json();
+    expect(mail).toEqual([expect.objectContaining({ region: 'CA', type: 'registered-agent', sender: 'California Secretary of State' })]);
+    const file = new URL(mail[0].file_url);
+    const pdf = await app.inject({ url: `${file.pathname}${file.search}` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.body).toContain('(Statement of Information reminder \\(DEMO\\))');
+    expect(pdf.body).toMatch(/startxref\n\d+\n%%EOF\n$/);
   });
 
   it('platforms callbacks: allowed callback origins', async () => {

@@ -92,6 +92,8 @@ function demoInstructions(base: string, demo: DemoData): string {
     `    -d '{"legal_entity_id":"${demo.legalEntityId}"}' | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
     '  curl -s $BASE/legal_entity -H "Authorization: Bearer $TOKEN"',
     '  curl -s $BASE/locations -H "Authorization: Bearer $TOKEN"',
+    '  curl -s $BASE/v2/agency_accounts -H "Authorization: Bearer $TOKEN"   # with a login; POST /accounts/connect to connect it',
+    '  curl -s $BASE/v2/mail -H "Authorization: Bearer $TOKEN"              # file_url downloads the PDF, no token needed',
     `  API reference: ${base}/docs`,
   ].join('\n');
 }
@@ -132,7 +134,7 @@ async function main(argv: string[]): Promise<void> {
       const server = await startServer(config, log);
       closeOnSignals(server, log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
-      if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl))}\n\n`);
+      if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl, demoExtras(server.database.db, config)))}\n\n`);
       return;
     }
     case 'migrate': {
@@ -143,7 +145,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'demo': {
-      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl));
+      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config)));
       print(json, demo, demoInstructions(config.publicBaseUrl, demo));
       return;
     }
@@ -286,6 +288,8 @@ async function operatorKeysCommand(operators: OperatorsService, [action, arg]: s
   }
   throw new UsageError('Usage: statehouse operators keys create <name> | list | revoke <key_id>');
 }
+
+const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: createMailServiceFor(config, db) });
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
   return createAccountsService({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)) });
