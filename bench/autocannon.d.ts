@@ -15,6 +15,11 @@ declare module 'autocannon' {
       timeout?: number;
       /** Each response body must equal this string, or it counts as a mismatch. */
       expectBody?: string;
+      /**
+       * Each response body must satisfy this, or it counts as a mismatch (takes precedence over expectBody).
+       * The body is the response's chunks decoded as UTF-8 one by one and joined, so binary bodies do not survive it.
+       */
+      verifyBody?: (body: string) => boolean;
       title?: string;
     }
 

@@ -1,5 +1,5 @@
 /**
- * Benchmark child (b, d0): a bare node:http server that runs ONE query per request against the
+ * Benchmark child (b, d0, g0): a bare node:http server that runs ONE query per request against the
  * same database Statehouse uses, on a pg.Pool of 10 connections (Statehouse's default pool
  * size), and answers with its JSON. The floor for any database-backed endpoint: no framework,
  * no auth, no validation, no serialisation schema.
@@ -8,7 +8,9 @@
  * - `legal-entity` (default, target b): `select * from legal_entities where id = $1 and platform_id = $2`,
  *   answering JSON.stringify(row) (404 when there is none);
  * - `tasks` (target d0): `select * from tasks where legal_entity_id = $1`, the one query GET /tasks
- *   needs, answering JSON.stringify(rows).
+ *   needs, answering JSON.stringify(rows);
+ * - `mail` (target g0): `select * from mail_items where legal_entity_id = $1 order by received_on desc, id`,
+ *   the one query GET /v2/mail needs, answering JSON.stringify(rows).
  *
  * Env: BENCH_PG_URL, BENCH_LEGAL_ENTITY_ID, BENCH_PLATFORM_ID (legal-entity only), BENCH_PG_QUERY,
  *      BENCH_PG_POOL_SIZE (default 10).
@@ -18,16 +20,20 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 
+const QUERIES = {
+  'legal-entity': { name: 'bare-pg', sql: 'select * from legal_entities where id = $1 and platform_id = $2', rows: false },
+  tasks: { name: 'bare-pg-tasks', sql: 'select * from tasks where legal_entity_id = $1', rows: true },
+  mail: { name: 'bare-pg-mail', sql: 'select * from mail_items where legal_entity_id = $1 order by received_on desc, id', rows: true },
+} as const;
 const MODE = process.env.BENCH_PG_QUERY || 'legal-entity';
-if (MODE !== 'legal-entity' && MODE !== 'tasks') throw new Error(`BENCH_PG_QUERY must be legal-entity or tasks (got '${MODE}')`);
-const NAME = MODE === 'tasks' ? 'bare-pg-tasks' : 'bare-pg';
-const QUERY = MODE === 'tasks' ? 'select * from tasks where legal_entity_id = $1' : 'select * from legal_entities where id = $1 and platform_id = $2';
+if (!Object.hasOwn(QUERIES, MODE)) throw new Error(`BENCH_PG_QUERY must be ${Object.keys(QUERIES).join(', ')} (got '${MODE}')`);
+const { name: NAME, sql: QUERY, rows: ALL_ROWS } = QUERIES[MODE as keyof typeof QUERIES];
 
 // The same type parsing Statehouse installs (src/db/database.ts), so both read the row alike.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-const params = MODE === 'tasks' ? [requireEnv('BENCH_LEGAL_ENTITY_ID')] : [requireEnv('BENCH_LEGAL_ENTITY_ID'), requireEnv('BENCH_PLATFORM_ID')];
+const params = ALL_ROWS ? [requireEnv('BENCH_LEGAL_ENTITY_ID')] : [requireEnv('BENCH_LEGAL_ENTITY_ID'), requireEnv('BENCH_PLATFORM_ID')];
 const pool = new pg.Pool({ connectionString: requireEnv('BENCH_PG_URL'), max: Number(process.env.BENCH_PG_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
 pool.on('error', () => {});
 
@@ -35,7 +41,7 @@ const server = http.createServer((request, response) => {
   request.resume();
   pool.query(QUERY, params).then(
     (result) => {
-      const row: unknown = MODE === 'tasks' ? result.rows : result.rows[0];
+      const row: unknown = ALL_ROWS ? result.rows : result.rows[0];
       if (row === undefined) {
         response.writeHead(404, { 'content-type': 'application/json' });
         response.end('{"detail":"not found"}');

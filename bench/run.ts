@@ -11,6 +11,14 @@
  *   (d2) Statehouse GET /v2/tasks (filtered by status and category, page_size=100) for that entity
  *   (e)  task generation: rollForwardAll over 10 000 entities × 3 locations, twice (first run and
  *        idempotent re-run), in a child with its own embedded PostgreSQL
+ *   (f0) bare-static-pdf  the bare static server returning the exact bytes of one ~100 KB mail PDF
+ *        (application/pdf, from memory): the floor for a file download
+ *   (f1) Statehouse GET /files/mail/{id} (signed file_url, no token) streaming that same PDF from its file store
+ *   (g0) bare-pg-mail  a bare node:http server running
+ *        `select * from mail_items where legal_entity_id = $1 order by received_on desc, id` on a pg.Pool(10)
+ *   (g1) Statehouse GET /v2/mail (bearer token): the demo entity's whole mail listing
+ *   The f and g targets' mail: BENCH_MAIL_ITEMS PDFs uploaded (untimed) for the demo legal entity through the
+ *   operator API, POST /operator/v1/legal_entities/{id}/mail.
  *
  * Each server runs in its own child process; autocannon runs here, one target at a time:
  * a warmup, then the measured run. See docs/benchmarks.md.
@@ -20,6 +28,7 @@
  *      BENCH_DATABASE_POOL_SIZE (10, for both Statehouse and the bare pg servers),
  *      BENCH_TASKS_PER_ENTITY (300: locations are added to the d entity until it has at least this many tasks),
  *      BENCH_TASK_ENTITIES (10000 entities for e; 0 skips e),
+ *      BENCH_MAIL_ITEMS (100: mail PDFs of ~100 KB uploaded for the demo entity, listed by g0/g1),
  *      BENCH_CPU_PROFILE (unset; e.g. `d1,e`: after the measured run of these targets, one more run of the same
  *      length under the CPU profiler of the server; profiles and a text summary in bench/results/profiles/).
  */
@@ -33,6 +42,7 @@ import { REGION_CODES } from '../src/catalog/regions.js';
 import { READY_KEY } from './child-lifecycle.js';
 import { REPO_ROOT, startChild, stopAllChildren, unexpectedExits, type Child } from './children.js';
 import { readMachineCpu, readMemory, readProcessCpuSeconds, readProcessTreeCpuSeconds, RssSampler, treeCpuDelta } from './proc.js';
+import { benchPdf } from './pdf.js';
 import { summarizeCpuProfile } from './profiler.js';
 import type { GenerationReport, GenerationRun } from './task-generation.js';
 
@@ -53,7 +63,8 @@ const POOL_SIZE = Math.round(envNumber('BENCH_DATABASE_POOL_SIZE', 10, 1, 200));
 const DATABASE_URL = process.env.BENCH_DATABASE_URL?.trim() || null;
 const TASKS_PER_ENTITY = Math.round(envNumber('BENCH_TASKS_PER_ENTITY', 300, 1, 5000));
 const TASK_ENTITIES = Math.round(envNumber('BENCH_TASK_ENTITIES', 10_000, 0, 1_000_000));
-const PROFILE_KEYS = ['a', 'b', 'c1', 'c2', 'd0', 'd1', 'd2', 'e'] as const;
+const MAIL_ITEMS = Math.round(envNumber('BENCH_MAIL_ITEMS', 100, 1, 10_000));
+const PROFILE_KEYS = ['a', 'b', 'c1', 'c2', 'd0', 'd1', 'd2', 'f0', 'f1', 'g0', 'g1', 'e'] as const;
 const CPU_PROFILE = new Set(
   (process.env.BENCH_CPU_PROFILE ?? '').split(',').map((k) => k.trim()).filter(Boolean).flatMap((k) => (k === 'all' ? [...PROFILE_KEYS] : [k])),
 );
@@ -74,6 +85,25 @@ const TASKS_PATH = '/tasks?status=todo&status=in-progress&tags=payroll-setup&tag
 const TASKS_V2_PATH = '/v2/tasks?statuses=todo&categories=payroll&categories=registration&page_size=100';
 /** The order in which the d entity gets locations (employees and an office in each): big states first, then the rest. */
 const TASK_LOCATION_ORDER = [...new Set(['CA', 'NY', 'TX', 'FL', 'IL', 'WA', 'MA', 'NJ', 'PA', 'GA', 'CO', 'VA', 'NC', 'OH', 'MI', 'AZ', ...REGION_CODES])];
+
+/** The f and g targets' mail PDFs: size of each (bytes, about), and the states and senders they come from, in turn. */
+const MAIL_PDF_BYTES = 100 * 1024;
+const MAIL_SOURCES = [
+  { region: 'CA', sender: 'California Secretary of State' },
+  { region: 'NY', sender: 'New York Department of Labor' },
+  { region: 'DE', sender: 'Delaware Division of Corporations' },
+  { region: 'TX', sender: 'Texas Comptroller of Public Accounts' },
+  { region: 'WA', sender: 'Washington Employment Security Department' },
+] as const;
+/** The g1 request (the entity comes from the token): every item, newest first. */
+const MAIL_V2_PATH = '/v2/mail';
+/**
+ * The part of a mail listing made fresh at every request: each item's file_url is signed with an
+ * expiry of now + FILE_URL_TTL_SECONDS (whole seconds), so the body changes every second. g1's check
+ * compares bodies with it blanked out (the signature stays 43 characters, the expiry 10 digits).
+ */
+const FILE_URL_SIGNATURE = /expires=\d+&signature=[A-Za-z0-9_-]{43}/g;
+const unsigned = (body: string) => body.replace(FILE_URL_SIGNATURE, 'expires=…&signature=…');
 
 /** Above this much CPU (% of one core) busy outside the bench's own processes, a run is flagged as disturbed. */
 const NOISY_OTHER_CPU_PERCENT = 30;
@@ -171,7 +201,7 @@ interface Reply {
   body: Buffer;
 }
 
-function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -242,10 +272,57 @@ async function createTasksEntity(baseUrl: string, apiKey: string): Promise<{ id:
   return { id, token, total, locations };
 }
 
+interface SeededMail {
+  id: string;
+  region: string;
+  type: string;
+  received: string;
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * The f and g targets' mail: MAIL_ITEMS PDFs (benchPdf: ~100 KB, each different) uploaded one at a time
+ * for the demo legal entity through the operator API, as an operator would: regions and senders in turn
+ * (MAIL_SOURCES), every fourth `external-mail`, received on a different day each (1, 8, 15, … days ago).
+ * Returns the items and the bytes of the first one (the f targets' file).
+ */
+async function seedMail(baseUrl: string, operatorKey: string, legalEntityId: string): Promise<{ items: SeededMail[]; first: Buffer; totalBytes: number }> {
+  const items: SeededMail[] = [];
+  let first: Buffer | null = null;
+  let totalBytes = 0;
+  const today = Date.now();
+  for (let i = 0; i < MAIL_ITEMS; i++) {
+    if (i % 10 === 0) checkpoint();
+    const pdf = benchPdf(i, MAIL_PDF_BYTES);
+    first ??= pdf;
+    totalBytes += pdf.length;
+    const source = MAIL_SOURCES[i % MAIL_SOURCES.length]!;
+    const received = new Date(today - (1 + ((i * 7) % 1095)) * 86_400_000).toISOString().slice(0, 10);
+    const query = new URLSearchParams({
+      region: source.region,
+      type: i % 4 === 3 ? 'external-mail' : 'registered-agent',
+      sender: source.sender,
+      received,
+      file_name: `bench-mail-${String(i).padStart(4, '0')}.pdf`,
+    });
+    const reply = await request(`${baseUrl}/operator/v1/legal_entities/${encodeURIComponent(legalEntityId)}/mail?${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'application/pdf' },
+      body: pdf,
+    });
+    expectStatus(reply, 201, `POST /operator/v1/legal_entities/{id}/mail (item ${i})`);
+    const item = JSON.parse(reply.body.toString('utf8')) as { id?: unknown; region?: unknown; type?: unknown; received?: unknown; file_size?: unknown; file_sha256?: unknown };
+    if (typeof item.id !== 'string' || item.file_size !== pdf.length) throw new Error(`mail upload ${i} answered ${reply.body.toString('utf8').slice(0, 300)}`);
+    items.push({ id: item.id, region: String(item.region), type: String(item.type), received: String(item.received), bytes: pdf.length, sha256: String(item.file_sha256) });
+  }
+  return { items, first: first!, totalBytes };
+}
+
 // ---------------------------------------------------------------- load
 
 interface Target {
-  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2';
+  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1';
   name: string;
   description: string;
   server: Child<Record<string, unknown>>;
@@ -255,6 +332,15 @@ interface Target {
   body?: string;
   /** When set, every response body must equal it (checked by autocannon: "mismatches"). */
   expectBody?: string;
+  /** When set, every response body must pass it (autocannon's verifyBody: "mismatches"); for bodies with a part made fresh per request (g1). */
+  verifyBody?: (body: string) => boolean;
+  /**
+   * For binary bodies (f0, f1), which autocannon cannot compare (it decodes each chunk as UTF-8 and joins
+   * the strings, so bytes are lost and chunk boundaries matter): their bytes are checked once before the
+   * load; during it, every 2xx response must bring at least this many bytes (headers + body) over the
+   * socket, else it counts as a mismatch, and the fewest/most bytes of a response are reported.
+   */
+  minResponseWireBytes?: number;
   /** Size of the response body, from the check request made before the load. */
   responseBytes: number;
   sampleRss: boolean;
@@ -281,6 +367,8 @@ interface Measurement {
   mismatches: number;
   statusCodes: Record<string, number>;
   errorMessages: Record<string, number>;
+  /** For the binary targets (minResponseWireBytes): fewest and most bytes a response brought over the socket (headers + body). */
+  wireBytesPerResponse?: { min: number; max: number; short: number };
   /** Requests completed in each second of the run. */
   perSecond: { min: number; max: number; stddev: number };
   /**
@@ -293,9 +381,22 @@ interface Measurement {
   cpuMicrosPerRequest: { server: number | null; database: number | null };
 }
 
-function runLoad(target: Target, seconds: number, record: boolean): Promise<{ result: autocannon.Result; latencies: number[]; errorMessages: Map<string, number> }> {
+interface WireBytes {
+  min: number;
+  max: number;
+  /** 2xx responses with fewer bytes than Target.minResponseWireBytes. */
+  short: number;
+}
+
+function runLoad(
+  target: Target,
+  seconds: number,
+  record: boolean,
+): Promise<{ result: autocannon.Result; latencies: number[]; errorMessages: Map<string, number>; wire: WireBytes | null }> {
   const latencies: number[] = [];
   const errorMessages = new Map<string, number>();
+  const minWire = target.minResponseWireBytes;
+  const wire: WireBytes | null = minWire === undefined ? null : { min: Infinity, max: 0, short: 0 };
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -307,15 +408,24 @@ function runLoad(target: Target, seconds: number, record: boolean): Promise<{ re
         ...(target.headers && { headers: target.headers }),
         ...(target.body !== undefined && { body: target.body }),
         ...(target.expectBody !== undefined && { expectBody: target.expectBody }),
+        ...(target.verifyBody !== undefined && { verifyBody: target.verifyBody }),
       },
       (error, result) => {
         currentLoad = null;
         if (error) reject(error);
-        else resolve({ result, latencies, errorMessages });
+        else resolve({ result, latencies, errorMessages, wire });
       },
     );
     currentLoad = instance;
     if (record) instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+    if (wire && minWire !== undefined) {
+      instance.on('response', (_client, status: number, bytes: number) => {
+        if (status < 200 || status > 299) return;
+        if (bytes < wire.min) wire.min = bytes;
+        if (bytes > wire.max) wire.max = bytes;
+        if (bytes < minWire) wire.short++;
+      });
+    }
     instance.on('reqError', (error: Error) => errorMessages.set(error.message, (errorMessages.get(error.message) ?? 0) + 1));
   });
 }
@@ -359,7 +469,7 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
     const dbCpu0 = postmasterPid ? readProcessTreeCpuSeconds(postmasterPid) : null;
     const clientCpu0 = process.cpuUsage();
     const machine0 = readMachineCpu();
-    const { result, latencies, errorMessages } = await runLoad(target, SECONDS, true);
+    const { result, latencies, errorMessages, wire } = await runLoad(target, SECONDS, true);
     const serverCpu1 = readProcessCpuSeconds(target.server.pid);
     const dbCpu1 = postmasterPid ? readProcessTreeCpuSeconds(postmasterPid) : null;
     const clientCpu = process.cpuUsage(clientCpu0);
@@ -402,9 +512,10 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
       non2xx: result.non2xx,
       errors: result.errors,
       timeouts: result.timeouts,
-      mismatches: result.mismatches,
+      mismatches: result.mismatches + (wire?.short ?? 0),
       statusCodes,
       errorMessages: Object.fromEntries(errorMessages),
+      ...(wire && { wireBytesPerResponse: { min: wire.min === Infinity ? 0 : wire.min, max: wire.max, short: wire.short } }),
       perSecond: { min: result.requests.min, max: result.requests.max, stddev: result.requests.stddev },
       cpuPercent: { server, database, loadGenerator, other: Math.max(0, machine - (server ?? 0) - (database ?? 0) - loadGenerator), machine },
       cpuMicrosPerRequest: {
@@ -491,6 +602,8 @@ async function main(): Promise<number> {
     PORT: '0',
     LOG_LEVEL: 'warn',
     ACCESS_TOKEN_TTL_SECONDS: '3600',
+    // The f1 link is signed once before the load and must stay valid for the whole run.
+    FILE_URL_TTL_SECONDS: '86400',
     DATABASE_POOL_SIZE: String(POOL_SIZE),
   };
   delete statehouseEnv.DATABASE_URL;
@@ -499,7 +612,7 @@ async function main(): Promise<number> {
   else statehouseDataDir = statehouseEnv.STATEHOUSE_DATA_DIR!;
   say(`starting Statehouse (${DATABASE_URL ? 'BENCH_DATABASE_URL' : `embedded PostgreSQL in ${statehouseEnv.STATEHOUSE_DATA_DIR}`})`);
   const t0 = Date.now();
-  const statehouse = await startChild<{ url: string; apiKey: string; platformId: string; legalEntityId: string; connectionString: string }>(
+  const statehouse = await startChild<{ url: string; apiKey: string; platformId: string; legalEntityId: string; operatorKey: string; connectionString: string }>(
     'statehouse',
     'bench/statehouse-server.ts',
     statehouseEnv,
@@ -592,6 +705,74 @@ async function main(): Promise<number> {
     `bare-pg-tasks ${tasksResponse.rows} rows (${tasksResponse.d0.bytes} B)`);
   checkpoint();
 
+  // 3c. Mail for the f and g targets: MAIL_ITEMS PDFs uploaded (untimed) for the demo entity through the operator API;
+  //     its listing (g1) with the demo token, the first PDF through its signed file_url (f1), and two more bare servers.
+  const t2 = Date.now();
+  const mail = await seedMail(sh.url, sh.operatorKey, sh.legalEntityId);
+  const mailSeedSeconds = (Date.now() - t2) / 1000;
+  const mailReply = await request(`${sh.url}${MAIL_V2_PATH}`, { headers: bearer });
+  expectStatus(mailReply, 200, `GET ${MAIL_V2_PATH}`);
+  if (mailReply.headers['content-encoding']) throw new Error(`GET ${MAIL_V2_PATH} came back encoded (${mailReply.headers['content-encoding']}); the bench compares plain bytes`);
+  const mailListing = JSON.parse(mailReply.body.toString('utf8')) as { id: string; file_url: string }[];
+  const seededIds = new Set(mail.items.map((m) => m.id));
+  const listed = mailListing.filter((m) => seededIds.has(m.id)).length;
+  if (listed !== mail.items.length) throw new Error(`GET ${MAIL_V2_PATH} lists ${listed} of the ${mail.items.length} items just uploaded`);
+  // With BENCH_DATABASE_URL the demo entity keeps the mail of earlier runs (whose files went with their temp dirs).
+  if (mailListing.length !== mail.items.length) say(`note: the demo entity has ${mailListing.length} mail items, ${mailListing.length - mail.items.length} of them from earlier runs`);
+  const mailCheck = unsigned(mailReply.body.toString('utf8'));
+  if (mailCheck === mailReply.body.toString('utf8')) throw new Error(`GET ${MAIL_V2_PATH}: no signed file_url found in the listing`);
+  // The file_url's origin is PUBLIC_BASE_URL (unset here, so it names port 0): keep its path and query, use the server's address.
+  const fileItem = mailListing.find((m) => m.id === mail.items[0]!.id)!;
+  const fileLink = new URL(fileItem.file_url);
+  const fileUrl = `${sh.url}${fileLink.pathname}${fileLink.search}`;
+  const fileReply = await request(fileUrl);
+  expectStatus(fileReply, 200, `GET ${fileLink.pathname}`);
+  if (fileReply.headers['content-type'] !== 'application/pdf') throw new Error(`GET ${fileLink.pathname} answered ${fileReply.headers['content-type']}, expected application/pdf`);
+  if (!fileReply.body.equals(mail.first)) throw new Error(`GET ${fileLink.pathname} did not return the uploaded bytes (${fileReply.body.length} B, uploaded ${mail.first.length} B)`);
+  // f0's body is too large for an environment variable (base64 of ~100 KB > Linux's 128 KiB per variable): a file.
+  const pdfFile = path.join(tempDir, 'bench-mail-0000.pdf');
+  await fs.writeFile(pdfFile, mail.first);
+  const bareStaticPdf = await startChild('bare-static-pdf', 'bench/static-server.ts', {
+    ...process.env,
+    BENCH_BODY_FILE: pdfFile,
+    BENCH_CONTENT_TYPE: 'application/pdf',
+  });
+  const staticPdfCheck = await request(bareStaticPdf.info.url as string);
+  expectStatus(staticPdfCheck, 200, 'bare-static-pdf');
+  if (!staticPdfCheck.body.equals(mail.first)) throw new Error('bare-static-pdf does not return the PDF\'s bytes');
+  const barePgMail = await startChild('bare-pg-mail', 'bench/pg-server.ts', {
+    ...process.env,
+    BENCH_PG_URL: sh.connectionString,
+    BENCH_PG_QUERY: 'mail',
+    BENCH_LEGAL_ENTITY_ID: sh.legalEntityId,
+    BENCH_PG_POOL_SIZE: String(POOL_SIZE),
+  });
+  const pgMailCheck = await request(barePgMail.info.url as string);
+  expectStatus(pgMailCheck, 200, 'bare-pg-mail');
+  const pgMailRows = JSON.parse(pgMailCheck.body.toString('utf8')) as { id: string }[];
+  if (pgMailRows.map((r) => r.id).join() !== mailListing.map((m) => m.id).join()) {
+    throw new Error(`bare-pg-mail returned ${pgMailRows.length} rows, not the ${mailListing.length} items of GET ${MAIL_V2_PATH} in the same order`);
+  }
+  const regions = [...new Set(mail.items.map((m) => m.region))];
+  const receivedDays = mail.items.map((m) => m.received).sort();
+  const mailResponse = {
+    entityId: sh.legalEntityId,
+    items: mail.items.length,
+    listed: mailListing.length,
+    seedSeconds: mailSeedSeconds,
+    pdfBytes: { min: Math.min(...mail.items.map((m) => m.bytes)), max: Math.max(...mail.items.map((m) => m.bytes)), total: mail.totalBytes },
+    regions,
+    received: { first: receivedDays[0]!, last: receivedDays[receivedDays.length - 1]! },
+    externalMail: mail.items.filter((m) => m.type === 'external-mail').length,
+    f0: { bytes: staticPdfCheck.body.length },
+    f1: { path: fileLink.pathname, mailId: fileItem.id, bytes: fileReply.body.length, sha256: mail.items[0]!.sha256 },
+    g0: { bytes: pgMailCheck.body.length, rows: pgMailRows.length },
+    g1: { path: MAIL_V2_PATH, bytes: mailReply.body.length, items: mailListing.length },
+  };
+  say(`mail: ${mail.items.length} PDFs (${(mail.totalBytes / 1048576).toFixed(1)} MiB) uploaded in ${mailSeedSeconds.toFixed(1)} s for ${sh.legalEntityId}; ` +
+    `GET ${MAIL_V2_PATH} ${mailReply.body.length} B, bare-pg-mail ${pgMailRows.length} rows (${pgMailCheck.body.length} B), f1 ${fileLink.pathname} ${fileReply.body.length} B`);
+  checkpoint();
+
   // 4./5. Load, one target after another; Statehouse's RSS is sampled during its runs.
   const idle = readMemory(statehouse.pid);
   const rss = new RssSampler(statehouse.pid, 200);
@@ -630,6 +811,29 @@ async function main(): Promise<number> {
       key: 'd2', name: 'GET /v2/tasks', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}${TASKS_V2_PATH}`, method: 'GET', headers: tasksBearer,
       expectBody: tasksV2Reply.body.toString('utf8'), sampleRss: true, responseBytes: tasksV2Reply.body.length,
       description: `Statehouse: ${TASKS_V2_PATH} of an entity with ${tasksEntity.total} tasks (${tasksResponse.d2.tasks} of ${tasksResponse.d2.xTotal} returned)`,
+    },
+    // f0, f1: binary bodies, so no expectBody (autocannon decodes chunks as UTF-8 strings): the bytes were compared
+    // above, and during the load status codes and the bytes of each response (minResponseWireBytes) are checked.
+    {
+      key: 'f0', name: 'bare-static-pdf', server: bareStaticPdf, url: bareStaticPdf.info.url as string, method: 'GET', sampleRss: false,
+      minResponseWireBytes: staticPdfCheck.body.length, responseBytes: staticPdfCheck.body.length,
+      description: 'node:http returning the exact bytes of one mail PDF from memory (application/pdf): the floor for a file download',
+    },
+    {
+      key: 'f1', name: 'GET /files/mail/{id}', server: statehouse as Child<Record<string, unknown>>, url: fileUrl, method: 'GET', sampleRss: true,
+      minResponseWireBytes: fileReply.body.length, responseBytes: fileReply.body.length,
+      description: 'Statehouse: the signed file_url of one mail item (no token): row lookup + HMAC check + the PDF streamed from the file store',
+    },
+    {
+      key: 'g0', name: 'bare-pg-mail', server: barePgMail, url: barePgMail.info.url as string, method: 'GET',
+      expectBody: pgMailCheck.body.toString('utf8'), sampleRss: false, responseBytes: pgMailCheck.body.length,
+      description: `node:http + select * from mail_items where legal_entity_id = $1 order by received_on desc, id (${pgMailRows.length} rows, pg.Pool of 10) + JSON.stringify(rows): the floor for GET /v2/mail`,
+    },
+    {
+      // Not expectBody: every file_url is signed afresh with the current second's expiry; compared without it.
+      key: 'g1', name: 'GET /v2/mail', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}${MAIL_V2_PATH}`, method: 'GET', headers: bearer,
+      verifyBody: (body) => unsigned(body) === mailCheck, sampleRss: true, responseBytes: mailReply.body.length,
+      description: `Statehouse: ${MAIL_V2_PATH} of the demo entity with ${mailListing.length} mail items (each with a freshly signed file_url)`,
     },
   ];
   const results: Measurement[] = [];
@@ -673,12 +877,15 @@ async function main(): Promise<number> {
   // 6. Report.
   const by = (key: Target['key']) => results.find((r) => r.key === key)!;
   const [a, b, c1, c2, d0, d1, d2] = [by('a'), by('b'), by('c1'), by('c2'), by('d0'), by('d1'), by('d2')];
+  const [f0, f1, g0, g1] = [by('f0'), by('f1'), by('g0'), by('g1')];
   const ratios = {
     c1_over_a: c1.requestsPerSecond / a.requestsPerSecond,
     c1_over_b: c1.requestsPerSecond / b.requestsPerSecond,
     c2_over_a: c2.requestsPerSecond / a.requestsPerSecond,
     d1_over_d0: d1.requestsPerSecond / d0.requestsPerSecond,
     d2_over_d0: d2.requestsPerSecond / d0.requestsPerSecond,
+    f1_over_f0: f1.requestsPerSecond / f0.requestsPerSecond,
+    g1_over_g0: g1.requestsPerSecond / g0.requestsPerSecond,
   };
   const goal = {
     ...GOAL,
@@ -745,8 +952,14 @@ async function main(): Promise<number> {
   out.push(`c2/a  POST /accounts/auth vs bare static   ${(ratios.c2_over_a * 100).toFixed(1)} %`);
   out.push(`d1/d0 GET /tasks vs bare pg tasks floor    ${(ratios.d1_over_d0 * 100).toFixed(1)} %`);
   out.push(`d2/d0 GET /v2/tasks vs bare pg tasks floor ${(ratios.d2_over_d0 * 100).toFixed(1)} %`);
+  out.push(`f1/f0 GET /files/mail/{id} vs static PDF   ${(ratios.f1_over_f0 * 100).toFixed(1)} %`);
+  out.push(`g1/g0 GET /v2/mail vs bare pg mail floor   ${(ratios.g1_over_g0 * 100).toFixed(1)} %`);
   out.push(`d entity: ${tasksResponse.tasks} tasks (${tasksResponse.locations.length} locations with employees and an office: ${tasksResponse.locations.join(' ')});`);
   out.push(`  d0 returns all ${tasksResponse.rows} rows, d1 ${tasksResponse.d1.tasks} tasks, d2 ${tasksResponse.d2.tasks} of X-Total ${tasksResponse.d2.xTotal}`);
+  out.push(`mail (f, g): ${mailResponse.items} PDFs of ${mailResponse.pdfBytes.min}–${mailResponse.pdfBytes.max} B uploaded (untimed, ${mailResponse.seedSeconds.toFixed(1)} s) for the demo entity, ` +
+    `regions ${mailResponse.regions.join(' ')}, received ${mailResponse.received.first} … ${mailResponse.received.last};`);
+  out.push(`  f0/f1 send one ${mailResponse.f1.bytes} B PDF (${f1.wireBytesPerResponse ? `${f1.wireBytesPerResponse.min}–${f1.wireBytesPerResponse.max}` : 'n/a'} B per f1 response on the wire), ` +
+    `g0 returns ${mailResponse.g0.rows} rows, g1 ${mailResponse.g1.items} items`);
   out.push(`Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`);
   out.push(`  (for scale, peak RSS of the bare servers, also node + tsx: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
   out.push('');
@@ -815,10 +1028,11 @@ async function main(): Promise<number> {
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? null, memoryMiB: Math.round(os.totalmem() / 1048576), node: process.version, platform: `${os.platform()}-${os.arch()}` },
     settings: {
       connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, databasePoolSize: POOL_SIZE, database: DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded',
-      tasksPerEntity: TASKS_PER_ENTITY, taskEntities: TASK_ENTITIES, cpuProfile: [...CPU_PROFILE],
+      tasksPerEntity: TASKS_PER_ENTITY, taskEntities: TASK_ENTITIES, mailItems: MAIL_ITEMS, cpuProfile: [...CPU_PROFILE],
     },
     legalEntityResponse: { bytes: entity.body.length, contentType },
     tasksEntity: tasksResponse,
+    mail: mailResponse,
     targets: results,
     ratios,
     goal,

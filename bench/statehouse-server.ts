@@ -1,10 +1,12 @@
 /**
  * Benchmark child: Statehouse itself, exactly as `statehouse serve` builds it (startServer),
- * on the configuration from the environment, with the demo data seeded.
- * Prints `{"benchReady":true,"pid",...,"url","apiKey","platformId","legalEntityId","connectionString"}`.
+ * on the configuration from the environment, with the demo data seeded and an operator key
+ * (named `bench`) for the operator API (the mail uploads of the f and g targets).
+ * Prints `{"benchReady":true,"pid",...,"url","apiKey","platformId","legalEntityId","operatorKey","connectionString"}`.
  */
 import { loadConfig } from '../src/config.js';
 import { seedDemo } from '../src/modules/demo/demo.js';
+import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { announceReady, log, onShutdown } from './child-lifecycle.js';
 
@@ -23,11 +25,13 @@ try {
   starting = startServer(config, say);
   const server = await starting;
   const demo = await seedDemo(server.database.db, config.publicBaseUrl);
+  const operator = await createOperatorsService(server.database.db).createKey('bench');
   announceReady({
     url: server.url,
     apiKey: demo.apiKey,
     platformId: demo.platformId,
     legalEntityId: demo.legalEntityId,
+    operatorKey: operator.key,
     connectionString: server.database.connectionString,
   });
 } catch (error) {

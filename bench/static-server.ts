@@ -1,16 +1,20 @@
 /**
- * Benchmark child (a): a bare node:http server answering every request with the same bytes
- * (Statehouse's own GET /legal_entity response, captured by the parent). The ceiling of
- * HTTP + JSON transport on this machine, with no framework and no database.
+ * Benchmark child (a, f0): a bare node:http server answering every request with the same bytes
+ * (Statehouse's own GET /legal_entity response, captured by the parent; for f0 one of the bench's
+ * mail PDFs, kept in memory). The ceiling of HTTP transport on this machine, with no framework,
+ * no database and no disk.
  *
- * Env: BENCH_BODY_B64 (the body, base64), BENCH_CONTENT_TYPE.
+ * Env: BENCH_BODY_B64 (the body, base64) or BENCH_BODY_FILE (a file holding it: for bodies too large
+ * for an environment variable, as Linux limits one to 128 KiB), BENCH_CONTENT_TYPE.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 
 const NAME = 'bare-static';
-const body = Buffer.from(requireEnv('BENCH_BODY_B64'), 'base64');
+const bodyFile = process.env.BENCH_BODY_FILE?.trim();
+const body = bodyFile ? readFileSync(bodyFile) : Buffer.from(requireEnv('BENCH_BODY_B64'), 'base64');
 const headers = { 'content-type': process.env.BENCH_CONTENT_TYPE || 'application/json; charset=utf-8', 'content-length': String(body.length) };
 
 const server = http.createServer((request, response) => {
