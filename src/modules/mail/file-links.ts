@@ -27,17 +27,25 @@ export function createFileLinks(deps: { db: Db; publicBaseUrl: string; ttlSecond
   }
 
   // A versioned, newline-separated message: ids never contain newlines, so fields cannot run together.
+  const message = (mailId: string, legalEntityId: string, expires: number) => `statehouse-mail-file:v1\n${mailId}\n${legalEntityId}\n${expires}`;
   const mac = async (mailId: string, legalEntityId: string, expires: number) =>
-    createHmac('sha256', await signingKey()).update(`statehouse-mail-file:v1\n${mailId}\n${legalEntityId}\n${expires}`).digest();
+    createHmac('sha256', await signingKey()).update(message(mailId, legalEntityId, expires)).digest();
+
+  /**
+   * A synchronous signer for many links at once (a listing): the key is read once and every link of
+   * the batch shares one expiry.
+   */
+  async function signer(): Promise<(item: { id: string; legalEntityId: string }) => string> {
+    const signingKeyValue = await signingKey();
+    const expires = Math.floor(deps.now().getTime() / 1000) + deps.ttlSeconds;
+    return (item) => {
+      const signature = createHmac('sha256', signingKeyValue).update(message(item.id, item.legalEntityId, expires)).digest('base64url');
+      return `${deps.publicBaseUrl}${MAIL_FILE_PATH}${encodeURIComponent(item.id)}?expires=${expires}&signature=${signature}`;
+    };
+  }
 
   return {
-    /** A fresh link, valid for the configured lifetime from now. */
-    async sign(item: { id: string; legalEntityId: string }): Promise<{ url: string; expiresAt: Date }> {
-      const expires = Math.floor(deps.now().getTime() / 1000) + deps.ttlSeconds;
-      const signature = (await mac(item.id, item.legalEntityId, expires)).toString('base64url');
-      const url = `${deps.publicBaseUrl}${MAIL_FILE_PATH}${encodeURIComponent(item.id)}?expires=${expires}&signature=${signature}`;
-      return { url, expiresAt: new Date(expires * 1000) };
-    },
+    signer,
 
     /**
      * Checks a link's query for one item. Expiry is judged only after the signature holds, so an

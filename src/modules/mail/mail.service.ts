@@ -70,7 +70,13 @@ export function downloadName(item: { id: string; fileName: string | null }): str
 export function createMailService(deps: { db: Db; storage: FileStorage; links: FileLinks; maxBytes: number; now: () => Date }) {
   const { db } = deps;
 
-  async function toView(row: MailItemRow): Promise<MailItemView> {
+  type Sign = (item: { id: string; legalEntityId: string }) => string;
+  const toViews = async (rows: MailItemRow[]): Promise<MailItemView[]> => {
+    const sign = await deps.links.signer();
+    return rows.map((row) => toView(row, sign));
+  };
+
+  function toView(row: MailItemRow, sign: Sign): MailItemView {
     return {
       id: row.id,
       legalEntityId: row.legal_entity_id,
@@ -82,7 +88,7 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
       fileSha256: row.file_sha256,
       fileSize: row.file_size,
       createdAt: row.created_at,
-      fileUrl: (await deps.links.sign({ id: row.id, legalEntityId: row.legal_entity_id })).url,
+      fileUrl: sign({ id: row.id, legalEntityId: row.legal_entity_id }),
     };
   }
 
@@ -126,7 +132,7 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
     if (endDate) query = query.where('received_on', '<=', endDate);
     if (regionCode) query = query.where('region_code', '=', regionCode.toUpperCase());
     const rows = await query.orderBy('received_on', 'desc').orderBy('id').execute();
-    return Promise.all(rows.map(toView));
+    return toViews(rows);
   }
 
   return {
@@ -154,7 +160,7 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
         id: newId(MAIL_ID_PREFIX), legal_entity_id: entity.id, region_code: region?.code ?? null, type, received_on: receivedOn,
         sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
       }).returningAll().executeTakeFirstOrThrow();
-      return toView(row);
+      return (await toViews([row]))[0]!;
     },
 
     /** The entity's mail, newest received first; dates are inclusive, start after end is a 422. */
