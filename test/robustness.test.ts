@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
+import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessToken, bearer, createPlatform, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 
@@ -67,9 +68,13 @@ describe('robustness', () => {
   let token: string;
   let smallToken: string;
 
-  const send = (app: TestApp, req: { method?: Method; url: string; auth?: 'key' | 'bearer' | 'none'; headers?: Record<string, string>; payload?: string | Buffer | Readable }) => {
+  let operatorKey: string;
+  let agencyAccountId: string;
+
+  const send = (app: TestApp, req: { method?: Method; url: string; auth?: 'key' | 'bearer' | 'operator' | 'none'; headers?: Record<string, string>; payload?: string | Buffer | Readable }) => {
     const headers: Record<string, string> = {};
     const auth = req.auth ?? 'none';
+    if (auth === 'operator') headers.authorization = `Bearer ${operatorKey}`;
     if (auth === 'key') headers.authorization = app === small ? smallKey : apiKey;
     if (auth === 'bearer') Object.assign(headers, bearer(app === small ? smallToken : token));
     return app.app.inject({ method: req.method ?? 'POST', url: req.url, headers: { ...headers, ...req.headers }, payload: req.payload });
@@ -84,6 +89,8 @@ describe('robustness', () => {
     entityId = await signupEntity(t.app, apiKey);
     token = await accessToken(t.app, apiKey, entityId);
     smallToken = await accessToken(small.app, smallKey, await signupEntity(small.app, smallKey));
+    operatorKey = (await createOperatorsService(t.db).createKey('fuzz')).key;
+    agencyAccountId = (await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
   });
   afterAll(async () => {
     await Promise.all([t?.close(), small?.close()]);
@@ -553,7 +560,7 @@ describe('robustness', () => {
       futa_liability_year: '2024', authorization_callback_url: 'https://platform.example/callback',
     };
 
-    interface Target { method: Method; url: string; auth: 'key' | 'bearer'; base: unknown; creates?: boolean }
+    interface Target { method: Method; url: string; auth: 'key' | 'bearer' | 'operator'; base: unknown; creates?: boolean }
     const targets = (): Target[] => [
       { method: 'POST', url: '/accounts/signup', auth: 'key', base: { ...EMBEDDED, ...PROFILE, accounting_year_end: 6 }, creates: true },
       { method: 'POST', url: '/v2/signup', auth: 'key', base: { ...V2, ...PROFILE, accounting_year_end: 'June' }, creates: true },
@@ -566,6 +573,14 @@ describe('robustness', () => {
       { method: 'PATCH', url: '/locations/CA', auth: 'bearer', base: { config: { has_employees: true, has_physical_location: true, employee_count: 4 } } },
       { method: 'PUT', url: '/v2/regions/NY', auth: 'bearer', base: { employee_count: 2 } },
       { method: 'POST', url: '/v2/regions', auth: 'bearer', base: { config: { AL: { employee_count: 1 }, AK: { employee_count: null }, TX: { employee_count: 0 } } } },
+      { method: 'POST', url: '/accounts/connect', auth: 'bearer', base: { legal_entity_id: entityId, agency_account_id: agencyAccountId } },
+      { method: 'POST', url: '/v2/accounts/manage/session', auth: 'bearer', base: { callback_url: 'https://platform.example/back', region_id: 'CA' } },
+      { method: 'POST', url: '/v2/documents/manage/session', auth: 'bearer', base: { callback_url: 'https://platform.example/back' } },
+      { method: 'POST', url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, auth: 'operator', base: { region: 'CA', agency_id: 'ca-edd', name: 'Fuzz account', data: [{ name: 'Account number', value: '1', status: 'done' }] } },
+      {
+        method: 'POST', url: `/operator/v1/legal_entities/${entityId}/logins`, auth: 'operator',
+        base: { region: 'CA', name: 'Fuzz login', login_url: 'https://example.gov/', agency_account_id: agencyAccountId, is_supported: false, secrets: { username: 'u', password: 'p', totp_seed: 'JBSWY3DPEHPK3PXP', security_answers: [{ question: 'q', answer: 'a' }] } },
+      },
     ];
 
     // Raw JSON snippets (so values JSON.stringify cannot write, like 1e400, get through).
