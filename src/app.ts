@@ -77,8 +77,13 @@ export interface AppDeps {
 
 const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH})[^/?#]+`, 'g');
 
-/** Hosted-session links carry a secret in the path: never let it reach a log line. */
-export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]');
+const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
+
+/**
+ * Hosted-session links carry a secret in the path, signed file links one in the query (each is a
+ * credential until it expires): never let either reach a log line.
+ */
+export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]').replace(SIGNATURE_IN_QUERY, '$1[redacted]');
 
 // Request ids only need to be unique: a random process prefix and a counter cost nothing per request.
 const REQUEST_ID_PREFIX = randomBytes(4).toString('hex');

@@ -1,8 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { openLink } from './helpers/hosted.js';
+import { tinyPdf } from './helpers/pdf.js';
 
 const SECRETS = { username: 'op-user-4410', password: 'Tr0ub4dor&3-operator', totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' };
 
@@ -18,7 +22,7 @@ describe('operator API (/operator/v1)', () => {
   const op = (key = operatorKey) => ({ authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
-    t = await createTestApp({ logLevel: 'info' }, { write: (line) => void lines.push(line) });
+    t = await createTestApp({ logLevel: 'info', dataDir: mkdtempSync(path.join(tmpdir(), 'statehouse-op-')) }, { write: (line) => void lines.push(line) });
     operatorKey = (await createOperatorsService(t.db).createKey('ops team')).key;
     ({ apiKey, platformId } = await createPlatform(t.db));
     entityId = await signupEntity(t.app, apiKey);
@@ -162,6 +166,22 @@ describe('operator API (/operator/v1)', () => {
     expect(json(await t.app.inject({ url: `/operator/v1/legal_entities/${otherEntityId}/connections`, headers: op() }))).toEqual([]);
     expect((await t.app.inject({ url: '/operator/v1/legal_entities/le_nope/connections', headers: op() })).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/connections`, headers: bearer(token) })).statusCode).toBe(401);
+  });
+
+  it('keeps signed file links out of the log', async () => {
+    const pdf = tinyPdf('log test');
+    const upload = await t.app.inject({
+      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/mail?region=CA&sender=EDD`, headers: { ...op(), 'content-type': 'application/pdf' }, payload: pdf,
+    });
+    expect(upload.statusCode).toBe(201);
+    const [item] = json(await t.app.inject({ url: '/v2/mail', headers: bearer(token) }));
+    const link = new URL(item.file_url);
+    const signature = link.searchParams.get('signature')!;
+    const download = await t.app.inject({ url: `${link.pathname}${link.search}` });
+    expect(download.statusCode).toBe(200);
+    const log = lines.join('\n');
+    expect(log).toContain(`${link.pathname}?expires=${link.searchParams.get('expires')}&signature=[redacted]`);
+    expect(log).not.toContain(signature);
   });
 
   it('documents the operator operations in the OpenAPI document', async () => {
