@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
-import type { AgencyAccountDatum, Database, AgencyAccountHistoryItem, AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
+import type { AgencyAccountDatum, AgencyAccountDetails, Database, AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
 import type { JobDefinition, JobSender } from '../../jobs/queue.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -40,19 +40,11 @@ export interface ConnectionsDeps {
 }
 
 /** The API's PlatformAccount: what the connection learned about the agency account. */
-export interface PlatformAccountView {
+export interface PlatformAccountView extends AgencyAccountDetails {
   id: string;
   agency_account: { id: string; agency_id: string; region: string; name: string };
-  status: 'active' | 'exception' | 'closed';
-  id_number: string;
-  has_tpa: boolean;
-  tax_rate_percent: number | null;
-  reporting_schedule: string | null;
-  balance: number | null;
-  history: AgencyAccountHistoryItem[];
   notices: never[];
   account_login: { login_url: string; user_name: string; two_factor_enabled: boolean } | null;
-  synced_at: string;
 }
 
 export interface ConnectionView {
