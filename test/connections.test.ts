@@ -266,7 +266,7 @@ describe('connections API (rows 30–32) and the connect page', () => {
     const invalid = await b.post(path, { username: '', password: PASSWORD, totp_seed: 'not base32!' });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.body).toContain('class="error-summary"');
-    expect(invalid.body).toContain('Username: Enter the username you use at the agency portal');
+    expect(invalid.body).toContain('Username: Enter the username');
     expect(invalid.body).toContain('href="#f-totp_seed"');
     expect(invalid.body).not.toContain(PASSWORD);
     expect(invalid.body).not.toContain('not base32!');

@@ -5,37 +5,13 @@ import type { Db } from '../../db/database.js';
 import { BoundedString } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
-import { decodeBase32 } from '../accounts/totp.js';
-import type { LoginSecrets } from '../accounts/vault.js';
+import { parseCredentialsForm } from '../accounts/credentials-form.js';
+import { MAX_SECRET_TEXT } from '../accounts/accounts.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
 import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
 import type { ConnectionsService } from './connections.service.js';
 
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });
-const MAX_SECRET = 1000;
-
-/** Checks the form; the messages never contain what was typed. */
-export function validateCredentialsForm(form: Record<string, string>): { secrets: LoginSecrets | null; errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
-  const username = (form.username ?? '').trim();
-  const password = form.password ?? '';
-  const seed = (form.totp_seed ?? '').trim();
-  if (!username) errors.username = 'Enter the username you use at the agency portal';
-  else if (username.length > MAX_SECRET) errors.username = `Use at most ${MAX_SECRET} characters`;
-  if (!password.trim()) errors.password = 'Enter the password you use at the agency portal';
-  else if (password.length > MAX_SECRET) errors.password = `Use at most ${MAX_SECRET} characters`;
-  if (seed) {
-    let bytes = 0;
-    try {
-      bytes = decodeBase32(seed).length;
-    } catch {
-      bytes = -1;
-    }
-    if (bytes < 10 || seed.length > MAX_SECRET) errors.totp_seed = 'Enter the setup key exactly as the portal shows it (letters A–Z and digits 2–7), or leave it empty';
-  }
-  if (Object.keys(errors).length > 0) return { secrets: null, errors };
-  return { secrets: { username, password, ...(seed && { totp_seed: seed }) }, errors };
-}
 
 /** The hosted connect page (purpose `connect`): credentials in, then the connection's progress. */
 export function connectPageRoutes(deps: { db: Db; sessions: HostedSessionsService; connections: ConnectionsService; publicOrigin: string }) {
@@ -78,9 +54,9 @@ export function connectPageRoutes(deps: { db: Db; sessions: HostedSessionsServic
       const accepting = page.data.connection.status === 'pending' || page.data.connection.status === 'disconnected';
       if (accepting) {
         const form = formOf(request);
-        const { secrets, errors } = validateCredentialsForm(form);
-        if (!secrets) return sendPage(reply, render(page, { errors, username: (form.username ?? '').slice(0, MAX_SECRET) }), { status: 422 });
-        await deps.connections.submitCredentials(page.hosted.scope.legalEntityId, page.data.connection.id, secrets);
+        const parsed = parseCredentialsForm(form);
+        if (!parsed.ok) return sendPage(reply, render(page, { errors: parsed.errors, username: (form.username ?? '').slice(0, MAX_SECRET_TEXT) }), { status: 422 });
+        await deps.connections.submitCredentials(page.hosted.scope.legalEntityId, page.data.connection.id, parsed.secrets);
       }
       // Post/redirect/get: the page shows whatever state the connection is in now (progress, or why not).
       return reply.redirect(pathOf(page.data.connection.id), 303);
