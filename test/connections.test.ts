@@ -328,6 +328,9 @@ describe('connections API (rows 30–32) and the connect page', () => {
     const accounts = json(await t.app.inject({ url: '/v2/agency_accounts?region=CA', headers: bearer(token) }));
     const data = accounts.find((a: { id: string }) => a.id === accountId).data;
     expect(data).toContainEqual({ name: 'Account number', description: expect.any(String), value: sandboxIdNumber(accountId), status: 'done' });
+    // The login the connector used is now marked as usable for automation.
+    const [login] = json(await t.app.inject({ url: '/v2/logins?region=CA', headers: bearer(token) })).filter((l: { id: string }) => l.id === row.login_id);
+    expect(login.is_supported).toBe(true);
 
     // The session opens only its own connection.
     const other = await connectionIn('pending');

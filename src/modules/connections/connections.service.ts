@@ -192,7 +192,9 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     const moved = await transition(db, {
       connectionId, from: ['registering'], to: 'connected', reason: null,
       // The account's details and data change with the move, or not at all (a cancel that won leaves them untouched).
-      effects: async (trx) => {
+      effects: async (trx, connection) => {
+        // The connector signed in and worked with this login: automation can use it.
+        if (connection.login_id) await trx.updateTable('account_logins').set({ is_supported: true }).where('id', '=', connection.login_id).execute();
         const current = await trx.selectFrom('agency_accounts').select('data').where('id', '=', account.id).forUpdate().executeTakeFirstOrThrow();
         await trx.updateTable('agency_accounts')
           .set({ details: JSON.stringify(synced.details), data: JSON.stringify(mergeAttributes(current.data, synced.attributes)), updated_at: new Date() })

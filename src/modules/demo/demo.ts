@@ -107,7 +107,7 @@ async function seedAccountsAndMail(db: Db, legalEntityId: string, extras: DemoEx
   if (any) return;
   const account = await extras.accounts.createAccount(legalEntityId, {
     region_code: 'CA', agency_id: 'ca-edd', name: 'Employer payroll tax account',
-    data: [{ name: 'Employer account number', value: '123-4567-8' }, { name: 'UI rate', description: 'Unemployment insurance rate for this year' }],
+    data: [{ name: 'Account number', description: 'The employer account number at the agency', value: '123-4567-8' }, { name: 'UI rate', description: 'Unemployment insurance rate for this year' }],
   });
   await extras.accounts.createLogin(legalEntityId, {
     agency_account_id: account.id, region_code: 'CA', name: 'EDD e-Services for Business', login_url: 'https://eddservices.edd.ca.gov/',
