@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { createMailServiceFor } from '../src/modules/mail/mail.module.js';
-import { createLocalFileStorage } from '../src/modules/mail/file-storage.js';
+import { createLocalFileStorage, type FileStorage } from '../src/modules/mail/file-storage.js';
+import { createFileLinks } from '../src/modules/mail/file-links.js';
+import { createMailService } from '../src/modules/mail/mail.service.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { tinyPdf } from './helpers/pdf.js';
@@ -412,5 +414,54 @@ describe('mail', () => {
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain('--entity');
     }, 60_000);
+
+    it('mail gc removes only old files no item refers to, and interrupted writes', async () => {
+      const storage = createLocalFileStorage(path.join(dataDir, 'files'));
+      const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+      const referenced = (await t.db.selectFrom('mail_items').select('file_sha256').distinct().execute()).map((r) => r.file_sha256);
+      for (const sha of referenced) await utimes(path.join(dataDir, 'files', 'sha256', sha.slice(0, 2), sha), hoursAgo(5), hoursAgo(5));
+      const oldOrphan = await storage.put(tinyPdf('orphan from a crash'));
+      await utimes(path.join(dataDir, 'files', 'sha256', oldOrphan.sha256.slice(0, 2), oldOrphan.sha256), hoursAgo(2), hoursAgo(2));
+      const newOrphan = await storage.put(tinyPdf('an upload in flight'));
+      const leftover = path.join(dataDir, 'files', 'sha256', oldOrphan.sha256.slice(0, 2), `.${oldOrphan.sha256}.abc.tmp`);
+      await writeFile(leftover, 'half a file');
+      await utimes(leftover, hoursAgo(2), hoursAgo(2));
+
+      let stored = 0;
+      for await (const _ of storage.list()) stored++;
+      const result = await runCli(['mail', 'gc', '--json'], { DATABASE_URL: t.url, STATEHOUSE_DATA_DIR: dataDir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ checked: stored, removed: 1, leftovers: 1 });
+      expect(await storage.exists(oldOrphan.sha256)).toBe(false);
+      expect(await storage.exists(newOrphan.sha256)).toBe(true);
+      for (const sha of referenced) expect(await storage.exists(sha)).toBe(true);
+      // Every item still downloads.
+      const listed = json(await get('/v2/mail', await accessToken(t.app, apiKeyB, entityB)));
+      for (const item of listed) expect((await t.app.inject({ url: pathOf(item.file_url) })).statusCode).toBe(200);
+    }, 60_000);
+
+    it('an upload racing garbage collection never loses its file', async () => {
+      const real = createLocalFileStorage(path.join(dataDir, 'files'));
+      // The upload pauses between storing its file and committing its row, while collection runs.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let stored!: () => void;
+      const fileStored = new Promise<void>((resolve) => (stored = resolve));
+      const paused: FileStorage = { ...real, put: async (bytes) => { const result = await real.put(bytes); stored(); await gate; return result; } };
+      const links = createFileLinks({ db: t.db, publicBaseUrl: t.config.publicBaseUrl, ttlSeconds: 60, now: () => new Date() });
+      const uploads = createMailService({ db: t.db, storage: paused, links, maxBytes: MAX_BYTES, now: () => new Date() });
+      const collector = createMailService({ db: t.db, storage: real, links, maxBytes: MAX_BYTES, now: () => new Date() });
+
+      // The same bytes already lie in the store, unreferenced (an earlier crash), when they are uploaded again.
+      const bytes = tinyPdf('uploaded again after a crash');
+      await real.put(bytes);
+      const upload = uploads.ingest({ legalEntityId: entityB, bytes });
+      await fileStored;
+      const collection = collector.collectGarbage(0);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // collection has listed the file and is deciding
+      release();
+      const [item] = await Promise.all([upload, collection]);
+      expect(await real.exists(item.fileSha256)).toBe(true);
+    });
   });
 });

@@ -55,6 +55,7 @@ Commands:
                                       Record mail received for a legal entity; the PDF is stored in STATEHOUSE_DATA_DIR/files
                                       (type defaults to registered-agent, received to today in UTC)
   mail list --entity <legal_entity_id> [--json]   The entity's mail, newest received first
+  mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
 LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
@@ -229,6 +230,10 @@ async function mailCommand(
   values: { entity?: string | undefined; file?: string | undefined; region?: string | undefined; type?: string | undefined; sender?: string | undefined; received?: string | undefined },
   json: boolean,
 ) {
+  if (sub === 'gc') {
+    const result = await mail.collectGarbage();
+    return print(json, result, `checked ${result.checked} stored files: removed ${result.removed} that no mail item refers to, and ${result.leftovers} interrupted writes`);
+  }
   if (!values.entity) throw new UsageError('mail commands need --entity <legal_entity_id>');
   const describe = (m: Awaited<ReturnType<typeof mail.list>>[number]) =>
     `${m.id}  ${m.receivedOn}  ${m.type.padEnd(16)} ${(m.region?.code ?? '--').padEnd(3)}${m.sender ?? '(no sender)'}  ${m.fileSize} bytes  sha256:${m.fileSha256}`;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -22,6 +22,12 @@ export interface FileStorage {
   /** A stream of the stored bytes, or null when no file has this key. */
   read(sha256: string): Promise<{ stream: Readable; size: number } | null>;
   exists(sha256: string): Promise<boolean>;
+  /** Every stored file with its last write, for garbage collection. */
+  list(): AsyncIterable<{ sha256: string; writtenAt: Date }>;
+  /** Removes a stored file (no-op when absent). Only garbage collection calls this. */
+  remove(sha256: string): Promise<void>;
+  /** Removes write leftovers (temporary files of interrupted writes) older than `before`; returns how many. */
+  removeLeftovers(before: Date): Promise<number>;
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -96,5 +102,43 @@ export function createLocalFileStorage(rootDir: string): FileStorage {
     },
 
     exists: async (sha256) => (await sizeOf(pathOf(sha256))) !== null,
+
+    async *list() {
+      for (const dir of await entriesOf(path.join(rootDir, 'sha256'))) {
+        for (const name of await entriesOf(path.join(rootDir, 'sha256', dir))) {
+          if (!SHA256_HEX.test(name)) continue;
+          const info = await stat(path.join(rootDir, 'sha256', dir, name)).catch(() => null);
+          if (info?.isFile()) yield { sha256: name, writtenAt: info.mtime };
+        }
+      }
+    },
+
+    async remove(sha256) {
+      await unlink(pathOf(sha256)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+    },
+
+    async removeLeftovers(before) {
+      let removed = 0;
+      for (const dir of await entriesOf(path.join(rootDir, 'sha256'))) {
+        for (const name of await entriesOf(path.join(rootDir, 'sha256', dir))) {
+          if (!name.endsWith('.tmp')) continue;
+          const file = path.join(rootDir, 'sha256', dir, name);
+          const info = await stat(file).catch(() => null);
+          if (info && info.mtime < before && (await unlink(file).then(() => true, () => false))) removed++;
+        }
+      }
+      return removed;
+    },
   };
+}
+
+async function entriesOf(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

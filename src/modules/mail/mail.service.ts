@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { MailItemRow, MailType } from '../../db/schema.js';
@@ -17,6 +18,10 @@ export const MAX_FILE_NAME_LENGTH = 255;
 /** How far from its end a PDF's `%%EOF` marker may be (writers add a newline or a little padding). */
 const EOF_WINDOW = 1024;
 const DAY_MS = 86_400_000;
+/** Files younger than this are never collected: an upload may be between its file write and its row. */
+export const GC_GRACE_MS = 60 * 60 * 1000;
+/** Advisory lock key (any fixed bigint) guarding the file store's writes against garbage collection. */
+const FILE_STORE_LOCK = 0x53_746f_7265; // "Store"
 
 export const EXPIRED_LINK_DETAIL = 'This download link has expired; list the mail again for a fresh link';
 export const FORGED_LINK_DETAIL = 'This download link is not valid';
@@ -155,11 +160,16 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
       const fileName = optionalText(input.fileName, 'file_name', MAX_FILE_NAME_LENGTH);
       checkPdf(input.bytes);
 
-      const stored = await deps.storage.put(input.bytes);
-      const row = await db.insertInto('mail_items').values({
-        id: newId(MAIL_ID_PREFIX), legal_entity_id: entity.id, region_code: region?.code ?? null, type, received_on: receivedOn,
-        sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
-      }).returningAll().executeTakeFirstOrThrow();
+      // The shared lock keeps garbage collection (which takes it exclusively) from removing a file between
+      // its write — or its discovery as already stored — and the commit of the row that refers to it.
+      const row = await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock_shared(${FILE_STORE_LOCK}::bigint)`.execute(trx);
+        const stored = await deps.storage.put(input.bytes);
+        return trx.insertInto('mail_items').values({
+          id: newId(MAIL_ID_PREFIX), legal_entity_id: entity.id, region_code: region?.code ?? null, type, received_on: receivedOn,
+          sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
+        }).returningAll().executeTakeFirstOrThrow();
+      });
       return (await toViews([row]))[0]!;
     },
 
@@ -178,6 +188,43 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
       const entity = await db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst();
       if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
       return list(legalEntityId, filter);
+    },
+
+    /**
+     * Removes stored files no mail item refers to — what a crash between the file write and the row
+     * commit leaves behind — and leftovers of interrupted writes. Only files older than `graceMs` are
+     * considered, so an upload in flight (file written, row not yet committed) is never touched.
+     */
+    async collectGarbage(graceMs = GC_GRACE_MS): Promise<{ checked: number; removed: number; leftovers: number }> {
+      const before = new Date(deps.now().getTime() - graceMs);
+      let checked = 0;
+      let removed = 0;
+      let batch: string[] = [];
+      const sweep = async () => {
+        if (batch.length === 0) return;
+        const candidates = batch;
+        batch = [];
+        await db.transaction().execute(async (trx) => {
+          // Exclusive: no upload is between its file write and its row commit while we decide and remove.
+          await sql`select pg_advisory_xact_lock(${FILE_STORE_LOCK}::bigint)`.execute(trx);
+          const referenced = new Set((await trx.selectFrom('mail_items').select('file_sha256').distinct()
+            .where('file_sha256', 'in', candidates).execute()).map((r) => r.file_sha256));
+          for (const sha256 of candidates) {
+            if (!referenced.has(sha256)) {
+              await deps.storage.remove(sha256);
+              removed++;
+            }
+          }
+        });
+      };
+      for await (const file of deps.storage.list()) {
+        checked++;
+        if (file.writtenAt >= before) continue;
+        batch.push(file.sha256);
+        if (batch.length >= 500) await sweep();
+      }
+      await sweep();
+      return { checked, removed, leftovers: await deps.storage.removeLeftovers(before) };
     },
 
     /**
