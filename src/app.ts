@@ -179,7 +179,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
   const jobDefinitions: JobDefinition[] = [];
   // --- mail (rows 26, 27, /v2/mail, /v2/documents/manage/session, signed file links) ---
-  await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin });
+  const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin });
+  // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
+  jobDefinitions.push({ name: 'mail.gc', cron: '45 4 * * *', handler: () => mail.collectGarbage(), logRuns: true });
 
   // --- connections (rows 30-32, hosted connect page, connector jobs) ---
   const connections = createConnectionsService({

@@ -54,6 +54,7 @@ describe('the job queue and operator commands', () => {
       const { rows } = await sql<{ name: string; cron: string; timezone: string }>`select name, cron, timezone from pgboss.schedule`.execute(server.database.db);
       expect(rows).toContainEqual({ name: 'tasks.roll-forward', cron: '15 3 * * *', timezone: 'UTC' });
       expect(rows).toContainEqual({ name: 'connections.sweep', cron: '* * * * *', timezone: 'UTC' });
+      expect(rows).toContainEqual({ name: 'mail.gc', cron: '45 4 * * *', timezone: 'UTC' });
     } finally {
       await server.close();
     }
