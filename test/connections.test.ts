@@ -104,7 +104,8 @@ describe('connections API (rows 30–32) and the connect page', () => {
     const res = await connect(accountId);
     expect(res.statusCode).toBe(200);
     const body = json(res);
-    expect(Object.keys(body).sort()).toEqual(['connect_url', 'connection']);
+    expect(Object.keys(body).sort()).toEqual(['connect_url', 'connection', 'connection_id']);
+    expect(body.connection_id).toBe(body.connection.id);
     expect(body.connect_url).toMatch(/^http:\/\/statehouse\.test\/hosted\/s\/[A-Za-z0-9_-]{40,}$/);
     expect(body.connection).toMatchObject({ id: expect.stringMatching(/^conn_/), status: 'pending', account: null, agency_account_id: accountId, status_reason: null });
     expect(json(await getConnection(body.connection.id))).toEqual(body.connection);

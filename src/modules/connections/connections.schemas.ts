@@ -79,6 +79,7 @@ export const ConnectSessionSchema = Type.Object(
   {
     connect_url: Type.String({ description: 'Single-use link to the hosted connect page, valid HOSTED_SESSION_TTL_SECONDS.' }),
     connection: ConnectionSchema,
+    connection_id: Type.String({ description: 'The same as `connection.id`: the interface\'s prose names the connect result\'s id `connection_id`, its schema nests the connection; both are given.' }),
   },
   { title: 'PlatformConnectSession' },
 );

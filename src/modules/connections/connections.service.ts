@@ -251,7 +251,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const session = await deps.sessions.issue({
         purpose: 'connect', legalEntityId: scope.legalEntityId, callbackUrl: null, ttlSeconds: deps.hostedSessionTtlSeconds, scope: { connection_id: row.id },
       });
-      return { connect_url: session.url, connection: await view(row) };
+      return { connect_url: session.url, connection: await view(row), connection_id: row.id };
     },
 
     /** Row 31. */
