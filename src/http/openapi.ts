@@ -13,7 +13,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description:
           'Compliance onboarding and tasks for platforms that manage US businesses. ' +
           'Signup and auth operations take the platform API key in the Authorization header; every other operation takes a ' +
-          '10-minute access token from POST /accounts/auth as `Authorization: Bearer <token>`.',
+          '10-minute access token from POST /accounts/auth as `Authorization: Bearer <token>`. ' +
+          'The /operator/v1 operations are for the people running Statehouse and take an operator key instead.',
       },
       components: {
         securitySchemes: {
