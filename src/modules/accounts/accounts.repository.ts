@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum } from '../../db/schema.js';
-import type { SealedSecret } from './vault.js';
+import { columnsFromSealed, sealedFromColumns, type SealedSecret } from './vault.js';
 
 /** Every read takes the legal entity first: one entity's accounts and logins never reach another. */
 export function createAccountsRepository(db: Db) {
@@ -29,7 +29,7 @@ export function createAccountsRepository(db: Db) {
     }) => {
       const { secret, ...rest } = row;
       return db.insertInto('account_logins')
-        .values({ ...rest, secret_ciphertext: secret.ciphertext, secret_iv: secret.iv, secret_tag: secret.tag, key_id: secret.keyId })
+        .values({ ...rest, ...columnsFromSealed(secret) })
         .returning(LOGIN_COLUMNS).executeTakeFirstOrThrow();
     },
 
@@ -39,17 +39,21 @@ export function createAccountsRepository(db: Db) {
       return query.orderBy('created_at').orderBy('id').execute();
     },
 
-    /** Replaces one login's sealed secret (and optionally its account link); scoped to the entity. */
-    updateLoginSecret: (legalEntityId: string, id: string, secret: SealedSecret) =>
-      db.updateTable('account_logins')
-        .set({ secret_ciphertext: secret.ciphertext, secret_iv: secret.iv, secret_tag: secret.tag, key_id: secret.keyId, updated_at: new Date() })
-        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id)
-        .returning(LOGIN_COLUMNS).executeTakeFirst(),
+    /** Replaces one login's sealed secret; scoped to the entity, and to one agency account when given. */
+    updateLoginSecret: (legalEntityId: string, id: string, secret: SealedSecret, agencyAccountId?: string) => {
+      let query = db.updateTable('account_logins')
+        .set({ ...columnsFromSealed(secret), updated_at: new Date() })
+        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id);
+      if (agencyAccountId !== undefined) query = query.where('agency_account_id', '=', agencyAccountId);
+      return query.returning(LOGIN_COLUMNS).executeTakeFirst();
+    },
 
     /** The sealed secret of one login, for the reveal page and connectors; scoped like every other read. */
-    findLoginSecret: (legalEntityId: string, id: string) =>
-      db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id'])
-        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst(),
+    findLoginSecret: async (legalEntityId: string, id: string): Promise<SealedSecret | undefined> => {
+      const row = await db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id'])
+        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst();
+      return row && sealedFromColumns(row);
+    },
   };
 }
 

@@ -141,6 +141,13 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
     });
   }
 
+  /** Decrypts one login's secrets, for hosted pages and connectors only (never an API response). */
+  async function openLoginSecrets(legalEntityId: string, loginId: string): Promise<LoginSecrets> {
+    const sealed = await repo.findLoginSecret(legalEntityId, loginId);
+    if (!sealed) throw new NotFoundError(`Login '${loginId}' not found`);
+    return deps.vault.open(sealed);
+  }
+
   const listLogins = async (scope: AccessScope, regionCode?: string): Promise<LoginView[]> =>
     (await repo.findLogins(scope.legalEntityId, regionCode)).map(toLoginView);
 
@@ -196,9 +203,9 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
       if (!account) throw new NotFoundError(`Agency account '${input.agencyAccountId}' not found`);
       const secret = deps.vault.seal(validateSecrets(input.secrets));
       if (input.loginId) {
-        const existing = (await repo.findLogins(legalEntityId)).find((l) => l.id === input.loginId && l.agency_account_id === account.id);
-        if (!existing) throw new NotFoundError(`Login '${input.loginId}' not found for agency account '${account.id}'`);
-        return toLoginView((await repo.updateLoginSecret(legalEntityId, existing.id, secret))!);
+        const updated = await repo.updateLoginSecret(legalEntityId, input.loginId, secret, account.id);
+        if (!updated) throw new NotFoundError(`Login '${input.loginId}' not found for agency account '${account.id}'`);
+        return toLoginView(updated);
       }
       const agency = agencyOf(account);
       const row = await repo.insertLogin({
@@ -215,9 +222,7 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
      */
     async updateLoginCredentials(legalEntityId: string, loginId: string, secrets: LoginSecrets): Promise<LoginView> {
       const given = validateSecrets(secrets);
-      const row = await repo.findLoginSecret(legalEntityId, loginId);
-      if (!row) throw new NotFoundError(`Login '${loginId}' not found`);
-      const stored = deps.vault.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id });
+      const stored = await openLoginSecrets(legalEntityId, loginId);
       const merged: LoginSecrets = { username: given.username, password: given.password };
       const seed = given.totp_seed ?? stored.totp_seed;
       if (seed !== undefined) merged.totp_seed = seed;
@@ -233,12 +238,7 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
       return toLoginView(updated);
     },
 
-    /** Decrypts one login's secrets, for the hosted reveal page only (never an API response). */
-    async openLoginSecrets(legalEntityId: string, loginId: string): Promise<LoginSecrets> {
-      const row = await repo.findLoginSecret(legalEntityId, loginId);
-      if (!row) throw new NotFoundError(`Login '${loginId}' not found`);
-      return deps.vault.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id });
-    },
+    openLoginSecrets,
 
     listAccounts,
     listLogins,

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { Vault } from './vault.js';
+import { columnsFromSealed, sealedFromColumns, type Vault } from './vault.js';
 
 const BATCH = 200;
 
@@ -18,9 +18,9 @@ export async function reencryptLoginSecrets(db: Db, vault: Vault): Promise<{ ree
       .where('key_id', '<>', current).orderBy('id').limit(BATCH).execute();
     if (rows.length === 0) break;
     for (const row of rows) {
-      const sealed = vault.seal(vault.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id }));
+      const sealed = vault.seal(vault.open(sealedFromColumns(row)));
       const updated = await db.updateTable('account_logins')
-        .set({ secret_ciphertext: sealed.ciphertext, secret_iv: sealed.iv, secret_tag: sealed.tag, key_id: sealed.keyId })
+        .set(columnsFromSealed(sealed))
         .where('id', '=', row.id).where('key_id', '=', row.key_id).where('secret_iv', '=', row.secret_iv)
         .executeTakeFirst();
       reencrypted += Number(updated.numUpdatedRows);

@@ -19,6 +19,20 @@ export interface SealedSecret {
   keyId: string;
 }
 
+/** How a sealed secret is stored: the `account_logins` columns. */
+export interface SealedSecretColumns {
+  secret_ciphertext: Buffer;
+  secret_iv: Buffer;
+  secret_tag: Buffer;
+  key_id: string;
+}
+
+export const sealedFromColumns = (row: SealedSecretColumns): SealedSecret =>
+  ({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id });
+
+export const columnsFromSealed = (secret: SealedSecret): SealedSecretColumns =>
+  ({ secret_ciphertext: secret.ciphertext, secret_iv: secret.iv, secret_tag: secret.tag, key_id: secret.keyId });
+
 export class VaultError extends Error {
   constructor(message: string) {
     super(message);
