@@ -200,7 +200,7 @@ describe('hosted accounts management page (row 8)', () => {
       const newLoginId = new URL(location, 'http://x').searchParams.get('saved')!;
       expect(await loginCount(entityId)).toBe(before + 1);
       expect(await secretsOf(entityId, newLoginId)).toEqual({ username: 'new-ny-user', password: 'First secret 1', security_answers: [{ question: 'Mother’s maiden name?', answer: 'Smith' }] });
-      const login = (await t.app.services.accounts.listLogins({ platformId, legalEntityId: entityId })).find((l) => l.id === newLoginId)!;
+      const login = (await t.app.services.accounts.listLogins({ legalEntityId: entityId })).find((l) => l.id === newLoginId)!;
       expect(login.agencyAccountId).toBe(nyAccountId);
 
       const saved = await browser.get(location);

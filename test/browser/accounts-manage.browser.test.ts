@@ -118,7 +118,7 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     // The summary's link moves focus to the field.
     await summary.getByRole('link').click();
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe(`f-new-${nyAccountId}-totp_seed`);
-    expect((await t.app.services.accounts.listLogins({ platformId: '', legalEntityId: entityId }, 'NY'))).toEqual([]);
+    expect((await t.app.services.accounts.listLogins({ legalEntityId: entityId }, 'NY'))).toEqual([]);
     expect(externalRequests(requests)).toEqual([]);
   });
 

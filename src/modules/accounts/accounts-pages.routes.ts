@@ -10,6 +10,7 @@ import { renderAccountsPage, type FailedForm, type LoginItem } from '../../pages
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted/hosted-http.js';
 import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService, LoginView } from './accounts.service.js';
@@ -22,11 +23,6 @@ const ManageSessionBody = Type.Object(
   },
   { title: 'ScopedHostedSessionRequest' },
 );
-const V2ScopeQuery = Type.Object({
-  legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
-  user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-  platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-});
 const PageQuery = Type.Object({ saved: Type.Optional(BoundedString(64)) });
 const LoginParams = Type.Object({ login_id: BoundedString(64) });
 
@@ -57,7 +53,7 @@ export function accountsPageRoutes(deps: {
           'The page lists the agency accounts (with their data and logins) and the other logins of the entity, optionally of one ' +
           'region (`region_id`: a location id or a two-letter code), and lets the user add a login to an account or replace a ' +
           'login’s credentials. Stored credentials are never shown there (see `POST /v2/logins/{id}/session`).',
-        querystring: V2ScopeQuery,
+        querystring: V2ScopeQuerySchema,
         body: ManageSessionBody,
         response: { 200: SessionResultSchema, ...errorResponses(401, 404, 422) },
       },

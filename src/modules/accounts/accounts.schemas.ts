@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/legal-entities.schemas.js';
+import { StateCode, V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 
 export const AGENCY_DATA_STATUSES = ['todo', 'in-progress', 'done'] as const;
 
@@ -77,10 +77,5 @@ export const AgencyAccountV2Schema = Type.Object(
 export const RegionPlatformIdParamsSchema = Type.Object({ region_platform_public_id: BoundedString(64) });
 export const LocationIdParamsSchema = Type.Object({ location_public_id: BoundedString(64) });
 
-export const RegionFilterQuerySchema = Type.Object({
-  region: Type.Optional(Nullable(StateCode)),
-  legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
-  user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-  platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-});
+export const RegionFilterQuerySchema = Type.Object({ region: Type.Optional(Nullable(StateCode)), ...V2ScopeQuerySchema.properties });
 export type RegionFilterQuery = Static<typeof RegionFilterQuerySchema>;

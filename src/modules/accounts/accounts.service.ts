@@ -124,21 +124,23 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
     updatedAt: row.updated_at,
   });
 
+  const toAccountView = (row: AgencyAccountRow, logins: LoginListRow[]): AgencyAccountView => {
+    const agency = agencyOf(row);
+    return {
+      id: row.id,
+      name: row.name,
+      region: regionByCode(row.region_code)!,
+      // An agency removed from the catalog since keeps its id; name and website fall back to it.
+      agency: { id: row.agency_id, name: agency?.name ?? row.agency_id, website: agency?.website ?? '' },
+      data: row.data,
+      logins: logins.filter((l) => l.agency_account_id === row.id).map(toLoginView),
+    };
+  };
+
   /** The entity's agency accounts, each with its logins; `regionCode` narrows to one state. */
-  async function listAccounts(scope: AccessScope, regionCode?: string): Promise<AgencyAccountView[]> {
+  async function listAccounts(scope: Pick<AccessScope, 'legalEntityId'>, regionCode?: string): Promise<AgencyAccountView[]> {
     const [accounts, logins] = await Promise.all([repo.findAccounts(scope.legalEntityId, regionCode), repo.findLogins(scope.legalEntityId, regionCode)]);
-    return accounts.map((row) => {
-      const agency = agencyOf(row);
-      return {
-        id: row.id,
-        name: row.name,
-        region: regionByCode(row.region_code)!,
-        // An agency removed from the catalog since keeps its id; name and website fall back to it.
-        agency: { id: row.agency_id, name: agency?.name ?? row.agency_id, website: agency?.website ?? '' },
-        data: row.data,
-        logins: logins.filter((l) => l.agency_account_id === row.id).map(toLoginView),
-      };
-    });
+    return accounts.map((row) => toAccountView(row, logins));
   }
 
   /** Decrypts one login's secrets, for hosted pages and connectors only (never an API response). */
@@ -148,7 +150,7 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
     return deps.vault.open(sealed);
   }
 
-  const listLogins = async (scope: AccessScope, regionCode?: string): Promise<LoginView[]> =>
+  const listLogins = async (scope: Pick<AccessScope, 'legalEntityId'>, regionCode?: string): Promise<LoginView[]> =>
     (await repo.findLogins(scope.legalEntityId, regionCode)).map(toLoginView);
 
   return {
@@ -242,6 +244,8 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
 
     listAccounts,
     listLogins,
+    /** The view of an account just created (it has no logins yet), without reading the others. */
+    newAccountView: (row: AgencyAccountRow) => toAccountView(row, []),
     /** Unversioned location paths: the id (or two-letter code) of a location; unknown ones are a 404. */
     listAccountsForLocation: (scope: AccessScope, idOrCode: string) => listAccounts(scope, requireLocation(idOrCode).code),
     listLoginsForLocation: (scope: AccessScope, idOrCode: string) => listLogins(scope, requireLocation(idOrCode).code),

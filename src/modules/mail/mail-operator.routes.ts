@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
-import { OPERATOR_SECURITY, type OperatorHook } from '../operators/operator-auth.js';
-import { EntityParamsSchema, MailQuerySchema, OperatorMailSchema, UploadQuerySchema } from './mail.schemas.js';
+import { OPERATOR_SECURITY, OperatorEntityParamsSchema, type OperatorHook } from '../operators/operator-auth.js';
+import { MailQuerySchema, OperatorMailSchema, UploadQuerySchema } from './mail.schemas.js';
 import type { MailItemView, MailService } from './mail.service.js';
 
 export const toOperatorMail = (m: MailItemView) => ({
@@ -54,7 +54,7 @@ export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: Oper
           `The request body is the PDF itself, with \`Content-Type: ${PDF}\` (anything else is a 415). It must start with \`%PDF-\` and end ` +
           'with `%%EOF` (a truncated upload is a 422) and be at most MAIL_MAX_BYTES (20 MiB by default; 413 above). The file is stored ' +
           'durably under its SHA-256 before the item is recorded. `type` defaults to `registered-agent`, `received` to today (UTC).',
-        params: EntityParamsSchema,
+        params: OperatorEntityParamsSchema,
         querystring: UploadQuerySchema,
         response: { 201: OperatorMailSchema, ...errorResponses(401, 404, 413, 415, 422) },
       },
@@ -74,7 +74,7 @@ export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: Oper
         operationId: 'operatorListMail', tags, security: OPERATOR_SECURITY,
         summary: 'Mail recorded for a legal entity',
         description: 'Newest received first; `start_date` and `end_date` are inclusive.',
-        params: EntityParamsSchema,
+        params: OperatorEntityParamsSchema,
         querystring: MailQuerySchema,
         response: { 200: Type.Array(OperatorMailSchema), ...errorResponses(401, 404, 422) },
       },

@@ -7,12 +7,13 @@ import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
 import { hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
 import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { MAIL_FILE_PATH } from './file-links.js';
 import {
   DocumentsSessionBodySchema, LocationParamsSchema, MailFileParamsSchema, MailFileQuerySchema, MailQuerySchema, MailSchema, MailV2QuerySchema,
-  MailV2Schema, V2ScopeQuerySchema,
+  MailV2Schema,
 } from './mail.schemas.js';
 import type { MailItemView, MailService } from './mail.service.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BoundedString, DateString, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/legal-entities.schemas.js';
+import { StateCode, V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { MAIL_TYPES, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH } from './mail.service.js';
 
 export const MailTypeSchema = StringEnum(MAIL_TYPES, { title: 'MailType' });
@@ -50,17 +50,10 @@ const dates = {
   start_date: Type.Optional(Nullable(DateString({ description: 'Keep mail received on or after this day (inclusive).' }))),
   end_date: Type.Optional(Nullable(DateString({ description: 'Keep mail received on or before this day (inclusive); before start_date is a 422.' }))),
 };
-const scopeParams = {
-  legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
-  user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-  platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-};
 
 export const MailQuerySchema = Type.Object(dates);
-export const MailV2QuerySchema = Type.Object({ ...dates, region: Type.Optional(Nullable(StateCode)), ...scopeParams });
-export const V2ScopeQuerySchema = Type.Object(scopeParams);
+export const MailV2QuerySchema = Type.Object({ ...dates, region: Type.Optional(Nullable(StateCode)), ...V2ScopeQuerySchema.properties });
 export const LocationParamsSchema = Type.Object({ region_platform_public_id: BoundedString(64) });
-export const EntityParamsSchema = Type.Object({ legal_entity_id: BoundedString(64) });
 export const MailFileParamsSchema = Type.Object({ mail_id: BoundedString(64) });
 // Generous bounds: anything that is not the exact signed value is a 403 from the link check, not a 422.
 export const MailFileQuerySchema = Type.Object({

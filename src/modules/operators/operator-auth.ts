@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { BoundedString } from '../../http/schemas.js';
 import type { OperatorPrincipal, OperatorsService } from './operators.service.js';
 
 declare module 'fastify' {
@@ -22,3 +24,6 @@ export const operatorOf = (request: FastifyRequest) => request.operator as Opera
 
 /** OpenAPI security requirement of operator routes. */
 export const OPERATOR_SECURITY = [{ operatorKey: [] }];
+
+/** Path parameters of the operator operations on one legal entity. */
+export const OperatorEntityParamsSchema = Type.Object({ legal_entity_id: BoundedString(64) });

@@ -11,9 +11,8 @@ import { listReveals } from '../accounts/login-reveal.routes.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import { CONNECTION_STATUSES } from '../connections/connection-states.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
-import { OPERATOR_SECURITY, type OperatorHook } from './operator-auth.js';
+import { OPERATOR_SECURITY, OperatorEntityParamsSchema, type OperatorHook } from './operator-auth.js';
 
-const EntityParams = Type.Object({ legal_entity_id: BoundedString(64) });
 const SECRET_TEXT = 1000;
 
 const NewAgencyAccountBody = Type.Object(
@@ -124,20 +123,19 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
       const row = await deps.db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst();
       if (!row) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
     }
-    const scopeFor = (legalEntityId: string) => ({ legalEntityId, platformId: '' });
 
     r.get('/operator/v1/legal_entities/:legal_entity_id/agency_accounts', {
       ...common,
       schema: {
         operationId: 'operatorListAgencyAccounts', tags, security,
         summary: 'Agency accounts and logins of any legal entity',
-        params: EntityParams,
+        params: OperatorEntityParamsSchema,
         response: { 200: Type.Array(OperatorAgencyAccount), ...errorResponses(401, 404, 422) },
       },
     }, async (request) => {
       const id = request.params.legal_entity_id;
       await requireEntity(id);
-      return (await deps.accounts.listAccounts(scopeFor(id))).map((a) => toAccount(id, a));
+      return (await deps.accounts.listAccounts({ legalEntityId: id })).map((a) => toAccount(id, a));
     });
 
     r.post('/operator/v1/legal_entities/:legal_entity_id/agency_accounts', {
@@ -146,7 +144,7 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
         operationId: 'operatorCreateAgencyAccount', tags, security,
         summary: 'Record an agency account of a legal entity',
         description: 'The agency must be one of the catalog\'s agencies for the region. Returns the account (201).',
-        params: EntityParams,
+        params: OperatorEntityParamsSchema,
         body: NewAgencyAccountBody,
         response: { 201: OperatorAgencyAccount, ...errorResponses(401, 404, 422) },
       },
@@ -159,8 +157,7 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
         throw fieldError(['body', 'agency_id'], `Unknown agency '${body.agency_id}' for ${body.region}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`, body.agency_id, body);
       }
       const row = await deps.accounts.createAccount(id, { region_code: body.region, agency_id: body.agency_id, name: body.name, ...(body.data && { data: body.data }) });
-      const view = (await deps.accounts.listAccounts(scopeFor(id), row.region_code)).find((a) => a.id === row.id)!;
-      return reply.code(201).send(toAccount(id, view));
+      return reply.code(201).send(toAccount(id, deps.accounts.newAccountView(row)));
     });
 
     r.post('/operator/v1/legal_entities/:legal_entity_id/logins', {
@@ -170,7 +167,7 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
         operationId: 'operatorCreateLogin', tags, security,
         summary: 'Record a login (credentials go into the vault)',
         description: 'The secrets are encrypted (AES-256-GCM) before they reach the database and are never returned. Returns the login (201).',
-        params: EntityParams,
+        params: OperatorEntityParamsSchema,
         body: NewLoginBody,
         response: { 201: OperatorLogin, ...errorResponses(401, 404, 422) },
       },
@@ -180,7 +177,7 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
       await requireEntity(id);
       const accountId = body.agency_account_id ?? null;
       if (accountId !== null) {
-        const account = (await deps.accounts.listAccounts(scopeFor(id))).find((a) => a.id === accountId);
+        const account = (await deps.accounts.listAccounts({ legalEntityId: id })).find((a) => a.id === accountId);
         // Shown without the request body: it holds secrets.
         if (!account) throw fieldError(['body', 'agency_account_id'], `Agency account '${accountId}' not found for legal entity '${id}'`, accountId);
         if (account.region.code !== body.region) {
@@ -199,7 +196,7 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
       schema: {
         operationId: 'operatorListConnections', tags, security,
         summary: 'Account connections of a legal entity, each with its transition log',
-        params: EntityParams,
+        params: OperatorEntityParamsSchema,
         response: { 200: Type.Array(OperatorConnection), ...errorResponses(401, 404, 422) },
       },
     }, async (request) => {
