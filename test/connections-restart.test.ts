@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
-import { createDb } from '../src/db/database.js';
+import { createDb, type Db } from '../src/db/database.js';
 import type { ConnectionStatus } from '../src/db/schema.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { accessToken, bearer, createPlatform, json, signupEntity, TEST_VAULT_KEY } from './helpers/app.js';
@@ -38,49 +38,59 @@ describe('a connection survives restarts in the middle', () => {
     await dropTestDatabase(inject('testCluster').adminUrl, url);
   });
 
-  it('stopping during authenticating and again during registering still ends connected, each step once', async () => {
-    const first = await start();
-    const db = first.database.db;
-    const { apiKey } = await createPlatform(db);
-    const entityId = await signupEntity(first.app, apiKey);
-    const token = await accessToken(first.app, apiKey, entityId);
-    const accountId = (await first.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
-    const { connect_url, connection } = json(await first.app.inject({
+  /** A platform, an entity with an EDD account, and a connection whose credentials were just submitted. */
+  async function connectionWithCredentials(server: RunningServer, platformName: string, password: string) {
+    const { apiKey } = await createPlatform(server.database.db, platformName);
+    const entityId = await signupEntity(server.app, apiKey);
+    const token = await accessToken(server.app, apiKey, entityId);
+    const accountId = (await server.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
+    const { connect_url, connection } = json(await server.app.inject({
       method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId },
     }));
     const id = connection.id as string;
-    const browser = (await openLink(first.app, connect_url)).browser!;
+    const browser = (await openLink(server.app, connect_url)).browser!;
     await browser.get(`/hosted/connections/${id}`);
-    expect((await browser.post(`/hosted/connections/${id}`, { username: 'edd-admin', password: 'restart-proof-password' })).statusCode).toBe(303);
+    expect((await browser.post(`/hosted/connections/${id}`, { username: 'edd-admin', password })).statusCode).toBe(303);
+    return { id, token, accountId };
+  }
 
-    const statusIn = async (server: RunningServer) =>
-      (await server.database.db.selectFrom('account_connections').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-    const waitForStatus = async (server: RunningServer, wanted: ConnectionStatus, timeoutMs: number) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const status = await statusIn(server);
-        if (status === wanted) return;
-        if (Date.now() > deadline) throw new Error(`still ${status} after ${timeoutMs} ms (waiting for ${wanted})`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    };
+  const statusIn = async (db: Db, id: string) =>
+    (await db.selectFrom('account_connections').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+
+  /** Polls until the connection has `wanted`, or fails after `timeoutMs`. */
+  async function waitForStatus(db: Db, id: string, wanted: ConnectionStatus, timeoutMs: number, pollMs = 25) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await statusIn(db, id);
+      if (status === wanted) return;
+      if (Date.now() > deadline) throw new Error(`still ${status} after ${timeoutMs} ms (waiting for ${wanted})`);
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
+  const eventsOf = (db: Db, id: string) =>
+    db.selectFrom('account_connection_events').selectAll().where('connection_id', '=', id).orderBy('id').execute();
+
+  it('stopping during authenticating and again during registering still ends connected, each step once', async () => {
+    const first = await start();
+    const { id, token, accountId } = await connectionWithCredentials(first, 'Acme Payroll', 'restart-proof-password');
 
     // 1. Stopped right after the credentials: the first step is queued, not done.
-    expect(await statusIn(first)).toBe('authenticating');
+    expect(await statusIn(first.database.db, id)).toBe('authenticating');
     await stop(first);
 
     // 2. A new server picks the step up; stopped again as soon as the connection is registering.
     const second = await start();
-    expect(await statusIn(second)).toBe('authenticating');
-    await waitForStatus(second, 'registering', 30_000);
+    expect(await statusIn(second.database.db, id)).toBe('authenticating');
+    await waitForStatus(second.database.db, id, 'registering', 30_000);
     await stop(second);
 
     // 3. A third server finishes it.
     const third = await start();
-    expect(await statusIn(third)).toBe('registering'); // nothing happened while no server ran
-    await waitForStatus(third, 'connected', 30_000);
+    expect(await statusIn(third.database.db, id)).toBe('registering'); // nothing happened while no server ran
+    await waitForStatus(third.database.db, id, 'connected', 30_000);
 
-    const events = await third.database.db.selectFrom('account_connection_events').selectAll().where('connection_id', '=', id).orderBy('id').execute();
+    const events = await eventsOf(third.database.db, id);
     expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
       [null, 'pending'], ['pending', 'authenticating'], ['authenticating', 'registering'], ['registering', 'connected'],
     ]);
@@ -92,24 +102,13 @@ describe('a connection survives restarts in the middle', () => {
 
   it('a server killed (SIGKILL) while registering loses nothing: the next one finishes', async () => {
     const first = await start();
-    const db = first.database.db;
-    const { apiKey } = await createPlatform(db, 'Kill Test Payroll');
-    const entityId = await signupEntity(first.app, apiKey);
-    const token = await accessToken(first.app, apiKey, entityId);
-    const accountId = (await first.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
-    const { connect_url, connection } = json(await first.app.inject({
-      method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId },
-    }));
-    const id = connection.id as string;
-    const browser = (await openLink(first.app, connect_url)).browser!;
-    await browser.get(`/hosted/connections/${id}`);
-    expect((await browser.post(`/hosted/connections/${id}`, { username: 'edd-admin', password: 'kill-proof-password' })).statusCode).toBe(303);
+    const { id } = await connectionWithCredentials(first, 'Kill Test Payroll', 'kill-proof-password');
     await stop(first);
 
     // A separate `statehouse serve` process takes the steps up and is killed without warning mid-way;
     // only a plain database connection watches meanwhile, so no other process works the queue.
     const observer = createDb(url, 1);
-    const statusOf = async () => (await observer.selectFrom('account_connections').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    const statusOf = () => statusIn(observer, id);
     const child = await startServe({
       DATABASE_URL: url, SANDBOX_CONNECTOR_STEP_MS: '1500', STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), LOG_LEVEL: 'silent',
     });
@@ -129,12 +128,8 @@ describe('a connection survives restarts in the middle', () => {
     await observer.destroy();
 
     const probe = await start();
-    const deadline = Date.now() + 30_000;
-    while ((await probe.database.db.selectFrom('account_connections').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status !== 'connected') {
-      if (Date.now() > deadline) throw new Error('never reached connected after the kill');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const events = await probe.database.db.selectFrom('account_connection_events').selectAll().where('connection_id', '=', id).orderBy('id').execute();
+    await waitForStatus(probe.database.db, id, 'connected', 30_000, 50);
+    const events = await eventsOf(probe.database.db, id);
     expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
       [null, 'pending'], ['pending', 'authenticating'], ['authenticating', 'registering'], ['registering', 'connected'],
     ]);
