@@ -5,7 +5,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/databa
 import { loadCatalog } from '../catalog/catalog.js';
 import { listReveals } from '../modules/accounts/login-reveal.routes.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
-import { createOperatorsService, type OperatorsService } from '../modules/operators/operators.service.js';
+import { createOperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
@@ -15,12 +15,10 @@ import { createCallbackOrigins } from '../modules/platforms/callback-origins.js'
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { closeOnSignals, startServer } from '../server.js';
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
-import type { MailType } from '../db/schema.js';
-import { RequestValidationError } from '../lib/errors.js';
+import { mailCommand } from './mail-command.js';
+import { operatorKeysCommand } from './operators-command.js';
+import { print, UsageError } from './output.js';
 import { createMailServiceFor } from '../modules/mail/mail.module.js';
-import { MAIL_TYPES } from '../modules/mail/mail.service.js';
 
 const USAGE = `Usage: statehouse <command> [options]
 
@@ -63,7 +61,6 @@ BODY_LIMIT_BYTES, STATEHOUSE_VAULT_KEY, MAIL_MAX_BYTES, FILE_URL_TTL_SECONDS, SA
 
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
 
-class UsageError extends Error {}
 
 async function withDatabase<T>(config: Config, work: (db: DatabaseHandle) => Promise<T>, migrate = true): Promise<T> {
   // CLI commands may run beside a live server: they attach to its embedded database.
@@ -73,10 +70,6 @@ async function withDatabase<T>(config: Config, work: (db: DatabaseHandle) => Pro
   } finally {
     await database.close();
   }
-}
-
-function print(json: boolean, data: unknown, text: string) {
-  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
 }
 
 function demoInstructions(base: string, demo: DemoData): string {
@@ -224,74 +217,9 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-/** `mail upload` and `mail list`: the same mail service (file store, rules) as the operator API. */
-async function mailCommand(
-  mail: ReturnType<typeof createMailServiceFor>, maxBytes: number, sub: string | undefined,
-  values: { entity?: string | undefined; file?: string | undefined; region?: string | undefined; type?: string | undefined; sender?: string | undefined; received?: string | undefined },
-  json: boolean,
-) {
-  if (sub === 'gc') {
-    const result = await mail.collectGarbage();
-    return print(json, result, `checked ${result.checked} stored files: removed ${result.removed} that no mail item refers to, and ${result.leftovers} interrupted writes`);
-  }
-  if (!values.entity) throw new UsageError('mail commands need --entity <legal_entity_id>');
-  const describe = (m: Awaited<ReturnType<typeof mail.list>>[number]) =>
-    `${m.id}  ${m.receivedOn}  ${m.type.padEnd(16)} ${(m.region?.code ?? '--').padEnd(3)}${m.sender ?? '(no sender)'}  ${m.fileSize} bytes  sha256:${m.fileSha256}`;
-  const toJson = (m: Awaited<ReturnType<typeof mail.list>>[number]) => ({
-    id: m.id, legal_entity_id: m.legalEntityId, region: m.region?.code ?? null, type: m.type, received: m.receivedOn, sender: m.sender,
-    file_name: m.fileName, file_sha256: m.fileSha256, file_size: m.fileSize, created_at: m.createdAt.toISOString(), file_url: m.fileUrl,
-  });
-  try {
-    if (sub === 'upload') {
-      if (!values.file) throw new UsageError('mail upload needs --file <path.pdf>');
-      if (values.type !== undefined && !(MAIL_TYPES as readonly string[]).includes(values.type)) throw new UsageError(`--type must be one of ${MAIL_TYPES.join(', ')}`);
-      const info = await stat(values.file).catch(() => null);
-      if (!info?.isFile()) throw new Error(`--file ${values.file}: no such file`);
-      // The size is checked before reading, so a huge file is refused without loading it.
-      if (info.size > maxBytes) throw new Error(`--file ${values.file} is ${info.size} bytes; the limit is ${maxBytes} (MAIL_MAX_BYTES)`);
-      const item = await mail.ingest({
-        legalEntityId: values.entity, regionCode: values.region ?? null, type: (values.type as MailType | undefined) ?? null,
-        receivedOn: values.received ?? null, sender: values.sender ?? null, fileName: path.basename(values.file), bytes: await readFile(values.file),
-      });
-      print(json, toJson(item), `Recorded mail ${item.id} for ${item.legalEntityId}: ${describe(item)}`);
-    } else if (sub === 'list') {
-      const items = await mail.listForOperator(values.entity);
-      print(json, items.map(toJson), items.length ? items.map(describe).join('\n') : 'no mail recorded');
-    } else {
-      throw new UsageError('Unknown mail command; see statehouse --help');
-    }
-  } catch (error) {
-    // Rule violations come back as the API's 422 items; say them in the CLI's words.
-    if (error instanceof RequestValidationError) {
-      const flag: Record<string, string> = { body: '--file', region: '--region', type: '--type', received: '--received', sender: '--sender', file_name: '--file' };
-      throw new Error(error.issues.map((i) => `${flag[String(i.loc.at(-1))] ?? String(i.loc.at(-1))}: ${(i.ctx as { error?: string } | undefined)?.error ?? i.msg}`).join('\n'));
-    }
-    throw error;
-  }
-}
-
 function tasksFor(db: DatabaseHandle['db']) {
   // Operator commands only read and regenerate: nothing here answers questions.
   return createTasksService({ db, catalog: loadCatalog(), now: () => new Date(), applyLocationChange: () => Promise.reject(new Error('not available from the CLI')) });
-}
-
-async function operatorKeysCommand(operators: OperatorsService, [action, arg]: string[], json: boolean) {
-  if (action === 'create' && arg) {
-    const key = await operators.createKey(arg);
-    if (json) return print(true, key, '');
-    process.stderr.write(`operator key ${key.id} (${key.name}) created; it is shown once, store it now:\n`);
-    process.stdout.write(`${key.key}\n`);
-    return;
-  }
-  if (action === 'list') {
-    const keys = await operators.listKeys();
-    return print(json, keys, keys.map((k) => `${k.id}  ${k.key_hint}  ${k.name}${k.revoked_at ? '  (revoked)' : ''}`).join('\n') || 'no operator keys');
-  }
-  if (action === 'revoke' && arg) {
-    await operators.revokeKey(arg);
-    return print(json, { revoked: arg }, `revoked ${arg}`);
-  }
-  throw new UsageError('Usage: statehouse operators keys create <name> | list | revoke <key_id>');
 }
 
 const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: createMailServiceFor(config, db) });
