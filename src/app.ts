@@ -16,6 +16,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { loginRevealRoutes } from './modules/accounts/login-reveal.routes.js';
 import { registerMail } from './modules/mail/mail.module.js';
+import type { MailService } from './modules/mail/mail.service.js';
 import { accountsPageRoutes } from './modules/accounts/accounts-pages.routes.js';
 import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
 import { connectPageRoutes } from './modules/connections/connect-pages.routes.js';
@@ -51,7 +52,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Domain services, for the background jobs and operator commands that run beside the HTTP API. */
     services: {
-      tasks: TasksService; catalog: Catalog; accounts: AccountsService;
+      tasks: TasksService; catalog: Catalog; accounts: AccountsService; mail: MailService;
       /** Background jobs of the domain services, run by the server's job queue. */
       jobDefinitions: JobDefinition[];
     };
@@ -198,6 +199,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- operator API ---
   await app.register(operatorRoutes({ db, accounts, connections, catalog, operatorAuth }));
 
-  app.decorate('services', { tasks, catalog, accounts, jobDefinitions });
+  app.decorate('services', { tasks, catalog, accounts, mail, jobDefinitions });
   return app;
 }

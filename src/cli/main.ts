@@ -128,7 +128,7 @@ async function main(argv: string[]): Promise<void> {
       const server = await startServer(config, log);
       closeOnSignals(server, log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
-      if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl, demoExtras(server.database.db, config)))}\n\n`);
+      if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services))}\n\n`);
       return;
     }
     case 'migrate': {
