@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { keepRunningOnDatabaseErrors } from './db/process-guard.js';
 import { startJobQueue, type JobQueue } from './jobs/queue.js';
 import { loadVaultKeys } from './modules/accounts/vault.js';
 import { ROLL_FORWARD_CRON, ROLL_FORWARD_JOB, rollForwardAll } from './modules/tasks/tasks.jobs.js';
@@ -15,11 +16,18 @@ export interface RunningServer {
 
 /** Opens the database (embedded or external, migrated), builds the app and listens. */
 export async function startServer(config: Config, log: (message: string) => void): Promise<RunningServer> {
-  const database = await openDatabase(config, { allowAttach: false, migrate: true, log });
-  let app: FastifyInstance | undefined;
+  keepRunningOnDatabaseErrors(log);
   let jobs: JobQueue | undefined;
+  // The job queue's tables are installed under the migrations' lock: processes starting together take turns.
+  const database = await openDatabase(config, {
+    allowAttach: false, migrate: true, log,
+    alsoUnderSchemaLock: async (connectionString) => {
+      jobs = await startJobQueue(connectionString, log);
+    },
+  });
+  let app: FastifyInstance | undefined;
   try {
-    jobs = await startJobQueue(database.connectionString, log);
+    jobs ??= await startJobQueue(database.connectionString, log);
     // The vault keys are loaded at start, so a missing or bad key file stops the start, not a later request.
     app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config), jobs });
     await jobs.work([

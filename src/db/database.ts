@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import { openEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { connectClient, createPool } from './pool.js';
+import { withSchemaLock } from './schema-lock.js';
 
 export type Db = Kysely<Database>;
 
@@ -16,9 +18,7 @@ export const EMBEDDED_DATABASE_NAME = 'statehouse';
 const pools = new WeakMap<object, pg.Pool>();
 
 export function createDb(connectionString: string, poolSize = 10): Db {
-  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  const pool = createPool(connectionString, poolSize);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
@@ -35,26 +35,23 @@ export async function preparedQuery<R>(db: Db, name: string, text: string, value
   return (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows;
 }
 
-/** Any fixed 64-bit number; all Statehouse processes serialise their migrations on it. */
-const MIGRATION_LOCK_ID = 4_711_202_611n;
-
 /**
- * Applies pending migrations. Several processes may start at once: a session-level
- * advisory lock makes the others wait, then find nothing left to do.
+ * Applies pending migrations. Several processes may start at once: the schema lock makes the
+ * others wait, then find nothing left to do.
  */
 export async function migrateToLatest(connectionString: string, all: Record<string, Migration> = migrations): Promise<string[]> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: 2 }) }) });
+  return withSchemaLock(connectionString, () => migrateLocked(connectionString, all));
+}
+
+/** Applies pending migrations; the caller holds the schema lock. */
+export async function migrateLocked(connectionString: string, all: Record<string, Migration> = migrations): Promise<string[]> {
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(connectionString, 2) }) });
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID.toString()]);
     const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   } finally {
-    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID.toString()]).catch(() => {});
-    await client.end();
     await db.destroy();
   }
 }
@@ -72,7 +69,13 @@ export interface DatabaseHandle {
  */
 export async function openDatabase(
   config: Config,
-  options: { allowAttach: boolean; migrate: boolean; log: (message: string) => void },
+  options: {
+    allowAttach: boolean;
+    migrate: boolean;
+    log: (message: string) => void;
+    /** More schema work (the job queue's) done under the same lock as the migrations. */
+    alsoUnderSchemaLock?: (connectionString: string) => Promise<void>;
+  },
 ): Promise<DatabaseHandle> {
   let embedded: EmbeddedPostgres | null = null;
   let connectionString = config.databaseUrl;
@@ -88,7 +91,12 @@ export async function openDatabase(
   }
   try {
     if (options.migrate) {
-      const applied = await migrateToLatest(connectionString);
+      const url = connectionString;
+      const applied = await withSchemaLock(url, async () => {
+        const done = await migrateLocked(url);
+        await options.alsoUnderSchemaLock?.(url);
+        return done;
+      });
       if (applied.length > 0) options.log(`applied migrations: ${applied.join(', ')}`);
     }
   } catch (error) {
@@ -108,8 +116,7 @@ export async function openDatabase(
 }
 
 export async function ensureDatabaseExists(adminConnectionString: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminConnectionString });
-  await client.connect();
+  const client = await connectClient(adminConnectionString);
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
     if (found.rowCount === 0) {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Router from 'find-my-way';
+import { createOutageLog, DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnavailable } from '../db/unavailable.js';
 import { HttpError, RequestValidationError } from '../lib/errors.js';
 
 declare module 'fastify' {
@@ -30,6 +31,8 @@ function render(request: FastifyRequest, status: number, detail: string, style?:
 }
 
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  // One warning per outage, not a stack per request.
+  const outage = createOutageLog((message) => app.log.warn(message));
   app.setErrorHandler((error: FastifyError | HttpError | RequestValidationError, request, reply) => {
     if (error instanceof RequestValidationError) {
       const payload =
@@ -39,6 +42,10 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
       return send(reply, 422, payload);
     }
     if (error instanceof HttpError) return send(reply, error.status, render(request, error.status, error.detail, error.style), error.headers);
+    if (isDatabaseUnavailable(error)) {
+      outage(`${request.method} ${request.routeOptions.url ?? 'request'}`, error);
+      return send(reply, 503, render(request, 503, DATABASE_UNAVAILABLE_DETAIL), { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+    }
     const status = (error as FastifyError).statusCode;
     if (status === 413) return send(reply, 413, render(request, 413, `Request body is larger than the limit of ${bodyLimit} bytes`));
     if (status !== undefined && status >= 400 && status < 500) {

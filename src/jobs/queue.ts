@@ -1,5 +1,8 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
+import { createPool } from '../db/pool.js';
+import { withSchemaLock } from '../db/schema-lock.js';
+import { createOutageLog, isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface JobDefinition {
   name: string;
@@ -42,18 +45,39 @@ export interface JobQueue extends JobSender {
 /**
  * The durable job queue (pg-boss) in Statehouse's own database, schema `pgboss`. Jobs and schedules
  * survive restarts and several Statehouse processes share them: pg-boss hands each job to one worker.
+ *
+ * It runs on a pool of ours (db/pool.ts), so a dropped connection never ends the process; while the
+ * database is away its polling loops fail, are logged once per outage, and resume by themselves.
+ * Call it while holding the schema lock (db/schema-lock.ts): starting installs or migrates the
+ * queue's tables, which must not run beside another process doing the same.
  */
 export async function startJobQueue(connectionString: string, log: (message: string) => void): Promise<JobQueue> {
-  const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 3 });
-  boss.on('error', (error: Error) => log(`job queue error: ${error.message}`));
-  await boss.start();
+  const pool = createPool(connectionString, 3);
+  const boss = new PgBoss({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss' });
+  const outage = createOutageLog(log);
+  boss.on('error', (error: Error) => {
+    if (isDatabaseUnavailable(error)) outage('job queue', error);
+    else log(`job queue error: ${error.message}`);
+  });
+  try {
+    await boss.start();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
   const created = new Map<string, Promise<unknown>>();
   const ensureQueue = (name: string, options: Partial<PgBoss.Queue> = {}) => {
     let ready = created.get(name);
     if (!ready) {
       ready = boss.getQueue(name).then(async (existing) => {
-        if (!existing) await boss.createQueue(name, { name, ...options });
+        if (existing) return;
+        // Creating a queue is DDL (a partition of the job table): two processes doing it at once deadlock.
+        await withSchemaLock(connectionString, async () => {
+          if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...options });
+        });
       });
+      // A failure (the database was away) is not remembered: the next call tries again.
+      ready.catch(() => created.delete(name));
       created.set(name, ready);
     }
     return ready;
@@ -83,7 +107,10 @@ export async function startJobQueue(connectionString: string, log: (message: str
         });
       }
     },
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 20_000 }),
+    stop: async () => {
+      await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+      await pool.end();
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.js';
 
 const HealthSchema = Type.Object({ status: Type.String() }, { title: 'Health' });
 
@@ -21,7 +22,7 @@ export function systemRoutes(deps: { db: Db }) {
         await sql`select 1`.execute(deps.db);
         return { status: 'ok' };
       } catch {
-        return reply.code(503).send({ status: 'database unavailable' });
+        return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'database unavailable' });
       }
     });
 
