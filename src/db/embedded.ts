@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { superviseEmbeddedPostgres } from './embedded-supervisor.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -75,11 +76,15 @@ export async function openEmbeddedPostgres(dataDir: string, options: Options): P
     await initialiseIfNeeded(bin, pgdata, password, runAs, options.log);
     await stopOrphan(bin, pgdata, runAs, options.log);
     const port = await freePort();
-    await run(bin.pg_ctl, ['start', '-D', pgdata, '-w', '-t', '60', '-s', '-l', path.join(pgdata, 'statehouse-server.log'),
+    const start = () => run(bin.pg_ctl, ['start', '-D', pgdata, '-w', '-t', '60', '-s', '-l', path.join(pgdata, 'statehouse-server.log'),
       '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`], runAs);
+    await start();
     lock.publish({ pid: process.pid, port });
     options.log(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${pgdata})`);
+    // If the server dies, this process starts it again on the same port: clients' pools simply reconnect.
+    const supervisor = superviseEmbeddedPostgres({ pidFile: path.join(pgdata, 'postmaster.pid'), start, address: `127.0.0.1:${port}`, log: options.log });
     return handle(true, port, password, async () => {
+      await supervisor.stop();
       await run(bin.pg_ctl, ['stop', '-D', pgdata, '-m', 'fast', '-w', '-t', '60', '-s'], runAs).catch(() => {});
       lock.release();
     });
