@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { openEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
-import { connectClient, createPool } from './pool.js';
+import { connectClient, createPool, STARTUP_CONNECT_TIMEOUT_MS } from './pool.js';
 import { withSchemaLock } from './schema-lock.js';
 
 export type Db = Kysely<Database>;
@@ -45,7 +45,7 @@ export async function migrateToLatest(connectionString: string, all: Record<stri
 
 /** Applies pending migrations; the caller holds the schema lock. */
 export async function migrateLocked(connectionString: string, all: Record<string, Migration> = migrations): Promise<string[]> {
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(connectionString, 2) }) });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(connectionString, 2, STARTUP_CONNECT_TIMEOUT_MS) }) });
   try {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
     const { error, results } = await migrator.migrateToLatest();

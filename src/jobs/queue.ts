@@ -52,7 +52,8 @@ export interface JobQueue extends JobSender {
  * queue's tables, which must not run beside another process doing the same.
  */
 export async function startJobQueue(connectionString: string, log: (message: string) => void): Promise<JobQueue> {
-  const pool = createPool(connectionString, 3);
+  // Its queries are background polls and enqueues: a little more patience than a request's 5 s, for busy machines.
+  const pool = createPool(connectionString, 3, 10_000);
   const boss = new PgBoss({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss' });
   const outage = createOutageLog(log);
   boss.on('error', (error: Error) => {
