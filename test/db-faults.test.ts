@@ -2,10 +2,12 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/database.js';
 import { buildApp } from '../src/app.js';
+import { startJobQueue } from '../src/jobs/queue.js';
 import { createPlatform, TEST_VAULT_KEY, VALID_SIGNUP_V2 } from './helpers/app.js';
 import { runCli, startServe, type ServeProcess } from './helpers/cli.js';
 import { waitFor } from './helpers/poll.js';
@@ -192,5 +194,40 @@ describe('requests that need an unreachable database', () => {
     await waitFor('the database back', async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
     expect((await signup()).statusCode).toBe(200);
     expect((await token()).statusCode).toBe(200);
+  });
+
+  it('the job queue survives the outage, records a job that finished during it, and works again afterwards', async () => {
+    const lines: string[] = [];
+    const runs: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const queue = await startJobQueue(relay.url, (line) => lines.push(line));
+    const observer = createDb(databaseUrl, 1);
+    close = async () => {
+      await queue.stop();
+      await observer.destroy();
+    };
+    await queue.work([{
+      name: 'faults.echo', pollingIntervalSeconds: 0.5,
+      handler: async (data) => {
+        runs.push(data.n as number);
+        if (data.n === 1) await gate; // still running when the database goes away
+      },
+    }]);
+    await queue.send('faults.echo', { n: 1 });
+    await waitFor('job 1 to start', () => runs.includes(1));
+
+    await relay.cut();
+    release(); // job 1 finishes while the database is away: recording that must not crash anything
+    await waitFor('the queue to notice', () => lines.some((l) => l.startsWith('database unavailable (job queue)')));
+    await expect(queue.send('faults.echo', { n: 2 })).rejects.toThrow();
+
+    await relay.open();
+    await waitFor('a send to succeed again', () => queue.send('faults.echo', { n: 3 }).then(() => true, () => false), 60_000, 200);
+    await waitFor('the job after the outage', () => runs.includes(3));
+    const stateOf = async (n: number) => (await sql<{ state: string }>`select state from pgboss.job where data->>'n' = ${String(n)}`.execute(observer)).rows[0]?.state;
+    await waitFor('job 1 recorded as completed', async () => (await stateOf(1)) === 'completed');
+    expect(runs.filter((n) => n === 1)).toHaveLength(1);
+    expect(lines.filter((l) => !l.startsWith('database unavailable'))).toEqual([]);
   });
 });

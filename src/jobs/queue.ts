@@ -1,8 +1,9 @@
+import { createRequire } from 'node:module';
 import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import { createPool } from '../db/pool.js';
 import { withSchemaLock } from '../db/schema-lock.js';
-import { createOutageLog, isDatabaseUnavailable } from '../db/unavailable.js';
+import { createOutageLog, describeDatabaseError, isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface JobDefinition {
   name: string;
@@ -42,6 +43,17 @@ export interface JobQueue extends JobSender {
   stop(): Promise<void>;
 }
 
+const SCHEMA = 'pgboss';
+
+/**
+ * pg-boss records a finished job (complete, or fail after a throw) without awaiting the query; if it
+ * rejects because the database is away, the rejection is unhandled and would end the process. Those
+ * two statements are therefore retried until the database is back (so the outcome is not lost either).
+ * They are recognised by their text, from pg-boss's own SQL builders (version pinned by the lockfile).
+ */
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as Record<string, (schema: string) => string>;
+const FIRE_AND_FORGET = new Set([plans.completeJobs!(SCHEMA), plans.failJobsById!(SCHEMA)]);
+
 /**
  * The durable job queue (pg-boss) in Statehouse's own database, schema `pgboss`. Jobs and schedules
  * survive restarts and several Statehouse processes share them: pg-boss hands each job to one worker.
@@ -54,8 +66,25 @@ export interface JobQueue extends JobSender {
 export async function startJobQueue(connectionString: string, log: (message: string) => void): Promise<JobQueue> {
   // Its queries are background polls and enqueues: a little more patience than a request's 5 s, for busy machines.
   const pool = createPool(connectionString, 3, 10_000);
-  const boss = new PgBoss({ db: { executeSql: (text, values) => pool.query(text, values) }, schema: 'pgboss' });
   const outage = createOutageLog(log);
+  let stopping = false;
+  const executeSql = async (text: string, values?: unknown[]) => {
+    if (!FIRE_AND_FORGET.has(text)) return pool.query(text, values);
+    // Never rejects (nobody would hear it): retried while the database is away, given up on any other error.
+    for (;;) {
+      try {
+        return await pool.query(text, values);
+      } catch (error) {
+        if (stopping || !isDatabaseUnavailable(error)) {
+          log(`job queue could not record a finished job (it will run again once it expires): ${describeDatabaseError(error)}`);
+          return { rows: [{ count: '0' }] };
+        }
+        outage('job queue', error);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  };
+  const boss = new PgBoss({ db: { executeSql }, schema: SCHEMA });
   boss.on('error', (error: Error) => {
     if (isDatabaseUnavailable(error)) outage('job queue', error);
     else log(`job queue error: ${error.message}`);
@@ -109,6 +138,7 @@ export async function startJobQueue(connectionString: string, log: (message: str
       }
     },
     stop: async () => {
+      stopping = true;
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
       await pool.end();
     },
