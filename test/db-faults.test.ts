@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.js';
 import { startJobQueue } from '../src/jobs/queue.js';
 import { createPlatform, TEST_VAULT_KEY, VALID_SIGNUP_V2 } from './helpers/app.js';
 import { runCli, startServe, type ServeProcess } from './helpers/cli.js';
-import { waitFor } from './helpers/poll.js';
+import { waitUntil } from './helpers/wait.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
 
 const postmasterPid = async (dataDir: string) =>
@@ -73,16 +73,16 @@ describe('the embedded PostgreSQL is killed (SIGKILL) under a steady write load'
     }));
 
     const readiness: number[] = [];
-    await waitFor('some acknowledged writes', () => acknowledged.length >= 20);
+    await waitUntil(() => acknowledged.length >= 20, 'some acknowledged writes');
     const pid = await postmasterPid(env.STATEHOUSE_DATA_DIR);
     killed = true;
     process.kill(pid, 'SIGKILL');
     // Readiness goes 503 while the database is away, then 200 once the supervisor has restarted it.
-    await waitFor('/readyz 503 then 200', async () => {
+    await waitUntil(async () => {
       const status = (await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(30_000) })).status;
       if (readiness.at(-1) !== status) readiness.push(status);
       return readiness.includes(503) && status === 200;
-    }, 90_000, 20);
+    }, '/readyz 503 then 200', { timeoutMs: 90_000, intervalMs: 20 });
     await writers;
     expect(refused).toBeGreaterThan(0);
     expect(ackedAfterRefusal).toBeGreaterThanOrEqual(20);
@@ -191,7 +191,7 @@ describe('requests that need an unreachable database', () => {
     expect(logLines.join('')).not.toMatch(/"stack"/);
 
     await relay.open();
-    await waitFor('the database back', async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
+    await waitUntil(async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, 'the database back');
     expect((await signup()).statusCode).toBe(200);
     expect((await token()).statusCode).toBe(200);
   });
@@ -215,18 +215,18 @@ describe('requests that need an unreachable database', () => {
       },
     }]);
     await queue.send('faults.echo', { n: 1 });
-    await waitFor('job 1 to start', () => runs.includes(1));
+    await waitUntil(() => runs.includes(1), 'job 1 to start');
 
     await relay.cut();
     release(); // job 1 finishes while the database is away: recording that must not crash anything
-    await waitFor('the queue to notice', () => lines.some((l) => l.startsWith('database unavailable (job queue)')));
+    await waitUntil(() => lines.some((l) => l.startsWith('database unavailable (job queue)')), 'the queue to notice');
     await expect(queue.send('faults.echo', { n: 2 })).rejects.toThrow();
 
     await relay.open();
-    await waitFor('a send to succeed again', () => queue.send('faults.echo', { n: 3 }).then(() => true, () => false), 60_000, 200);
-    await waitFor('the job after the outage', () => runs.includes(3));
+    await waitUntil(() => queue.send('faults.echo', { n: 3 }).then(() => true, () => false), 'a send to succeed again', { timeoutMs: 60_000, intervalMs: 200 });
+    await waitUntil(() => runs.includes(3), 'the job after the outage');
     const stateOf = async (n: number) => (await sql<{ state: string }>`select state from pgboss.job where data->>'n' = ${String(n)}`.execute(observer)).rows[0]?.state;
-    await waitFor('job 1 recorded as completed', async () => (await stateOf(1)) === 'completed');
+    await waitUntil(async () => (await stateOf(1)) === 'completed', 'job 1 recorded as completed');
     expect(runs.filter((n) => n === 1)).toHaveLength(1);
     expect(lines.filter((l) => !l.startsWith('database unavailable'))).toEqual([]);
   });

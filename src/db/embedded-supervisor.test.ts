@@ -3,16 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../test/helpers/wait.js';
 import { isAlive, superviseEmbeddedPostgres } from './embedded-supervisor.js';
 
 /** The pid of a process that has exited (and been reaped). */
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
-
-const until = async (what: string, check: () => boolean) => {
-  for (const deadline = Date.now() + 60_000; !check(); await new Promise((r) => setTimeout(r, 10))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-};
 
 describe('the embedded PostgreSQL supervisor', () => {
   let dir: string;
@@ -40,7 +35,7 @@ describe('the embedded PostgreSQL supervisor', () => {
         await writeFile(pidFile, `${deadPid()}\n`);
       },
     });
-    await until('giving up', () => lines.some((l) => l.includes('giving up')));
+    await waitUntil(() => lines.some((l) => l.includes('giving up')), 'giving up', { intervalMs: 10 });
     await supervisor.stop();
     expect(starts).toBe(3);
     expect(lines.filter((l) => /exited unexpectedly; restarting it \(restart \d of at most 3 within 1 minutes\)/.test(l))).toHaveLength(3);
@@ -59,7 +54,7 @@ describe('the embedded PostgreSQL supervisor', () => {
         await writeFile(pidFile, `${process.pid}\n`);
       },
     });
-    await until('the restart', () => lines.some((l) => l.includes('restarted on')));
+    await waitUntil(() => lines.some((l) => l.includes('restarted on')), 'the restart', { intervalMs: 10 });
     await supervisor.stop();
     expect(attempts).toBe(3);
     expect(lines.filter((l) => l.includes('restarting it'))).toHaveLength(1);
