@@ -11,6 +11,7 @@ import { operatorRoutes } from './modules/operators/operator.routes.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
+import { registerMetrics } from './modules/metrics/metrics.plugin.js';
 import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
@@ -126,6 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Validation is ours (pydantic-compatible, see http/request-validation.ts); Fastify's ajv is switched off.
   app.setValidatorCompiler(() => () => true);
 
+  // First, so that every route (and the 404/405 handler) is measured.
+  await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
   registerBodyParsers(app);
   registerErrorHandling(app, config.bodyLimitBytes);
   registerNotFound(app);
