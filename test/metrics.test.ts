@@ -133,6 +133,15 @@ describe('/metrics', () => {
     }
   });
 
+  it('answers a real loopback HTTP client', async () => {
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const response = await fetch(`${address}/metrics`, { headers: { 'x-request-id': 'scraper-1' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('scraper-1');
+    const metrics = parsePrometheusText(await response.text());
+    expect(find(metrics, 'statehouse_http_requests_total', { route: '/metrics', status_code: '200' })[0]?.value).toBeGreaterThan(0);
+  });
+
   it('is not part of the OpenAPI document', async () => {
     expect(Object.keys(json(await t.app.inject({ url: '/openapi.json' })).paths)).not.toContain('/metrics');
   });
