@@ -197,6 +197,8 @@ describe('request ids', () => {
       const response = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': bad } });
       expect(response.headers['x-request-id'], JSON.stringify(bad)).toMatch(GENERATED);
     }
+    // Sent twice: ambiguous, so not adopted.
+    expect((await t.app.inject({ url: '/healthz', headers: { 'x-request-id': ['first', 'second'] } })).headers['x-request-id']).toMatch(GENERATED);
     const longest = 'y'.repeat(128);
     expect((await t.app.inject({ url: '/healthz', headers: { 'x-request-id': longest } })).headers['x-request-id']).toBe(longest);
   });
