@@ -21,8 +21,11 @@ export async function registerMetrics(app: FastifyInstance, deps: { db: Db; jobs
     queueStats: isJobQueueStatsSource(jobs) ? () => jobs.stats() : null,
   });
 
+  // Route patterns are few and fixed: compute each one's label once.
+  const routeLabels = new Map<string | undefined, string>();
+  const labelOf = (url: string | undefined) => routeLabels.get(url) ?? routeLabels.set(url, routeLabel(url)).get(url)!;
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(request.method, routeLabel(request.routeOptions.url), reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(request.method, labelOf(request.routeOptions.url), reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
