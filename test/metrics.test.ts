@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyDatabaseError } from '../src/db/database-errors.js';
+import { classifyDatabaseError, databaseErrorCounts } from '../src/db/database-errors.js';
+import { createDb } from '../src/db/database.js';
 import type { JobQueue } from '../src/jobs/queue.js';
 import { routeLabel } from '../src/modules/metrics/metrics-registry.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
@@ -244,6 +245,20 @@ describe('metric labels and error classes (rules)', () => {
     expect(routeLabel('/a/:x/b/:y')).toBe('/a/{x}/b/{y}');
     expect(routeLabel('/files/:id(^\\d+)')).toBe('/files/{id}');
     expect(routeLabel(undefined)).toBe('(unmatched)');
+  });
+
+  it('counts a database that cannot be reached as a connection error of that Db', async () => {
+    const unreachable = createDb('postgres://nobody@127.0.0.1:1/nothing', 1);
+    try {
+      await expect(sql`select 1`.execute(unreachable)).rejects.toThrow();
+      await expect(sql`select 1`.execute(unreachable)).rejects.toThrow();
+      expect(Object.fromEntries(databaseErrorCounts(unreachable))).toEqual({ connection: 2 });
+      const other = createDb('postgres://nobody@127.0.0.1:1/nothing');
+      expect(databaseErrorCounts(other).size).toBe(0); // counts belong to their Db
+      await other.destroy();
+    } finally {
+      await unreachable.destroy();
+    }
   });
 
   it('classifies database errors into a small fixed set', () => {

@@ -18,14 +18,15 @@ const pools = new WeakMap<object, pg.Pool>();
 
 export function createDb(connectionString: string, poolSize = 10): Db {
   const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
+  // Errors are counted per Db, for /metrics (db is assigned below, before any query can fail).
+  const counted = (error: unknown) => (countDatabaseError(db, error), error);
   const db: Db = new Kysely<Database>({
     // Checkout failures (server unreachable, pool timeout) are counted for /metrics, then rethrown.
     dialect: new PostgresDialect({ pool: { connect: () => pool.connect().catch((error) => { throw counted(error); }), end: () => pool.end() } }),
     log: (event) => {
-      if (event.level === 'error') countDatabaseError(db, event.error);
+      if (event.level === 'error') counted(event.error);
     },
   });
-  const counted = (error: unknown) => (countDatabaseError(db, error), error);
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', counted);
   pools.set(db, pool);
