@@ -127,11 +127,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Validation is ours (pydantic-compatible, see http/request-validation.ts); Fastify's ajv is switched off.
   app.setValidatorCompiler(() => () => true);
 
-  // First, so that every route (and the 404/405 handler) is measured.
-  await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
   registerBodyParsers(app);
   registerErrorHandling(app, config.bodyLimitBytes);
   registerNotFound(app);
+  // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
+  await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
   app.addHook('preHandler', validateRequest);
   await registerOpenApi(app);
 

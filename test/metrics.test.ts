@@ -143,6 +143,13 @@ describe('/metrics', () => {
     expect(find(metrics, 'statehouse_http_requests_total', { route: '/metrics', status_code: '200' })[0]?.value).toBeGreaterThan(0);
   });
 
+  it('answers other methods with 405 like every path', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/metrics' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(json(response)).toEqual({ detail: 'Method Not Allowed' });
+  });
+
   it('is not part of the OpenAPI document', async () => {
     expect(Object.keys(json(await t.app.inject({ url: '/openapi.json' })).paths)).not.toContain('/metrics');
   });
