@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { registerAuth } from './http/auth.js';
@@ -11,6 +10,8 @@ import { createOperatorsService } from './modules/operators/operators.service.js
 import { operatorRoutes } from './modules/operators/operator.routes.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
+import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
+import { registerMetrics } from './modules/metrics/metrics.plugin.js';
 import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
@@ -86,11 +87,6 @@ const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
  */
 export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]').replace(SIGNATURE_IN_QUERY, '$1[redacted]');
 
-// Request ids only need to be unique: a random process prefix and a counter cost nothing per request.
-const REQUEST_ID_PREFIX = randomBytes(4).toString('hex');
-let requestCounter = 0;
-const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
-
 /** Builds the HTTP application over a database; never listens (server.ts does). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
@@ -106,23 +102,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ...(deps.logger?.stream && { stream: deps.logger.stream }),
         },
     bodyLimit: config.bodyLimitBytes,
-    genReqId: nextRequestId,
+    // The caller's X-Request-Id when sane, else a generated one; pino logs it as `reqId` on every request line.
+    genReqId: requestIdFor,
     requestIdHeader: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Long enough that an over-long path parameter reaches validation (a 422), not the router's 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A path that is not valid percent-encoding cannot name any resource.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const notFound = error.code === 'FST_ERR_BAD_URL';
       const raw = reply.raw;
       raw.statusCode = notFound ? 404 : 400;
+      setRequestIdHeader(raw, request.id);
       raw.setHeader('content-type', 'application/json; charset=utf-8');
       raw.end(JSON.stringify({ detail: notFound ? 'Not Found' : 'Bad Request' }));
     },
   });
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    reply.header(REQUEST_ID_HEADER, request.id);
     normaliseContentType(request.headers);
     done();
   });
@@ -132,6 +130,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyParsers(app);
   registerErrorHandling(app, config.bodyLimitBytes);
   registerNotFound(app);
+  // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
+  await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
   app.addHook('preHandler', validateRequest);
   await registerOpenApi(app);
 

@@ -27,4 +27,18 @@ describe('loadConfig', () => {
       expect(message).not.toContain('hunter2');
     }
   });
+
+  it('takes METRICS_TOKEN only when it is long enough to be a secret, never echoing it', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: ' 0123456789abcdef0123 ' }).metricsToken).toBe('0123456789abcdef0123');
+    for (const bad of ['short-secret', 'has a space in the middle', 'x'.repeat(257)]) {
+      try {
+        loadConfig({ METRICS_TOKEN: bad });
+        expect.unreachable();
+      } catch (error) {
+        expect((error as ConfigError).problems).toEqual([expect.stringContaining('METRICS_TOKEN must be 16 to 256 printable characters')]);
+        expect((error as ConfigError).message).not.toContain(bad);
+      }
+    }
+  });
 });

@@ -26,6 +26,8 @@ export interface Config {
   fileUrlTtlSeconds: number;
   /** Pause between the sandbox connector's steps (authenticating → registering → connected). */
   sandboxConnectorStepMs: number;
+  /** Bearer token that /metrics requires; null: /metrics answers loopback clients only (docs/observability.md). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +84,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
   const vaultKeys = parseVaultKeys(read('STATEHOUSE_VAULT_KEY'), problems);
 
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces (e.g. from \'openssl rand -hex 32\')');
+  }
+
   const config: Config = {
     host,
     port,
@@ -99,6 +106,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailMaxBytes: integer('MAIL_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
     fileUrlTtlSeconds: integer('FILE_URL_TTL_SECONDS', 900, 10, 7 * 86_400),
     sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
+    metricsToken,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

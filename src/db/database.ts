@@ -1,6 +1,7 @@
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { countDatabaseError } from './database-errors.js';
 import { openEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -19,10 +20,23 @@ const pools = new WeakMap<object, pg.Pool>();
 
 export function createDb(connectionString: string, poolSize = 10): Db {
   const pool = createPool(connectionString, poolSize);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Errors are counted per Db, for /metrics (db is assigned below, before any query can fail).
+  const counted = (error: unknown) => (countDatabaseError(db, error), error);
+  const db: Db = new Kysely<Database>({
+    // Checkout failures (server unreachable, pool timeout) are counted for /metrics, then rethrown.
+    dialect: new PostgresDialect({ pool: { connect: () => pool.connect().catch((error) => { throw counted(error); }), end: () => pool.end() } }),
+    log: (event) => {
+      if (event.level === 'error') counted(event.error);
+    },
+  });
+  // Idle-client errors are also counted (createPool already keeps them from ending the process).
+  pool.on('error', counted);
   pools.set(db, pool);
   return db;
 }
+
+/** The connection pool behind a Db made by createDb (for its gauges on /metrics). */
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
 
 /**
  * Runs a hot, fixed query as a named prepared statement: PostgreSQL parses and plans it once
@@ -31,7 +45,14 @@ export function createDb(connectionString: string, poolSize = 10): Db {
  */
 export async function preparedQuery<R>(db: Db, name: string, text: string, values: unknown[]): Promise<R[]> {
   const pool = pools.get(db);
-  if (pool) return (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows;
+  if (pool) {
+    try {
+      return (await pool.query<R & pg.QueryResultRow>({ name, text, values })).rows;
+    } catch (error) {
+      countDatabaseError(db, error);
+      throw error;
+    }
+  }
   return (await db.executeQuery<R>(CompiledQuery.raw(text, values))).rows;
 }
 

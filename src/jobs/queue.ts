@@ -37,7 +37,7 @@ export interface JobSender {
   send(name: string, data: Record<string, unknown>, options?: SendOptions): Promise<void>;
 }
 
-export interface JobQueue extends JobSender {
+export interface JobQueue extends JobSender, JobQueueStatsSource {
   /** Starts workers (and schedules) for these jobs in this process. */
   work(jobs: JobDefinition[]): Promise<void>;
   stop(): Promise<void>;
@@ -53,6 +53,27 @@ const SCHEMA = 'pgboss';
  */
 const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as Record<string, (schema: string) => string>;
 const FIRE_AND_FORGET = new Set([plans.completeJobs!(SCHEMA), plans.failJobsById!(SCHEMA)]);
+
+/** One queue's state, read at scrape time for /metrics (see docs/observability.md). */
+export interface QueueStats {
+  name: string;
+  /** Jobs not yet started (created or waiting for a retry), including those scheduled for later. */
+  waiting: number;
+  active: number;
+  /** Failed jobs pg-boss still keeps (retries exhausted), across all processes. */
+  failed: number;
+  /** Seconds the oldest due, not yet started job has been waiting since it became due (0: none). */
+  oldestDueAgeSeconds: number;
+  /** Runs of this queue's handler that threw in this process since it started. */
+  handlerFailures: number;
+}
+
+export interface JobQueueStatsSource {
+  stats(): Promise<QueueStats[]>;
+}
+
+export const isJobQueueStatsSource = (value: unknown): value is JobQueueStatsSource =>
+  typeof (value as Partial<JobQueueStatsSource> | null)?.stats === 'function';
 
 /**
  * The durable job queue (pg-boss) in Statehouse's own database, schema `pgboss`. Jobs and schedules
@@ -113,6 +134,8 @@ export async function startJobQueue(connectionString: string, log: (message: str
     return ready;
   };
 
+  const handlerFailures = new Map<string, number>();
+
   return {
     async send(name, data, options = {}) {
       await ensureQueue(name);
@@ -131,11 +154,25 @@ export async function startJobQueue(connectionString: string, log: (message: str
         });
         if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
         await boss.work<Record<string, unknown>>(job.name, { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 }, async ([item]) => {
-          const result = await job.handler(item?.data ?? {});
+          const result = await job.handler(item?.data ?? {}).catch((error: unknown) => {
+            handlerFailures.set(job.name, (handlerFailures.get(job.name) ?? 0) + 1);
+            throw error;
+          });
           if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
           return result;
         });
       }
+    },
+    async stats() {
+      const { rows } = await boss.getDb().executeSql(QUEUE_STATS_SQL, []);
+      return (rows as QueueStatsRow[]).map((row) => ({
+        name: row.name,
+        waiting: Number(row.waiting),
+        active: Number(row.active),
+        failed: Number(row.failed),
+        oldestDueAgeSeconds: Math.max(0, Number(row.oldest_due_age_seconds ?? 0)),
+        handlerFailures: handlerFailures.get(row.name) ?? 0,
+      }));
     },
     stop: async () => {
       stopping = true;
@@ -144,6 +181,23 @@ export async function startJobQueue(connectionString: string, log: (message: str
     },
   };
 }
+
+interface QueueStatsRow { name: string; waiting: string; active: string; failed: string; oldest_due_age_seconds: string | null }
+
+/**
+ * One query over pg-boss's tables for every queue (queues without jobs included). Completed and cancelled
+ * jobs are skipped; waiting jobs are found through pg-boss's own partial index on not-yet-started jobs.
+ */
+const QUEUE_STATS_SQL = `
+  select q.name,
+         count(j.id) filter (where j.state < 'active') as waiting,
+         count(j.id) filter (where j.state = 'active') as active,
+         count(j.id) filter (where j.state = 'failed') as failed,
+         extract(epoch from now() - min(j.start_after) filter (where j.state < 'active' and j.start_after <= now())) as oldest_due_age_seconds
+    from pgboss.queue q
+    left join pgboss.job j on j.name = q.name and j.state in ('created', 'retry', 'active', 'failed')
+   group by q.name
+   order by q.name`;
 
 /** pg-boss runs its insert through our transaction's connection. */
 const viaTransaction = (trx: Kysely<any>): PgBoss.Db => ({

@@ -13,6 +13,8 @@ export interface TestApp {
   db: Db;
   url: string;
   config: Config;
+  /** The real job queue, when started with `jobs: true`. */
+  jobs: JobQueue | null;
   /** Moves the app's clock (tokens, session links) forward. */
   advance(ms: number): void;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logStream?:
     db,
     url,
     config,
+    jobs: queue,
     advance: (ms) => {
       offset += ms;
     },
