@@ -47,6 +47,7 @@ import { taskRoutes } from './modules/tasks/tasks.routes.js';
 import { createTaskListCache } from './modules/tasks/task-list-cache.js';
 import { createTasksService, type TasksService } from './modules/tasks/tasks.service.js';
 import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
+import { logDestination, logRequests } from './http/logging.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,8 +104,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           serializers: {
             req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
           },
-          ...(deps.logger?.stream && { stream: deps.logger.stream }),
+          ...(await logDestination(config, deps.logger?.stream)),
         },
+    disableRequestLogging: true, // logRequests below: per request at debug only
     bodyLimit: config.bodyLimitBytes,
     genReqId: nextRequestId,
     requestIdHeader: false,
@@ -121,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       raw.end(JSON.stringify({ detail: notFound ? 'Not Found' : 'Bad Request' }));
     },
   });
+  logRequests(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     normaliseContentType(request.headers);

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { parse as parseYaml } from 'yaml';
@@ -8,6 +7,7 @@ import {
   QuestionsFileSchema, RegionFileSchema, type Agency, type QuestionDefinition, type RegionFile, type RequirementDefinition,
 } from './catalog.schema.js';
 import { CatalogError, REGIONS, regionByCode, type Region } from './regions.js';
+import { packagePath } from '../lib/package-root.js';
 
 export interface RegionCatalog {
   region: Region;
@@ -23,7 +23,7 @@ export interface Catalog {
   requirement(id: string): { definition: RequirementDefinition; region: Region; agency: Agency } | undefined;
 }
 
-export const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
+export const CATALOG_DIR = packagePath('catalog');
 
 function readYaml(file: string): unknown {
   try {

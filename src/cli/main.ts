@@ -17,6 +17,7 @@ import { createPlatformsService } from '../modules/platforms/platforms.service.j
 import { closeOnSignals, startServer } from '../server.js';
 import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
+import { stopWhenNpmParentDies } from './parent-watch.js';
 import { print, UsageError } from './output.js';
 import { createMailServiceFor } from '../modules/mail/mail.module.js';
 
@@ -127,6 +128,7 @@ async function main(argv: string[]): Promise<void> {
     case 'serve': {
       const server = await startServer(config, log);
       closeOnSignals(server, log);
+      stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
       if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services))}\n\n`);
       return;
