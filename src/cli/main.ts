@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirectoryBusyError } from '../db/embedded.js';
@@ -7,6 +8,7 @@ import { listReveals } from '../modules/accounts/login-reveal.routes.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createOperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
+import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
@@ -26,7 +28,7 @@ const USAGE = `Usage: statehouse <command> [options]
 Commands:
   serve [--demo]                      Start the HTTP service (with --demo: create demo data and print how to call it)
   migrate                             Apply database migrations and exit
-  demo [--json]                       Create the demo platform and legal entities, print a fresh demo API key
+  demo [--json]                       Create the demo platform and legal entities, print a fresh demo API key (revokes the old one)
   platforms create <name> [--json]    Create a platform and print its API key (shown once)
   platforms list [--json]             List platforms
   platforms keys list <platform_id> [--json]
@@ -73,9 +75,13 @@ async function withDatabase<T>(config: Config, work: (db: DatabaseHandle) => Pro
   }
 }
 
-function demoInstructions(base: string, demo: DemoData): string {
+/** The demo key is kept in the data directory so `serve --demo` prints the same one at every start; `demo` issues a fresh one. */
+const demoKey = (config: Config, reuse: boolean) => ({ file: path.join(config.dataDir, DEMO_KEY_FILE), reuse });
+
+function demoInstructions(config: Config, demo: DemoData): string {
+  const base = config.publicBaseUrl;
   return [
-    'Demo API key (shown once; keep it):',
+    `Demo API key (kept in ${path.join(config.dataDir, DEMO_KEY_FILE)}; \`npm start\` prints the same one again):`,
     demo.apiKey,
     '',
     `Demo legal entity (active, locations CA and NY): ${demo.legalEntityId}`,
@@ -130,7 +136,7 @@ async function main(argv: string[]): Promise<void> {
       closeOnSignals(server, log);
       stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
-      if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services))}\n\n`);
+      if (values.demo) process.stdout.write(`\n${demoInstructions(config, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)))}\n\n`);
       return;
     }
     case 'migrate': {
@@ -141,8 +147,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'demo': {
-      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config)));
-      print(json, demo, demoInstructions(config.publicBaseUrl, demo));
+      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config), demoKey(config, false)));
+      print(json, demo, demoInstructions(config, demo));
       return;
     }
     case 'catalog':
