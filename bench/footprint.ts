@@ -1,7 +1,7 @@
 /**
  * The footprint targets of `npm run bench`: what an operator pays to run Statehouse.
  *
- *   idle RSS      ≤ 120 MiB  the compiled binary (`statehouse serve --demo`, what `npm start` runs), ready and idle
+ *   idle RSS      ≤ 120 MiB  the compiled binary (`statehouse serve --demo`, what `npm start` runs, with its node flags), ready and idle
  *   peak RSS      ≤ 200 MiB  the Statehouse bench child (the same compiled server) while the load targets ran
  *   warm start    ≤ 1.5 s    spawn of the binary on an already initialised data directory → first /readyz 200
  *   stop          ≤ 10 s     SIGTERM → the process has exited, its embedded PostgreSQL stopped
@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../src/lib/package-root.js';
+import { SERVER_NODE_FLAGS } from './children.js';
 import { readMemory } from './proc.js';
 
 export const FOOTPRINT_GOAL = { maxIdleRssMiB: 120, maxPeakRssMiB: 200, maxWarmStartSeconds: 1.5, maxStopSeconds: 10 };
@@ -90,7 +91,7 @@ export function footprintLines(v: FootprintVerdict, coldStartSeconds: number): s
 
 async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise<{ child: ChildProcess; seconds: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BINARY, 'serve', '--demo'], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, BINARY, 'serve', '--demo'], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   let exited = false;

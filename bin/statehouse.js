@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// --max-semi-space-size=4: V8's young generation at 4 MiB semi-spaces instead of 16: about 20 MiB less
+// resident memory (docs/benchmarks.md). `npm start` passes the same flag; V8 takes it only on the command line.
 // Runs the compiled CLI (dist/, built by `npm run build`, which `npm ci` runs through `prepare`).
 // During development, `npm run dev` / `npm run statehouse` run the TypeScript sources through tsx instead.
 try {

@@ -47,7 +47,8 @@ import { taskRoutes } from './modules/tasks/tasks.routes.js';
 import { createTaskListCache } from './modules/tasks/task-list-cache.js';
 import { createTasksService, type TasksService } from './modules/tasks/tasks.service.js';
 import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
-import { logDestination, logRequests } from './http/logging.js';
+import { logDestination, RequestLogController } from './http/logging.js';
+import { lazySerializerFactory } from './http/lazy-serializers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,7 +107,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           },
           ...(await logDestination(config, deps.logger?.stream)),
         },
-    disableRequestLogging: true, // logRequests below: per request at debug only
+    logController: new RequestLogController(), // per request at debug only
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
     bodyLimit: config.bodyLimitBytes,
     genReqId: nextRequestId,
     requestIdHeader: false,
@@ -123,7 +125,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       raw.end(JSON.stringify({ detail: notFound ? 'Not Found' : 'Bad Request' }));
     },
   });
-  logRequests(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     normaliseContentType(request.headers);

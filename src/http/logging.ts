@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 
 /** A request slower than this is logged at warn, whatever its status. */
@@ -19,17 +19,21 @@ export async function logDestination(config: Config, stream?: { write(line: stri
 
 /**
  * One line per request at debug; at info and above only what needs a look: server errors and
- * slow requests (warn). Fastify's own per-request lines (two per request, at info) are switched
- * off with `disableRequestLogging`, so a running server's terminal keeps its start banner.
- * Unhandled errors are logged with their stack by the error handler.
+ * slow requests (warn). Fastify's own per-request lines (two per request, at info) would bury a
+ * running server's start banner. Unhandled errors are logged with their stack by the error handler.
  */
-export function logRequests(app: FastifyInstance): void {
-  app.addHook('onResponse', (request, reply, done) => {
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const responseTime = reply.elapsedTime;
-    const fields = { req: request, res: reply, responseTime };
-    if (reply.statusCode >= 500) request.log.warn(fields, 'request failed');
+    const fields = { req: request, res: reply, responseTime, ...(error && { err: error }) };
+    if (error || reply.statusCode >= 500) request.log.warn(fields, 'request failed');
     else if (responseTime >= SLOW_REQUEST_MS) request.log.warn(fields, 'slow request');
     else request.log.debug(fields, 'request completed');
-    done();
-  });
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'route not found');
+  }
 }
