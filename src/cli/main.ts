@@ -59,7 +59,7 @@ Commands:
   mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
-LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
+LOG_LEVEL, LOG_FORMAT, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
 BODY_LIMIT_BYTES, STATEHOUSE_VAULT_KEY, MAIL_MAX_BYTES, FILE_URL_TTL_SECONDS, SANDBOX_CONNECTOR_STEP_MS (see README).`;
 
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
