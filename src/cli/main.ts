@@ -20,6 +20,7 @@ import { closeOnSignals, startServer } from '../server.js';
 import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
 import { stopWhenNpmParentDies } from './parent-watch.js';
+import { holdSignalsWhileStarting } from './start-signals.js';
 import { print, UsageError } from './output.js';
 import { createMailServiceFor } from '../modules/mail/mail.module.js';
 
@@ -132,8 +133,10 @@ async function main(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'serve': {
+      const starting = holdSignalsWhileStarting(log);
       const server = await startServer(config, log);
       closeOnSignals(server, log);
+      if (starting.release()) return;
       stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
       if (values.demo) process.stdout.write(`\n${demoInstructions(config, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)))}\n\n`);
