@@ -139,4 +139,21 @@ describe('the compiled build under npm start', { timeout: 180_000 }, () => {
     process.kill(-started.npm.pid!, 'SIGINT');
     await expectAllGone(started);
   });
+
+  it('the binary stopped by SIGTERM while still starting finishes the start, then stops everything', async () => {
+    const child = spawn(process.execPath, ['bin/statehouse.js', 'serve'], {
+      cwd: ROOT, env: { ...process.env, STATEHOUSE_DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    // The database is up, the server not yet listening: a signal now used to leave PostgreSQL running.
+    await until('the embedded PostgreSQL to start', () => out.includes('embedded PostgreSQL started'), () => out);
+    const postmasterPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).toContain('shutdown complete');
+    await until('PostgreSQL to exit', () => !alive(postmasterPid), () => out);
+  });
 });
