@@ -1,18 +1,33 @@
 /**
  * The parent side of the benchmark's child processes (see child-lifecycle.ts for the protocol).
  *
- * Children run as `node --import tsx <script>` directly (no `npx`, no tsx CLI wrapper), so the
- * process we spawn is the one serving HTTP; each also reports its own pid, which is what gets
+ * Children run as `node <script>` directly (no `npx`, no wrapper), so the process we spawn is the
+ * one serving HTTP: the compiled script from dist/bench/ when the bench runs compiled (`npm run bench`),
+ * or the TypeScript source through `--import tsx` when it runs as `tsx bench/run.ts`; each also reports its own pid, which is what gets
  * measured. They are detached into their own process group so that a Ctrl-C in the terminal
  * reaches only this process, which then stops them in order (a second signal would make
  * Statehouse skip its orderly shutdown).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../src/lib/package-root.js';
 import { COMMAND_KEY, READY_KEY, REPLY_KEY } from './child-lifecycle.js';
 
-export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const REPO_ROOT = PACKAGE_ROOT;
+
+/** The node flags `npm start` and bin/statehouse.js run Statehouse with (a smaller young generation); every child gets them. */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
+
+/** The child script `bench/x.ts` beside this module: itself under tsx, its compiled `.js` under plain node. */
+function childCommand(script: string): string[] {
+  const compiled = import.meta.url.endsWith('.js');
+  const file = fileURLToPath(new URL(path.basename(script).replace(/\.ts$/, compiled ? '.js' : '.ts'), import.meta.url));
+  // The CPU profiler maps positions back to TypeScript lines through the source maps node then loads.
+  if (compiled) return [...SERVER_NODE_FLAGS, ...(process.env.BENCH_CPU_PROFILE ? ['--enable-source-maps'] : []), file];
+  return [...SERVER_NODE_FLAGS, '--import', 'tsx', file];
+}
 
 export interface ExitInfo {
   code: number | null;
@@ -43,7 +58,7 @@ export async function startChild<T extends Record<string, unknown>>(
   env: NodeJS.ProcessEnv,
   startTimeoutMs = 60_000,
 ): Promise<Child<T>> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+  const proc: ChildProcess = spawn(process.execPath, childCommand(script), {
     cwd: REPO_ROOT,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

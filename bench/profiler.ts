@@ -4,8 +4,8 @@
  * (open it in Chrome DevTools or speedscope), and summarised as text: where the time goes, by
  * function (self time) and by source file.
  *
- * tsx compiles each TypeScript file to one long line; the profile's positions are mapped back to
- * the TypeScript lines with the source maps tsx registers (in the profiled process, on stop).
+ * Compiled code (tsc, or tsx in development) has other positions than the TypeScript; they are mapped back to
+ * the TypeScript lines with the source maps node loaded (in the profiled process, on stop).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -43,6 +43,7 @@ import { READY_KEY } from './child-lifecycle.js';
 import { REPO_ROOT, startChild, stopAllChildren, unexpectedExits, type Child } from './children.js';
 import { readMachineCpu, readMemory, readProcessCpuSeconds, readProcessTreeCpuSeconds, RssSampler, treeCpuDelta } from './proc.js';
 import { benchPdf } from './pdf.js';
+import { footprintLines, footprintVerdict, measureStartup } from './footprint.js';
 import { summarizeCpuProfile } from './profiler.js';
 import type { GenerationReport, GenerationRun } from './task-generation.js';
 
@@ -921,10 +922,13 @@ async function main(): Promise<number> {
     rssSamples: rss.samples,
     vmHwmMiB: end ? mib(end.hwmKiB) : null,
     endRssMiB: end ? mib(end.rssKiB) : null,
-    // For scale: the bare servers also run on node + tsx.
+    // For scale: the bare servers run the same way (compiled, or node + tsx in development).
     bareStaticVmHwmMiB: staticEnd ? mib(staticEnd.hwmKiB) : null,
     barePgVmHwmMiB: pgEnd ? mib(pgEnd.hwmKiB) : null,
   };
+  // The footprint targets (bench/footprint.ts): the compiled binary's warm start, idle RSS and stop; the peak from above.
+  const startup = await measureStartup(path.join(tempDir!, 'footprint'), DATABASE_URL, say);
+  const footprint = footprintVerdict(startup, memory.peakRssDuringLoadMiB);
   const failures: string[] = [];
   for (const r of results) {
     if (r.requests === 0) failures.push(`${r.key} ${r.name}: no request completed`);
@@ -961,7 +965,7 @@ async function main(): Promise<number> {
   out.push(`  f0/f1 send one ${mailResponse.f1.bytes} B PDF (${f1.wireBytesPerResponse ? `${f1.wireBytesPerResponse.min}–${f1.wireBytesPerResponse.max}` : 'n/a'} B per f1 response on the wire), ` +
     `g0 returns ${mailResponse.g0.rows} rows, g1 ${mailResponse.g1.items} items`);
   out.push(`Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`);
-  out.push(`  (for scale, peak RSS of the bare servers, also node + tsx: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
+  out.push(`  (for scale, peak RSS of the bare servers, run the same way: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
   out.push('');
   out.push(
     `TARGET ${goal.met ? 'MET' : 'NOT MET'}: GET /legal_entity at ${(ratios.c1_over_b * 100).toFixed(1)} % of bare-pg req/s (need ≥ ${GOAL.minRatioToBarePg * 100} %: ${goal.throughputMet ? 'ok' : 'MISSED'}), ` +
@@ -973,6 +977,7 @@ async function main(): Promise<number> {
       `GET /v2/tasks p99 ${d2.latencyMs.p99.toFixed(2)} ms (need ≤ ${TASKS_GOAL.maxP99Ms} ms: ${tasksGoal.d2Met ? 'ok' : 'MISSED'}); ` +
       `for scale, the bare floor d0: p99 ${d0.latencyMs.p99.toFixed(2)} ms`,
   );
+  out.push(...footprintLines(footprint, startup.coldStartSeconds));
   if (generation && generationGoal) {
     out.push('');
     out.push(
@@ -1040,6 +1045,7 @@ async function main(): Promise<number> {
     generation: generation && { ...generation, goal: generationGoal },
     cpuProfiles: profiles,
     statehouseMemory: memory,
+    footprint: { ...startup, goal: footprint },
     disturbedRuns: noisy.map((r) => r.key),
     failures,
     ok: failures.length === 0,

@@ -48,6 +48,8 @@ import { taskRoutes } from './modules/tasks/tasks.routes.js';
 import { createTaskListCache } from './modules/tasks/task-list-cache.js';
 import { createTasksService, type TasksService } from './modules/tasks/tasks.service.js';
 import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
+import { logDestination, RequestLogController } from './http/logging.js';
+import { lazySerializerFactory } from './http/lazy-serializers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,8 +101,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           serializers: {
             req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
           },
-          ...(deps.logger?.stream && { stream: deps.logger.stream }),
+          ...(await logDestination(config, deps.logger?.stream)),
         },
+    logController: new RequestLogController(), // per request at debug only
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
     bodyLimit: config.bodyLimitBytes,
     // The caller's X-Request-Id when sane, else a generated one; pino logs it as `reqId` on every request line.
     genReqId: requestIdFor,

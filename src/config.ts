@@ -10,6 +10,8 @@ export interface Config {
   databasePoolSize: number;
   publicBaseUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT: `pretty` (human-readable), `json`, or `auto`: pretty when stdout is a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
   accessTokenTtlSeconds: number;
   signupSessionTtlSeconds: number;
   /** Lifetime of the other hosted-page links (tasks, automation input). */
@@ -82,6 +84,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
   }
 
+  const logFormat = (read('LOG_FORMAT') ?? 'auto') as Config['logFormat'];
+  if (!['auto', 'json', 'pretty'].includes(logFormat)) problems.push(`LOG_FORMAT must be auto, json or pretty (got '${logFormat}')`);
+
   const vaultKeys = parseVaultKeys(read('STATEHOUSE_VAULT_KEY'), problems);
 
   const metricsToken = read('METRICS_TOKEN') ?? null;
@@ -97,6 +102,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     publicBaseUrl,
     logLevel,
+    logFormat,
     // 10 minutes is the interface's documented lifetime; shorter values exist for tests.
     accessTokenTtlSeconds: integer('ACCESS_TOKEN_TTL_SECONDS', 600, 1, 86_400),
     signupSessionTtlSeconds: integer('SIGNUP_SESSION_TTL_SECONDS', 86_400, 60, 30 * 86_400),

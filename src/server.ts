@@ -54,12 +54,19 @@ export async function startServer(config: Config, log: (message: string) => void
   };
 }
 
-/** SIGTERM/SIGINT close in order; a second signal exits at once. */
+/**
+ * SIGTERM/SIGINT close in order; a second signal exits at once. One Ctrl-C often arrives twice
+ * (to the whole process group, and forwarded by `npm start`): a repeat within a second is that echo,
+ * not a second request, and must not cut the shutdown short (it would leave PostgreSQL running).
+ */
 export function closeOnSignals(server: RunningServer, log: (message: string) => void): void {
-  let signalled = false;
+  let signalledAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) process.exit(130);
-    signalled = true;
+    if (signalledAt) {
+      if (Date.now() - signalledAt < 1000) return;
+      process.exit(130);
+    }
+    signalledAt = Date.now();
     log(`${signal} received: finishing in-flight requests and shutting down`);
     server.close().then(
       () => {

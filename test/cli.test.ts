@@ -9,7 +9,8 @@ import { VALID_SIGNUP_V2 } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
 
-describe('statehouse CLI (external database)', () => {
+// Each CLI run is a process loading the sources through tsx: several seconds on a busy 2-core machine, several runs per test.
+describe('statehouse CLI (external database)', { timeout: 180_000 }, () => {
   let url: string;
   let db: Db;
   let app: Awaited<ReturnType<typeof buildApp>>;

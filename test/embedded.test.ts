@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -35,7 +35,8 @@ const gone = async (pid: number) => {
   return !alive(pid);
 };
 
-describe('statehouse serve on the embedded PostgreSQL', () => {
+// Each test starts a server with its own PostgreSQL: on a busy 2-core machine that alone can take over 20 s.
+describe('statehouse serve on the embedded PostgreSQL', { timeout: 120_000 }, () => {
   let root: string;
   let dataDir: string;
   let server: ServeProcess | null = null;
@@ -107,6 +108,25 @@ describe('statehouse serve on the embedded PostgreSQL', () => {
     const { access_token } = (await auth.json()) as { access_token: string };
     const locations = await fetch(`${server.url}/locations`, { headers: { authorization: `Bearer ${access_token}` } });
     expect(((await locations.json()) as unknown[]).length).toBe(2);
+  });
+
+  it('prints the same demo key after a restart, kept in a file only its owner can read', async () => {
+    const printedKey = (out: string) => /^sh_key_\S+$/m.exec(out)?.[0];
+    const waitForKey = async (serve: ServeProcess) => {
+      for (let i = 0; i < 600 && !printedKey(serve.output()); i++) await new Promise((r) => setTimeout(r, 100));
+      return printedKey(serve.output());
+    };
+    const before = await waitForKey(server!);
+    server!.child.kill('SIGTERM');
+    expect(await server!.exited).toBe(0);
+    server = await startServe(env(), ['--demo']);
+    const after = await waitForKey(server);
+    expect(after).toBe(before);
+    expect((await stat(path.join(dataDir, 'demo-api-key'))).mode & 0o777).toBe(0o600);
+    const signup = await fetch(`${server.url}/v2/signup`, {
+      method: 'POST', headers: { authorization: after!, 'content-type': 'application/json' }, body: JSON.stringify(VALID_SIGNUP_V2),
+    });
+    expect(signup.status).toBe(200);
   });
 });
 

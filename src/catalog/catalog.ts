@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { parse as parseYaml } from 'yaml';
+import { Compile } from 'typebox/compile';
 import {
   QuestionsFileSchema, RegionFileSchema, type Agency, type QuestionDefinition, type RegionFile, type RequirementDefinition,
 } from './catalog.schema.js';
 import { CatalogError, REGIONS, regionByCode, type Region } from './regions.js';
+import { packagePath } from '../lib/package-root.js';
+import { parseCatalogYaml } from './catalog-cache.js';
 
 export interface RegionCatalog {
   region: Region;
@@ -23,17 +24,24 @@ export interface Catalog {
   requirement(id: string): { definition: RequirementDefinition; region: Region; agency: Agency } | undefined;
 }
 
-export const CATALOG_DIR = fileURLToPath(new URL('../../catalog', import.meta.url));
+export const CATALOG_DIR = packagePath('catalog');
 
 function readYaml(file: string): unknown {
   try {
-    return parseYaml(readFileSync(file, 'utf8'));
+    return parseCatalogYaml(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new CatalogError(file, '(file)', `not valid YAML: ${(error as Error).message}`);
   }
 }
 
+// Compiled once: checking every region file with Value.Errors took over a second at each start.
+const checkers = new Map<TSchema, ReturnType<typeof Compile>>();
+
 function check<T>(schema: TSchema, data: unknown, file: string): T {
+  let checker = checkers.get(schema);
+  if (!checker) checkers.set(schema, (checker = Compile(schema)));
+  if (checker.Check(data)) return data as T;
+  // Only a bad file pays for the error list (the deepest error is the most telling).
   const first = [...Value.Errors(schema, data)].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
   if (first) throw new CatalogError(file, first.instancePath || '(root)', first.message);
   return data as T;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../lib/package-root.js';
 
 export interface Region {
   readonly id: string;
@@ -14,7 +14,7 @@ export class CatalogError extends Error {
   }
 }
 
-const REGIONS_FILE = fileURLToPath(new URL('../../catalog/regions.json', import.meta.url));
+const REGIONS_FILE = packagePath('catalog', 'regions.json');
 
 /** Loads and checks the region list: 51 entries, unique two-letter codes and 16-hex-digit ids. */
 export function loadRegions(file = REGIONS_FILE): readonly Region[] {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirectoryBusyError } from '../db/embedded.js';
@@ -7,6 +8,7 @@ import { listReveals } from '../modules/accounts/login-reveal.routes.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createOperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
+import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
@@ -17,6 +19,8 @@ import { createPlatformsService } from '../modules/platforms/platforms.service.j
 import { closeOnSignals, startServer } from '../server.js';
 import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
+import { stopWhenNpmParentDies } from './parent-watch.js';
+import { holdSignalsWhileStarting } from './start-signals.js';
 import { print, UsageError } from './output.js';
 import { createMailServiceFor } from '../modules/mail/mail.module.js';
 
@@ -25,7 +29,7 @@ const USAGE = `Usage: statehouse <command> [options]
 Commands:
   serve [--demo]                      Start the HTTP service (with --demo: create demo data and print how to call it)
   migrate                             Apply database migrations and exit
-  demo [--json]                       Create the demo platform and legal entities, print a fresh demo API key
+  demo [--json]                       Create the demo platform and legal entities, print a fresh demo API key (revokes the old one)
   platforms create <name> [--json]    Create a platform and print its API key (shown once)
   platforms list [--json]             List platforms
   platforms keys list <platform_id> [--json]
@@ -56,7 +60,7 @@ Commands:
   mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
-LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
+LOG_LEVEL, LOG_FORMAT, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
 BODY_LIMIT_BYTES, STATEHOUSE_VAULT_KEY, MAIL_MAX_BYTES, FILE_URL_TTL_SECONDS, SANDBOX_CONNECTOR_STEP_MS (see README).`;
 
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
@@ -72,9 +76,13 @@ async function withDatabase<T>(config: Config, work: (db: DatabaseHandle) => Pro
   }
 }
 
-function demoInstructions(base: string, demo: DemoData): string {
+/** The demo key is kept in the data directory so `serve --demo` prints the same one at every start; `demo` issues a fresh one. */
+const demoKey = (config: Config, reuse: boolean) => ({ file: path.join(config.dataDir, DEMO_KEY_FILE), reuse });
+
+function demoInstructions(config: Config, demo: DemoData): string {
+  const base = config.publicBaseUrl;
   return [
-    'Demo API key (shown once; keep it):',
+    `Demo API key (kept in ${path.join(config.dataDir, DEMO_KEY_FILE)}; \`npm start\` prints the same one again):`,
     demo.apiKey,
     '',
     `Demo legal entity (active, locations CA and NY): ${demo.legalEntityId}`,
@@ -125,10 +133,13 @@ async function main(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'serve': {
+      const starting = holdSignalsWhileStarting(log);
       const server = await startServer(config, log);
       closeOnSignals(server, log);
+      if (starting.release()) return;
+      stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
-      if (values.demo) process.stdout.write(`\n${demoInstructions(config.publicBaseUrl, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services))}\n\n`);
+      if (values.demo) process.stdout.write(`\n${demoInstructions(config, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)))}\n\n`);
       return;
     }
     case 'migrate': {
@@ -139,8 +150,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'demo': {
-      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config)));
-      print(json, demo, demoInstructions(config.publicBaseUrl, demo));
+      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config), demoKey(config, false)));
+      print(json, demo, demoInstructions(config, demo));
       return;
     }
     case 'catalog':

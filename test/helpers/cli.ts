@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../bin/statehouse.js', import.meta.url));
+/** The CLI from its sources (through tsx): tests exercise the current code without a build; compiled.test.ts runs bin/statehouse.js. */
+export const CLI = fileURLToPath(new URL('./statehouse-source.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -9,7 +10,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `statehouse` executable. */
+/** Runs the real `statehouse` CLI in a process of its own. */
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -8,6 +8,7 @@ import { createPlatformsRepository } from '../platforms/platforms.repository.js'
 import { createPlatformsService } from '../platforms/platforms.service.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { MailService } from '../mail/mail.service.js';
+import { demoApiKey, keepDemoApiKey, type DemoKeyOptions } from './demo-key.js';
 import { textPdf } from './demo-pdf.js';
 
 export const DEMO_PLATFORM_NAME = 'Statehouse Demo';
@@ -27,12 +28,12 @@ export interface DemoData {
 }
 
 /**
- * Demo data a newcomer can call at once: a platform with a fresh key (older demo keys are
- * revoked, since their secrets were only ever printed), an active Delaware C corporation with
+ * Demo data a newcomer can call at once: a platform with its key (see demo-key.ts: kept in the
+ * data directory when `keyOptions` say so, else fresh, revoking the older ones), an active Delaware C corporation with
  * an office and employees in California and remote employees in New York, and a second
  * entity still waiting for its hosted signup. Safe to run repeatedly.
  */
-export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtras): Promise<DemoData> {
+export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtras, keyOptions?: DemoKeyOptions): Promise<DemoData> {
   const platforms = createPlatformsService(createPlatformsRepository(db));
   const sessions = createHostedSessionsService(db, publicBaseUrl);
   const signup = createSignupService({ db, sessions, signupTtlSeconds: 86_400 });
@@ -42,15 +43,13 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
   let platformId: string;
   let apiKey: string;
   if (existing) {
-    const old = await platforms.listKeys(existing.id);
-    const issued = await platforms.rotateKey(existing.id);
-    for (const key of old) if (!key.revoked_at) await platforms.revokeKey(key.id);
     platformId = existing.id;
-    apiKey = issued.key;
+    apiKey = await demoApiKey(platforms, existing.id, keyOptions);
   } else {
     const created = await platforms.create(DEMO_PLATFORM_NAME);
     platformId = created.platform.id;
     apiKey = created.apiKey.key;
+    await keepDemoApiKey(keyOptions, apiKey);
   }
   const principal = { platformId, platformName: DEMO_PLATFORM_NAME, apiKeyId: '' };
 

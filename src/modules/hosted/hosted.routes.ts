@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { BrowserSessionRow } from '../../db/schema.js';
+import { packagePath } from '../../lib/package-root.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { EXPIRED_MESSAGE, sendPage, sessionCookie } from './hosted-http.js';
 import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './hosted-sessions.service.js';
 
-const STYLESHEET = readFileSync(new URL('../../../public/statehouse.css', import.meta.url), 'utf8');
+const STYLESHEET = readFileSync(packagePath('public', 'statehouse.css'), 'utf8');
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 128 }) });
 
 /** Where each kind of hosted session lands once its link is opened. */
