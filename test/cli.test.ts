@@ -9,7 +9,7 @@ import { VALID_SIGNUP_V2 } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
 
-// Each CLI run is a process loading the sources through tsx: several seconds on a busy 2-core machine, several runs per test.
+// Each CLI run is a process of its own (plain node on the test build), several runs per test: generous on a busy machine.
 describe('statehouse CLI (external database)', { timeout: 180_000 }, () => {
   let url: string;
   let db: Db;

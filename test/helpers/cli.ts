@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { TEST_BUILD_DIR } from './test-build.js';
 
-/** The CLI from its sources (through tsx): tests exercise the current code without a build; compiled.test.ts runs bin/statehouse.js. */
-export const CLI = fileURLToPath(new URL('./statehouse-source.js', import.meta.url));
+/**
+ * The CLI as built from the current sources for this test run (test/helpers/test-build.ts, by the global
+ * setup); test/compiled.test.ts runs the real build, bin/statehouse.js.
+ */
+export const CLI = path.join(TEST_BUILD_DIR, 'src', 'cli', 'main.js');
 
 export interface CliResult {
   code: number | null;

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { buildForTests } from './test-build.js';
 import { startTestCluster } from './test-database.js';
 
 declare module 'vitest' {
@@ -8,6 +9,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  await buildForTests();
   const cluster = await startTestCluster();
   project.provide('testCluster', { adminUrl: cluster.adminUrl, templateName: cluster.templateName });
   return async () => {
