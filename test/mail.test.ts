@@ -448,7 +448,7 @@ describe('mail', () => {
       let stored!: () => void;
       const fileStored = new Promise<void>((resolve) => (stored = resolve));
       const paused: FileStorage = { ...real, put: async (bytes) => { const result = await real.put(bytes); stored(); await gate; return result; } };
-      const links = createFileLinks({ db: t.db, publicBaseUrl: t.config.publicBaseUrl, ttlSeconds: 60, now: () => new Date() });
+      const links = createFileLinks({ key: async () => Buffer.alloc(32, 1), publicBaseUrl: t.config.publicBaseUrl, ttlSeconds: 60, now: () => new Date() });
       const uploads = createMailService({ db: t.db, storage: paused, links, maxBytes: MAX_BYTES, now: () => new Date() });
       const collector = createMailService({ db: t.db, storage: real, links, maxBytes: MAX_BYTES, now: () => new Date() });
 

@@ -4,7 +4,7 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { listReveals } from '../modules/accounts/login-reveal.routes.js';
-import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
+import { reencryptVaultSecrets } from '../modules/accounts/vault-rotation.js';
 import { createOperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
@@ -189,8 +189,8 @@ async function main(argv: string[]): Promise<void> {
     case 'logins': {
       if (sub === 'reencrypt') {
         await withDatabase(config, async (database) => {
-          const result = await reencryptLoginSecrets(database.db, createVault(loadVaultKeys(config)));
-          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were)`);
+          const result = await reencryptVaultSecrets(database.db, createVault(loadVaultKeys(config)));
+          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were) and re-sealed ${result.instanceKeysResealed} instance keys`);
         });
         return;
       }
