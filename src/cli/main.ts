@@ -9,6 +9,7 @@ import { createOperatorsService } from '../modules/operators/operators.service.j
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
+import { createInstanceKeys, INSTANCE_KEY } from '../modules/system/instance-keys.js';
 import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
 import { createTasksService } from '../modules/tasks/tasks.service.js';
 import { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
@@ -42,7 +43,11 @@ Commands:
   operators keys revoke <key_id>
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
-  logins reencrypt [--json]           After a vault key rotation: re-seal every secret with the current (first) key
+  logins reencrypt [--json]           After a vault key rotation: re-seal every secret (login secrets and instance keys)
+                                      with the current (first) key; also upgrades older login-secret bindings
+  vault reencrypt [--json]            The same as logins reencrypt
+  tokens rotate-key                   A new access-token signing key; the previous one still verifies what it signed
+                                      (restart the servers afterwards; see docs/security.md)
   logins reveals [--entity <legal_entity_id>] [--platform <platform_id>] [--json]   Audit trail of credential views
   logins create <legal_entity_id> --region CA --name "…" --url https://… [--account <agency_account_id>] [--supported] [--json]
                                       Record a login; its secrets are read from stdin as JSON
@@ -186,7 +191,18 @@ async function main(argv: string[]): Promise<void> {
     case 'mail':
       await withDatabase(config, (database) => mailCommand(createMailServiceFor(config, database.db), config.mailMaxBytes, sub, values, json));
       return;
+    case 'tokens': {
+      if (sub !== 'rotate-key') throw new UsageError('Unknown tokens command; see statehouse --help');
+      await withDatabase(config, async (database) => {
+        await createInstanceKeys(database.db, createVault(loadVaultKeys(config))).rotate(INSTANCE_KEY.accessTokens);
+        print(json, { rotated: INSTANCE_KEY.accessTokens },
+          'New access-token signing key stored; the previous one keeps verifying the tokens it signed. Restart every statehouse serve process to sign with the new key.');
+      });
+      return;
+    }
+    case 'vault':
     case 'logins': {
+      if (command === 'vault' && sub !== 'reencrypt') throw new UsageError('Unknown vault command; see statehouse --help');
       if (sub === 'reencrypt') {
         await withDatabase(config, async (database) => {
           const result = await reencryptVaultSecrets(database.db, createVault(loadVaultKeys(config)));
