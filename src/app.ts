@@ -157,7 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     applyLocationChange: (scope, code, change) => locations.update(scope, code, change),
   });
   const regenerate = (legalEntityId: string) => tasks.regenerate(legalEntityId);
-  const callbackOrigins = createCallbackOrigins(db);
+  const callbackOrigins = createCallbackOrigins(db, { requireRegistered: config.environment === 'production' });
   const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate, callbackOrigins });
   const automation = createAutomationService({ db, tasks, now });
   const locations = createLocationsService(db, { onChange: regenerate });
@@ -173,7 +173,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountRoutes({ accounts, auth }));
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);
-  await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') }));
+  // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
+  await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
   await app.register(signupPageRoutes({ db, sessions, signup, publicOrigin }));
   const taskLists = createTaskListCache(db);
   await app.register(taskRoutes({ tasks, catalog, auth, cache: taskLists }));

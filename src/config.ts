@@ -26,7 +26,11 @@ export interface Config {
   fileUrlTtlSeconds: number;
   /** Pause between the sandbox connector's steps (authenticating → registering → connected). */
   sandboxConnectorStepMs: number;
+  /** STATEHOUSE_ENV, else NODE_ENV=production; production refuses unsafe setups (see src/production.ts). */
+  environment: Environment;
 }
+
+export type Environment = 'development' | 'production';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -81,6 +85,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
 
   const vaultKeys = parseVaultKeys(read('STATEHOUSE_VAULT_KEY'), problems);
+  const environment = parseEnvironment(read('STATEHOUSE_ENV'), read('NODE_ENV'), problems);
 
   const config: Config = {
     host,
@@ -99,6 +104,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailMaxBytes: integer('MAIL_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
     fileUrlTtlSeconds: integer('FILE_URL_TTL_SECONDS', 900, 10, 7 * 86_400),
     sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
+    environment,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -118,6 +124,14 @@ function parseVaultKeys(raw: string | undefined, problems: string[]): Buffer[] |
     keys.push(key);
   }
   return keys;
+}
+
+/** STATEHOUSE_ENV (development | production) wins; otherwise NODE_ENV=production means production. */
+function parseEnvironment(statehouseEnv: string | undefined, nodeEnv: string | undefined, problems: string[]): Environment {
+  if (statehouseEnv === undefined) return nodeEnv === 'production' ? 'production' : 'development';
+  if (statehouseEnv === 'development' || statehouseEnv === 'production') return statehouseEnv;
+  problems.push(`STATEHOUSE_ENV must be development or production (got '${statehouseEnv}')`);
+  return 'development';
 }
 
 /** Hides the password of a connection URL so it can be printed. */

@@ -16,6 +16,7 @@ import { createCallbackOrigins } from '../modules/platforms/callback-origins.js'
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { closeOnSignals, startServer } from '../server.js';
+import { developmentWarning, productionProblems } from '../production.js';
 import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
 import { print, UsageError } from './output.js';
@@ -61,7 +62,7 @@ Commands:
   mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
-LOG_LEVEL, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
+LOG_LEVEL, STATEHOUSE_ENV (or NODE_ENV), ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
 BODY_LIMIT_BYTES, STATEHOUSE_VAULT_KEY, MAIL_MAX_BYTES, FILE_URL_TTL_SECONDS, SANDBOX_CONNECTOR_STEP_MS (see README).`;
 
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
@@ -130,6 +131,13 @@ async function main(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'serve': {
+      const start = { demo: values.demo ?? false };
+      if (config.environment === 'production') {
+        const problems = productionProblems(config, start);
+        if (problems.length > 0) throw new ConfigError(problems.map((p) => `production: ${p}`));
+      } else {
+        process.stderr.write(developmentWarning(config, start));
+      }
       const server = await startServer(config, log);
       closeOnSignals(server, log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
