@@ -39,8 +39,7 @@ export function createInstanceKeys(db: Db, vault: Vault) {
     try {
       return vault.openBytes({ ciphertext: row.value, iv: row.iv, tag: row.tag, keyId: row.key_id }, aad(row.name));
     } catch (error) {
-      throw new VaultError(`the instance key '${row.name}' cannot be opened: ${(error as Error).message}. `
-        + 'Configure the vault key it was sealed with (STATEHOUSE_VAULT_KEY, after the current key).');
+      throw new VaultError(`the instance key '${row.name}' cannot be opened: ${(error as Error).message}`);
     }
   }
 
