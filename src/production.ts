@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { VAULT_KEY_FILE } from './modules/accounts/vault.js';
 
 export interface StartOptions {
@@ -40,4 +40,14 @@ export function developmentWarning(config: Config, options: StartOptions): strin
     rule,
     '',
   ].join('\n');
+}
+
+/** Before `serve` opens anything: production refuses unsafe setups (a ConfigError), development warns. */
+export function checkStartMode(config: Config, options: StartOptions, warn: (text: string) => void): void {
+  if (config.environment === 'production') {
+    const problems = productionProblems(config, options);
+    if (problems.length > 0) throw new ConfigError(problems.map((p) => `production: ${p}`));
+    return;
+  }
+  warn(developmentWarning(config, options));
 }

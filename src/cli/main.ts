@@ -16,7 +16,7 @@ import { createCallbackOrigins } from '../modules/platforms/callback-origins.js'
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { closeOnSignals, startServer } from '../server.js';
-import { developmentWarning, productionProblems } from '../production.js';
+import { checkStartMode } from '../production.js';
 import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
 import { print, UsageError } from './output.js';
@@ -131,13 +131,7 @@ async function main(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'serve': {
-      const start = { demo: values.demo ?? false };
-      if (config.environment === 'production') {
-        const problems = productionProblems(config, start);
-        if (problems.length > 0) throw new ConfigError(problems.map((p) => `production: ${p}`));
-      } else {
-        process.stderr.write(developmentWarning(config, start));
-      }
+      checkStartMode(config, { demo: values.demo ?? false }, (text) => process.stderr.write(text));
       const server = await startServer(config, log);
       closeOnSignals(server, log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
