@@ -24,7 +24,7 @@ describe('production mode: statehouse serve refuses unsafe setups', () => {
     expect(result.stderr).toContain('production: --demo');
     expect(result.stderr).not.toContain('listening');
     expect(result.stderr).not.toContain('DEVELOPMENT');
-  }, 60_000);
+  }, 120_000);
 
   it('NODE_ENV=production is production too; each problem alone is refused', async () => {
     const key = TEST_VAULT_KEY.toString('base64');
@@ -48,7 +48,7 @@ describe('production mode: statehouse serve refuses unsafe setups', () => {
     const bad = await runCli(['serve'], { ...base, STATEHOUSE_ENV: 'prod' });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("STATEHOUSE_ENV must be development or production (got 'prod')");
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('production and development starts', () => {
