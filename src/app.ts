@@ -12,7 +12,7 @@ import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js'
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
 import { registerMetrics } from './modules/metrics/metrics.plugin.js';
-import { createAccessTokens, loadSigningKey } from './modules/auth/access-tokens.js';
+import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { loginRevealRoutes } from './modules/accounts/login-reveal.routes.js';
@@ -32,6 +32,7 @@ import { automationPageRoutes } from './modules/hosted/automation-pages.routes.j
 import { payrollRoutes } from './modules/hosted/payroll-pages.routes.js';
 import { taskPageRoutes } from './modules/hosted/task-pages.routes.js';
 import { createCallbackOrigins } from './modules/platforms/callback-origins.js';
+import { createInstanceKeys, INSTANCE_KEY } from './modules/system/instance-keys.js';
 import { createAutomationService } from './modules/tasks/automation.service.js';
 import { taskSessionRoutes } from './modules/tasks/tasks.sessions.routes.js';
 import { legalEntityRoutes } from './modules/legal-entities/legal-entity.routes.js';
@@ -72,7 +73,7 @@ export interface AppDeps {
   catalog?: Catalog;
   /**
    * Keys of the login vault (first = current). When not given: config.vaultKeys, else the data
-   * directory's vault.key, read (or created) only when a secret is first sealed or opened.
+   * directory's vault.key, read (or created) when the app is built (the instance keys are sealed with it).
    */
   vaultKeys?: Buffer[];
   /** Where services put durable background work; without it, enqueueing fails (tests that need none). */
@@ -141,9 +142,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const jobs = deps.jobs ?? noJobQueue;
   const platforms = createPlatformsService(createPlatformsRepository(db));
-  const tokens = createAccessTokens(await loadSigningKey(db), config.accessTokenTtlSeconds, deps.now);
+  // Instance keys are sealed with the vault key, so the vault's keys are read at build (a wrong key stops the start).
+  const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
+  const instanceKeys = createInstanceKeys(db, vault);
+  const previousTokenKey = await instanceKeys.previous(INSTANCE_KEY.accessTokens);
+  const tokenKeys = [await instanceKeys.get(INSTANCE_KEY.accessTokens), ...(previousTokenKey ? [previousTokenKey] : [])];
+  await Promise.all([instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
+  const tokens = createAccessTokens(tokenKeys, config.accessTokenTtlSeconds, deps.now);
   const auth = registerAuth(app, platforms, tokens);
-  const sessions = createHostedSessionsService(db, config.publicBaseUrl, deps.now && (() => new Date(deps.now!())));
+  const sessions = createHostedSessionsService(db, config.publicBaseUrl, deps.now && (() => new Date(deps.now!())), () => instanceKeys.get(INSTANCE_KEY.csrf));
   const catalog = deps.catalog ?? loadCatalog();
   const now = () => new Date(deps.now ? deps.now() : Date.now());
   const tasks = createTasksService({
@@ -154,12 +161,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     applyLocationChange: (scope, code, change) => locations.update(scope, code, change),
   });
   const regenerate = (legalEntityId: string) => tasks.regenerate(legalEntityId);
-  const callbackOrigins = createCallbackOrigins(db);
+  const callbackOrigins = createCallbackOrigins(db, { requireRegistered: config.environment === 'production' });
   const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate, callbackOrigins });
   const automation = createAutomationService({ db, tasks, now });
   const locations = createLocationsService(db, { onChange: regenerate });
   const operatorAuth = registerOperatorAuth(app, createOperatorsService(db));
-  const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
   const accounts = createAccountsService({ db, catalog, vault });
 
   await app.register(systemRoutes({ db }));
@@ -171,7 +177,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountRoutes({ accounts, auth }));
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);
-  await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') }));
+  // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
+  await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
   await app.register(signupPageRoutes({ db, sessions, signup, publicOrigin }));
   const taskLists = createTaskListCache(db);
   await app.register(taskRoutes({ tasks, catalog, auth, cache: taskLists }));
@@ -184,7 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
   const jobDefinitions: JobDefinition[] = [];
   // --- mail (rows 26, 27, /v2/mail, /v2/documents/manage/session, signed file links) ---
-  const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin });
+  const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin, instanceKeys });
   // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
   jobDefinitions.push({ name: 'mail.gc', cron: '45 4 * * *', handler: () => mail.collectGarbage(), logRuns: true });
 

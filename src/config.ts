@@ -30,7 +30,11 @@ export interface Config {
   sandboxConnectorStepMs: number;
   /** Bearer token that /metrics requires; null: /metrics answers loopback clients only (docs/observability.md). */
   metricsToken: string | null;
+  /** STATEHOUSE_ENV, else NODE_ENV=production; production refuses unsafe setups (see src/production.ts). */
+  environment: Environment;
 }
+
+export type Environment = 'development' | 'production';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -88,6 +92,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!['auto', 'json', 'pretty'].includes(logFormat)) problems.push(`LOG_FORMAT must be auto, json or pretty (got '${logFormat}')`);
 
   const vaultKeys = parseVaultKeys(read('STATEHOUSE_VAULT_KEY'), problems);
+  const environment = parseEnvironment(read('STATEHOUSE_ENV'), read('NODE_ENV'), problems);
 
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
@@ -113,6 +118,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     fileUrlTtlSeconds: integer('FILE_URL_TTL_SECONDS', 900, 10, 7 * 86_400),
     sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
     metricsToken,
+    environment,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -132,6 +138,14 @@ function parseVaultKeys(raw: string | undefined, problems: string[]): Buffer[] |
     keys.push(key);
   }
   return keys;
+}
+
+/** STATEHOUSE_ENV (development | production) wins; otherwise NODE_ENV=production means production. */
+function parseEnvironment(statehouseEnv: string | undefined, nodeEnv: string | undefined, problems: string[]): Environment {
+  if (statehouseEnv === undefined) return nodeEnv === 'production' ? 'production' : 'development';
+  if (statehouseEnv === 'development' || statehouseEnv === 'production') return statehouseEnv;
+  problems.push(`STATEHOUSE_ENV must be development or production (got '${statehouseEnv}')`);
+  return 'development';
 }
 
 /** Hides the password of a connection URL so it can be printed. */

@@ -85,6 +85,34 @@ describe('access tokens', () => {
       }
     });
 
+    it('only the canonical spelling of a token is accepted: look-alike encodings are 401', async () => {
+      const token = await accessToken(t.app, apiKey, entityId);
+      const [payload, signature] = token.slice('sh_at_'.length).split('.') as [string, string];
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      // 32 signature bytes fill 43 characters with 2 bits to spare: the last character's low bits decode to nothing.
+      const spareBits = [1, 2, 3].map((bit) => `${signature.slice(0, -1)}${alphabet[alphabet.indexOf(signature.at(-1)!) ^ bit]}`);
+      const mutants = [
+        ...spareBits.map((sig) => `sh_at_${payload}.${sig}`),
+        `sh_at_${payload}.${signature}=`, // padding
+        `sh_at_${payload}=.${signature}`,
+        `sh_at_${payload}.${Buffer.from(signature, 'base64url').toString('base64')}`, // standard alphabet, padded
+        `sh_at_${payload.replace(/-/g, '+').replace(/_/g, '/')}.${signature.replace(/-/g, '+').replace(/_/g, '/')}`,
+        `sh_at_${payload.slice(0, -1)}${alphabet[alphabet.indexOf(payload.at(-1)!) ^ 1]}.${signature}`,
+      ].filter((mutant) => mutant !== token);
+      expect(mutants.length).toBeGreaterThanOrEqual(7);
+      // Each mutant decodes to the same bytes as the real token (that is what made them dangerous) …
+      for (const sig of spareBits) expect(Buffer.from(sig, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+      // … and each is refused, before and after the real token was verified (and cached).
+      for (const round of [1, 2]) {
+        for (const mutant of mutants) {
+          const res = await t.app.inject({ url: '/legal_entity', headers: bearer(mutant) });
+          expect(res.statusCode, `${round}: ${mutant}`).toBe(401);
+          expect(json(res)).toEqual({ detail: 'Invalid access token' });
+        }
+        expect((await t.app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode).toBe(200);
+      }
+    });
+
     it('a token expires after its lifetime', async () => {
       const token = await accessToken(t.app, apiKey, entityId);
       expect((await t.app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode).toBe(200);

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackOrigins } from '../src/modules/platforms/callback-origins.js';
-import { createMailServiceFor } from '../src/modules/mail/mail.module.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 import { tinyPdf } from './helpers/pdf.js';
@@ -30,7 +29,7 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
     entityB = await signupEntity(t.app, apiKey, { business_name: 'Empty Shelf LLC' });
     tokenA = await accessToken(t.app, apiKey, entityA);
     tokenB = await accessToken(t.app, apiKey, entityB);
-    const mail = createMailServiceFor(t.config, t.db);
+    const mail = t.app.services.mail;
     for (const [name, input] of [
       ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California EDD <Employment Development Dept.>' }],
       ['sos', { regionCode: 'NY', receivedOn: '2025-04-10', sender: 'NY Department of State' }],

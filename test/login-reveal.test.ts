@@ -54,6 +54,31 @@ describe('revealing a login (rows 25 and 9)', () => {
     expect((await t.app.inject({ url: new URL(res.url).pathname })).statusCode).toBe(410);
   });
 
+  it('a sealed secret copied onto another login’s row does not open there: a clear page, nothing shown', async () => {
+    const otherLogin = (await t.app.services.accounts.createLogin(entityId, {
+      region_code: 'CA', name: 'FTB MyFTB', login_url: 'https://www.ftb.ca.gov/', secrets: { username: 'ftb-user-2', password: 'other password 2' },
+    })).id;
+    const stolen = await t.db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'])
+      .where('id', '=', loginId).executeTakeFirstOrThrow();
+    await t.db.updateTable('account_logins').set(stolen).where('id', '=', otherLogin).execute();
+
+    const link = json(await t.app.inject({ method: 'POST', url: `/v2/logins/${otherLogin}/session`, headers: bearer(token), payload: {} }));
+    const { browser } = await openLink(t.app, link.url);
+    const page = await browser!.get(`/hosted/logins/${otherLogin}`);
+    expect(page.statusCode).toBe(409);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('These credentials cannot be shown');
+    for (const leaked of [SECRETS.username, SECRETS.password, 'Biscuit', 'other password 2']) expect(page.body).not.toContain(leaked);
+    expect(await t.db.selectFrom('login_reveals').selectAll().where('login_id', '=', otherLogin).execute()).toEqual([]);
+
+    // The login the secret belongs to still reveals normally.
+    const own = json(await t.app.inject({ method: 'POST', url: `/v2/logins/${loginId}/session`, headers: bearer(token), payload: {} }));
+    const opened = await openLink(t.app, own.url);
+    const ownPage = await opened.browser!.get(`/hosted/logins/${loginId}`);
+    expect(ownPage.statusCode).toBe(200);
+    expect(ownPage.body).toContain(SECRETS.password);
+  });
+
   it('operators can query the audit trail', async () => {
     const result = await runCli(['logins', 'reveals', '--entity', entityId, '--json'], { DATABASE_URL: t.url });
     expect(result.code).toBe(0);

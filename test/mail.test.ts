@@ -8,7 +8,9 @@ import { createMailServiceFor } from '../src/modules/mail/mail.module.js';
 import { createLocalFileStorage, type FileStorage } from '../src/modules/mail/file-storage.js';
 import { createFileLinks } from '../src/modules/mail/file-links.js';
 import { createMailService } from '../src/modules/mail/mail.service.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { createVault } from '../src/modules/accounts/vault.js';
+import { createInstanceKeys } from '../src/modules/system/instance-keys.js';
+import { TEST_VAULT_KEY, accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { tinyPdf } from './helpers/pdf.js';
 
@@ -203,7 +205,8 @@ describe('mail', () => {
     });
 
     it('the service itself ingests too (what the CLI uses)', async () => {
-      const mail = createMailServiceFor(t.config, t.db);
+      // The CLI's service, with the test app's vault key (the instance keys are sealed with it).
+      const mail = createMailServiceFor(t.config, t.db, undefined, createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])));
       const item = await mail.ingest({ legalEntityId: entityB, regionCode: 'ny', receivedOn: '2025-01-05', bytes: tinyPdf('service') });
       expect(item).toMatchObject({ region: { code: 'NY' }, type: 'registered-agent', receivedOn: '2025-01-05' });
       const listed = json(await get('/v2/mail', tokenB));
@@ -382,7 +385,7 @@ describe('mail', () => {
       const file = path.join(dataDir, 'Notice of Levy.pdf');
       const bytes = tinyPdf('from the CLI');
       await writeFile(file, bytes);
-      const env = { DATABASE_URL: t.url, STATEHOUSE_DATA_DIR: dataDir };
+      const env = { DATABASE_URL: t.url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') };
       const result = await runCli(['mail', 'upload', '--entity', entityB, '--file', file, '--region', 'TX', '--type', 'external-mail', '--sender', 'Texas Workforce Commission', '--received', '2025-05-05', '--json'], env);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
@@ -448,7 +451,7 @@ describe('mail', () => {
       let stored!: () => void;
       const fileStored = new Promise<void>((resolve) => (stored = resolve));
       const paused: FileStorage = { ...real, put: async (bytes) => { const result = await real.put(bytes); stored(); await gate; return result; } };
-      const links = createFileLinks({ db: t.db, publicBaseUrl: t.config.publicBaseUrl, ttlSeconds: 60, now: () => new Date() });
+      const links = createFileLinks({ key: async () => Buffer.alloc(32, 1), publicBaseUrl: t.config.publicBaseUrl, ttlSeconds: 60, now: () => new Date() });
       const uploads = createMailService({ db: t.db, storage: paused, links, maxBytes: MAX_BYTES, now: () => new Date() });
       const collector = createMailService({ db: t.db, storage: real, links, maxBytes: MAX_BYTES, now: () => new Date() });
 

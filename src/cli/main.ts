@@ -5,18 +5,20 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { listReveals } from '../modules/accounts/login-reveal.routes.js';
-import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
+import { reencryptVaultSecrets } from '../modules/accounts/vault-rotation.js';
 import { createOperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
+import { createInstanceKeys, INSTANCE_KEY } from '../modules/system/instance-keys.js';
 import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
 import { createTasksService } from '../modules/tasks/tasks.service.js';
 import { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { closeOnSignals, startServer } from '../server.js';
+import { checkStartMode } from '../production.js';
 import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
 import { stopWhenNpmParentDies } from './parent-watch.js';
@@ -35,7 +37,7 @@ Commands:
   platforms keys list <platform_id> [--json]
   platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
   platforms keys revoke <key_id> [--json]
-  platforms callbacks list <platform_id> [--json]            Allowed callback origins (none = any http(s) URL)
+  platforms callbacks list <platform_id> [--json]            Allowed callback origins (none: any http(s) URL in development, none in production)
   platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com
   platforms callbacks remove <platform_id> <origin>
   catalog list [--region CA] [--json]  List the compliance catalog's requirements
@@ -46,7 +48,11 @@ Commands:
   operators keys revoke <key_id>
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
-  logins reencrypt [--json]           After a vault key rotation: re-seal every secret with the current (first) key
+  logins reencrypt [--json]           After a vault key rotation: re-seal every secret (login secrets and instance keys)
+                                      with the current (first) key; also upgrades older login-secret bindings
+  vault reencrypt [--json]            The same as logins reencrypt
+  tokens rotate-key                   A new access-token signing key; the previous one still verifies what it signed
+                                      (restart the servers afterwards; see docs/security.md)
   logins reveals [--entity <legal_entity_id>] [--platform <platform_id>] [--json]   Audit trail of credential views
   logins create <legal_entity_id> --region CA --name "…" --url https://… [--account <agency_account_id>] [--supported] [--json]
                                       Record a login; its secrets are read from stdin as JSON
@@ -60,7 +66,7 @@ Commands:
   mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
-LOG_LEVEL, LOG_FORMAT, ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
+LOG_LEVEL, LOG_FORMAT, STATEHOUSE_ENV (or NODE_ENV), ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
 BODY_LIMIT_BYTES, STATEHOUSE_VAULT_KEY, MAIL_MAX_BYTES, FILE_URL_TTL_SECONDS, SANDBOX_CONNECTOR_STEP_MS (see README).`;
 
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
@@ -133,6 +139,7 @@ async function main(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'serve': {
+      checkStartMode(config, { demo: values.demo ?? false }, (text) => process.stderr.write(text));
       const starting = holdSignalsWhileStarting(log);
       const server = await startServer(config, log);
       closeOnSignals(server, log);
@@ -197,11 +204,22 @@ async function main(argv: string[]): Promise<void> {
     case 'mail':
       await withDatabase(config, (database) => mailCommand(createMailServiceFor(config, database.db), config.mailMaxBytes, sub, values, json));
       return;
+    case 'tokens': {
+      if (sub !== 'rotate-key') throw new UsageError('Unknown tokens command; see statehouse --help');
+      await withDatabase(config, async (database) => {
+        await createInstanceKeys(database.db, createVault(loadVaultKeys(config))).rotate(INSTANCE_KEY.accessTokens);
+        print(json, { rotated: INSTANCE_KEY.accessTokens },
+          'New access-token signing key stored; the previous one keeps verifying the tokens it signed. Restart every statehouse serve process to sign with the new key.');
+      });
+      return;
+    }
+    case 'vault':
     case 'logins': {
+      if (command === 'vault' && sub !== 'reencrypt') throw new UsageError('Unknown vault command; see statehouse --help');
       if (sub === 'reencrypt') {
         await withDatabase(config, async (database) => {
-          const result = await reencryptLoginSecrets(database.db, createVault(loadVaultKeys(config)));
-          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were)`);
+          const result = await reencryptVaultSecrets(database.db, createVault(loadVaultKeys(config)));
+          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were) and re-sealed ${result.instanceKeysResealed} instance keys`);
         });
         return;
       }

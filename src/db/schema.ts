@@ -98,7 +98,11 @@ export interface LegalEntityLocationsTable {
 
 export interface InstanceSecretsTable {
   name: string;
+  /** The sealed key (AES-256-GCM under the vault key) when key_id is set; plaintext only in rows from before. */
   value: Buffer;
+  iv: Buffer | null;
+  tag: Buffer | null;
+  key_id: string | null;
   created_at: CreatedAt;
 }
 
@@ -193,6 +197,8 @@ export interface AccountLoginsTable {
   secret_iv: Buffer;
   secret_tag: Buffer;
   key_id: string;
+  /** The associated data the secret is bound to: 1 = purpose only (legacy), 2 = also the login id. */
+  secret_aad_version: number;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

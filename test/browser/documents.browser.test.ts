@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailServiceFor } from '../../src/modules/mail/mail.module.js';
 import { accessToken, bearer, createPlatform, json, signupEntity } from '../helpers/app.js';
 import {
   checkAccessibility, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startCallbackServer, startLiveApp,
@@ -27,7 +26,7 @@ describe('documents page in a browser', () => {
     const entityId = await signupEntity(t.app, apiKey, { business_name: 'Rose & Thorn Florists' });
     token = await accessToken(t.app, apiKey, entityId);
     emptyToken = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey, { business_name: 'Empty Shelf LLC' }));
-    const mail = createMailServiceFor(t.config, t.db);
+    const mail = t.app.services.mail;
     for (const [name, input] of [
       ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California Employment Development Department' }],
       ['sos', { regionCode: 'NY', receivedOn: '2025-04-10', sender: 'New York Department of State' }],

@@ -5,6 +5,7 @@ import * as hostedPages from './20261122120000_hosted-pages.js';
 import * as agencyAccounts from './20261122130000_agency-accounts.js';
 import * as loginReveals from './20261122140000_login-reveals.js';
 import * as mailConnectionsOperators from './20261122150000_mail-connections-operators.js';
+import * as sealedSecrets from './20261123100000_sealed-secrets.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261122130000_agency-accounts': agencyAccounts,
   '20261122140000_login-reveals': loginReveals,
   '20261122150000_mail-connections-operators': mailConnectionsOperators,
+  '20261123100000_sealed-secrets': sealedSecrets,
 };

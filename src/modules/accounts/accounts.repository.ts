@@ -50,7 +50,7 @@ export function createAccountsRepository(db: Db) {
 
     /** The sealed secret of one login, for the reveal page and connectors; scoped like every other read. */
     findLoginSecret: async (legalEntityId: string, id: string): Promise<SealedSecret | undefined> => {
-      const row = await db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id'])
+      const row = await db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'])
         .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst();
       return row && sealedFromColumns(row);
     },

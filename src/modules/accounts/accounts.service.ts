@@ -147,7 +147,7 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
   async function openLoginSecrets(legalEntityId: string, loginId: string): Promise<LoginSecrets> {
     const sealed = await repo.findLoginSecret(legalEntityId, loginId);
     if (!sealed) throw new NotFoundError(`Login '${loginId}' not found`);
-    return deps.vault.open(sealed);
+    return deps.vault.open(sealed, loginId);
   }
 
   const listLogins = async (scope: Pick<AccessScope, 'legalEntityId'>, regionCode?: string): Promise<LoginView[]> =>
@@ -187,9 +187,10 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
       }
       const name = text(input.name, 'name');
       const loginUrl = httpUrl(input.login_url, 'login_url');
-      const secret = deps.vault.seal(validateSecrets(input.secrets));
+      const id = newId(LOGIN_ID_PREFIX);
+      const secret = deps.vault.seal(validateSecrets(input.secrets), id);
       const row = await repo.insertLogin({
-        id: newId(LOGIN_ID_PREFIX), legal_entity_id: legalEntityId, agency_account_id: accountId, region_code: region.code,
+        id, legal_entity_id: legalEntityId, agency_account_id: accountId, region_code: region.code,
         name, login_url: loginUrl, is_supported: input.is_supported ?? false, secret,
       });
       return toLoginView(row);
@@ -203,16 +204,17 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
     async saveLoginCredentials(legalEntityId: string, input: { agencyAccountId: string; loginId?: string | null; secrets: LoginSecrets }): Promise<LoginView> {
       const account = await repo.findAccount(legalEntityId, input.agencyAccountId);
       if (!account) throw new NotFoundError(`Agency account '${input.agencyAccountId}' not found`);
-      const secret = deps.vault.seal(validateSecrets(input.secrets));
+      const secrets = validateSecrets(input.secrets);
       if (input.loginId) {
-        const updated = await repo.updateLoginSecret(legalEntityId, input.loginId, secret, account.id);
+        const updated = await repo.updateLoginSecret(legalEntityId, input.loginId, deps.vault.seal(secrets, input.loginId), account.id);
         if (!updated) throw new NotFoundError(`Login '${input.loginId}' not found for agency account '${account.id}'`);
         return toLoginView(updated);
       }
       const agency = agencyOf(account);
+      const id = newId(LOGIN_ID_PREFIX);
       const row = await repo.insertLogin({
-        id: newId(LOGIN_ID_PREFIX), legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: account.region_code,
-        name: `${agency?.name ?? account.name} login`, login_url: agency?.website || 'https://example.invalid/', is_supported: false, secret,
+        id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: account.region_code,
+        name: `${agency?.name ?? account.name} login`, login_url: agency?.website || 'https://example.invalid/', is_supported: false, secret: deps.vault.seal(secrets, id),
       });
       return toLoginView(row);
     },
@@ -235,7 +237,7 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
         else answers.push(qa);
       }
       if (answers.length) merged.security_answers = answers;
-      const updated = await repo.updateLoginSecret(legalEntityId, loginId, deps.vault.seal(validateSecrets(merged)));
+      const updated = await repo.updateLoginSecret(legalEntityId, loginId, deps.vault.seal(validateSecrets(merged), loginId));
       if (!updated) throw new NotFoundError(`Login '${loginId}' not found`);
       return toLoginView(updated);
     },

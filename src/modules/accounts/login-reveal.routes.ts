@@ -14,6 +14,7 @@ import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService } from './accounts.service.js';
 import { decodeBase32, totp } from './totp.js';
+import { VaultError, type LoginSecrets } from './vault.js';
 
 const LoginParams = Type.Object({ legal_entity_account_login_public_id: BoundedString(64) });
 const V2LoginParams = Type.Object({ account_login_public_id: BoundedString(64) });
@@ -73,7 +74,19 @@ export function loginRevealRoutes(deps: {
       const loginId = request.params.login_id;
       const login = hosted.session.scope.login_id === loginId ? (await deps.accounts.listLogins(hosted.scope)).find((l) => l.id === loginId) : undefined;
       if (!login) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName }), { status: 404 });
-      const secrets = await deps.accounts.openLoginSecrets(hosted.scope.legalEntityId, loginId);
+      let secrets: LoginSecrets;
+      try {
+        secrets = await deps.accounts.openLoginSecrets(hosted.scope.legalEntityId, loginId);
+      } catch (error) {
+        if (!(error instanceof VaultError)) throw error;
+        // Altered, sealed for another login, or under a key no longer configured: show nothing, say so.
+        request.log.error({ loginId, reason: error.message }, 'a login secret could not be opened');
+        return sendPage(reply, renderMessagePage({
+          title: 'These credentials cannot be shown',
+          body: 'The stored credentials of this login could not be verified, so they are not shown. Ask the operator to record them again.',
+          platformName: hosted.platformName,
+        }), { status: 409 });
+      }
       // The audit record is written before anything is shown.
       await deps.db.insertInto('login_reveals').values({
         id: newId('rvl'), login_id: loginId, legal_entity_id: hosted.scope.legalEntityId, platform_id: hosted.scope.platformId,

@@ -1,24 +1,36 @@
 import type { Db } from '../../db/database.js';
-import { columnsFromSealed, sealedFromColumns, type Vault } from './vault.js';
+import { createInstanceKeys } from '../system/instance-keys.js';
+import { CURRENT_LOGIN_AAD_VERSION, columnsFromSealed, sealedFromColumns, type Vault } from './vault.js';
 
 const BATCH = 200;
 
+export interface ReencryptResult {
+  /** Login secrets re-sealed (an old vault key or an older associated-data binding). */
+  reencrypted: number;
+  alreadyCurrent: number;
+  /** Instance keys (token signing, CSRF, file links) re-sealed; their values do not change. */
+  instanceKeysResealed: number;
+}
+
 /**
- * After a key rotation (`STATEHOUSE_VAULT_KEY=new,old`), re-seals every login secret still under an
- * old key with the current one, so the old key can then be removed from the configuration. Each row is
- * updated only if it still holds the ciphertext that was read: a credential changed meanwhile (already
- * under the new key) is never overwritten with an older value. Safe to run again or beside a live server.
+ * After a key rotation (`STATEHOUSE_VAULT_KEY=new,old`), re-seals every secret still under an old key with the
+ * current one, so the old key can then be removed from the configuration; login secrets still bound by the
+ * legacy associated data are re-sealed bound to their login. Each row is updated only if it still holds what
+ * was read: a credential changed meanwhile (already current) is never overwritten with an older value. Safe to
+ * run again or beside a live server. Instance keys come first: one that cannot be opened stops everything.
  */
-export async function reencryptLoginSecrets(db: Db, vault: Vault): Promise<{ reencrypted: number; alreadyCurrent: number }> {
+export async function reencryptVaultSecrets(db: Db, vault: Vault): Promise<ReencryptResult> {
+  const { resealed: instanceKeysResealed } = await createInstanceKeys(db, vault).reseal();
   const current = vault.currentKeyId();
   let reencrypted = 0;
   for (;;) {
     const rows = await db.selectFrom('account_logins')
-      .select(['id', 'secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id'])
-      .where('key_id', '<>', current).orderBy('id').limit(BATCH).execute();
+      .select(['id', 'secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'])
+      .where((eb) => eb.or([eb('key_id', '<>', current), eb('secret_aad_version', '<>', CURRENT_LOGIN_AAD_VERSION)]))
+      .orderBy('id').limit(BATCH).execute();
     if (rows.length === 0) break;
     for (const row of rows) {
-      const sealed = vault.seal(vault.open(sealedFromColumns(row)));
+      const sealed = vault.seal(vault.open(sealedFromColumns(row), row.id), row.id);
       const updated = await db.updateTable('account_logins')
         .set(columnsFromSealed(sealed))
         .where('id', '=', row.id).where('key_id', '=', row.key_id).where('secret_iv', '=', row.secret_iv)
@@ -27,5 +39,5 @@ export async function reencryptLoginSecrets(db: Db, vault: Vault): Promise<{ ree
     }
   }
   const { count } = await db.selectFrom('account_logins').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return { reencrypted, alreadyCurrent: Number(count) - reencrypted };
+  return { reencrypted, alreadyCurrent: Number(count) - reencrypted, instanceKeysResealed };
 }

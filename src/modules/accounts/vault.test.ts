@@ -4,8 +4,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.js';
-import { createVault, loadVaultKeys, vaultKeyId, VaultError } from './vault.js';
+import { createCipheriv } from 'node:crypto';
+import { createVault, loadVaultKeys, loginSecretAad, vaultKeyId, VaultError } from './vault.js';
 
+const LOGIN = 'login_0123456789abcdef';
 const secret = { username: 'owner@example.com', password: 'hunter2-correct-horse', security_answers: [{ question: 'pet', answer: 'Rex' }], totp_seed: 'JBSWY3DPEHPK3PXP' };
 
 describe('login vault', () => {
@@ -15,8 +17,8 @@ describe('login vault', () => {
   it('round-trips a secret; the ciphertext holds no plaintext and each seal uses a fresh 96-bit IV', () => {
     const key = randomBytes(32);
     const vault = createVault([key]);
-    const a = vault.seal(secret);
-    const b = vault.seal(secret);
+    const a = vault.seal(secret, LOGIN);
+    const b = vault.seal(secret, LOGIN);
     expect(a.iv).toHaveLength(12);
     expect(a.tag).toHaveLength(16);
     expect(a.iv.equals(b.iv)).toBe(false);
@@ -24,28 +26,46 @@ describe('login vault', () => {
     expect(a.keyId).toBe(vaultKeyId(key));
     expect(a.keyId).toMatch(/^[0-9a-f]{8}$/);
     expect(a.ciphertext.toString('latin1')).not.toContain('hunter2');
-    expect(vault.open(a)).toEqual(secret);
+    expect(vault.open(a, LOGIN)).toEqual(secret);
   });
 
   it('detects tampering without revealing anything', () => {
     const vault = createVault([randomBytes(32)]);
-    const sealed = vault.seal(secret);
+    const sealed = vault.seal(secret, LOGIN);
     const flipped = Buffer.from(sealed.ciphertext);
     flipped[0]! ^= 1;
-    expect(() => vault.open({ ...sealed, ciphertext: flipped })).toThrow(VaultError);
-    expect(() => vault.open({ ...sealed, ciphertext: flipped })).not.toThrow(/hunter2/);
+    expect(() => vault.open({ ...sealed, ciphertext: flipped }, LOGIN)).toThrow(VaultError);
+    expect(() => vault.open({ ...sealed, ciphertext: flipped }, LOGIN)).not.toThrow(/hunter2/);
+  });
+
+  it('binds a sealed secret to its login: another login id does not open it; legacy (v1) secrets still open', () => {
+    const key = randomBytes(32);
+    const vault = createVault([key]);
+    const sealed = vault.seal(secret, LOGIN);
+    expect(sealed.aadVersion).toBe(2);
+    expect(() => vault.open(sealed, 'login_another')).toThrow(VaultError);
+    expect(() => vault.open(sealed, 'login_another')).not.toThrow(/hunter2/);
+    // A secret sealed before the binding existed (associated data = the purpose only) opens for any login id.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(loginSecretAad(1, ''));
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(secret), 'utf8'), cipher.final()]);
+    const legacy = { ciphertext, iv, tag: cipher.getAuthTag(), keyId: vaultKeyId(key), aadVersion: 1 as const };
+    expect(vault.open(legacy, LOGIN)).toEqual(secret);
+    // Claiming the new binding for a legacy ciphertext does not open it.
+    expect(() => vault.open({ ...legacy, aadVersion: 2 }, LOGIN)).toThrow(VaultError);
   });
 
   it('rotates: the new key encrypts, old secrets still open, a missing key is a clear error', () => {
     const oldKey = randomBytes(32);
     const newKey = randomBytes(32);
-    const before = createVault([oldKey]).seal(secret);
+    const before = createVault([oldKey]).seal(secret, LOGIN);
     const rotated = createVault([newKey, oldKey]);
-    expect(rotated.open(before)).toEqual(secret);
-    const after = rotated.seal(secret);
+    expect(rotated.open(before, LOGIN)).toEqual(secret);
+    const after = rotated.seal(secret, LOGIN);
     expect(after.keyId).toBe(vaultKeyId(newKey));
-    expect(createVault([newKey]).open(after)).toEqual(secret);
-    expect(() => createVault([newKey]).open(before)).toThrow(new RegExp(`no configured vault key has id ${before.keyId}`));
+    expect(createVault([newKey]).open(after, LOGIN)).toEqual(secret);
+    expect(() => createVault([newKey]).open(before, LOGIN)).toThrow(new RegExp(`no configured vault key has id ${before.keyId}`));
   });
 
   it('STATEHOUSE_VAULT_KEY: a base64 list, first = current; bad values are a clear configuration error', () => {

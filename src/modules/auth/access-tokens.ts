@@ -1,5 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Db } from '../../db/database.js';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 
@@ -11,28 +10,27 @@ export interface AccessScope {
 
 const TOKEN_PREFIX = 'sh_at_';
 const expired = () => new UnauthorizedError('Access token expired: request a new one from POST /accounts/auth');
-const SIGNING_KEY_NAME = 'access-token-signing-key';
-
-/**
- * Access tokens are HMAC-signed (not stored), so checking one costs no database
- * round trip. The signing key lives in the database, generated on first start, so
- * every process sharing a database accepts every other's tokens.
- */
-export async function loadSigningKey(db: Db): Promise<Buffer> {
-  await db
-    .insertInto('instance_secrets')
-    .values({ name: SIGNING_KEY_NAME, value: randomBytes(32) })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('instance_secrets').select('value').where('name', '=', SIGNING_KEY_NAME).executeTakeFirstOrThrow();
-  return row.value;
-}
+/** The unpadded base64url alphabet: the only spelling `issue` produces. */
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Verified tokens are remembered (bounded) so a client's repeated calls skip the HMAC and JSON work. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
-export function createAccessTokens(signingKey: Buffer, ttlSeconds: number, now: () => number = Date.now) {
-  const sign = (payload: string) => createHmac('sha256', signingKey).update(TOKEN_PREFIX).update(payload).digest();
+/**
+ * Access tokens are HMAC-signed (not stored), so checking one costs no database round trip. The key is an
+ * instance key (see system/instance-keys.ts): shared by every process of the installation, sealed at rest.
+ * `signingKeys[0]` signs; every key given verifies, so after `statehouse tokens rotate-key` the previous key
+ * keeps accepting the tokens it signed until they expire.
+ */
+export function createAccessTokens(signingKeys: readonly Buffer[], ttlSeconds: number, now: () => number = Date.now) {
+  if (signingKeys.length === 0) throw new Error('access tokens need a signing key');
+  const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(TOKEN_PREFIX).update(payload).digest('base64url');
+  const sign = (payload: string) => mac(signingKeys[0]!, payload);
+  const signedByAny = (payload: string, signature: string) => {
+    let ok = false;
+    for (const key of signingKeys) ok = safeEqual(Buffer.from(signature), Buffer.from(mac(key, payload))) || ok; // every key, always
+    return ok;
+  };
   const verified = new Map<string, { scope: AccessScope; expiresAtMs: number }>();
 
   return {
@@ -43,7 +41,7 @@ export function createAccessTokens(signingKey: Buffer, ttlSeconds: number, now: 
       const payload = Buffer.from(
         JSON.stringify({ v: 1, p: scope.platformId, e: scope.legalEntityId, k: scope.apiKeyId, x: expiresAt, n: randomBytes(6).toString('base64url') }),
       ).toString('base64url');
-      return { token: `${TOKEN_PREFIX}${payload}.${sign(payload).toString('base64url')}`, expiresAt: new Date(expiresAt * 1000) };
+      return { token: `${TOKEN_PREFIX}${payload}.${sign(payload)}`, expiresAt: new Date(expiresAt * 1000) };
     },
 
     /** Resolves an Authorization header; every failure is a 401 with `WWW-Authenticate: Bearer`. */
@@ -62,7 +60,11 @@ export function createAccessTokens(signingKey: Buffer, ttlSeconds: number, now: 
       if (!token.startsWith(TOKEN_PREFIX) || token.length > 1024) throw invalid();
       const [payload, signature, extra] = token.slice(TOKEN_PREFIX.length).split('.');
       if (!payload || !signature || extra !== undefined) throw invalid();
-      if (!safeEqual(Buffer.from(signature, 'base64url'), sign(payload))) throw invalid();
+      // One canonical spelling per token: the signature is compared as the exact text `issue` writes, so
+      // padding, other alphabets or different spare bits in the last character are all invalid. (Decoding
+      // first would accept look-alikes: several strings, one token.) The payload is signed as text already.
+      if (!BASE64URL.test(payload) || !BASE64URL.test(signature)) throw invalid();
+      if (!signedByAny(payload, signature)) throw invalid();
       let claims: { v?: unknown; p?: unknown; e?: unknown; x?: unknown };
       try {
         claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

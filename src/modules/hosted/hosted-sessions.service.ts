@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { BrowserSessionRow, HostedPurpose, HostedScope } from '../../db/schema.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
@@ -23,22 +23,19 @@ export type Exchange =
   | { state: 'ok'; cookieToken: string; session: BrowserSessionRow }
   | { state: 'used' | 'expired' | 'unknown' };
 
-const CSRF_KEY_NAME = 'hosted-csrf-key';
-
 /**
  * Hosted-page access in two steps. A link handed to the end user carries a 256-bit single-use token
  * (stored only as its SHA-256 hash) valid until `expires_at`. Opening it exchanges it for a browser
  * session: a second random token in an HttpOnly cookie, scoped to that legal entity and purpose.
  */
-export function createHostedSessionsService(db: Db, publicBaseUrl: string, now: () => Date = () => new Date()) {
-  let csrfKey: Buffer | null = null;
-  async function key(): Promise<Buffer> {
-    if (csrfKey) return csrfKey;
-    await db.insertInto('instance_secrets').values({ name: CSRF_KEY_NAME, value: randomBytes(32) })
-      .onConflict((oc) => oc.column('name').doNothing()).execute();
-    csrfKey = (await db.selectFrom('instance_secrets').select('value').where('name', '=', CSRF_KEY_NAME).executeTakeFirstOrThrow()).value;
-    return csrfKey;
-  }
+export function createHostedSessionsService(
+  db: Db,
+  publicBaseUrl: string,
+  now: () => Date = () => new Date(),
+  /** The CSRF key (an instance key, sealed at rest); only the hosted pages' forms need it. */
+  csrfKey: () => Promise<Buffer> = () => Promise.reject(new Error('no CSRF key given to this hosted-sessions service')),
+) {
+  const csrfFor = async (sessionId: string) => createHmac('sha256', await csrfKey()).update(sessionId).digest('base64url');
 
   return {
     async issue(input: { purpose: SessionPurpose; legalEntityId: string; callbackUrl: string | null; ttlSeconds: number; scope?: HostedScope }): Promise<IssuedSession> {
@@ -95,14 +92,12 @@ export function createHostedSessionsService(db: Db, publicBaseUrl: string, now: 
     endBrowserSession: (id: string) => db.deleteFrom('hosted_browser_sessions').where('id', '=', id).execute(),
 
     /** A form token bound to the browser session (HMAC, nothing stored). */
-    async csrfToken(sessionId: string): Promise<string> {
-      return createHmac('sha256', await key()).update(sessionId).digest('base64url');
-    },
+    csrfToken: csrfFor,
 
     async verifyCsrf(sessionId: string, token: unknown): Promise<boolean> {
       if (typeof token !== 'string' || token.length > 100) return false;
-      const expected = createHmac('sha256', await key()).update(sessionId).digest();
-      return safeEqual(Buffer.from(token, 'base64url'), expected);
+      // Compared as text: decoding base64url first would accept look-alikes (padding, spare bits).
+      return safeEqual(Buffer.from(token), Buffer.from(await csrfFor(sessionId)));
     },
 
     /** The most recent callback a platform gave for this entity's signup, to reuse in a fresh link. */

@@ -1,8 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import type { Db } from '../../db/database.js';
+import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../lib/secrets.js';
-
-const KEY_NAME = 'file-link-key';
 
 /** Path of the download route; deliberately not under /hosted (the hosted cookie's path). */
 export const MAIL_FILE_PATH = '/files/mail/';
@@ -16,15 +13,8 @@ export type LinkCheck = 'ok' | 'forged' | 'expired';
  * links). A link needs no bearer token — a browser can open it — yet cannot be made for another item,
  * another entity or a later expiry without the key.
  */
-export function createFileLinks(deps: { db: Db; publicBaseUrl: string; ttlSeconds: number; now: () => Date }) {
-  let key: Buffer | null = null;
-  async function signingKey(): Promise<Buffer> {
-    if (key) return key;
-    await deps.db.insertInto('instance_secrets').values({ name: KEY_NAME, value: randomBytes(32) })
-      .onConflict((oc) => oc.column('name').doNothing()).execute();
-    key = (await deps.db.selectFrom('instance_secrets').select('value').where('name', '=', KEY_NAME).executeTakeFirstOrThrow()).value;
-    return key;
-  }
+export function createFileLinks(deps: { key: () => Promise<Buffer>; publicBaseUrl: string; ttlSeconds: number; now: () => Date }) {
+  const signingKey = deps.key;
 
   // A versioned, newline-separated message: ids never contain newlines, so fields cannot run together.
   const message = (mailId: string, legalEntityId: string, expires: number) => `statehouse-mail-file:v1\n${mailId}\n${legalEntityId}\n${expires}`;

@@ -6,6 +6,8 @@ import type { AuthHooks } from '../../http/auth.js';
 import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
 import type { OperatorHook } from '../operators/operator-auth.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import { createVault, loadVaultKeys } from '../accounts/vault.js';
+import { createInstanceKeys, INSTANCE_KEY, type InstanceKeys } from '../system/instance-keys.js';
 import { createFileLinks } from './file-links.js';
 import { createLocalFileStorage } from './file-storage.js';
 import { mailOperatorRoutes } from './mail-operator.routes.js';
@@ -15,12 +17,18 @@ import { createMailService, type MailService } from './mail.service.js';
 /** Where mail PDFs live by default: `<data dir>/files`. */
 export const filesDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'files');
 
-/** The mail service as both the HTTP API and the CLI use it: local file store, signed links. */
-export function createMailServiceFor(config: Config, db: Db, now: () => Date = () => new Date()): MailService {
+/**
+ * The mail service as both the HTTP API and the CLI use it: local file store, signed links (keyed by the
+ * instance key; the CLI opens it with the configured vault key, read only when a link is signed).
+ */
+export function createMailServiceFor(
+  config: Config, db: Db, now: () => Date = () => new Date(),
+  instanceKeys: InstanceKeys = createInstanceKeys(db, createVault(() => loadVaultKeys(config))),
+): MailService {
   return createMailService({
     db,
     storage: createLocalFileStorage(filesDir(config)),
-    links: createFileLinks({ db, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.fileUrlTtlSeconds, now }),
+    links: createFileLinks({ key: () => instanceKeys.get(INSTANCE_KEY.fileLinks), publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.fileUrlTtlSeconds, now }),
     maxBytes: config.mailMaxBytes,
     now,
   });
@@ -29,10 +37,10 @@ export function createMailServiceFor(config: Config, db: Db, now: () => Date = (
 /** Mail: its service and every route (platform listings, downloads, documents page, operator intake). */
 export async function registerMail(app: FastifyInstance, deps: {
   config: Config; db: Db; now: () => Date; auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins;
-  operatorAuth: OperatorHook; publicOrigin: string;
+  operatorAuth: OperatorHook; publicOrigin: string; instanceKeys: InstanceKeys;
 }): Promise<MailService> {
   const { config } = deps;
-  const mail = createMailServiceFor(config, deps.db, deps.now);
+  const mail = createMailServiceFor(config, deps.db, deps.now, deps.instanceKeys);
   await app.register(mailRoutes({
     db: deps.db, mail, auth: deps.auth, sessions: deps.sessions, callbackOrigins: deps.callbackOrigins,
     ttlSeconds: config.hostedSessionTtlSeconds, fileUrlTtlSeconds: config.fileUrlTtlSeconds, publicOrigin: deps.publicOrigin,

@@ -2,12 +2,13 @@ import type { Db } from '../../db/database.js';
 import { fieldError } from '../../lib/errors.js';
 
 /**
- * Protection against open redirects: a platform may list the origins its callback URLs may use
+ * Protection against open redirects: a platform lists the origins its callback URLs may use
  * (`statehouse platforms callbacks add`). When it lists any, every callback_url it sends must use one
- * of them; a platform that lists none may use any http(s) URL (convenient in development; configure it
- * in production).
+ * of them. A platform that lists none may use any http(s) URL in development; in production
+ * (`requireRegistered`) such a callback URL is refused, so hosted flows only ever redirect to a
+ * registered origin.
  */
-export function createCallbackOrigins(db: Db) {
+export function createCallbackOrigins(db: Db, options: { requireRegistered?: boolean } = {}) {
   return {
     list: async (platformId: string) =>
       (await db.selectFrom('platform_callback_origins').select('origin').where('platform_id', '=', platformId).orderBy('origin').execute()).map((r) => r.origin),
@@ -25,8 +26,13 @@ export function createCallbackOrigins(db: Db) {
     async check(platformId: string, callbackUrl: string | null | undefined, loc: (string | number)[]): Promise<void> {
       if (!callbackUrl) return;
       const allowed = await this.list(platformId);
-      if (allowed.length === 0 || allowed.includes(new URL(callbackUrl).origin)) return;
-      const msg = `the callback origin ${new URL(callbackUrl).origin} is not among this platform's allowed callback origins`;
+      const origin = new URL(callbackUrl).origin;
+      if (allowed.includes(origin)) return;
+      if (allowed.length === 0) {
+        if (!options.requireRegistered) return;
+        throw fieldError(loc, `this platform has no registered callback origins, so no callback URL is accepted; the operator registers one with: statehouse platforms callbacks add ${platformId} ${origin}`, callbackUrl);
+      }
+      const msg = `the callback origin ${origin} is not among this platform's allowed callback origins (register it with: statehouse platforms callbacks add ${platformId} ${origin})`;
       throw fieldError(loc, msg, callbackUrl);
     },
   };
