@@ -14,7 +14,7 @@ export async function logDestination(config: Config, stream?: { write(line: stri
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
   if (!pretty) return {};
   const { default: pinoPretty } = await import('pino-pretty');
-  return { stream: pinoPretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId', singleLine: true, sync: true }) };
+  return { stream: pinoPretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true }) };
 }
 
 /**
