@@ -41,6 +41,7 @@ export function authRoutes(deps: { signup: SignupService; tokens: AccessTokens; 
       const unversioned = url === '/accounts/auth';
       r.post(url, {
         onRequest: deps.auth.apiKey,
+        config: { rateLimitClass: 'authentication' },
         schema: {
           operationId: unversioned ? 'authenticateLegalEntity' : 'authenticateLegalEntityV2',
           tags: ['Signup and authentication'],

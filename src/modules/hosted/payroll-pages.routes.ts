@@ -29,6 +29,7 @@ export function payrollRoutes(deps: { db: Db; sessions: HostedSessionsService; s
 
     r.post('/v2/auth/payroll', {
       onRequest: deps.auth.apiKey,
+      config: { rateLimitClass: 'authentication' },
       schema: {
         operationId: 'setupPayrollV2', tags: ['Signup and authentication'], security: [{ apiKey: [] }],
         summary: 'A hosted page where the business owner connects payroll',
