@@ -50,6 +50,10 @@ describe('cheap refusal over a real socket', () => {
     const res = await client.response();
     expect(res.status).toBe(401);
     expectEnvelope(res, path === '/v2/signup');
+    // The rest of the body is never read: the connection is closed instead.
+    expect(res.headers.connection).toBe('close');
+    for (const deadline = Date.now() + 60_000; !client.closed && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    expect(client.closed).toBe(true);
   });
 
   it('a deeply nested 1 MB body without credentials is a 401, not a parse', async () => {

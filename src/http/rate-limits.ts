@@ -61,6 +61,11 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
       await check(request, authOperations, 'Too many authentication requests');
     }
   });
+  // A refused request whose body has not arrived yet (a 401 before the body, a 429, a 503): close the
+  // connection rather than read and discard what is left of the body (up to the body limit).
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
+  });
   // Counted after the answer is sent: costs the client's request nothing.
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode === 401 && failedAuth) await failedAuth(request);
