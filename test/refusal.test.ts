@@ -107,6 +107,29 @@ describe('cheap refusal over a real socket', () => {
     expectEnvelope(notAllowed);
     expect(notAllowed.headers.allow).toContain('GET');
   });
+
+  // Last: it closes the server.
+  it('503 in the envelope, with Retry-After, for a request that arrives while the server shuts down', async () => {
+    const busy = await open();
+    const body = JSON.stringify({ legal_entity_id: 5 }); // a 422: its handler needs nothing that shuts down
+    await busy.write(request('POST', '/accounts/auth', { authorization: apiKey, 'content-type': 'application/json', 'content-length': body.length, expect: '100-continue' }));
+    // Node answers 100 Continue as it hands the request to the app: from then on the request is in flight.
+    expect((await busy.response()).status).toBe(100);
+    await busy.write(body.slice(0, 5));
+    const closed = live.app.close();
+    // The listener stops after the close hooks ran: from then on the server counts as shutting down.
+    for (const deadline = Date.now() + 60_000; live.app.server.listening && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+    expect(live.app.server.listening).toBe(false);
+    // The rest of the in-flight request, and a second request pipelined behind it.
+    await busy.write(body.slice(5) + request('GET', '/legal_entity', bearer(token)));
+    expect((await busy.response()).status).toBe(422); // the in-flight request finishes normally
+    const res = await busy.response();
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(res.headers.connection).toBe('close');
+    expect(expectEnvelope(res).detail).toMatch(/shutting down/);
+    await closed;
+  });
 });
 
 describe('rate limits (429 in the envelope, with Retry-After)', () => {
