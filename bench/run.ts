@@ -589,6 +589,8 @@ function generationTable(runs: GenerationRun[]): string {
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<number> {
+  // BENCH_SCENARIO=abuse: only the abuse scenario (bench/abuse.ts).
+  if (process.env.BENCH_SCENARIO === 'abuse') return (await import('./abuse.js')).runAbuseScenario();
   const startedAt = new Date();
   say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
 

@@ -5,6 +5,9 @@ import { registerAuth } from './http/auth.js';
 import { normaliseContentType, registerBodyParsers } from './http/body-parsers.js';
 import { MAX_PARAM_LENGTH, registerErrorHandling, registerNotFound } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
+import { answerClientError } from './http/client-errors.js';
+import { registerLoadShedding } from './http/load-shedding.js';
+import { registerRateLimits } from './http/rate-limits.js';
 import { registerOperatorAuth } from './modules/operators/operator-auth.js';
 import { createOperatorsService } from './modules/operators/operators.service.js';
 import { operatorRoutes } from './modules/operators/operator.routes.js';
@@ -27,6 +30,7 @@ import { createSandboxConnector } from './modules/connections/sandbox-connector.
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
+import { hostedPageErrors } from './modules/hosted/hosted-http.js';
 import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
 import { automationPageRoutes } from './modules/hosted/automation-pages.routes.js';
 import { payrollRoutes } from './modules/hosted/payroll-pages.routes.js';
@@ -110,7 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The caller's X-Request-Id when sane, else a generated one; pino logs it as `reqId` on every request line.
     genReqId: requestIdFor,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // http/load-shedding.ts answers requests that arrive while closing (503 in the envelope).
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     forceCloseConnections: 'idle',
     // Long enough that an over-long path parameter reaches validation (a 422), not the router's 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -133,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => () => true);
 
   registerBodyParsers(app);
-  registerErrorHandling(app, config.bodyLimitBytes);
+  registerErrorHandling(app, config.bodyLimitBytes, hostedPageErrors);
   registerNotFound(app);
   // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
   await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
@@ -167,6 +173,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const locations = createLocationsService(db, { onChange: regenerate });
   const operatorAuth = registerOperatorAuth(app, createOperatorsService(db));
   const accounts = createAccountsService({ db, catalog, vault });
+
+  // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
+  // that start-up is not mistaken for an overloaded event loop.
+  await registerLoadShedding(app, config.loadShedding);
+  await registerRateLimits(app, config.rateLimits);
 
   await app.register(systemRoutes({ db }));
   await app.register(signupRoutes({ signup, auth }));

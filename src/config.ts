@@ -32,6 +32,22 @@ export interface Config {
   metricsToken: string | null;
   /** STATEHOUSE_ENV, else NODE_ENV=production; production refuses unsafe setups (see src/production.ts). */
   environment: Environment;
+  /** Requests per window, counted in this process's memory (0 = no limit); see docs/decisions.md "Cheap refusal". */
+  rateLimits: RateLimits;
+  /** Load shedding (503) when the event loop falls behind; 0 switches a check off. */
+  loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number };
+}
+
+export interface RateLimits {
+  windowSeconds: number;
+  /** Per API key or access token (keyed by a hash of the Authorization header). */
+  perCredential: number;
+  /** Per client address, for requests without an Authorization header. */
+  perAddress: number;
+  /** Token-issuing operations (`POST /accounts/auth`, `POST /v2/auth`), per credential or address. */
+  authOperations: number;
+  /** 401 answers per client address; past it the address gets 429 until the window ends. */
+  failedAuth: number;
 }
 
 export type Environment = 'development' | 'production';
@@ -59,6 +75,17 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     const value = Number(raw);
     if (!/^\d+$/.test(raw) || value < min || value > max) {
       problems.push(`${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const fraction = (name: string, fallback: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^(0|1|0?\.\d+)$/.test(raw) || value > 1) {
+      problems.push(`${name} must be a number from 0 to 1 (got '${raw}')`);
       return fallback;
     }
     return value;
@@ -119,6 +146,17 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
     metricsToken,
     environment,
+    rateLimits: {
+      windowSeconds: integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      perCredential: integer('RATE_LIMIT_PER_CREDENTIAL', 6000, 0, 10_000_000),
+      perAddress: integer('RATE_LIMIT_PER_ADDRESS', 3000, 0, 10_000_000),
+      authOperations: integer('RATE_LIMIT_AUTH_OPERATIONS', 600, 0, 10_000_000),
+      failedAuth: integer('RATE_LIMIT_FAILED_AUTH', 200, 0, 10_000_000),
+    },
+    loadShedding: {
+      maxEventLoopDelayMs: integer('SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+      maxEventLoopUtilization: fraction('SHED_EVENT_LOOP_UTILIZATION', 0),
+    },
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -45,6 +45,36 @@ describe('hosted task pages', () => {
     expect(page.body).toContain(`href="${CALLBACK}"`);
   });
 
+  it('a cookie that is not valid percent-encoding counts as no cookie (never a 500), on every hosted page', async () => {
+    const { body } = await session('/tasks/sessions');
+    const { browser } = await openLink(t.app, body.url);
+    for (const cookie of ['sh_session=%E0%A4%A', `sh_session=%; other=%zz; ${browser!.cookie}`, 'x=%E0%A4%A']) {
+      for (const url of ['/hosted/tasks', '/hosted/accounts', '/hosted/signup', '/hosted/documents']) {
+        const res = await t.app.inject({ url, headers: { cookie } });
+        expect(res.statusCode, `${url} with ${cookie}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+      }
+    }
+    // A bad neighbour does not hide the good session cookie.
+    expect((await t.app.inject({ url: '/hosted/tasks', headers: { cookie: `other=%E0%A4%A; ${browser!.cookie}` } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/hosted/tasks', headers: { cookie: 'sh_session=%E0%A4%A' } })).statusCode).toBe(401);
+  });
+
+  it('a bad filter answers an HTML error page, not JSON', async () => {
+    const { body } = await session('/tasks/sessions');
+    const { browser } = await openLink(t.app, body.url);
+    for (const query of ['?region=California', '?status=' + 'x'.repeat(21), '?region=' + 'x'.repeat(5000)]) {
+      const res = await browser!.get(`/hosted/tasks${query}`);
+      expect(res.statusCode, query).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, query).toBeLessThan(500);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(res.body).toContain('This address is not valid');
+    }
+    // An unknown status value is not an error on this page: it shows the open tasks.
+    expect((await browser!.get('/hosted/tasks?status=bogus')).statusCode).toBe(200);
+  });
+
   it('filters by location and status, and acts on tasks', async () => {
     const { body } = await session('/tasks/sessions');
     const { browser } = await openLink(t.app, body.url);

@@ -101,7 +101,6 @@ describe('robustness', () => {
     const cases: Array<{ name: string; method: Method; url: string; auth: 'key' | 'bearer' | 'none'; headers: Record<string, string>; payload: () => string | Readable }> = [
       { name: 'JSON to /accounts/signup', method: 'POST', url: '/accounts/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: () => big },
       { name: 'JSON to /v2/signup', method: 'POST', url: '/v2/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: () => big },
-      { name: 'JSON without auth', method: 'POST', url: '/v2/signup', auth: 'none', headers: { 'content-type': 'application/json' }, payload: () => big },
       { name: 'text/plain', method: 'POST', url: '/accounts/signup', auth: 'key', headers: { 'content-type': 'text/plain' }, payload: () => big },
       { name: 'no content type', method: 'POST', url: '/v2/signup', auth: 'key', headers: {}, payload: () => big },
       { name: 'chunked (no content-length)', method: 'POST', url: '/v2/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: () => Readable.from([Buffer.from(big)]) },
@@ -118,6 +117,12 @@ describe('robustness', () => {
       expect(Object.keys(body).sort()).toEqual(isPlatformRoute(c.url) ? ['detail', 'message'] : ['detail']);
       expect(body.detail).toEqual(expect.stringContaining('4096'));
       expect(await countEntities(small)).toBe(before);
+    });
+
+    it('an oversized body without credentials is a 401: authentication comes before the body', async () => {
+      const res = await send(small, { url: '/v2/signup', auth: 'none', headers: { 'content-type': 'application/json' }, payload: big });
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json()).toEqual({ message: 'Unauthorized', detail: expect.stringContaining('API key') });
     });
 
     it('accepts a body just under the limit', async () => {

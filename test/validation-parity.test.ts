@@ -249,9 +249,9 @@ const CASES: Case[] = [
   { name: 'malformed JSON: extra data', url: '/accounts/auth', auth: 'key', raw: '{"a": 1} {"b": 2}', expected: detail(jsonInvalid(9, 'Extra data')) },
   { name: 'malformed JSON: raw newline in a string', url: '/accounts/auth', auth: 'key', raw: '{"a": "x\ny"}', expected: detail(jsonInvalid(8, 'Invalid control character at')) },
   {
-    // The body is parsed before any dependency runs: no 401, no path error.
-    name: 'malformed JSON is reported before authentication and path validation',
-    method: 'PUT', url: '/v2/regions/XX', auth: 'none', raw: '{"employee_count": }',
+    // The body is parsed before path validation (authentication comes first of all: docs/decisions.md).
+    name: 'malformed JSON is reported before path validation',
+    method: 'PUT', url: '/v2/regions/XX', auth: 'bearer', raw: '{"employee_count": }',
     expected: detail(jsonInvalid(19, 'Expecting value')),
   },
 

@@ -16,7 +16,10 @@ export interface AuthHooks {
   bearer(request: FastifyRequest): Promise<void>;
 }
 
-/** Authentication runs before validation, as FastAPI's security dependencies do. */
+/**
+ * Route `onRequest` hooks: authentication runs before the body is read or parsed, so a request without
+ * valid credentials costs no parsing (FastAPI parses first; see docs/decisions.md, "Cheap refusal").
+ */
 export function registerAuth(app: FastifyInstance, platforms: PlatformsService, tokens: AccessTokens): AuthHooks {
   app.decorateRequest('platform', null);
   app.decorateRequest('scope', null);

@@ -30,30 +30,40 @@ function render(request: FastifyRequest, status: number, detail: string, style?:
     : { detail };
 }
 
-export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+/** Errors on pages a person reads (the hosted pages) are rendered as pages, not JSON. */
+export interface PageErrors {
+  matches(request: FastifyRequest): boolean;
+  send(reply: FastifyReply, status: number, headers: Record<string, string>): unknown;
+}
+
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, pages?: PageErrors): void {
   // One warning per outage, not a stack per request.
   const outage = createOutageLog((message) => app.log.warn(message));
   app.setErrorHandler((error: FastifyError | HttpError | RequestValidationError, request, reply) => {
-    if (error instanceof RequestValidationError) {
-      const payload =
-        request.routeOptions.config?.errorStyle === 'platform'
-          ? { message: 'Validation error', detail: error.issues, body: isObject(error.body) ? error.body : null }
-          : { detail: error.issues };
-      return send(reply, 422, payload);
-    }
-    if (error instanceof HttpError) return send(reply, error.status, render(request, error.status, error.detail, error.style), error.headers);
-    if (isDatabaseUnavailable(error)) {
-      outage(`${request.method} ${request.routeOptions.url ?? 'request'}`, error);
-      return send(reply, 503, render(request, 503, DATABASE_UNAVAILABLE_DETAIL), { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
-    }
-    const status = (error as FastifyError).statusCode;
-    if (status === 413) return send(reply, 413, render(request, 413, `Request body is larger than the limit of ${bodyLimit} bytes`));
-    if (status !== undefined && status >= 400 && status < 500) {
-      return send(reply, status, render(request, status, publicMessage(error as FastifyError, status)));
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return send(reply, 500, render(request, 500, 'Internal Server Error'));
+    const unavailable = isDatabaseUnavailable(error);
+    if (unavailable) outage(`${request.method} ${request.routeOptions.url ?? 'request'}`, error);
+    const [status, payload, headers = {}] = unavailable
+      ? [503, render(request, 503, DATABASE_UNAVAILABLE_DETAIL), { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }]
+      : describe(error, request, bodyLimit);
+    if (status >= 500 && !unavailable && !(error instanceof HttpError)) request.log.error({ err: error }, 'unhandled error');
+    if (pages?.matches(request)) return pages.send(reply, status, headers);
+    return send(reply, status, payload, headers);
   });
+}
+
+function describe(error: FastifyError | HttpError | RequestValidationError, request: FastifyRequest, bodyLimit: number): [number, unknown, Record<string, string>?] {
+  if (error instanceof RequestValidationError) {
+    const payload =
+      request.routeOptions.config?.errorStyle === 'platform'
+        ? { message: 'Validation error', detail: error.issues, body: isObject(error.body) ? error.body : null }
+        : { detail: error.issues };
+    return [422, payload];
+  }
+  if (error instanceof HttpError) return [error.status, render(request, error.status, error.detail, error.style), error.headers];
+  const status = (error as FastifyError).statusCode;
+  if (status === 413) return [413, render(request, 413, `Request body is larger than the limit of ${bodyLimit} bytes`)];
+  if (status !== undefined && status >= 400 && status < 500) return [status, render(request, status, publicMessage(error as FastifyError, status))];
+  return [500, render(request, 500, 'Internal Server Error')];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { MAX_JSON_DEPTH, parseJsonBody, type JsonBodyResult } from './json-body.js';
 
 // [input, pos, msg] exactly as CPython 3.12.1's `json.loads` reports them
@@ -126,6 +126,20 @@ describe('parseJsonBody: nesting depth', () => {
     expect(parseJsonBody('['.repeat(100_000))).toEqual(fail(64, DEPTH));
     expect(parseJsonBody('{"a":'.repeat(100_000))).toEqual(fail(5 * 64, DEPTH));
     expect(parseJsonBody('[1,'.repeat(100_000) + '}')).toEqual(fail(3 * 64, DEPTH));
+  });
+
+  it('refuses a deeply nested megabyte before building anything (JSON.parse never runs)', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const valid = nest(500_000); // valid JSON, 1 MB, 500,000 levels
+      expect(parseJsonBody(Buffer.from(valid))).toEqual(fail(64, DEPTH));
+      expect(parseJsonBody(`{"a": [${'{"b":'.repeat(200_000)}1${'}'.repeat(200_000)}]}`)).toEqual(fail(7 + 5 * 62, DEPTH));
+      expect(parse).not.toHaveBeenCalled();
+      expect(parseJsonBody(nest(MAX_JSON_DEPTH)).ok).toBe(true);
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('reports an earlier syntax error before the depth limit', () => {

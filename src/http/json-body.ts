@@ -3,8 +3,9 @@
  * FastAPI service (CPython 3.12 `json.loads`, C scanner in Modules/_json.c):
  * same message, same position (code point index into the decoded text).
  *
- * Valid input goes through native JSON.parse; the CPython-faithful scanner
- * below only runs after JSON.parse has already thrown.
+ * Valid input goes through native JSON.parse, after a cheap bracket scan that
+ * refuses excessive nesting first; the CPython-faithful scanner below only
+ * runs for input that is invalid or too deep.
  */
 
 export type JsonBodyResult =
@@ -35,17 +36,20 @@ export function parseJsonBody(body: Buffer | string): JsonBodyResult {
   // json.loads(bytes) decodes with utf-8-sig: one leading BOM is dropped.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 
-  let value: unknown;
+  // Depth is checked before anything is built: a deeply nested megabyte costs one cheap scan, stopped at
+  // the first bracket over the limit, never a parse into a tree (nor a walk of it).
+  if (firstTooDeep(text) >= 0) {
+    const error = scan(text); // the first error in document order: a syntax error before the depth overflow wins
+    if (error) return invalid(text, error[0], error[1]);
+  }
   try {
-    value = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch {
     // JSON.parse and our scanner reject the same texts (CPython's grammar
     // minus NaN/Infinity), so the fallback is only defensive.
     const [pos, msg] = scan(text) ?? [0, EXPECTING_VALUE];
     return invalid(text, pos, msg);
   }
-  const deep = tooDeepAt(text, value);
-  return deep < 0 ? { ok: true, value } : invalid(text, deep, DEPTH_MSG);
 }
 
 function invalid(text: string, unit: number, msg: string): JsonBodyResult {
@@ -69,13 +73,12 @@ function codePointIndex(s: string, unit: number): number {
 }
 
 /**
- * Index of the first bracket nested deeper than MAX_JSON_DEPTH, or -1.
- * Walking the parsed value is much cheaper than rescanning the text, so the
- * text is only scanned (for the position) once we know the limit is hit.
+ * Index of the first bracket nested deeper than MAX_JSON_DEPTH, or -1. Exact for valid JSON; for invalid
+ * text it may be wrong either way, which is harmless: such text then goes through `scan`, which is exact.
  */
-function tooDeepAt(s: string, value: unknown): number {
+function firstTooDeep(s: string): number {
   // Exceeding the limit needs MAX+1 openers and as many closers.
-  if (s.length < 2 * MAX_JSON_DEPTH || !tooDeep(value, 0)) return -1;
+  if (s.length < 2 * MAX_JSON_DEPTH) return -1;
   let depth = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -83,7 +86,7 @@ function tooDeepAt(s: string, value: unknown): number {
       // Jump to the closing quote: one not preceded by an odd run of '\'.
       for (;;) {
         i = s.indexOf('"', i + 1);
-        if (i < 0) return -1; // unreachable for JSON.parse-approved text
+        if (i < 0) return -1; // unterminated: JSON.parse rejects it, scan() says where
         let k = i - 1;
         while (s.charCodeAt(k) === 0x5c) k--;
         if ((i - 1 - k) % 2 === 0) break;
@@ -95,18 +98,6 @@ function tooDeepAt(s: string, value: unknown): number {
     }
   }
   return -1;
-}
-
-/** `v` sits inside `outer` containers; recursion stops at the limit. */
-function tooDeep(v: unknown, outer: number): boolean {
-  if (typeof v !== 'object' || v === null) return false;
-  if (outer === MAX_JSON_DEPTH) return true;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (tooDeep(v[i], outer + 1)) return true;
-  } else {
-    for (const k in v) if (tooDeep((v as Record<string, unknown>)[k], outer + 1)) return true;
-  }
-  return false;
 }
 
 type ScanError = [unitIndex: number, msg: string];

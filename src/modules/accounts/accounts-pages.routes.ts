@@ -45,7 +45,7 @@ export function accountsPageRoutes(deps: {
     const guard = requireHostedSession(deps, ['accounts']);
 
     r.post('/v2/accounts/manage/session', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       schema: {
         operationId: 'createAccountsManagementSessionV2', tags: ['Accounts and logins'], security: [{ bearer: [] }],
         summary: 'A hosted page where the user sees the agency accounts and stores login credentials',

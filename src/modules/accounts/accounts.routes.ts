@@ -33,7 +33,7 @@ const LOGINS_DOC =
 export function accountRoutes(deps: { accounts: AccountsService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const common = { preValidation: deps.auth.bearer };
+    const common = { onRequest: deps.auth.bearer };
     const security = [{ bearer: [] }];
     const accountTags = ['Agency accounts'];
     const loginTags = ['Logins'];

@@ -45,7 +45,7 @@ export function loginRevealRoutes(deps: {
     }
 
     r.post('/logins/:legal_entity_account_login_public_id/sessions', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       schema: {
         operationId: 'createAccountLoginSession', tags, security,
         summary: 'A hosted page that shows one login’s credentials',
@@ -56,7 +56,7 @@ export function loginRevealRoutes(deps: {
     }, async (request) => issue(request, request.params.legal_entity_account_login_public_id, request.body.callback_url));
 
     r.post('/v2/logins/:account_login_public_id/session', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       schema: {
         operationId: 'createAccountLoginSessionV2', tags, security,
         summary: 'A hosted page that shows one login’s credentials (v2)',

@@ -40,7 +40,8 @@ export function authRoutes(deps: { signup: SignupService; tokens: AccessTokens; 
     for (const url of ['/accounts/auth', '/v2/auth']) {
       const unversioned = url === '/accounts/auth';
       r.post(url, {
-        preValidation: deps.auth.apiKey,
+        onRequest: deps.auth.apiKey,
+        config: { rateLimitClass: 'authentication' },
         schema: {
           operationId: unversioned ? 'authenticateLegalEntity' : 'authenticateLegalEntityV2',
           tags: ['Signup and authentication'],

@@ -9,7 +9,7 @@ import type { ConnectionsService } from './connections.service.js';
 export function connectionRoutes(deps: { connections: ConnectionsService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const common = { preValidation: deps.auth.bearer };
+    const common = { onRequest: deps.auth.bearer };
     const tags = ['Connections'];
     const security = [{ bearer: [] }];
 

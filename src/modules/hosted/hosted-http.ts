@@ -1,4 +1,6 @@
+import { parse as parseCookieHeader } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PageErrors } from '../../http/error-handler.js';
 import type { Db } from '../../db/database.js';
 import type { BrowserSessionRow, HostedPurpose } from '../../db/schema.js';
 import { RawBody } from '../../http/body-parsers.js';
@@ -21,12 +23,21 @@ declare module 'fastify' {
   }
 }
 
+const UNDECODABLE = '';
+
+/** A cookie whose value is not valid percent-encoding is treated as absent (it cannot be one of ours). */
 export function parseCookies(header: string | undefined): Record<string, string> {
+  const cookies = parseCookieHeader(header ?? '', {
+    decode: (value) => {
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return UNDECODABLE;
+      }
+    },
+  });
   const out: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
-  }
+  for (const [name, value] of Object.entries(cookies)) if (value !== undefined && value !== UNDECODABLE) out[name] = value;
   return out;
 }
 
@@ -50,6 +61,23 @@ export function sendPage(reply: FastifyReply, html: string, options: { status?: 
     .type('text/html; charset=utf-8')
     .send(html);
 }
+
+const ERROR_PAGES: Record<number, { title: string; body: string }> = {
+  413: { title: 'That was too large', body: 'Go back, shorten what you entered and try again.' },
+  429: { title: 'Too many requests', body: 'Wait a minute, then try again.' },
+  503: { title: 'Please try again in a moment', body: 'The service is busy right now.' },
+};
+
+/** Errors of the hosted pages (a bad filter, a body over the limit, …) are pages too: a person reads them. */
+export const hostedPageErrors: PageErrors = {
+  matches: (request) => (request.routeOptions.url ?? '').startsWith('/hosted/'),
+  send: (reply, status, headers) => {
+    const page = ERROR_PAGES[status] ?? (status < 500
+      ? { title: 'This address is not valid', body: 'Something in the address or the form could not be read. Go back and try again.' }
+      : { title: 'Something went wrong', body: 'Please try again later.' });
+    return sendPage(reply.headers(headers), renderMessagePage(page), { status });
+  },
+};
 
 export const EXPIRED_MESSAGE = {
   title: 'This link has expired',

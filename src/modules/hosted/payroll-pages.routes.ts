@@ -28,7 +28,8 @@ export function payrollRoutes(deps: { db: Db; sessions: HostedSessionsService; s
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
     r.post('/v2/auth/payroll', {
-      preValidation: deps.auth.apiKey,
+      onRequest: deps.auth.apiKey,
+      config: { rateLimitClass: 'authentication' },
       schema: {
         operationId: 'setupPayrollV2', tags: ['Signup and authentication'], security: [{ apiKey: [] }],
         summary: 'A hosted page where the business owner connects payroll',

@@ -11,7 +11,7 @@ export function legalEntityRoutes(deps: { signup: SignupService; auth: AuthHooks
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     r.get('/legal_entity', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       schema: {
         operationId: 'getLegalEntity',
         tags: ['Legal entity'],
@@ -22,7 +22,7 @@ export function legalEntityRoutes(deps: { signup: SignupService; auth: AuthHooks
     }, async (request) => toAccountLegalEntity(await deps.signup.get(scopeOf(request), scopeOf(request).legalEntityId)));
 
     r.get('/v2/legal_entity', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       schema: {
         operationId: 'getLegalEntityV2',
         tags: ['Legal entity'],

@@ -27,7 +27,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
       });
 
     r.post('/accounts/signup', {
-      preValidation: auth.apiKey,
+      onRequest: auth.apiKey,
       schema: {
         operationId: 'embeddedSignup',
         tags: ['Signup and authentication'],
@@ -50,7 +50,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
     });
 
     r.post('/accounts/signup/sessions', {
-      preValidation: auth.apiKey,
+      onRequest: auth.apiKey,
       schema: {
         operationId: 'createHostedSignupSession',
         tags: ['Signup and authentication'],
@@ -79,7 +79,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
     // Row 4 (/v2/signup/sessions); the v2 document spells the same operation /v2/signup/session.
     for (const url of ['/v2/signup/sessions', '/v2/signup/session']) {
       r.post(url, {
-        preValidation: auth.apiKey,
+        onRequest: auth.apiKey,
         schema: {
           operationId: url.endsWith('s') ? 'createHostedSignupSessionV2' : 'createHostedSignupSessionV2Singular',
           tags: ['Signup and authentication'],
@@ -96,7 +96,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
     }
 
     r.post('/v2/signup', {
-      preValidation: auth.apiKey,
+      onRequest: auth.apiKey,
       config: { errorStyle: 'platform' },
       schema: {
         operationId: 'signupV2',

@@ -18,7 +18,7 @@ const CONFIG_DOC =
 export function locationRoutes(deps: { locations: LocationsService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const common = { preValidation: deps.auth.bearer };
+    const common = { onRequest: deps.auth.bearer };
     const tags = ['Locations'];
     const security = [{ bearer: [] }];
 

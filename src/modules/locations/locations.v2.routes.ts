@@ -11,7 +11,7 @@ import type { LocationsService } from './locations.service.js';
 export function regionV2Routes(deps: { locations: LocationsService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const common = { preValidation: deps.auth.bearer };
+    const common = { onRequest: deps.auth.bearer };
     const tags = ['Locations'];
     const security = [{ bearer: [] }];
 

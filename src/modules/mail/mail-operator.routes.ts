@@ -69,7 +69,7 @@ export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: Oper
     });
 
     r.get('/operator/v1/legal_entities/:legal_entity_id/mail', {
-      preValidation: deps.operatorAuth,
+      onRequest: deps.operatorAuth,
       schema: {
         operationId: 'operatorListMail', tags, security: OPERATOR_SECURITY,
         summary: 'Mail recorded for a legal entity',

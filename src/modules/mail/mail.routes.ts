@@ -42,7 +42,7 @@ export function mailRoutes(deps: {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['Mail'];
     const security = [{ bearer: [] }];
-    const common = { preValidation: deps.auth.bearer };
+    const common = { onRequest: deps.auth.bearer };
 
     r.get('/mail', {
       ...common,

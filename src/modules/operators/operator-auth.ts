@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 export type OperatorHook = (request: FastifyRequest) => Promise<void>;
 
-/** A preValidation hook for operator routes (authentication before validation, as everywhere). */
+/** An onRequest hook for operator routes: authentication before the body is read, as everywhere. */
 export function registerOperatorAuth(app: FastifyInstance, operators: OperatorsService): OperatorHook {
   app.decorateRequest('operator', null);
   return async (request) => {

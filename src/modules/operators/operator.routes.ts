@@ -115,7 +115,7 @@ const toAccount = (legalEntityId: string, a: AgencyAccountView) => ({
 export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connections: ConnectionsService; catalog: Catalog; operatorAuth: OperatorHook }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const common = { preValidation: deps.operatorAuth };
+    const common = { onRequest: deps.operatorAuth };
     const tags = ['Operator'];
     const security = OPERATOR_SECURITY;
 

@@ -23,7 +23,7 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const { tasks, catalog } = deps;
-    const common = { preValidation: deps.auth.bearer };
+    const common = { onRequest: deps.auth.bearer };
     const tags = ['Tasks'];
     const security = [{ bearer: [] }];
 

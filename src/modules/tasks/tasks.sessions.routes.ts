@@ -43,7 +43,7 @@ export function taskSessionRoutes(deps: {
       deps.sessions.issue({ purpose, legalEntityId, callbackUrl, ttlSeconds: deps.ttlSeconds, scope });
 
     r.post('/tasks/sessions', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       schema: {
         operationId: 'createTasksSession', tags, security,
         summary: 'A hosted page where the user sees and acts on the tasks',
@@ -58,7 +58,7 @@ export function taskSessionRoutes(deps: {
     });
 
     r.post('/v2/tasks/manage/session', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       config: { errorStyle: 'platform' },
       schema: {
         operationId: 'createTasksManagementSessionV2', tags, security,
@@ -86,7 +86,7 @@ export function taskSessionRoutes(deps: {
     });
 
     r.post('/v2/tasks/:task_id/session', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       config: { errorStyle: 'platform' },
       schema: {
         operationId: 'createTaskResolutionSessionV2', tags, security,
@@ -103,7 +103,7 @@ export function taskSessionRoutes(deps: {
     });
 
     r.post('/tasks/:task_id/automate/sessions', {
-      preValidation: deps.auth.bearer,
+      onRequest: deps.auth.bearer,
       schema: {
         operationId: 'createTaskAutomationSession', tags, security,
         summary: 'Start the automation of a task',

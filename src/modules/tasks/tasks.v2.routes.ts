@@ -20,7 +20,7 @@ export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const { tasks, catalog } = deps;
     // The v2 task operations answer errors as {message, detail}, like the reference document says.
-    const common = { preValidation: deps.auth.bearer, config: { errorStyle: 'platform' as const } };
+    const common = { onRequest: deps.auth.bearer, config: { errorStyle: 'platform' as const } };
     const tags = ['Tasks'];
     const security = [{ bearer: [] }];
 

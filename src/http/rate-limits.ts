@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimits } from '../config.js';
+import { HttpError } from '../lib/errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** 'authentication': a token-issuing operation, also counted against the stricter authentication limit. */
+    rateLimitClass?: 'authentication';
+  }
+}
+
+/** Probes must answer whatever a client does. */
+export const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz']);
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+
+/**
+ * A hash of the whole Authorization header names the API key or token: the secret itself is never
+ * kept (nor logged), and a guessed credential is just another key (failed guesses are counted per address).
+ */
+function credentialOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  return header ? createHash('sha256').update(header).digest('base64url').slice(0, 22) : null;
+}
+
+const tooMany = (retryAfter: number, what: string) =>
+  new HttpError(429, `${what}; retry in ${retryAfter} seconds`, { 'retry-after': String(retryAfter) });
+
+/**
+ * Rate limits, counted in this process's memory (several processes each count on their own):
+ * per credential, per address without one, a stricter limit on token-issuing operations, and
+ * failed authentications (401s) per address, past which the address is refused before any check.
+ */
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
+  await app.register(rateLimit, { global: false, timeWindow: limits.windowSeconds * 1000, cache: 20_000 });
+  const limiter = (max: number, key: (request: FastifyRequest) => string): Limiter | null =>
+    max > 0 ? app.createRateLimit({ max, keyGenerator: key }) : null;
+  const byCredentialOrAddress = (request: FastifyRequest) => {
+    const credential = credentialOf(request);
+    return credential ? `c:${credential}` : `a:${request.ip}`;
+  };
+  const perCredential = limiter(limits.perCredential, byCredentialOrAddress);
+  const perAddress = limiter(limits.perAddress, byCredentialOrAddress);
+  const authOperations = limiter(limits.authOperations, byCredentialOrAddress);
+  const failedAuth = limiter(limits.failedAuth, (request) => `f:${request.ip}`);
+
+  const check = async (request: FastifyRequest, limit: Limiter | null, what: string, increment = true) => {
+    if (!limit) return;
+    const result = await limit(request, { increment });
+    if (!result.isAllowed && result.isExceeded) throw tooMany(Math.max(1, result.ttlInSeconds), what);
+  };
+
+  // A root hook: it runs before every route's own hooks (authentication included) and for unknown paths.
+  app.addHook('onRequest', async (request) => {
+    if (UNLIMITED_ROUTES.has(request.routeOptions.url ?? '')) return;
+    await check(request, failedAuth, 'Too many failed authentication attempts from this address', false);
+    await check(request, request.headers.authorization ? perCredential : perAddress, 'Too many requests');
+    if (request.routeOptions.config?.rateLimitClass === 'authentication') {
+      await check(request, authOperations, 'Too many authentication requests');
+    }
+  });
+  // A refused request whose body has not arrived yet (a 401 before the body, a 429, a 503): close the
+  // connection rather than read and discard what is left of the body (up to the body limit).
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
+  });
+  // Counted after the answer is sent: costs the client's request nothing.
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 401 && failedAuth) await failedAuth(request);
+  });
+}
