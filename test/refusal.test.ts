@@ -87,6 +87,7 @@ describe('cheap refusal over a real socket', () => {
     const res = await client.response();
     expect(res.status).toBe(431);
     expect(expectEnvelope(res).detail).toBe('Request Header Fields Too Large');
+    expect(res.headers['x-request-id']).toMatch(/^[\w-]+$/);
   });
 
   it('400: a request Node cannot parse, in the envelope', async () => {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { generateRequestId, REQUEST_ID_HEADER } from './request-id.js';
 
 /**
  * Errors Node's HTTP parser raises before Fastify sees a request (headers too large, malformed request line,
@@ -12,6 +13,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `${REQUEST_ID_HEADER}: ${generateRequestId()}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
