@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db } from '../src/db/database.js';
 import type { ConnectionStatus } from '../src/db/schema.js';
+import { ADVANCE_JOB } from '../src/modules/connections/connections.service.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { accessToken, bearer, createPlatform, json, signupEntity, TEST_VAULT_KEY } from './helpers/app.js';
 import { startServe } from './helpers/cli.js';
@@ -11,7 +13,16 @@ import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js
 /**
  * The connector's steps live in the durable job queue: a server stopped while a connection is
  * authenticating or registering loses nothing, and the next server on the same database finishes it.
+ *
+ * The step delay is far longer than any test, so no step runs by itself: the test releases each queued
+ * step (makes it due now) when it wants it to run. Nothing then depends on how fast the machine is.
  */
+const NEVER_BY_ITSELF_MS = 600_000;
+
+/** Makes the queued connector steps due now (pg-boss's start_after, and the handler's sub-second wait). */
+const releaseSteps = (db: Db) =>
+  sql`update pgboss.job set start_after = now(), data = data - 'not_before' where name = ${ADVANCE_JOB} and state in ('created', 'retry')`.execute(db);
+
 describe('a connection survives restarts in the middle', () => {
   let url: string;
   let config: Config;
@@ -30,7 +41,7 @@ describe('a connection survives restarts in the middle', () => {
     url = await createTestDatabase(inject('testCluster'));
     config = loadConfig({}, {
       databaseUrl: url, port: 0, host: '127.0.0.1', logLevel: 'silent', publicBaseUrl: 'http://statehouse.test',
-      sandboxConnectorStepMs: 1500, vaultKeys: [TEST_VAULT_KEY],
+      sandboxConnectorStepMs: NEVER_BY_ITSELF_MS, vaultKeys: [TEST_VAULT_KEY],
     });
   });
   afterAll(async () => {
@@ -82,13 +93,15 @@ describe('a connection survives restarts in the middle', () => {
     // 2. A new server picks the step up; stopped again as soon as the connection is registering.
     const second = await start();
     expect(await statusIn(second.database.db, id)).toBe('authenticating');
-    await waitForStatus(second.database.db, id, 'registering', 30_000);
+    await releaseSteps(second.database.db);
+    await waitForStatus(second.database.db, id, 'registering', 60_000);
     await stop(second);
 
     // 3. A third server finishes it.
     const third = await start();
     expect(await statusIn(third.database.db, id)).toBe('registering'); // nothing happened while no server ran
-    await waitForStatus(third.database.db, id, 'connected', 30_000);
+    await releaseSteps(third.database.db);
+    await waitForStatus(third.database.db, id, 'connected', 60_000);
 
     const events = await eventsOf(third.database.db, id);
     expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
@@ -98,7 +111,7 @@ describe('a connection survives restarts in the middle', () => {
     expect(api).toMatchObject({ id, status: 'connected', account: { id: accountId, status: 'active' } });
     expect(api.account.history).toHaveLength(4);
     await stop(third);
-  }, 90_000);
+  });
 
   it('a server killed (SIGKILL) while registering loses nothing: the next one finishes', async () => {
     const first = await start();
@@ -110,10 +123,11 @@ describe('a connection survives restarts in the middle', () => {
     const observer = createDb(url, 1);
     const statusOf = () => statusIn(observer, id);
     const child = await startServe({
-      DATABASE_URL: url, SANDBOX_CONNECTOR_STEP_MS: '1500', STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), LOG_LEVEL: 'silent',
+      DATABASE_URL: url, SANDBOX_CONNECTOR_STEP_MS: String(NEVER_BY_ITSELF_MS), STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), LOG_LEVEL: 'silent',
     });
     try {
-      const deadline = Date.now() + 30_000;
+      await releaseSteps(observer);
+      const deadline = Date.now() + 60_000;
       for (let status = await statusOf(); status !== 'registering'; status = await statusOf()) {
         expect(status).toBe('authenticating');
         if (Date.now() > deadline) throw new Error('never reached registering');
@@ -123,16 +137,17 @@ describe('a connection survives restarts in the middle', () => {
       child.child.kill('SIGKILL');
       await child.exited;
     }
-    await new Promise((r) => setTimeout(r, 2_000)); // past the next step's due time: nobody is running it
+    // The next step is due, but its only worker is dead: nothing moves until another server runs.
+    await releaseSteps(observer);
     expect(await statusOf()).toBe('registering');
     await observer.destroy();
 
     const probe = await start();
-    await waitForStatus(probe.database.db, id, 'connected', 30_000, 50);
+    await waitForStatus(probe.database.db, id, 'connected', 60_000, 50);
     const events = await eventsOf(probe.database.db, id);
     expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
       [null, 'pending'], ['pending', 'authenticating'], ['authenticating', 'registering'], ['registering', 'connected'],
     ]);
     await stop(probe);
-  }, 90_000);
+  });
 });

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { migrations } from '../src/db/migrations/index.js';
 import { VALID_SIGNUP_V2 } from './helpers/app.js';
 import { runCli, startServe, type ServeProcess } from './helpers/cli.js';
+import { waitUntil } from './helpers/wait.js';
 import { admin, withDatabase } from './helpers/test-database.js';
 
 const postmasterPid = async (dataDir: string) => {
@@ -31,7 +32,7 @@ const alive = (pid: number) => {
 };
 /** The postmaster removes its pid file just before it exits: allow it a moment. */
 const gone = async (pid: number) => {
-  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitUntil(() => !alive(pid), `process ${pid} to exit`).catch(() => {});
   return !alive(pid);
 };
 
@@ -97,7 +98,7 @@ describe('statehouse serve on the embedded PostgreSQL', { timeout: 120_000 }, ()
 
   it('the start command creates demo data ready to call', async () => {
     server = await startServe(env(), ['--demo']);
-    for (let i = 0; i < 100 && !/Demo legal entity waiting/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => /Demo legal entity waiting/.test(server!.output()), 'the demo instructions');
     const out = server.output();
     const key = /^sh_key_\S+$/m.exec(out)?.[0];
     const entity = /Demo legal entity \(active[^:]*: (le_\w+)/.exec(out)?.[1];
@@ -113,7 +114,7 @@ describe('statehouse serve on the embedded PostgreSQL', { timeout: 120_000 }, ()
   it('prints the same demo key after a restart, kept in a file only its owner can read', async () => {
     const printedKey = (out: string) => /^sh_key_\S+$/m.exec(out)?.[0];
     const waitForKey = async (serve: ServeProcess) => {
-      for (let i = 0; i < 600 && !printedKey(serve.output()); i++) await new Promise((r) => setTimeout(r, 100));
+      await waitUntil(() => printedKey(serve.output()), 'the demo key');
       return printedKey(serve.output());
     };
     const before = await waitForKey(server!);

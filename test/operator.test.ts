@@ -22,7 +22,7 @@ describe('operator API (/operator/v1)', () => {
   const op = (key = operatorKey) => ({ authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
-    t = await createTestApp({ logLevel: 'info', dataDir: mkdtempSync(path.join(tmpdir(), 'statehouse-op-')) }, { write: (line) => void lines.push(line) });
+    t = await createTestApp({ logLevel: 'debug', dataDir: mkdtempSync(path.join(tmpdir(), 'statehouse-op-')) }, { write: (line) => void lines.push(line) });
     operatorKey = (await createOperatorsService(t.db).createKey('ops team')).key;
     ({ apiKey, platformId } = await createPlatform(t.db));
     entityId = await signupEntity(t.app, apiKey);

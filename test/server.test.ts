@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -27,7 +28,7 @@ describe('logging', () => {
     await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: `${apiKey}x` }, payload: VALID_SIGNUP_V2 });
 
     const log = lines.join('');
-    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.length).toBeGreaterThanOrEqual(7); // at least one line per request
     expect(log).toContain('/hosted/s/[redacted]');
     for (const secret of [apiKey, apiKey.slice(7), token, token.slice(6, 40), link.split('/').at(-1)!]) expect(log).not.toContain(secret);
   });
@@ -46,7 +47,9 @@ describe('graceful shutdown', () => {
     const { apiKey } = await createPlatform(server.database.db);
     const body = JSON.stringify(VALID_SIGNUP_V2);
 
-    // Start a request and hold back the end of its body while the server begins to close.
+    // Start a request and hold back the end of its body until the server has begun to close.
+    const arrived = once(server.app.server, 'request');
+    let finishBody!: () => void;
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(`${server.url}/v2/signup`, {
         method: 'POST', headers: { authorization: apiKey, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
@@ -57,10 +60,11 @@ describe('graceful shutdown', () => {
       });
       req.on('error', reject);
       req.write(body.slice(0, 10));
-      setTimeout(() => req.end(body.slice(10)), 300);
+      finishBody = () => req.end(body.slice(10));
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived; // the server has the request (headers read, body incomplete)
     const closing = server.close();
+    finishBody();
     const finished = await response;
     await closing;
     expect(finished.status).toBe(200);

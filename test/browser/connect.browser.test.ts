@@ -43,7 +43,7 @@ describe('the hosted connect page in a browser', () => {
 
   /** Follows "Check status" (as a person would) until a heading appears; bounded. */
   async function checkUntil(page: Page, heading: string) {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000; // generous: the machine may be busy
     for (;;) {
       if (await page.getByRole('heading', { name: heading, exact: true }).isVisible()) return;
       if (Date.now() > deadline) throw new Error(`'${heading}' did not appear; page shows: ${await page.locator('h1').textContent()}`);
