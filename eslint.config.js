@@ -1,0 +1,56 @@
+// ESLint 9 flat config: typescript-eslint's recommended rules, no import cycles, and the layering
+// (docs/decisions.md, "Dependency rules"; docs/architecture.md, "Layers and the rule that keeps them").
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// Each layer folder, and what of src it may import (besides itself). Everything else in src is refused.
+// lib and config.ts are the bottom; http, db, jobs, catalog, engine and pages sit on them; modules above;
+// app.ts, server.ts and production.ts above the modules; cli at the top.
+const below = (target, allowed) => ({
+  target: `./src/${target}`,
+  from: './src',
+  except: [`./${target}`, ...allowed.map((a) => `./${a}`)],
+  message: `src/${target} may import only ${allowed.length ? allowed.join(', ') : 'nothing else of src'}.`,
+});
+const upper = ['./src/modules', './src/app.ts', './src/server.ts', './src/production.ts', './src/cli'];
+
+const layers = [
+  below('lib', []),
+  below('config.ts', ['lib']),
+  below('catalog', ['lib']),
+  below('engine', ['lib', 'catalog']),
+  below('db', ['lib', 'config.ts']),
+  below('jobs', ['lib', 'config.ts', 'db']),
+  below('http', ['lib', 'config.ts', 'db']),
+  below('pages', ['lib', 'db', 'catalog', 'engine']),
+  { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
+    message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
+  { target: ['./src/app.ts', './src/server.ts', './src/production.ts'], from: './src/cli',
+    message: 'app.ts, server.ts and production.ts must not import the CLI.' },
+];
+void upper;
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommended],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // The layering holds for the sources; tests and benchmarks may import anything (and cannot close a cycle:
+    // nothing in src imports them).
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layers }],
+    },
+  },
+);
