@@ -2,7 +2,7 @@ import type { RequirementDefinition } from '../../catalog/catalog.schema.js';
 import type { Db } from '../../db/database.js';
 import type { TaskAutomationRow } from '../../db/schema.js';
 import { ConflictError } from '../../lib/errors.js';
-import type { AccessScope } from '../auth/access-tokens.js';
+import type { AccessScope } from '../../http/principals.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 
 export type AutomationField = NonNullable<RequirementDefinition['resolutions']['automation']>['fields'][number];
