@@ -28,7 +28,7 @@ import { connectionRoutes } from './modules/connections/connections.routes.js';
 import { createConnectionsService } from './modules/connections/connections.service.js';
 import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
-import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted/hosted-sessions.service.js';
+import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted-sessions/hosted-sessions.service.js';
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
 import { hostedPageErrors } from './modules/hosted/hosted-http.js';
 import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';

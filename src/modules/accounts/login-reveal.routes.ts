@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
 import { hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
-import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService } from './accounts.service.js';
 import { decodeBase32, totp } from './totp.js';

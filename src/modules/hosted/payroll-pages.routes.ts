@@ -8,7 +8,7 @@ import { renderPayrollConnected, renderPayrollConsent } from '../../pages/payrol
 import type { SignupService } from '../legal-entities/signup.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { callbackTarget, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
-import type { HostedSessionsService } from './hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
 const PayrollSetupRequest = Type.Object(
   {

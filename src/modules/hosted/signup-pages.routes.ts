@@ -6,7 +6,7 @@ import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../../pages/signup-pages.js';
 import type { SignupService } from '../legal-entities/signup.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
-import type { HostedSessionsService } from './hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { formValues, nextStep, previousStep, resumeStep, STEPS, validateStep, type Step } from './signup-wizard.js';
 
 const StepParams = Type.Object({ step: StringEnum(STEPS) });

@@ -6,7 +6,7 @@ import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
 import { hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
-import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
