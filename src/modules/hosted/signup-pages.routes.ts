@@ -7,7 +7,8 @@ import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../.
 import type { SignupService } from '../legal-entities/signup.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import { formValues, nextStep, previousStep, resumeStep, STEPS, validateStep, type Step } from './signup-wizard.js';
+import { STEPS, type Step } from '../../pages/signup-options.js';
+import { formValues, nextStep, previousStep, resumeStep, validateStep } from './signup-wizard.js';
 
 const StepParams = Type.Object({ step: StringEnum(STEPS) });
 const FormSteps = ['business', 'contact', 'accounting'] as const;
