@@ -30,7 +30,7 @@ import { createSandboxConnector } from './modules/connections/sandbox-connector.
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted-sessions/hosted-sessions.service.js';
 import { hostedRoutes } from './modules/hosted/hosted.routes.js';
-import { hostedPageErrors } from './modules/hosted/hosted-http.js';
+import { hostedPageErrors } from './modules/hosted-sessions/hosted-http.js';
 import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
 import { automationPageRoutes } from './modules/hosted/automation-pages.routes.js';
 import { payrollRoutes } from './modules/hosted/payroll-pages.routes.js';

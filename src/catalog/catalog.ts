@@ -110,6 +110,3 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
     requirement: (id: string) => byId.get(id),
   });
 }
-
-/** Regions of the catalog in the fixed order of regions.json. */
-export const orderedRegions = (catalog: Catalog) => REGIONS.filter((r) => catalog.regions.has(r.code));

@@ -9,7 +9,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
-import { hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
+import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService } from './accounts.service.js';

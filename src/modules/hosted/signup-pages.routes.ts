@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../../pages/signup-pages.js';
 import type { SignupService } from '../legal-entities/signup.service.js';
-import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
+import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { STEPS, type Step } from '../../pages/signup-options.js';
 import { formValues, nextStep, previousStep, resumeStep, validateStep } from './signup-wizard.js';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
-import { hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
+import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';

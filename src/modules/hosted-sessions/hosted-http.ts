@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { BrowserSessionRow, HostedPurpose } from '../../db/schema.js';
 import { RawBody } from '../../http/body-parsers.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { SESSION_COOKIE, type HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { SESSION_COOKIE, type HostedSessionsService } from './hosted-sessions.service.js';
 
 /** What every hosted page knows about its visitor. */
 export interface HostedContext {
