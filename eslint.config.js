@@ -43,6 +43,9 @@ export default tseslint.config(
     extends: [tseslint.configs.recommended],
     plugins: { 'import-x': importX },
     settings: {
+      // Without these import-x parses no .ts file it follows, and no-cycle sees nothing.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     rules: {

@@ -6,7 +6,7 @@ import { Compile } from 'typebox/compile';
 import {
   QuestionsFileSchema, RegionFileSchema, type Agency, type QuestionDefinition, type RegionFile, type RequirementDefinition,
 } from './catalog.schema.js';
-import { CatalogError, REGIONS, regionByCode, type Region } from './regions.js';
+import { CatalogError, regionByCode, type Region } from './regions.js';
 import { packagePath } from '../lib/package-root.js';
 import { parseCatalogYaml } from './catalog-cache.js';
 

@@ -1,8 +1,8 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import type { QuestionDefinition, RequirementDefinition, Agency } from '../../catalog/catalog.schema.js';
-import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
+import type { QuestionDefinition } from '../../catalog/catalog.schema.js';
+import { regionByCode, regionById } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
-import type { LocationRow, TaskAutomationRow, TaskRow } from '../../db/schema.js';
+import type { LocationRow, TaskRow } from '../../db/schema.js';
 import { explain, planTasks, type EngineInput, type PlannedTask } from '../../engine/engine.js';
 import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError, fieldError } from '../../lib/errors.js';
