@@ -65,6 +65,7 @@ declare module 'autocannon' {
       stop(): void;
       on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
       on(event: 'reqError', listener: (error: Error) => void): this;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catch-all overload, as EventEmitter declares it
       on(event: string, listener: (...args: any[]) => void): this;
     }
   }

@@ -171,6 +171,8 @@ export const RequirementSchema = Type.Object(
   { additionalProperties: false },
 );
 export type RequirementDefinition = Static<typeof RequirementSchema>;
+/** One field an automated resolution asks for (the hosted automation form shows one input per field). */
+export type AutomationField = NonNullable<RequirementDefinition['resolutions']['automation']>['fields'][number];
 
 export const RegionFileSchema = Type.Object(
   {

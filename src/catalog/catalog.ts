@@ -6,7 +6,7 @@ import { Compile } from 'typebox/compile';
 import {
   QuestionsFileSchema, RegionFileSchema, type Agency, type QuestionDefinition, type RegionFile, type RequirementDefinition,
 } from './catalog.schema.js';
-import { CatalogError, REGIONS, regionByCode, type Region } from './regions.js';
+import { CatalogError, regionByCode, type Region } from './regions.js';
 import { packagePath } from '../lib/package-root.js';
 import { parseCatalogYaml } from './catalog-cache.js';
 
@@ -110,6 +110,3 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
     requirement: (id: string) => byId.get(id),
   });
 }
-
-/** Regions of the catalog in the fixed order of regions.json. */
-export const orderedRegions = (catalog: Catalog) => REGIONS.filter((r) => catalog.regions.has(r.code));

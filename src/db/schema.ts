@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -309,17 +309,10 @@ export interface Database {
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;
-export type NewLegalEntity = Insertable<LegalEntitiesTable>;
-export type LegalEntityUpdate = Updateable<LegalEntitiesTable>;
 export type LocationRow = Selectable<LegalEntityLocationsTable>;
-export type PlatformRow = Selectable<PlatformsTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type HostedSessionRow = Selectable<HostedSessionsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type BrowserSessionRow = Selectable<HostedBrowserSessionsTable>;
 export type TaskAutomationRow = Selectable<TaskAutomationsTable>;
 export type AgencyAccountRow = Selectable<AgencyAccountsTable>;
-export type AccountLoginRow = Selectable<AccountLoginsTable>;
 export type MailItemRow = Selectable<MailItemsTable>;
 export type ConnectionRow = Selectable<AccountConnectionsTable>;
-export type ConnectionEventRow = Selectable<AccountConnectionEventsTable>;

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessScope, AccessTokens } from '../modules/auth/access-tokens.js';
-import type { PlatformPrincipal, PlatformsService } from '../modules/platforms/platforms.service.js';
+import type { AccessScope, PlatformPrincipal } from './principals.js';
+
+/** What the hooks need of the platforms service and the access tokens (modules/platforms, modules/auth). */
+interface ApiKeyAuthenticator {
+  authenticate(authorization: string | undefined): Promise<PlatformPrincipal>;
+}
+interface TokenVerifier {
+  verify(authorization: string | undefined): AccessScope;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,7 +27,7 @@ export interface AuthHooks {
  * Route `onRequest` hooks: authentication runs before the body is read or parsed, so a request without
  * valid credentials costs no parsing (FastAPI parses first; see docs/decisions.md, "Cheap refusal").
  */
-export function registerAuth(app: FastifyInstance, platforms: PlatformsService, tokens: AccessTokens): AuthHooks {
+export function registerAuth(app: FastifyInstance, platforms: ApiKeyAuthenticator, tokens: TokenVerifier): AuthHooks {
   app.decorateRequest('platform', null);
   app.decorateRequest('scope', null);
   return {

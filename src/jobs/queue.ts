@@ -29,6 +29,7 @@ export interface SendOptions {
    * A transaction to enqueue in: the job exists exactly when that transaction commits, so a state
    * change and the work it schedules can never be separated by a crash.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database's transaction: the queue runs raw SQL and knows no schema
   transaction?: Kysely<any>;
 }
 
@@ -200,6 +201,7 @@ const QUEUE_STATS_SQL = `
    order by q.name`;
 
 /** pg-boss runs its insert through our transaction's connection. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `transaction` above
 const viaTransaction = (trx: Kysely<any>): PgBoss.Db => ({
   executeSql: async (text, values) => ({ rows: [...(await trx.executeQuery(CompiledQuery.raw(text, values))).rows] }),
 });

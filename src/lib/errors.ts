@@ -1,4 +1,11 @@
-import type { ValidationIssue } from '../http/validation/validator.js';
+/** One error in pydantic v2's shape, as FastAPI renders it in a 422 `detail` array. */
+export interface ValidationIssue {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
 
 /** An error with an HTTP status; services throw these and one handler renders them. */
 export class HttpError extends Error {

@@ -1,4 +1,4 @@
-import type { AutomationField } from '../modules/tasks/automation.service.js';
+import type { AutomationField } from '../catalog/catalog.schema.js';
 import { csrfInput, errorSummary, textField } from './components.js';
 import { html, layout, type Raw } from './html.js';
 

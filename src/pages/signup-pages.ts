@@ -1,5 +1,5 @@
 import type { LegalEntityRow } from '../db/schema.js';
-import { ENTITY_TYPE_LABELS, OPTIONS, STEPS, TAX_CLASS_LABELS, type Step } from '../modules/hosted/signup-wizard.js';
+import { ENTITY_TYPE_LABELS, OPTIONS, STEPS, TAX_CLASS_LABELS, type Step } from './signup-options.js';
 import { csrfInput, errorSummary, selectField, textField } from './components.js';
 import { html, layout, type Raw } from './html.js';
 

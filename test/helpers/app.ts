@@ -78,6 +78,7 @@ export const VALID_SIGNUP_V2 = {
   incorporated_date: '2022-01-15',
 } as const;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies loosely unless they name a type
 export const json = <T = any>(response: LightMyRequestResponse): T => response.json() as T;
 
 /** Signs up an entity with /v2/signup and returns its id. */

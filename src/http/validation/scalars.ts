@@ -1,5 +1,6 @@
 import { parseDate } from './dates.js';
-import type { SchemaNode, ValidationIssue, Validator } from './validator.js';
+import type { ValidationIssue } from '../../lib/errors.js';
+import type { SchemaNode, Validator } from './types.js';
 
 /** Scalar validators (strings, numbers, booleans) with pydantic v2's lax coercions and messages. */
 

@@ -1,39 +1,8 @@
 import { buildBoolean, buildInteger, buildNumber, buildString, INT_STRING, parseIntString } from './scalars.js';
+import type { ValidationIssue } from '../../lib/errors.js';
+import type { SchemaNode, Validator } from './types.js';
 
-/** One error in pydantic v2's shape, as FastAPI renders it in a 422 `detail` array. */
-export interface ValidationIssue {
-  type: string;
-  loc: (string | number)[];
-  msg: string;
-  input: unknown;
-  ctx?: Record<string, unknown>;
-}
-
-/** Validates and coerces (pydantic "lax" mode); pushes issues and returns the coerced value. */
-export type Validator = (input: unknown, loc: (string | number)[], issues: ValidationIssue[]) => unknown;
-
-/** JSON Schema as TypeBox emits it, plus our `format` values: date, email, http-url. */
-export interface SchemaNode {
-  type?: string | string[];
-  properties?: Record<string, SchemaNode>;
-  required?: string[];
-  additionalProperties?: boolean | SchemaNode;
-  propertyNames?: SchemaNode;
-  items?: SchemaNode;
-  anyOf?: SchemaNode[];
-  enum?: unknown[];
-  const?: unknown;
-  format?: string;
-  pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  maxItems?: number;
-  maxProperties?: number;
-  default?: unknown;
-  title?: string;
-}
+export type { SchemaNode, Validator, ValidationIssue };
 
 const cache = new WeakMap<object, Validator>();
 

@@ -8,8 +8,8 @@ import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSc
 import { fieldError } from '../../lib/errors.js';
 import { renderAccountsPage, type FailedForm, type LoginItem } from '../../pages/account-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted/hosted-http.js';
-import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum, AgencyAccountDataStatus, AgencyAccountRow } from '../../db/schema.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AccessScope } from '../auth/access-tokens.js';
+import type { AccessScope } from '../../http/principals.js';
 import { createAccountsRepository, type LoginListRow } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from './vault.js';

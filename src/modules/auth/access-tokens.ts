@@ -1,12 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
-
-/** What a bearer token proves: one legal entity of one platform, until it expires. */
-export interface AccessScope {
-  platformId: string;
-  legalEntityId: string;
-}
+import type { AccessScope } from '../../http/principals.js';
 
 const TOKEN_PREFIX = 'sh_at_';
 const expired = () => new UnauthorizedError('Access token expired: request a new one from POST /accounts/auth');

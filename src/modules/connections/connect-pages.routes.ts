@@ -7,8 +7,8 @@ import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
 import { parseCredentialsForm } from '../accounts/credentials-form.js';
 import { MAX_SECRET_TEXT } from '../accounts/accounts.service.js';
-import { formOf, hostedOf, requireHostedSession, sendPage } from '../hosted/hosted-http.js';
-import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { ConnectionsService } from './connections.service.js';
 
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });

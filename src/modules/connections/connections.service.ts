@@ -8,8 +8,8 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { LoginSecrets } from '../accounts/vault.js';
-import type { AccessScope } from '../auth/access-tokens.js';
-import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { AccessScope } from '../../http/principals.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { ACCEPTS_CREDENTIALS, CANCELABLE, IN_PROGRESS, recordCreated, transition } from './connection-states.js';
 import type { Connector, ConnectorAccount, LearnedAttribute } from './connector.js';
 

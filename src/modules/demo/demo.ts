@@ -1,7 +1,7 @@
 import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { createTasksService } from '../tasks/tasks.service.js';
-import { createHostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import { createHostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { createSignupService } from '../legal-entities/signup.service.js';
 import { createLocationsService } from '../locations/locations.service.js';
 import { createPlatformsRepository } from '../platforms/platforms.repository.js';

@@ -7,8 +7,8 @@ import { renderAutomationForm, renderAutomationStatus } from '../../pages/automa
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { checkField, type AutomationService } from '../tasks/automation.service.js';
 import type { Db } from '../../db/database.js';
-import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
-import type { HostedSessionsService } from './hosted-sessions.service.js';
+import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 

@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 import type { BrowserSessionRow } from '../../db/schema.js';
 import { packagePath } from '../../lib/package-root.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { EXPIRED_MESSAGE, sendPage, sessionCookie } from './hosted-http.js';
-import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './hosted-sessions.service.js';
+import { EXPIRED_MESSAGE, sendPage, sessionCookie } from '../hosted-sessions/hosted-http.js';
+import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
 const STYLESHEET = readFileSync(packagePath('public', 'statehouse.css'), 'utf8');
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 128 }) });

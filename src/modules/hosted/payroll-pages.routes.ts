@@ -7,8 +7,8 @@ import { BoundedString, ErrorSchema, HTTPValidationErrorSchema, HttpUrlString } 
 import { renderPayrollConnected, renderPayrollConsent } from '../../pages/payroll-pages.js';
 import type { SignupService } from '../legal-entities/signup.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
-import { callbackTarget, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
-import type { HostedSessionsService } from './hosted-sessions.service.js';
+import { callbackTarget, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
 const PayrollSetupRequest = Type.Object(
   {

@@ -5,12 +5,13 @@ import type { Db } from '../../db/database.js';
 import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../../pages/signup-pages.js';
 import type { SignupService } from '../legal-entities/signup.service.js';
-import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from './hosted-http.js';
-import type { HostedSessionsService } from './hosted-sessions.service.js';
-import { formValues, nextStep, previousStep, resumeStep, STEPS, validateStep, type Step } from './signup-wizard.js';
+import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { STEPS, type Step } from '../../pages/signup-options.js';
+import { formValues, nextStep, previousStep, resumeStep, validateStep } from './signup-wizard.js';
 
 const StepParams = Type.Object({ step: StringEnum(STEPS) });
-const FormSteps = ['business', 'contact', 'accounting'] as const;
+type FormStep = Exclude<Step, 'review'>;
 
 /** The hosted signup: one step per page, validated like the API, resumable, ending with a review. */
 export function signupPageRoutes(deps: { db: Db; sessions: HostedSessionsService; signup: SignupService; publicOrigin: string }) {
@@ -57,10 +58,10 @@ export function signupPageRoutes(deps: { db: Db; sessions: HostedSessionsService
         return sendPage(reply, done(hosted.platformName, completed.business_name));
       }
       const form = formOf(request);
-      const result = validateStep(step as (typeof FormSteps)[number], form);
+      const result = validateStep(step as FormStep, form);
       if (!result.ok) {
         const back = previousStep(step);
-        return sendPage(reply, renderSignupStep({ step: step as (typeof FormSteps)[number], values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, back: back && `/hosted/signup/${back}` }), { status: 422 });
+        return sendPage(reply, renderSignupStep({ step: step as FormStep, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, back: back && `/hosted/signup/${back}` }), { status: 422 });
       }
       const entity = await entityOf(entityId);
       if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));

@@ -1,34 +1,9 @@
 import { Type, type TSchema } from 'typebox';
-import { REGIONS } from '../../catalog/regions.js';
 import type { LegalEntityRow } from '../../db/schema.js';
 import { compile, type ValidationIssue } from '../../http/validation/validator.js';
 import type { EntityProfile } from '../legal-entities/legal-entities.fns.js';
-import {
-  ACCOUNTING_METHODS, ACCOUNTING_PERIODS, AddressSchema, EmbeddedSignupRequestSchema, ENTITY_TYPES, LLC_MANAGED_TYPES, MONTH_NAMES, TAX_CLASSES,
-} from '../legal-entities/legal-entities.schemas.js';
-
-/** The hosted signup's steps, in order; `review` submits. */
-export const STEPS = ['business', 'contact', 'accounting', 'review'] as const;
-export type Step = (typeof STEPS)[number];
-
-export const ENTITY_TYPE_LABELS: Record<(typeof ENTITY_TYPES)[number], string> = {
-  c_corp: 'C corporation', p_corp: 'Professional corporation', pllc: 'Professional LLC (PLLC)', llc: 'Limited liability company (LLC)',
-  llp: 'Limited liability partnership (LLP)', lp: 'Limited partnership (LP)', gp: 'General partnership', unset: 'Not sure yet',
-};
-export const TAX_CLASS_LABELS: Record<(typeof TAX_CLASSES)[number], string> = {
-  corp: 'Corporation (C corporation)', s_corp: 'S corporation (Form 2553 election)', partnership: 'Partnership',
-  disregarded: 'Disregarded entity (single-member LLC)', tax_exempt: 'Tax-exempt organization', unset: 'Not sure yet',
-};
-
-export const OPTIONS = {
-  entity_type: ENTITY_TYPES.map((v) => [v, ENTITY_TYPE_LABELS[v]] as const),
-  tax_classification: TAX_CLASSES.map((v) => [v, TAX_CLASS_LABELS[v]] as const),
-  llc_managed_type: LLC_MANAGED_TYPES.map((v) => [v, v === 'member_managed' ? 'Member-managed' : 'Manager-managed'] as const),
-  incorporation_location: REGIONS.map((r) => [r.code, r.name] as const),
-  accounting_method: ACCOUNTING_METHODS.map((v) => [v, v === 'cash' ? 'Cash' : 'Accrual'] as const),
-  accounting_period: ACCOUNTING_PERIODS.map((v) => [v, v === 'calendar' ? 'Calendar year' : 'Fiscal year'] as const),
-  accounting_year_end: MONTH_NAMES.map((m, i) => [String(i + 1), m] as const),
-};
+import { AddressSchema, EmbeddedSignupRequestSchema } from '../legal-entities/legal-entities.schemas.js';
+import { STEPS, type Step } from '../../pages/signup-options.js';
 
 const p = EmbeddedSignupRequestSchema.properties;
 const optional = (schema: TSchema) => Type.Optional(schema);

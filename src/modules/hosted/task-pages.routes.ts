@@ -12,8 +12,8 @@ import { renderTaskDetail, renderTaskList, type Notice, type TaskItem } from '..
 import { automationFields } from '../tasks/automation.service.js';
 import type { TaskFilter } from '../tasks/tasks.fns.js';
 import type { TasksService, TaskView } from '../tasks/tasks.service.js';
-import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from './hosted-http.js';
-import type { HostedSessionsService } from './hosted-sessions.service.js';
+import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
 const STATUS_OPTIONS: [string, string][] = [
   ['open', 'To do and in progress'], ['todo', 'To do'], ['in-progress', 'In progress'], ['done', 'Done'], ['dismissed', 'Dismissed'], ['all', 'All'],

@@ -3,15 +3,9 @@ import { REGION_CODES } from '../../catalog/regions.js';
 import {
   BoundedString, DateString, EmailString, HttpUrlString, IntegerEnum, LONG_TEXT, Nullable, StringEnum,
 } from '../../http/schemas.js';
+import { ACCOUNTING_METHODS, ACCOUNTING_PERIODS, ENTITY_TYPES, LLC_MANAGED_TYPES, MONTH_NAMES, TAX_CLASSES } from '../../lib/entity-values.js';
 
-export const ENTITY_TYPES = ['unset', 'c_corp', 'p_corp', 'pllc', 'llc', 'llp', 'lp', 'gp'] as const;
-export const TAX_CLASSES = ['unset', 'corp', 's_corp', 'partnership', 'disregarded', 'tax_exempt'] as const;
-export const LLC_MANAGED_TYPES = ['member_managed', 'manager_managed'] as const;
-export const ACCOUNTING_METHODS = ['accrual', 'cash'] as const;
-export const ACCOUNTING_PERIODS = ['fiscal', 'calendar'] as const;
-export const MONTH_NAMES = [
-  'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
+export { ACCOUNTING_METHODS, ACCOUNTING_PERIODS, ENTITY_TYPES, LLC_MANAGED_TYPES, MONTH_NAMES, TAX_CLASSES };
 export const MONTH_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
 
 export const EntityType = StringEnum(ENTITY_TYPES, { title: 'EntityTypeEnum' });

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { LegalEntityRow } from '../../db/schema.js';
 import { NotFoundError, SignupConflictError } from '../../lib/errors.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
-import type { HostedSessionsService, IssuedSession } from '../hosted/hosted-sessions.service.js';
+import type { HostedSessionsService, IssuedSession } from '../hosted-sessions/hosted-sessions.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { PlatformPrincipal } from '../platforms/platforms.service.js';
 import { completeProfile, type EntityProfile } from './legal-entities.fns.js';

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../lib/errors.js';
-import type { AccessScope } from '../auth/access-tokens.js';
+import type { AccessScope } from '../../http/principals.js';
 
 /**
  * The reference's /v2 reads declare optional legal_entity_public_id, user_or_platform_public_id

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { LocationRow } from '../../db/schema.js';
 import { ConflictError, NotFoundError, fieldError } from '../../lib/errors.js';
 import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
-import type { AccessScope } from '../auth/access-tokens.js';
+import type { AccessScope } from '../../http/principals.js';
 import { applyConfigChange, changesEmployees, isProblem, type LocationConfigChange, type LocationConfigState } from './locations.fns.js';
 import { createLocationsRepository } from './locations.repository.js';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
-import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { OperatorHook } from '../operators/operator-auth.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { createVault, loadVaultKeys } from '../accounts/vault.js';

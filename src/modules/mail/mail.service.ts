@@ -6,7 +6,7 @@ import type { MailItemRow, MailType } from '../../db/schema.js';
 import { parseDate } from '../../http/validation/dates.js';
 import { ForbiddenError, HttpError, NotFoundError, fieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AccessScope } from '../auth/access-tokens.js';
+import type { AccessScope } from '../../http/principals.js';
 import type { FileLinks } from './file-links.js';
 import type { FileStorage } from './file-storage.js';
 

@@ -20,8 +20,6 @@ export function registerOperatorAuth(app: FastifyInstance, operators: OperatorsS
   };
 }
 
-export const operatorOf = (request: FastifyRequest) => request.operator as OperatorPrincipal;
-
 /** OpenAPI security requirement of operator routes. */
 export const OPERATOR_SECURITY = [{ operatorKey: [] }];
 

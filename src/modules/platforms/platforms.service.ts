@@ -2,13 +2,9 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/erro
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { PlatformsRepository } from './platforms.repository.js';
+import type { PlatformPrincipal } from '../../http/principals.js';
 
-/** The platform an API key authenticates; every legal entity belongs to exactly one. */
-export interface PlatformPrincipal {
-  platformId: string;
-  platformName: string;
-  apiKeyId: string;
-}
+export type { PlatformPrincipal };
 
 const API_KEY_PREFIX = 'sh_key_';
 

@@ -1,11 +1,9 @@
-import type { RequirementDefinition } from '../../catalog/catalog.schema.js';
+import type { AutomationField } from '../../catalog/catalog.schema.js';
 import type { Db } from '../../db/database.js';
 import type { TaskAutomationRow } from '../../db/schema.js';
 import { ConflictError } from '../../lib/errors.js';
-import type { AccessScope } from '../auth/access-tokens.js';
+import type { AccessScope } from '../../http/principals.js';
 import type { TasksService, TaskView } from './tasks.service.js';
-
-export type AutomationField = NonNullable<RequirementDefinition['resolutions']['automation']>['fields'][number];
 
 /** Checks one submitted value against its field definition; returns an error message or the clean value. */
 export function checkField(field: AutomationField, raw: string | undefined): { value: unknown } | { error: string } {

@@ -3,7 +3,7 @@ import type { RequirementDefinition } from '../../catalog/catalog.schema.js';
 import type { Region } from '../../catalog/regions.js';
 import type { Static } from 'typebox';
 import type { AccountTaskSchema, PlatformTaskSchema } from './tasks.schemas.js';
-import type { TaskView } from './tasks.service.js';
+import type { TaskView } from './task-view.js';
 
 type AccountTask = Static<typeof AccountTaskSchema>;
 type PlatformTask = Static<typeof PlatformTaskSchema>;
@@ -189,11 +189,4 @@ export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
     priority: definition.priority,
     is_managed: false,
   };
-}
-
-/** Sorting and filtering keys of a task view. */
-export function traitsOf(view: TaskView) {
-  return view.kind === 'question'
-    ? { definitionId: view.question.id, tags: [] as readonly string[], category: view.question.category, priority: view.question.priority, unlocks: 1, title: view.question.title }
-    : { definitionId: view.definition.id, tags: view.definition.tags as readonly string[], category: view.definition.category, priority: view.definition.priority, unlocks: view.definition.unlocks?.length ?? 0, title: view.definition.title };
 }

@@ -33,9 +33,6 @@ export function createTasksRepository(db: Db) {
     findTask: (legalEntityId: string, id: string) =>
       db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst(),
 
-    findTaskForUpdate: (legalEntityId: string, id: string) =>
-      db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', id).forUpdate().executeTakeFirst(),
-
     /**
      * Bulk insert from column arrays (unnest): 12 parameters per statement whatever the row count, so
      * neither Kysely nor PostgreSQL has thousands of placeholders to handle.

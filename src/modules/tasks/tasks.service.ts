@@ -1,21 +1,18 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import type { QuestionDefinition, RequirementDefinition, Agency } from '../../catalog/catalog.schema.js';
-import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
+import type { QuestionDefinition } from '../../catalog/catalog.schema.js';
+import { regionByCode, regionById } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
-import type { LocationRow, TaskAutomationRow, TaskRow } from '../../db/schema.js';
+import type { LocationRow, TaskRow } from '../../db/schema.js';
 import { explain, planTasks, type EngineInput, type PlannedTask } from '../../engine/engine.js';
 import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError, fieldError } from '../../lib/errors.js';
-import type { AccessScope } from '../auth/access-tokens.js';
+import type { AccessScope } from '../../http/principals.js';
 import type { LocationConfigChange } from '../locations/locations.fns.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
-import { traitsOf } from './tasks.mappers.js';
+import { traitsOf, type TaskView } from './task-view.js';
 import { createTasksRepository, identityOf, plannedIdentity, type CreatedTask, type PlanningEntityRow } from './tasks.repository.js';
 
-/** A stored task with what the catalog says about it. */
-export type TaskView =
-  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomationRow | undefined }
-  | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition; automation?: undefined };
+export type { TaskView };
 
 export interface TasksDeps {
   db: Db;

@@ -5,7 +5,7 @@ import { resolveRegion } from '../../catalog/regions.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, HttpUrlString, Nullable, PlatformErrorSchema, SessionResultSchema, StringEnum, BoundedString } from '../../http/schemas.js';
 import { fieldError } from '../../lib/errors.js';
-import type { HostedSessionsService } from '../hosted/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AutomationService } from './automation.service.js';
 import { TaskIdParamsSchema } from './tasks.schemas.js';

@@ -1,0 +1,74 @@
+// ESLint 9 flat config: typescript-eslint's recommended rules, no import cycles, and the layering
+// (docs/decisions.md, "Dependency rules"; docs/architecture.md, "Layers and the rule that keeps them").
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// Each layer folder, and what of src it may import (besides itself). Everything else in src is refused.
+// lib and config.ts are the bottom; http, db, jobs, catalog, engine and pages sit on them; modules above;
+// app.ts, server.ts and production.ts above the modules; cli at the top.
+const below = (target, allowed) => ({
+  target: `./src/${target}`,
+  from: './src',
+  except: [`./${target}`, ...allowed.map((a) => `./${a}`)],
+  message: `src/${target} may import only ${allowed.length ? allowed.join(', ') : 'nothing else of src'}.`,
+});
+const layers = [
+  below('lib', []),
+  below('config.ts', ['lib']),
+  below('catalog', ['lib']),
+  below('engine', ['lib', 'catalog']),
+  below('db', ['lib', 'config.ts']),
+  below('jobs', ['lib', 'config.ts', 'db']),
+  below('http', ['lib', 'config.ts', 'db']),
+  below('pages', ['lib', 'db', 'catalog', 'engine']),
+  // Between modules: hosted (the pages behind session links) is the top module, nothing else imports it; the
+  // hosted-session links themselves are modules/hosted-sessions, which any module may use. auth (token issuing)
+  // uses legal-entities, never the reverse (the scope type is http/principals.ts).
+  { target: './src/modules/!(hosted)/**', from: './src/modules/hosted',
+    message: 'Only app.ts imports modules/hosted: move what is shared to a lower place (modules/hosted-sessions, pages, lib).' },
+  below('modules/hosted-sessions', ['lib', 'config.ts', 'db', 'http', 'pages']),
+  { target: './src/modules/legal-entities', from: './src/modules/auth',
+    message: 'legal-entities must not import modules/auth (auth imports legal-entities).' },
+  { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
+    message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
+  { target: ['./src/app.ts', './src/server.ts', './src/production.ts'], from: './src/cli',
+    message: 'app.ts, server.ts and production.ts must not import the CLI.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommended],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these import-x parses no .ts file it follows, and no-cycle sees nothing.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      // Runtime cycles between files (type-only imports are not followed by the rule; the layer zones below
+      // cover those between folders).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // A leading underscore marks a deliberately unused binding: `const { omitted: _, ...rest } = row`.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Migrations are frozen in time and take Kysely<any> (Kysely's documented pattern): they must not depend
+    // on today's schema types.
+    files: ['src/db/migrations/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The layering holds for the sources; tests and benchmarks may import anything (and cannot close a cycle:
+    // nothing in src imports them).
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layers }],
+    },
+  },
+);

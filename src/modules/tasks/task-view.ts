@@ -1,0 +1,17 @@
+// A task as the services and mappers see it, and its sorting keys: apart from tasks.service.ts and
+// tasks.mappers.ts so that neither imports the other.
+import type { Agency, QuestionDefinition, RequirementDefinition } from '../../catalog/catalog.schema.js';
+import type { Region } from '../../catalog/regions.js';
+import type { TaskAutomationRow, TaskRow } from '../../db/schema.js';
+
+/** A stored task with what the catalog says about it. */
+export type TaskView =
+  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomationRow | undefined }
+  | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition; automation?: undefined };
+
+/** Sorting and filtering keys of a task view. */
+export function traitsOf(view: TaskView) {
+  return view.kind === 'question'
+    ? { definitionId: view.question.id, tags: [] as readonly string[], category: view.question.category, priority: view.question.priority, unlocks: 1, title: view.question.title }
+    : { definitionId: view.definition.id, tags: view.definition.tags as readonly string[], category: view.definition.category, priority: view.definition.priority, unlocks: view.definition.unlocks?.length ?? 0, title: view.definition.title };
+}
