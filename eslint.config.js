@@ -2,7 +2,6 @@
 // (docs/decisions.md, "Dependency rules"; docs/architecture.md, "Layers and the rule that keeps them").
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // Each layer folder, and what of src it may import (besides itself). Everything else in src is refused.
 // lib and config.ts are the bottom; http, db, jobs, catalog, engine and pages sit on them; modules above;
@@ -46,7 +45,10 @@ export default tseslint.config(
       // Without these import-x parses no .ts file it follows, and no-cycle sees nothing.
       'import-x/extensions': ['.ts', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      // Resolves the sources' `./x.js` specifiers to `x.ts` as TypeScript does. Pinned to versions built on
+      // enhanced-resolve: later ones need platform binaries (unrs-resolver) that this registry does not all
+      // serve, and npm 11 then rejects its own lock file in `npm ci` (docs/decisions.md, "Dependency rules").
+      'import-x/resolver': { typescript: { project: './tsconfig.json' } },
     },
     rules: {
       // Runtime cycles between files (type-only imports are not followed by the rule; the layer zones below
