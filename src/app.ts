@@ -201,12 +201,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
   // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
   const jobDefinitions: JobDefinition[] = [];
-  // --- mail (rows 26, 27, /v2/mail, /v2/documents/manage/session, signed file links) ---
+  // --- mail (GET /mail, /locations/{id}/mail, /v2/mail, /v2/documents/manage/session, signed file links) ---
   const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin, instanceKeys });
   // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
   jobDefinitions.push({ name: 'mail.gc', cron: '45 4 * * *', handler: () => mail.collectGarbage(), logRuns: true });
 
-  // --- connections (rows 30-32, hosted connect page, connector jobs) ---
+  // --- connections (POST /accounts/connect, GET and cancel /accounts/connections/{id}, hosted connect page, connector jobs) ---
   const connections = createConnectionsService({
     db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
     hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
@@ -215,7 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(connectionRoutes({ connections, auth }));
   await app.register(connectPageRoutes({ db, sessions, connections, publicOrigin }));
 
-  // --- accounts management page (row 8) ---
+  // --- accounts management page (POST /v2/accounts/manage/session) ---
   await app.register(accountsPageRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
 
   // --- operator API ---

@@ -40,7 +40,7 @@ const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, ti
   }
 };
 
-describe('connections API (rows 30–32) and the connect page', () => {
+describe('connections API (POST /accounts/connect, GET and cancel /accounts/connections/{id}) and the connect page', () => {
   let t: TestApp;
   let entityId: string;
   let token: string;

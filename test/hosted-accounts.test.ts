@@ -8,7 +8,7 @@ const CALLBACK = 'https://platform.example/back';
 const CA_SECRETS = { username: 'edd-user-7731', password: 'Old password 1!', security_answers: [{ question: 'First pet?', answer: 'Biscuit' }], totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' };
 const NEW_SEED = 'JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP';
 
-describe('hosted accounts management page (row 8)', () => {
+describe('hosted accounts management page (POST /v2/accounts/manage/session)', () => {
   let t: TestApp;
   let apiKey: string;
   let platformId: string;

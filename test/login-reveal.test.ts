@@ -5,7 +5,7 @@ import { openLink } from './helpers/hosted.js';
 
 const SECRETS = { username: 'edd-user-7731', password: 'Correct horse battery staple!', security_answers: [{ question: 'First pet?', answer: 'Biscuit' }], totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' };
 
-describe('revealing a login (rows 25 and 9)', () => {
+describe('revealing a login (POST /logins/{id}/sessions, POST /v2/logins/{id}/session)', () => {
   let t: TestApp;
   let token: string;
   let loginId: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
-describe('POST /v2/auth/payroll (row 6) and the payroll page', () => {
+describe('POST /v2/auth/payroll and the payroll page', () => {
   let t: TestApp;
   let apiKey: string;
   let entityId: string;

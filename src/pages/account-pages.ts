@@ -161,7 +161,7 @@ function summaryOf(data: AccountsPageData): Raw {
   return errorSummary(keyed, labels);
 }
 
-/** Row 8: the entity's agency accounts and logins in the session's scope, with forms to store credentials. */
+/** POST /v2/accounts/manage/session: the entity's agency accounts and logins in the session's scope, with forms to store credentials. */
 export function renderAccountsPage(data: AccountsPageData): string {
   const empty = data.accounts.length === 0 && data.otherLogins.length === 0;
   return layout({

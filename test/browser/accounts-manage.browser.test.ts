@@ -7,7 +7,7 @@ import {
 } from '../helpers/browser.js';
 
 /**
- * The hosted accounts management page (row 8) in headless chromium: a person sees the agency accounts,
+ * The hosted accounts management page (POST /v2/accounts/manage/session) in headless chromium: a person sees the agency accounts,
  * replaces a login's credentials, gets a validation error, and does it again with the keyboard only.
  */
 describe('hosted accounts management page in a browser', { timeout: 180_000 }, () => {

@@ -33,7 +33,7 @@ const toLoginItem = (l: LoginView): LoginItem => ({
 });
 
 /**
- * Row 8: a hosted page with the entity's agency accounts and logins (optionally of one region), where
+ * POST /v2/accounts/manage/session: a hosted page with the entity's agency accounts and logins (optionally of one region), where
  * the user adds a login to an account or replaces a login's credentials. Nothing stored is ever shown.
  */
 export function accountsPageRoutes(deps: {

@@ -21,7 +21,7 @@ const V2LoginParams = Type.Object({ account_login_public_id: BoundedString(64) }
 const HostedParams = Type.Object({ login_id: BoundedString(64) });
 
 /**
- * Rows 25 and 9: a hosted page that shows one login's credentials (with a current one-time code when a
+ * POST /logins/{id}/sessions and POST /v2/logins/{id}/session: a hosted page that shows one login's credentials (with a current one-time code when a
  * TOTP seed is stored). Every view is recorded in `login_reveals` (platform, entity, sessions, time).
  */
 export function loginRevealRoutes(deps: {

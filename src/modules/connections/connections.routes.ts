@@ -5,7 +5,7 @@ import { errorResponses } from '../../http/schemas.js';
 import { ConnectionParamsSchema, ConnectionSchema, ConnectRequestSchema, ConnectSessionSchema } from './connections.schemas.js';
 import type { ConnectionsService } from './connections.service.js';
 
-/** Rows 30–32: connect an agency account, read a connection, cancel it (see docs/connections.md). */
+/** POST /accounts/connect, GET /accounts/connections/{id} and its cancel: connect an agency account, read a connection, cancel it (see docs/connections.md). */
 export function connectionRoutes(deps: { connections: ConnectionsService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();

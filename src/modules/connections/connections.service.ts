@@ -226,7 +226,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
 
   return {
     /**
-     * Row 30. Idempotent while a connection of the account is live (pending, authenticating, registering):
+     * POST /accounts/connect. Idempotent while a connection of the account is live (pending, authenticating, registering):
      * that one comes back with a fresh link; otherwise a new pending connection.
      */
     async connect(scope: AccessScope, input: { legal_entity_id: string; agency_account_id: string }) {
@@ -254,7 +254,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       return { connect_url: session.url, connection: await view(row), connection_id: row.id };
     },
 
-    /** Row 31. */
+    /** GET /accounts/connections/{connection_id}. */
     get: async (scope: AccessScope, id: string) => view(await requireConnection(scope, id)),
 
     /** Operator view: every connection of an entity, newest first, each with its full transition log. */
@@ -271,7 +271,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       }));
     },
 
-    /** Row 32: pending, authenticating or registering → canceled; any other status is a 409 and nothing changes. */
+    /** POST /accounts/connections/{connection_id}/cancel: pending, authenticating or registering → canceled; any other status is a 409 and nothing changes. */
     async cancel(scope: AccessScope, id: string): Promise<ConnectionView> {
       // A disconnected connection can become authenticating between our attempt and our read: try again then.
       for (let attempt = 0; attempt < 3; attempt++) {

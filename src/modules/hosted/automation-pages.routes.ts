@@ -12,7 +12,7 @@ import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.s
 
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 
-/** The input form an automation needs (row 20), and its status once started. */
+/** The input form an automation needs (POST /tasks/{task_id}/automate/sessions), and its status once started. */
 export function automationPageRoutes(deps: { db: Db; sessions: HostedSessionsService; automation: AutomationService; publicOrigin: string }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -19,7 +19,7 @@ const PayrollSetupRequest = Type.Object(
 );
 
 /**
- * Row 6: connecting payroll. The platform (itself the payroll system) asks the business owner, on a hosted
+ * POST /v2/auth/payroll: connecting payroll. The platform (itself the payroll system) asks the business owner, on a hosted
  * page, to let it keep the employee configuration in sync. Once connected, `has_employees` and
  * `employee_count` belong to payroll (changing them through the API is a 409).
  */

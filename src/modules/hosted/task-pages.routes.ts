@@ -77,7 +77,7 @@ function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
 
 const safeReturn = (value: string | undefined, fallback: string) => (value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback);
 
-/** The hosted task list (rows 21, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
+/** The hosted task list (POST /tasks/sessions, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
 export function taskPageRoutes(deps: { db: Db; sessions: HostedSessionsService; tasks: TasksService; catalog: Catalog; publicOrigin: string }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -76,7 +76,7 @@ export function signupRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
       };
     });
 
-    // Row 4 (/v2/signup/sessions); the v2 document spells the same operation /v2/signup/session.
+    // POST /v2/signup/sessions; the v2 document spells the same operation /v2/signup/session.
     for (const url of ['/v2/signup/sessions', '/v2/signup/session']) {
       r.post(url, {
         onRequest: auth.apiKey,

@@ -59,7 +59,7 @@ export function createSignupService(deps: SignupDeps) {
   }
 
   return {
-    /** Rows 1 and 5: a new, inactive entity and the link where its user completes signup. */
+    /** POST /accounts/signup and POST /v2/signup: a new, inactive entity and the link where its user completes signup. */
     async signup(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }): Promise<SignupResult> {
       await deps.callbackOrigins?.check(principal.platformId, profile.authorization_callback_url, ['body', 'authorization_callback_url']);
       const entity = await create(principal, profile);
@@ -67,7 +67,7 @@ export function createSignupService(deps: SignupDeps) {
     },
 
     /**
-     * Rows 2 and 4: a hosted signup link. With `legal_entity_id` it continues the signup of
+     * POST /accounts/signup/sessions and POST /v2/signup/sessions: a hosted signup link. With `legal_entity_id` it continues the signup of
      * that (still inactive) entity, refreshing the details the platform sends.
      */
     async hostedSession(

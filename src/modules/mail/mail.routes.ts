@@ -32,7 +32,7 @@ const LIST_DOC =
   'Authorization header and expires after 15 minutes by default (list again for a fresh one).';
 
 /**
- * Rows 26 and 27, GET /v2/mail, the documents hosted page and the signed PDF download route.
+ * GET /mail, GET /locations/{id}/mail, GET /v2/mail, the documents hosted page and the signed PDF download route.
  */
 export function mailRoutes(deps: {
   db: Db; mail: MailService; auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins;

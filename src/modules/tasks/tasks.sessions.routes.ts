@@ -26,7 +26,7 @@ const AutomationResponse = Type.Object(
   { title: 'AutomationSessionResponse' },
 );
 
-/** The session operations behind the hosted task pages (rows 20 and 21, and the v2 ones). */
+/** The session operations behind the hosted task pages (POST /tasks/{task_id}/automate/sessions, POST /tasks/sessions, and the v2 ones). */
 export function taskSessionRoutes(deps: {
   tasks: TasksService;
   automation: AutomationService;
