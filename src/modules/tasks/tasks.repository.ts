@@ -69,19 +69,20 @@ export function createTasksRepository(db: Db) {
     markNotApplicable: (ids: string[]) =>
       ids.length ? db.updateTable('tasks').set({ applicable: false, updated_at: new Date() }).where('id', 'in', ids).execute() : Promise.resolve([]),
 
-    setStatus: (id: string, status: TaskRow['status'], completedAt: Date | null) =>
+    setStatus: (legalEntityId: string, id: string, status: TaskRow['status'], completedAt: Date | null) =>
       db.updateTable('tasks').set({ status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
-        .where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
 
     /** Puts a task's answer and status back as they were (a refused answer leaves no trace). */
     restore: (row: TaskRow) =>
       db.updateTable('tasks').set({
         answer: row.answer === null || row.answer === undefined ? null : JSON.stringify(row.answer),
         status: row.status, completed_at: row.completed_at, acted_at: row.acted_at, updated_at: new Date(),
-      }).where('id', '=', row.id).execute(),
+      }).where('legal_entity_id', '=', row.legal_entity_id).where('id', '=', row.id).execute(),
 
-    setAnswer: (id: string, answer: unknown) =>
+    /** A question's answer completes it (an answered question is done by definition). */
+    setAnswer: (legalEntityId: string, id: string, answer: unknown) =>
       db.updateTable('tasks').set({ answer: JSON.stringify(answer), status: 'done', completed_at: new Date(), acted_at: new Date(), updated_at: new Date() })
-        .where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
   };
 }

@@ -182,7 +182,7 @@ export function createTasksService(deps: TasksDeps) {
       const unlocked = await withUnlocked(scope, async () => {
         if (status === task.row.status) return;
         const completedAt = status === 'done' ? deps.now() : null;
-        updated = await createTasksRepository(db).setStatus(id, status, completedAt);
+        updated = await createTasksRepository(db).setStatus(scope.legalEntityId, id, status, completedAt);
       });
       return { task: (await requireTask(scope, updated.id)), unlocked };
     },
@@ -195,7 +195,7 @@ export function createTasksService(deps: TasksDeps) {
       const unlocked = await withUnlocked(scope, async () => {
         const repo = createTasksRepository(db);
         // Answer first: an answered question is kept when the fact it collected becomes known.
-        await repo.setAnswer(id, value);
+        await repo.setAnswer(scope.legalEntityId, id, value);
         const fact = task.question.fact;
         try {
           if (fact in LOCATION_FACTS) await deps.applyLocationChange(scope, task.region.code, { [fact]: value });
