@@ -5,7 +5,7 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { listReveals } from '../modules/accounts/login-reveal.routes.js';
-import { reencryptVaultSecrets } from '../modules/accounts/vault-rotation.js';
+import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createOperatorsService } from '../modules/operators/operators.service.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
@@ -220,7 +220,10 @@ async function main(argv: string[]): Promise<void> {
       if (command === 'vault' && sub !== 'reencrypt') throw new UsageError('Unknown vault command; see statehouse --help');
       if (sub === 'reencrypt') {
         await withDatabase(config, async (database) => {
-          const result = await reencryptVaultSecrets(database.db, createVault(loadVaultKeys(config)));
+          const vault = createVault(loadVaultKeys(config));
+          // Instance keys first: one that cannot be opened stops everything before any login is touched.
+          const { resealed: instanceKeysResealed } = await createInstanceKeys(database.db, vault).reseal();
+          const result = { ...(await reencryptLoginSecrets(database.db, vault)), instanceKeysResealed };
           print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were) and re-sealed ${result.instanceKeysResealed} instance keys`);
         });
         return;

@@ -1,5 +1,4 @@
 import type { Db } from '../../db/database.js';
-import { createInstanceKeys } from '../system/instance-keys.js';
 import { CURRENT_LOGIN_AAD_VERSION, columnsFromSealed, sealedFromColumns, type Vault } from './vault.js';
 
 const BATCH = 200;
@@ -8,8 +7,6 @@ export interface ReencryptResult {
   /** Login secrets re-sealed (an old vault key or an older associated-data binding). */
   reencrypted: number;
   alreadyCurrent: number;
-  /** Instance keys (token signing, CSRF, file links) re-sealed; their values do not change. */
-  instanceKeysResealed: number;
 }
 
 /**
@@ -17,10 +14,10 @@ export interface ReencryptResult {
  * current one, so the old key can then be removed from the configuration; login secrets still bound by the
  * legacy associated data are re-sealed bound to their login. Each row is updated only if it still holds what
  * was read: a credential changed meanwhile (already current) is never overwritten with an older value. Safe to
- * run again or beside a live server. Instance keys come first: one that cannot be opened stops everything.
+ * run again or beside a live server. (`statehouse vault reencrypt` re-seals the instance keys first, see
+ * modules/system/instance-keys.ts: one that cannot be opened stops everything.)
  */
-export async function reencryptVaultSecrets(db: Db, vault: Vault): Promise<ReencryptResult> {
-  const { resealed: instanceKeysResealed } = await createInstanceKeys(db, vault).reseal();
+export async function reencryptLoginSecrets(db: Db, vault: Vault): Promise<ReencryptResult> {
   const current = vault.currentKeyId();
   let reencrypted = 0;
   for (;;) {
@@ -39,5 +36,5 @@ export async function reencryptVaultSecrets(db: Db, vault: Vault): Promise<Reenc
     }
   }
   const { count } = await db.selectFrom('account_logins').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return { reencrypted, alreadyCurrent: Number(count) - reencrypted, instanceKeysResealed };
+  return { reencrypted, alreadyCurrent: Number(count) - reencrypted };
 }
