@@ -11,11 +11,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../src/lib/package-root.js';
 import { SERVER_NODE_FLAGS } from './children.js';
 import { readMemory } from './proc.js';
+import { freePort } from '../src/lib/free-port.js';
 
 export const FOOTPRINT_GOAL = { maxIdleRssMiB: 120, maxPeakRssMiB: 200, maxWarmStartSeconds: 1.5, maxStopSeconds: 10 };
 
@@ -127,13 +127,3 @@ function readyStatus(port: number): Promise<number | null> {
   );
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -9,6 +9,7 @@ import {
 import { AUTH_REJECTED_REASON, REGISTER_REJECTED_REASON, sandboxIdNumber, sandboxTaxRate } from '../src/modules/connections/sandbox-connector.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { openLink, type HostedBrowser } from './helpers/hosted.js';
+import { waitUntil } from './helpers/wait.js';
 
 const PASSWORD = 'Pl41ntext-never-stored-7731!';
 const USERNAME = 'edd-admin-5521';
@@ -30,15 +31,6 @@ async function expectConsistentLog(db: Db, connectionId: string) {
   return { row, events };
 }
 
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('connections API (POST /accounts/connect, GET and cancel /accounts/connections/{id}) and the connect page', () => {
   let t: TestApp;
@@ -443,10 +435,10 @@ describe('connections on the durable job queue', () => {
   it('reaches connected on its own, with the account’s details and history', async () => {
     const started = Date.now();
     const { id, accountId } = await submit(PASSWORD);
-    const done = await waitFor(async () => {
+    const done = await waitUntil(async () => {
       const c = await status(id);
       return c.status === 'connected' && c;
-    }, 15_000, 'connected');
+    }, 'connected');
     expect(Date.now() - started).toBeGreaterThanOrEqual(400); // two steps of 200 ms
     expect(done.account).toMatchObject({ id: accountId, id_number: sandboxIdNumber(accountId), status: 'active', balance: 0 });
     expect(done.account.history).toHaveLength(4);
@@ -456,10 +448,10 @@ describe('connections on the durable job queue', () => {
 
   it('the marker password ends disconnected with the reason', async () => {
     const { id } = await submit(`x-fail-auth-${PASSWORD}`);
-    const done = await waitFor(async () => {
+    const done = await waitUntil(async () => {
       const c = await status(id);
       return c.status === 'disconnected' && c;
-    }, 15_000, 'disconnected');
+    }, 'disconnected');
     expect(done).toMatchObject({ status_reason: AUTH_REJECTED_REASON, account: null });
     const { rows } = await sql<{ dump: string }>`select coalesce(string_agg(j.data::text, ' '), '') as dump from pgboss.job j`.execute(t.db);
     expect(rows[0]!.dump).toContain(id);

@@ -6,19 +6,10 @@ import type { JobQueue } from '../src/jobs/queue.js';
 import { routeLabel } from '../src/modules/metrics/metrics-registry.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { find, parsePrometheusText, value, type Exposition } from './helpers/prometheus.js';
+import { waitUntil } from './helpers/wait.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 
-/** Polls until `probe` returns something truthy; generous limit, no fixed sleeps. */
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await probe();
-    if (result) return result;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('/metrics', () => {
   let t: TestApp;
@@ -89,7 +80,7 @@ describe('/metrics', () => {
     await queue.work([{ name: 'metrics.failing', retryLimit: 0, pollingIntervalSeconds: 0.5, handler: async () => { throw new Error('always fails'); } }]);
     await queue.send('metrics.failing', {});
 
-    const metrics = await waitFor(async () => {
+    const metrics = await waitUntil(async () => {
       const m = await scrape();
       return find(m, 'statehouse_job_queue_failed_jobs', { queue: 'metrics.failing' })[0]?.value === 1 ? m : null;
     }, 'the failing job to fail');
@@ -106,7 +97,7 @@ describe('/metrics', () => {
 
     // The age grows while the job waits.
     const first = value(metrics, 'statehouse_job_queue_oldest_due_age_seconds', { queue: 'metrics.idle' });
-    await waitFor(async () => value(await scrape(), 'statehouse_job_queue_oldest_due_age_seconds', { queue: 'metrics.idle' }) >= first + 1, 'the oldest job to age');
+    await waitUntil(async () => value(await scrape(), 'statehouse_job_queue_oldest_due_age_seconds', { queue: 'metrics.idle' }) >= first + 1, 'the oldest job to age');
   });
 
   it('reports event-loop lag and process memory', async () => {

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../lib/free-port.js';
 import { superviseEmbeddedPostgres } from './embedded-supervisor.js';
 
 const execFileAsync = promisify(execFile);
@@ -242,16 +243,6 @@ async function readOrCreateSecret(file: string): Promise<string> {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function exists(file: string): Promise<boolean> {
   return fs.access(file).then(() => true, () => false);

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -43,19 +42,9 @@ export async function newContext(browser: Browser, options: BrowserContextOption
   return context;
 }
 
-/** A port nobody listens on right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
-}
+import { freePort } from '../../src/lib/free-port.js';
+
+export { freePort };
 
 const isAddressInUse = (error: unknown) => (error as { code?: string } | null)?.code === 'EADDRINUSE';
 
