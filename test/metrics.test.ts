@@ -10,7 +10,6 @@ import { waitUntil } from './helpers/wait.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 
-
 describe('/metrics', () => {
   let t: TestApp;
   let queue: JobQueue;

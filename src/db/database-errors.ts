@@ -3,6 +3,7 @@
  * (bounded label values): PostgreSQL's SQLSTATE class for errors the server reported, `connection` for
  * errors reaching it, `other` for the rest.
  */
+import { isDatabaseUnavailable } from './unavailable.js';
 
 /** SQLSTATE classes (first two characters of the code) worth telling apart; others count as `sqlstate_other`. */
 const SQLSTATE_CLASSES: Record<string, string> = {
@@ -21,21 +22,13 @@ const SQLSTATE_CLASSES: Record<string, string> = {
   XX: 'internal_error',
 };
 
-/** Node's network error codes: the database could not be reached or the connection broke. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 export type DatabaseErrorClass = string;
 
 export function classifyDatabaseError(error: unknown): DatabaseErrorClass {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  if (typeof code === 'string') {
-    if (/^[0-9A-Z]{5}$/.test(code)) return SQLSTATE_CLASSES[code.slice(0, 2)] ?? 'sqlstate_other';
-    if (NETWORK_CODES.has(code)) return 'connection';
-  }
-  // pg's own words when the socket closes under it or a pool checkout times out.
-  const message = error instanceof Error ? error.message : '';
-  if (/Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)) return 'connection';
-  return 'other';
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return SQLSTATE_CLASSES[code.slice(0, 2)] ?? 'sqlstate_other';
+  // Network codes and pg's own words when a socket closes or a checkout times out: one definition (unavailable.ts).
+  return isDatabaseUnavailable(error) ? 'connection' : 'other';
 }
 
 const countsByOwner = new WeakMap<object, Map<DatabaseErrorClass, number>>();

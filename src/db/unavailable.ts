@@ -20,7 +20,6 @@ const CONNECTION_MESSAGES = [
   /^Connection terminated/,
   /timeout exceeded when trying to connect/,
   /is not queryable/,
-  /Client was closed and is not queryable/,
   /the database system is (starting up|shutting down|in recovery mode)/,
 ];
 
