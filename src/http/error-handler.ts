@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Router from 'find-my-way';
 import { createOutageLog, DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnavailable } from '../db/unavailable.js';
-import { HttpError, RequestValidationError } from '../lib/errors.js';
+import { fieldError, HttpError, InvalidInputError, RequestValidationError } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,6 +16,11 @@ declare module 'fastify' {
      * that contains them, never echoes the value (`input` is "[redacted]").
      */
     secretInputs?: (string | number)[][];
+    /**
+     * Where a service's InvalidInputError points in this request: a request part (default 'body'),
+     * or a function from the fact's path to a full `loc` (e.g. a multipart file field).
+     */
+    inputAt?: 'body' | 'query' | ((path: (string | number)[]) => (string | number)[]);
   }
 }
 
@@ -39,7 +44,8 @@ export interface PageErrors {
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, pages?: PageErrors): void {
   // One warning per outage, not a stack per request.
   const outage = createOutageLog((message) => app.log.warn(message));
-  app.setErrorHandler((error: FastifyError | HttpError | RequestValidationError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | HttpError | RequestValidationError | InvalidInputError, request, reply) => {
+    const error = thrown instanceof InvalidInputError ? locate(thrown, request) : thrown;
     const unavailable = isDatabaseUnavailable(error);
     if (unavailable) outage(`${request.method} ${request.routeOptions.url ?? 'request'}`, error);
     const [status, payload, headers = {}] = unavailable
@@ -49,6 +55,13 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, p
     if (pages?.matches(request)) return pages.send(reply, status, headers);
     return send(reply, status, payload, headers);
   });
+}
+
+/** A domain error placed in this request: the route says where the operation's input came from. */
+function locate(error: InvalidInputError, request: FastifyRequest): RequestValidationError {
+  const at = request.routeOptions.config?.inputAt ?? 'body';
+  const loc = typeof at === 'function' ? at(error.path) : [at, ...error.path];
+  return fieldError(loc, error.reason, error.input, at === 'body' ? request.body : null);
 }
 
 function describe(error: FastifyError | HttpError | RequestValidationError, request: FastifyRequest, bodyLimit: number): [number, unknown, Record<string, string>?] {

@@ -76,3 +76,19 @@ export class RequestValidationError extends Error {
 export function fieldError(loc: (string | number)[], message: string, input: unknown, body: unknown = null): RequestValidationError {
   return new RequestValidationError([{ type: 'value_error', loc, msg: `Value error, ${message}`, input, ctx: { error: message } }], body);
 }
+
+/**
+ * A domain rule rejected one fact of an operation's input. Services throw it naming the fact by its
+ * path inside the input (e.g. `['config', 'has_employees']`), never by a request part: the HTTP edge
+ * places it (`config.inputAt` of the route, default the body) and renders pydantic's `value_error`.
+ */
+export class InvalidInputError extends Error {
+  constructor(
+    readonly path: (string | number)[],
+    readonly reason: string,
+    readonly input: unknown,
+  ) {
+    super(reason);
+    this.name = 'InvalidInputError';
+  }
+}
