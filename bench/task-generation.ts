@@ -27,8 +27,7 @@ import { REGIONS } from '../src/catalog/regions.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
 import { newId, ID_PREFIX } from '../src/lib/ids.js';
-import { rollForwardAll, BATCH_SIZE } from '../src/modules/tasks/tasks.jobs.js';
-import { createTasksService } from '../src/modules/tasks/tasks.service.js';
+import { BATCH_SIZE, createPlanningModule, rollForwardAll, type PlanningService } from '../src/modules/planning/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { readMachineCpu, readProcessTreeCpuSeconds, treeCpuDelta } from './proc.js';
 import { startCpuProfile } from './profiler.js';
@@ -186,7 +185,7 @@ export interface GenerationRun {
   tasksPerSecond: number;
   /** Task rows the run wrote, read back from the table: inserted (created_at), updated (updated_at only), deleted (count difference). */
   rows: { inserted: number; updated: number; deleted: number; totalAfter: number };
-  /** regenerateMany calls (batches of 200) and the slowest one. */
+  /** replanBatch calls (batches of 200) and the slowest one. */
   batches: number;
   slowestBatchMs: number;
   /** % of one core over the run: this process, the embedded PostgreSQL, the rest of the machine. */
@@ -212,16 +211,17 @@ export interface GenerationReport {
 
 let stopping = false;
 
-async function timedRun(name: string, db: Db, tasks: ReturnType<typeof createTasksService>, postmasterPid: number | null): Promise<GenerationRun> {
+async function timedRun(name: string, db: Db, planning: PlanningService, postmasterPid: number | null): Promise<GenerationRun> {
   const before = await sql<{ n: number }>`select count(*)::int as n from tasks`.execute(db);
   let batches = 0;
   let slowestBatchMs = 0;
-  // rollForwardAll takes anything with regenerateMany: count and time the batches, and stop between them on SIGTERM.
+  // rollForwardAll takes any batch re-planning: count and time the batches, and stop between them on SIGTERM.
   const counted = {
-    async regenerateMany(ids: string[]) {
+    entityIdsAfter: planning.entityIdsAfter,
+    async replanBatch(ids: string[]) {
       if (stopping) throw new Error('stopped by SIGTERM');
       const t = performance.now();
-      const out = await tasks.regenerateMany(ids);
+      const out = await planning.replanBatch(ids);
       batches += 1;
       slowestBatchMs = Math.max(slowestBatchMs, performance.now() - t);
       return out;
@@ -233,7 +233,7 @@ async function timedRun(name: string, db: Db, tasks: ReturnType<typeof createTas
   const node0 = process.cpuUsage();
   const machine0 = readMachineCpu();
   const t0 = performance.now();
-  const result = await rollForwardAll(db, counted);
+  const result = await rollForwardAll(counted);
   const elapsedSeconds = (performance.now() - t0) / 1000;
   const node = process.cpuUsage(node0);
   const machine1 = readMachineCpu();
@@ -297,18 +297,11 @@ try {
   say(`inserted ${seeded.entities} legal entities and ${seeded.locations} locations in ${seedSeconds.toFixed(1)} s (${JSON.stringify(seeded.byType)})`);
 
   const catalog = loadCatalog();
-  const tasks = createTasksService({
-    db,
-    catalog,
-    now: () => new Date(),
-    applyLocationChange: async () => {
-      throw new Error('not used by regeneration');
-    },
-  });
+  const { planning } = createPlanningModule({ db, catalog, now: () => new Date() });
   const runs: GenerationRun[] = [];
   for (const name of ['first run', 're-run']) {
     say(`rollForwardAll (${name}) over ${seeded.entities} entities, batches of ${BATCH_SIZE}`);
-    const run = await timedRun(name, db, tasks, postmasterPid);
+    const run = await timedRun(name, db, planning, postmasterPid);
     say(`${name}: ${run.entities} entities in ${run.elapsedSeconds.toFixed(2)} s = ${run.entitiesPerSecond.toFixed(0)} entities/s; ` +
       `${run.created} tasks created (${run.rows.updated} updated, ${run.rows.deleted} deleted)`);
     runs.push(run);
@@ -328,7 +321,7 @@ try {
       const file = path.join(profileDir, `e${i + 1}.cpuprofile`);
       say(`rollForwardAll (${name}) again, under the CPU profiler (not timed)`);
       const profiler = await startCpuProfile();
-      await rollForwardAll(db, tasks);
+      await rollForwardAll(planning);
       await profiler.stop(file);
       profiles[`e${i + 1}`] = file;
     }

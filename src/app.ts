@@ -15,8 +15,7 @@ import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js'
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
 import { registerMetrics } from './modules/metrics/metrics.plugin.js';
-import { createAccessTokens } from './modules/auth/access-tokens.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAuthModule } from './modules/auth/index.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { loginRevealRoutes } from './modules/accounts/login-reveal.routes.js';
 import { registerMail } from './modules/mail/mail.module.js';
@@ -37,22 +36,14 @@ import { payrollRoutes } from './modules/hosted/payroll-pages.routes.js';
 import { taskPageRoutes } from './modules/hosted/task-pages.routes.js';
 import { createCallbackOrigins } from './modules/platforms/callback-origins.js';
 import { createInstanceKeys, INSTANCE_KEY } from './modules/system/instance-keys.js';
-import { createAutomationService } from './modules/tasks/automation.service.js';
-import { taskSessionRoutes } from './modules/tasks/tasks.sessions.routes.js';
-import { legalEntityRoutes } from './modules/legal-entities/legal-entity.routes.js';
-import { signupRoutes } from './modules/legal-entities/signup.routes.js';
-import { createSignupService } from './modules/legal-entities/signup.service.js';
-import { locationRoutes } from './modules/locations/locations.routes.js';
-import { createLocationsService } from './modules/locations/locations.service.js';
-import { regionV2Routes } from './modules/locations/locations.v2.routes.js';
+import { createLegalEntitiesModule } from './modules/legal-entities/index.js';
+import { createLocationsModule } from './modules/locations/index.js';
+import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
 import { createPlatformsRepository } from './modules/platforms/platforms.repository.js';
 import { createPlatformsService } from './modules/platforms/platforms.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
-import { taskRoutes } from './modules/tasks/tasks.routes.js';
-import { createTaskListCache } from './modules/tasks/task-list-cache.js';
-import { createTasksService, type TasksService } from './modules/tasks/tasks.service.js';
-import { taskV2Routes } from './modules/tasks/tasks.v2.routes.js';
+import { createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -61,6 +52,8 @@ declare module 'fastify' {
     /** Domain services, for the background jobs and operator commands that run beside the HTTP API. */
     services: {
       tasks: TasksService; catalog: Catalog; accounts: AccountsService; mail: MailService;
+      /** Re-planning and the roll-forward (statehouse tasks roll-forward runs it now). */
+      planning: PlanningModule;
       /** Background jobs of the domain services, run by the server's job queue. */
       jobDefinitions: JobDefinition[];
     };
@@ -154,23 +147,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const previousTokenKey = await instanceKeys.previous(INSTANCE_KEY.accessTokens);
   const tokenKeys = [await instanceKeys.get(INSTANCE_KEY.accessTokens), ...(previousTokenKey ? [previousTokenKey] : [])];
   await Promise.all([instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
-  const tokens = createAccessTokens(tokenKeys, config.accessTokenTtlSeconds, deps.now);
-  const auth = registerAuth(app, platforms, tokens);
+  const authModule = createAuthModule({ signingKeys: tokenKeys, ttlSeconds: config.accessTokenTtlSeconds, now: deps.now });
+  const auth = registerAuth(app, platforms, authModule.tokens);
   const sessions = createHostedSessionsService(db, config.publicBaseUrl, deps.now && (() => new Date(deps.now!())), () => instanceKeys.get(INSTANCE_KEY.csrf));
   const catalog = deps.catalog ?? loadCatalog();
   const now = () => new Date(deps.now ? deps.now() : Date.now());
-  const tasks = createTasksService({
-    db,
-    catalog,
-    now,
-    // A question that collects a location fact updates the location (its rules, like the payroll lock, apply).
-    applyLocationChange: (scope, code, change) => locations.update(scope, code, change),
-  });
-  const regenerate = (legalEntityId: string) => tasks.regenerate(legalEntityId);
   const callbackOrigins = createCallbackOrigins(db, { requireRegistered: config.environment === 'production' });
-  const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate, callbackOrigins });
-  const automation = createAutomationService({ db, tasks, now });
-  const locations = createLocationsService(db, { onChange: regenerate });
+  // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
+  const planningModule = createPlanningModule({ db, catalog, now });
+  const { planning } = planningModule;
+  const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
+  const { signup } = legalEntities;
+  const locationsModule = createLocationsModule({ db, planning });
+  const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations });
+  const { tasks, automation } = tasksModule;
   const operatorAuth = registerOperatorAuth(app, createOperatorsService(db));
   const accounts = createAccountsService({ db, catalog, vault });
 
@@ -180,27 +170,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRateLimits(app, config.rateLimits);
 
   await app.register(systemRoutes({ db }));
-  await app.register(signupRoutes({ signup, auth }));
-  await app.register(authRoutes({ signup, tokens, auth }));
-  await app.register(legalEntityRoutes({ signup, auth }));
-  await app.register(locationRoutes({ locations, auth }));
-  await app.register(regionV2Routes({ locations, auth }));
+  await app.register(legalEntities.routes({ auth }));
+  await app.register(authModule.routes({ auth, signup }));
+  await app.register(locationsModule.routes({ auth }));
   await app.register(accountRoutes({ accounts, auth }));
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
   await app.register(signupPageRoutes({ db, sessions, signup, publicOrigin }));
-  const taskLists = createTaskListCache(db);
-  await app.register(taskRoutes({ tasks, catalog, auth, cache: taskLists }));
-  await app.register(taskV2Routes({ tasks, catalog, auth, cache: taskLists }));
-  await app.register(taskSessionRoutes({ tasks, automation, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds, auth }));
+  await app.register(tasksModule.routes({ auth, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds }));
   await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
   await app.register(loginRevealRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin, now }));
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
   // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
-  const jobDefinitions: JobDefinition[] = [];
+  const jobDefinitions: JobDefinition[] = [...planningModule.jobs, ...legalEntities.jobs, ...authModule.jobs, ...locationsModule.jobs, ...tasksModule.jobs];
   // --- mail (GET /mail, /locations/{id}/mail, /v2/mail, /v2/documents/manage/session, signed file links) ---
   const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin, instanceKeys });
   // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
@@ -221,6 +206,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- operator API ---
   await app.register(operatorRoutes({ db, accounts, connections, catalog, operatorAuth }));
 
-  app.decorate('services', { tasks, catalog, accounts, mail, jobDefinitions });
+  app.decorate('services', { tasks, catalog, accounts, mail, planning: planningModule, jobDefinitions });
   return app;
 }

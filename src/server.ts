@@ -5,7 +5,6 @@ import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { keepRunningOnDatabaseErrors } from './db/process-guard.js';
 import { startJobQueue, type JobQueue } from './jobs/queue.js';
 import { loadVaultKeys } from './modules/accounts/vault.js';
-import { ROLL_FORWARD_CRON, ROLL_FORWARD_JOB, rollForwardAll } from './modules/tasks/tasks.jobs.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -30,10 +29,7 @@ export async function startServer(config: Config, log: (message: string) => void
     jobs ??= await startJobQueue(database.connectionString, log);
     // The vault keys are loaded at start, so a missing or bad key file stops the start, not a later request.
     app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config), jobs });
-    await jobs.work([
-      { name: ROLL_FORWARD_JOB, cron: ROLL_FORWARD_CRON, handler: () => rollForwardAll(database.db, app!.services.tasks), logRuns: true },
-      ...app.services.jobDefinitions,
-    ]);
+    await jobs.work(app.services.jobDefinitions);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close();

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { rollForwardAll } from '../src/modules/tasks/tasks.jobs.js';
 import { startServer } from '../src/server.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
@@ -30,14 +29,14 @@ describe('the daily roll-forward', () => {
     const first = await franchiseDueDates();
     expect(first).toHaveLength(1);
     t.advance(400 * 86_400_000);
-    const result = await rollForwardAll(t.db, t.app.services.tasks);
+    const result = await t.app.services.planning.rollForward();
     expect(result.entities).toBe(1);
     expect(result.created).toBeGreaterThan(0);
     const later = await franchiseDueDates();
     expect(later).toHaveLength(2);
     expect(later[0]).toBe(first[0]); // the earlier (now overdue) report stays until someone acts on it
     expect(Number(later[1]!.slice(0, 4))).toBe(Number(first[0]!.slice(0, 4)) + 1);
-    expect((await rollForwardAll(t.db, t.app.services.tasks)).created).toBe(0);
+    expect((await t.app.services.planning.rollForward()).created).toBe(0);
   });
 });
 

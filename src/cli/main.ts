@@ -12,8 +12,7 @@ import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
 import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { createInstanceKeys, INSTANCE_KEY } from '../modules/system/instance-keys.js';
-import { rollForwardAll } from '../modules/tasks/tasks.jobs.js';
-import { createTasksService } from '../modules/tasks/tasks.service.js';
+import { createPlanningModule } from '../modules/planning/index.js';
 import { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
 import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
 import { createPlatformsService } from '../modules/platforms/platforms.service.js';
@@ -166,14 +165,14 @@ async function main(argv: string[]): Promise<void> {
     case 'catalog':
       if (sub === 'list') return catalogList(values.region, json);
       if (sub === 'explain' && rest[0]) {
-        await withDatabase(config, async (database) => catalogExplain(tasksFor(database.db), rest[0]!, json));
+        await withDatabase(config, async (database) => catalogExplain(planningFor(database.db), rest[0]!, json));
         return;
       }
       throw new UsageError('Unknown catalog command; see statehouse --help');
     case 'tasks':
       if (sub !== 'roll-forward') throw new UsageError('Unknown tasks command; see statehouse --help');
       await withDatabase(config, async (database) => {
-        const result = await rollForwardAll(database.db, tasksFor(database.db));
+        const result = await planningFor(database.db).rollForward();
         print(json, result, `rolled forward ${result.entities} legal entities, ${result.created} new tasks`);
       });
       return;
@@ -251,9 +250,8 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-function tasksFor(db: DatabaseHandle['db']) {
-  // Operator commands only read and regenerate: nothing here answers questions.
-  return createTasksService({ db, catalog: loadCatalog(), now: () => new Date(), applyLocationChange: () => Promise.reject(new Error('not available from the CLI')) });
+function planningFor(db: DatabaseHandle['db']) {
+  return createPlanningModule({ db, catalog: loadCatalog(), now: () => new Date() });
 }
 
 const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: createMailServiceFor(config, db) });
@@ -290,8 +288,8 @@ function catalogList(region: string | undefined, json: boolean) {
   print(json, rows, rows.map((r) => `${r.region}  ${r.id.padEnd(52)} ${r.family.padEnd(24)} ${r.title}${r.confidence === 'uncertain' ? '  (uncertain)' : ''}`).join('\n'));
 }
 
-async function catalogExplain(tasks: ReturnType<typeof tasksFor>, legalEntityId: string, json: boolean) {
-  const { regions, planned } = await tasks.explain(legalEntityId);
+async function catalogExplain(planning: ReturnType<typeof planningFor>, legalEntityId: string, json: boolean) {
+  const { regions, planned } = await planning.planning.explain(legalEntityId);
   const text = regions.map((region) => {
     const lines = region.requirements.map((r) => {
       const mark = r.applies === true ? 'applies' : r.applies === false ? 'no     ' : 'unknown';

@@ -39,4 +39,5 @@ export const ID_PREFIX = {
   apiKey: 'key',
   legalEntity: 'le',
   hostedSession: 'hs',
+  task: 'task',
 } as const;

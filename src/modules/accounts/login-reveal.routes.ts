@@ -37,7 +37,7 @@ export function loginRevealRoutes(deps: {
       const scope = scopeOf(request);
       const login = (await deps.accounts.listLogins(scope)).find((l) => l.id === loginId);
       if (!login) throw new NotFoundError(`Login '${loginId}' not found`);
-      await deps.callbackOrigins.check(scope.platformId, callbackUrl, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, callbackUrl, 'callback_url');
       const { url, created_at, expires_at } = await deps.sessions.issue({
         purpose: 'login', legalEntityId: scope.legalEntityId, callbackUrl: callbackUrl ?? null, ttlSeconds: deps.ttlSeconds, scope: { login_id: loginId },
       });

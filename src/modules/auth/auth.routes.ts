@@ -34,7 +34,7 @@ const AuthResponseSchema = Type.Object(
   { title: 'AuthSessionResponse' },
 );
 
-export function authRoutes(deps: { signup: SignupService; tokens: AccessTokens; auth: AuthHooks }) {
+export function authRoutes(deps: { signup: Pick<SignupService, 'get' | 'signupState'>; tokens: AccessTokens; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     for (const url of ['/accounts/auth', '/v2/auth']) {

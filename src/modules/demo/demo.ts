@@ -1,9 +1,9 @@
 import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
-import { createTasksService } from '../tasks/tasks.service.js';
 import { createHostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import { createSignupService } from '../legal-entities/signup.service.js';
-import { createLocationsService } from '../locations/locations.service.js';
+import { createLegalEntitiesModule } from '../legal-entities/index.js';
+import { createLocationsModule } from '../locations/index.js';
+import { createPlanningModule } from '../planning/index.js';
 import { createPlatformsRepository } from '../platforms/platforms.repository.js';
 import { createPlatformsService } from '../platforms/platforms.service.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -36,8 +36,10 @@ export interface DemoData {
 export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtras, keyOptions?: DemoKeyOptions): Promise<DemoData> {
   const platforms = createPlatformsService(createPlatformsRepository(db));
   const sessions = createHostedSessionsService(db, publicBaseUrl);
-  const signup = createSignupService({ db, sessions, signupTtlSeconds: 86_400 });
-  const locations = createLocationsService(db);
+  // Tasks follow from the entities' profiles and locations: signup and locations re-plan them.
+  const { planning } = createPlanningModule({ db, catalog: loadCatalog(), now: () => new Date() });
+  const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
+  const { locations } = createLocationsModule({ db, planning });
 
   const existing = (await platforms.list()).find((p) => p.name === DEMO_PLATFORM_NAME);
   let platformId: string;
@@ -89,9 +91,8 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
     });
     pending = { id: created.id };
   }
-  // Tasks follow from the entities' profiles and locations.
-  const tasks = createTasksService({ db, catalog: loadCatalog(), now: () => new Date(), applyLocationChange: (scope, code, change) => locations.update(scope, code, change) });
-  for (const id of [entity.id, pending.id]) await tasks.regenerate(id);
+  // A repeated run plans the existing entities' tasks up to today.
+  await planning.replanBatch([entity.id, pending.id]);
   if (extras) await seedAccountsAndMail(db, entity.id, extras);
   return { platformId, apiKey, legalEntityId: entity.id, inactiveLegalEntityId: pending.id };
 }

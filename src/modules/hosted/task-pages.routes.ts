@@ -6,7 +6,7 @@ import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { HostedScope } from '../../db/schema.js';
 import { BoundedString } from '../../http/schemas.js';
-import { HttpError, RequestValidationError } from '../../lib/errors.js';
+import { HttpError, InvalidInputError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderTaskDetail, renderTaskList, type Notice, type TaskItem } from '../../pages/task-pages.js';
 import { automationFields } from '../tasks/automation.service.js';
@@ -201,7 +201,7 @@ export function taskPageRoutes(deps: { db: Db; sessions: HostedSessionsService; 
         const { unlocked } = await deps.tasks.answer(hosted.scope, view.row.id, answer);
         return reply.redirect(withParam(back, 'unlocked', unlocked.map((u) => u.row.id).join(',')), 303);
       } catch (error) {
-        if (error instanceof RequestValidationError) {
+        if (error instanceof InvalidInputError) {
           const message = view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
           return sendPage(reply, renderTaskDetail({
             platformName: hosted.platformName, task: toTaskItem(deps.catalog, view, deps.tasks.today()), csrf: hosted.csrf,

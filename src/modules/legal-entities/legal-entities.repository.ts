@@ -30,6 +30,19 @@ export function createLegalEntitiesRepository(db: Db) {
     findLegalEntity: async (platformId: string, id: string): Promise<LegalEntityRow | undefined> =>
       (await preparedQuery<LegalEntityRow>(db, 'find-legal-entity', FIND_LEGAL_ENTITY, [id, platformId]))[0],
 
+    /** The hosted signup knows the entity by its session, not by platform. */
+    findById: (id: string): Promise<LegalEntityRow | undefined> => db.selectFrom('legal_entities').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /** A hosted signup step: the details entered and where to resume; only while the entity is inactive. */
+    saveSignupStep: (id: string, profile: Partial<EntityProfile>, nextStep: string) =>
+      db.updateTable('legal_entities').set({ ...toColumns(profile), signup_step: nextStep, updated_at: new Date() })
+        .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),
+
+    /** The hosted signup's last step: active, once. */
+    completeSignup: (id: string) =>
+      db.updateTable('legal_entities').set({ status: 'active', activated_at: new Date(), signup_step: 'done', updated_at: new Date() })
+        .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),
+
     activate: (id: string) =>
       db.updateTable('legal_entities').set({ status: 'active', activated_at: new Date(), updated_at: new Date() })
         .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),

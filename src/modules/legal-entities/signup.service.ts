@@ -3,10 +3,11 @@ import type { LegalEntityRow } from '../../db/schema.js';
 import { NotFoundError, SignupConflictError } from '../../lib/errors.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import type { HostedSessionsService, IssuedSession } from '../hosted-sessions/hosted-sessions.service.js';
+import type { Replanner } from '../planning/index.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { PlatformPrincipal } from '../platforms/platforms.service.js';
 import { completeProfile, type EntityProfile } from './legal-entities.fns.js';
-import { createLegalEntitiesRepository, isExternalIdConflict, toColumns } from './legal-entities.repository.js';
+import { createLegalEntitiesRepository, isExternalIdConflict, type LegalEntitiesRepository } from './legal-entities.repository.js';
 
 export interface SignupResult {
   entity: LegalEntityRow;
@@ -22,17 +23,21 @@ export interface SignupState {
 }
 
 export interface SignupDeps {
+  /** Opens the transactions; queries go through the repository. */
   db: Db;
-  sessions: HostedSessionsService;
+  sessions: Pick<HostedSessionsService, 'issue' | 'lastCallbackUrl'>;
   signupTtlSeconds: number;
-  /** Called after an entity's profile was created or changed (the task engine regenerates). */
-  onProfileChanged?: (legalEntityId: string) => Promise<unknown>;
+  /** A created or changed profile re-plans the entity's tasks in the same transaction. */
+  planning: Replanner;
   /** The platform's allowed callback origins (open-redirect protection). */
   callbackOrigins?: Pick<CallbackOrigins, 'check'>;
+  repositoryFor?: (db: Db) => LegalEntitiesRepository;
 }
 
 export function createSignupService(deps: SignupDeps) {
-  const repo = createLegalEntitiesRepository(deps.db);
+  const { db, planning } = deps;
+  const repositoryFor = deps.repositoryFor ?? createLegalEntitiesRepository;
+  const repo = repositoryFor(db);
 
   const conflict = (externalId: string | null | undefined) =>
     new SignupConflictError(`A legal entity with external_company_id '${externalId}' already exists for this platform`);
@@ -40,11 +45,19 @@ export function createSignupService(deps: SignupDeps) {
   const issueSignupSession = (entityId: string, callbackUrl: string | null) =>
     deps.sessions.issue({ purpose: 'signup', legalEntityId: entityId, callbackUrl, ttlSeconds: deps.signupTtlSeconds });
 
+  /** One transaction: the planning lock, the change, one re-planning of the entity (when the change made one). */
+  const changeAndReplan = <T extends LegalEntityRow | undefined>(legalEntityId: string, change: (repo: LegalEntitiesRepository) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      await planning.lock(trx, [legalEntityId]);
+      const changed = await change(repositoryFor(trx));
+      if (changed) await planning.replan(trx, [legalEntityId]);
+      return changed;
+    });
+
   async function create(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }) {
+    const id = newId(ID_PREFIX.legalEntity);
     try {
-      const entity = await repo.insertLegalEntity({ id: newId(ID_PREFIX.legalEntity), platform_id: principal.platformId, ...completeProfile(profile) });
-      await deps.onProfileChanged?.(entity.id);
-      return entity;
+      return await changeAndReplan(id, (trx) => trx.insertLegalEntity({ id, platform_id: principal.platformId, ...completeProfile(profile) }));
     } catch (error) {
       if (isExternalIdConflict(error)) throw conflict(profile.external_company_id);
       throw error;
@@ -58,10 +71,12 @@ export function createSignupService(deps: SignupDeps) {
     return entity;
   }
 
+  const alreadyCompleted = (legalEntityId: string) => new SignupConflictError(`Legal entity '${legalEntityId}' has already completed signup`);
+
   return {
     /** POST /accounts/signup and POST /v2/signup: a new, inactive entity and the link where its user completes signup. */
     async signup(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }): Promise<SignupResult> {
-      await deps.callbackOrigins?.check(principal.platformId, profile.authorization_callback_url, ['body', 'authorization_callback_url']);
+      await deps.callbackOrigins?.check(principal.platformId, profile.authorization_callback_url, 'authorization_callback_url');
       const entity = await create(principal, profile);
       return { entity, session: await issueSignupSession(entity.id, entity.authorization_callback_url) };
     },
@@ -74,17 +89,14 @@ export function createSignupService(deps: SignupDeps) {
       principal: PlatformPrincipal,
       input: { legalEntityId: string | null; callbackUrl: string; profile: Partial<EntityProfile> & { business_name: string } },
     ): Promise<SignupResult> {
-      await deps.callbackOrigins?.check(principal.platformId, input.callbackUrl, ['body', 'callback_url']);
+      await deps.callbackOrigins?.check(principal.platformId, input.callbackUrl, 'callback_url');
       let entity: LegalEntityRow;
       if (input.legalEntityId) {
         const existing = await repo.findLegalEntity(principal.platformId, input.legalEntityId);
         if (!existing) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
-        if (existing.status === 'active') {
-          throw new SignupConflictError(`Legal entity '${existing.id}' has already completed signup`);
-        }
+        if (existing.status === 'active') throw alreadyCompleted(existing.id);
         try {
-          entity = (await repo.updateProfile(principal.platformId, existing.id, input.profile)) ?? existing;
-          await deps.onProfileChanged?.(entity.id);
+          entity = (await changeAndReplan(existing.id, (trx) => trx.updateProfile(principal.platformId, existing.id, input.profile))) ?? existing;
         } catch (error) {
           if (isExternalIdConflict(error)) throw conflict(input.profile.external_company_id);
           throw error;
@@ -115,25 +127,17 @@ export function createSignupService(deps: SignupDeps) {
 
     /** A step of the hosted signup: store what the user entered and where to resume. */
     async saveSignupStep(legalEntityId: string, profile: Partial<EntityProfile>, nextStep: string): Promise<LegalEntityRow> {
-      const updated = await deps.db.updateTable('legal_entities').set({ ...toColumns(profile), signup_step: nextStep, updated_at: new Date() })
-        .where('id', '=', legalEntityId).where('status', '=', 'inactive').returningAll().executeTakeFirst();
-      if (!updated) throw new SignupConflictError(`Legal entity '${legalEntityId}' has already completed signup`);
-      await deps.onProfileChanged?.(legalEntityId);
+      const updated = await changeAndReplan(legalEntityId, (trx) => trx.saveSignupStep(legalEntityId, profile, nextStep));
+      if (!updated) throw alreadyCompleted(legalEntityId);
       return updated;
     },
 
     /** The hosted signup's last step: the entity becomes active (once) and its tasks are planned. */
     async completeHostedSignup(legalEntityId: string): Promise<LegalEntityRow | null> {
-      const entity = await deps.db.updateTable('legal_entities')
-        .set({ status: 'active', activated_at: new Date(), signup_step: 'done', updated_at: new Date() })
-        .where('id', '=', legalEntityId).where('status', '=', 'inactive').returningAll().executeTakeFirst();
-      if (entity) await deps.onProfileChanged?.(legalEntityId);
-      return entity ?? null;
+      return (await changeAndReplan(legalEntityId, (trx) => trx.completeSignup(legalEntityId))) ?? null;
     },
 
-    async find(legalEntityId: string): Promise<LegalEntityRow | undefined> {
-      return deps.db.selectFrom('legal_entities').selectAll().where('id', '=', legalEntityId).executeTakeFirst();
-    },
+    find: (legalEntityId: string): Promise<LegalEntityRow | undefined> => repo.findById(legalEntityId),
   };
 }
 

@@ -30,3 +30,5 @@ export function createLocationsRepository(db: Db) {
     },
   };
 }
+
+export type LocationsRepository = ReturnType<typeof createLocationsRepository>;

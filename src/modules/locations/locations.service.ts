@@ -1,10 +1,11 @@
 import type { Db } from '../../db/database.js';
 import type { LocationRow } from '../../db/schema.js';
-import { ConflictError, NotFoundError, fieldError } from '../../lib/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
+import type { Replanner } from '../planning/index.js';
 import { applyConfigChange, changesEmployees, isProblem, type LocationConfigChange, type LocationConfigState } from './locations.fns.js';
-import { createLocationsRepository } from './locations.repository.js';
+import { createLocationsRepository, type LocationsRepository } from './locations.repository.js';
 
 export interface EntityLocation {
   region: Region;
@@ -16,7 +17,8 @@ const PAYROLL_LOCK =
 
 interface ConfigureOptions {
   create: boolean;
-  bodyLoc: (string | number)[];
+  /** Where the change sits in the operation's input (e.g. `['config']`): a refused fact is reported there. */
+  inputPath: (string | number)[];
 }
 
 const regionOrder = new Map(REGIONS.map((r, index) => [r.id, index]));
@@ -28,8 +30,17 @@ function toEntityLocation(row: LocationRow): EntityLocation {
   };
 }
 
-export function createLocationsService(db: Db, options: { onChange?: (legalEntityId: string) => Promise<unknown> } = {}) {
-  const repo = createLocationsRepository(db);
+export interface LocationsDeps {
+  /** Opens the transactions; queries go through the repository. */
+  db: Db;
+  /** Every change re-plans the entity's tasks in its transaction. */
+  planning: Replanner;
+  repositoryFor?: (db: Db) => LocationsRepository;
+}
+
+export function createLocationsService(deps: LocationsDeps) {
+  const { db, planning } = deps;
+  const repositoryFor = deps.repositoryFor ?? createLocationsRepository;
 
   function requireRegion(idOrCode: string): Region {
     const region = resolveRegion(idOrCode);
@@ -38,64 +49,74 @@ export function createLocationsService(db: Db, options: { onChange?: (legalEntit
   }
 
   /**
-   * Adds (when `create`) or updates one location under a row lock; refuses employee
-   * changes once payroll is connected. `bodyLoc` places a 422 inside the request body.
+   * Adds (when `create`) or updates one location under a row lock, inside the caller's transaction;
+   * refuses employee changes once payroll is connected. Does not re-plan: the caller does, once.
    */
   async function configureIn(trx: Db, scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) {
-    const txRepo = createLocationsRepository(trx);
-    if (options.create) await txRepo.ensureLocation(scope.legalEntityId, region.id);
-    const row = await txRepo.findLocationForUpdate(scope.legalEntityId, region.id);
+    const repo = repositoryFor(trx);
+    if (options.create) await repo.ensureLocation(scope.legalEntityId, region.id);
+    const row = await repo.findLocationForUpdate(scope.legalEntityId, region.id);
     if (!row) {
+      // The wire text names the operation that adds a location (kept as documented; see docs/decisions.md, "Planning").
       throw new NotFoundError(`Location '${region.code}' has not been added to this legal entity; add it first with PUT /locations/${region.id}`);
     }
     const current = toEntityLocation(row).config;
     const next = applyConfigChange(current, change);
-    if (isProblem(next)) {
-      const loc = [...options.bodyLoc, next.field];
-      throw fieldError(loc, next.message, change[next.field]);
-    }
-    if (changesEmployees(current, next) && (await txRepo.isPayrollConnected(scope.legalEntityId))) throw new ConflictError(PAYROLL_LOCK);
-    return toEntityLocation(await txRepo.upsertLocation(scope.legalEntityId, region.id, next));
+    if (isProblem(next)) throw new InvalidInputError([...options.inputPath, next.field], next.message, change[next.field]);
+    if (changesEmployees(current, next) && (await repo.isPayrollConnected(scope.legalEntityId))) throw new ConflictError(PAYROLL_LOCK);
+    return toEntityLocation(await repo.upsertLocation(scope.legalEntityId, region.id, next));
   }
 
-  const changed = async <T>(scope: AccessScope, result: T): Promise<T> => {
-    await options.onChange?.(scope.legalEntityId);
-    return result;
-  };
+  /** One transaction: planning lock, the change, one re-planning. */
+  const changeAndReplan = <T>(scope: AccessScope, change: (trx: Db) => Promise<T>): Promise<T> =>
+    db.transaction().execute(async (trx) => {
+      await planning.lock(trx, [scope.legalEntityId]);
+      const result = await change(trx);
+      await planning.replan(trx, [scope.legalEntityId]);
+      return result;
+    });
 
-  const configure = async (scope: AccessScope, region: Region, change: LocationConfigChange, configureOptions: ConfigureOptions) =>
-    changed(scope, await db.transaction().execute((trx) => configureIn(trx, scope, region, change, configureOptions)));
+  const configure = (scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) =>
+    changeAndReplan(scope, (trx) => configureIn(trx, scope, region, change, options));
 
   return {
     /** The entity's locations in the catalog's region order. */
     async list(scope: AccessScope): Promise<EntityLocation[]> {
-      const rows = await repo.findLocations(scope.legalEntityId);
+      const rows = await repositoryFor(db).findLocations(scope.legalEntityId);
       return rows.map(toEntityLocation).sort((a, b) => regionOrder.get(a.region.id)! - regionOrder.get(b.region.id)!);
     },
 
+    /** PUT /locations/{id}: input `{config}`. */
     add: (scope: AccessScope, idOrCode: string, change: LocationConfigChange | null) =>
-      configure(scope, requireRegion(idOrCode), change ?? {}, { create: true, bodyLoc: ['body', 'config'] }),
+      configure(scope, requireRegion(idOrCode), change ?? {}, { create: true, inputPath: ['config'] }),
 
+    /** PATCH /locations/{id}: input `{config}`. */
     update: (scope: AccessScope, idOrCode: string, change: LocationConfigChange | null) =>
-      configure(scope, requireRegion(idOrCode), change ?? {}, { create: false, bodyLoc: ['body', 'config'] }),
+      configure(scope, requireRegion(idOrCode), change ?? {}, { create: false, inputPath: ['config'] }),
 
-    /** PUT /v2/regions/{region}: adds the region and sets its employee count. */
+    /**
+     * Applies a location fact inside the caller's transaction (a question's answer, PATCH /v2/tasks/questions/{id}),
+     * with the same rules as PATCH /locations/{id}; the caller re-plans.
+     */
+    updateIn: (trx: Db, scope: AccessScope, idOrCode: string, change: LocationConfigChange) =>
+      configureIn(trx, scope, requireRegion(idOrCode), change, { create: false, inputPath: ['config'] }),
+
+    /** PUT /v2/regions/{region}: input `{employee_count}`; adds the region and sets its employee count. */
     setRegion: (scope: AccessScope, code: string, employeeCount: number | null) =>
-      configure(scope, regionByCode(code)!, { employee_count: employeeCount }, { create: true, bodyLoc: ['body'] }),
+      configure(scope, regionByCode(code)!, { employee_count: employeeCount }, { create: true, inputPath: [] }),
 
-    /** POST /v2/regions: all or nothing, in one transaction. */
-    setRegions: async (scope: AccessScope, config: Record<string, { employee_count: number | null }>) =>
-      changed(scope, await db.transaction().execute(async (trx) => {
+    /** POST /v2/regions: input `{config: {code: …}}`; all or nothing, in one transaction. */
+    setRegions: (scope: AccessScope, config: Record<string, { employee_count: number | null }>) =>
+      changeAndReplan(scope, async (trx) => {
         // Lock rows in one fixed (catalog) order so concurrent batches cannot deadlock.
         const codes = Object.keys(config).sort((a, b) => regionOrder.get(regionByCode(a)!.id)! - regionOrder.get(regionByCode(b)!.id)!);
         const results: EntityLocation[] = [];
         for (const code of codes) {
           const change = { employee_count: config[code]!.employee_count };
-          results.push(await configureIn(trx, scope, regionByCode(code)!, change, { create: true, bodyLoc: ['body', 'config', code] }));
+          results.push(await configureIn(trx, scope, regionByCode(code)!, change, { create: true, inputPath: ['config', code] }));
         }
         return results;
-      })),
-
+      }),
   };
 }
 

@@ -129,7 +129,7 @@ export function mailRoutes(deps: {
     }, async (request) => {
       const scope = scopeOf(request);
       assertV2Scope(scope, request.query);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
       const { url, created_at, expires_at } = await deps.sessions.issue({
         purpose: 'documents', legalEntityId: scope.legalEntityId, callbackUrl: request.body.callback_url, ttlSeconds: deps.ttlSeconds,
       });

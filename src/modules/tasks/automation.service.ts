@@ -1,8 +1,8 @@
 import type { AutomationField } from '../../catalog/catalog.schema.js';
-import type { Db } from '../../db/database.js';
 import type { TaskAutomationRow } from '../../db/schema.js';
 import { ConflictError } from '../../lib/errors.js';
 import type { AccessScope } from '../../http/principals.js';
+import type { TasksRepository } from './tasks.repository.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 
 /** Checks one submitted value against its field definition; returns an error message or the clean value. */
@@ -37,9 +37,12 @@ export const automationFields = (view: TaskView): AutomationField[] | null =>
  * definitions), stored with a status history for the automation workers, and the task moved to
  * in-progress. The workers themselves are a later capability; what is stored here is what they consume.
  */
-export function createAutomationService(deps: { db: Db; tasks: Pick<TasksService, 'get' | 'updateStatus'>; now: () => Date }) {
-  const find = (legalEntityId: string, taskId: string) =>
-    deps.db.selectFrom('task_automations').selectAll().where('legal_entity_id', '=', legalEntityId).where('task_id', '=', taskId).executeTakeFirst();
+export function createAutomationService(deps: {
+  repository: Pick<TasksRepository, 'findAutomation' | 'insertAutomation'>;
+  tasks: Pick<TasksService, 'get' | 'updateStatus'>;
+  now: () => Date;
+}) {
+  const find = (legalEntityId: string, taskId: string) => deps.repository.findAutomation(legalEntityId, taskId);
 
   return {
     find,
@@ -59,13 +62,7 @@ export function createAutomationService(deps: { db: Db; tasks: Pick<TasksService
         throw new ConflictError(`Task '${taskId}' is ${current.row.status}: reopen it before automating it`);
       }
       const at = deps.now().toISOString();
-      const row = await deps.db.insertInto('task_automations').values({
-        task_id: taskId,
-        legal_entity_id: scope.legalEntityId,
-        input: JSON.stringify(input),
-        status: 'started',
-        history: JSON.stringify([{ status: 'started', updated_at: at }]),
-      }).onConflict((oc) => oc.column('task_id').doNothing()).returningAll().executeTakeFirst();
+      const row = await deps.repository.insertAutomation(scope.legalEntityId, taskId, input, at);
       if (!row) throw new ConflictError(`The automation of task '${taskId}' has already started`);
       if (current.row.status === 'todo') await deps.tasks.updateStatus(scope, taskId, 'in-progress');
       return row;

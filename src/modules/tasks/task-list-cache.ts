@@ -1,17 +1,4 @@
-import type { Db } from '../../db/database.js';
-import { preparedQuery } from '../../db/database.js';
-
-/**
- * Serialised task lists, reused while an entity's tasks are unchanged. Building and serialising a list
- * of a few hundred tasks costs milliseconds; checking that nothing changed is one indexed query. The
- * version comes from the database (row count and latest change of tasks and automations), so every
- * process sharing the database sees the same versions: a change made by another process is never
- * served stale.
- */
-const VERSION_SQL = `
-  select count(*)::int || '|' || coalesce(max(updated_at)::text, '') || '|' || coalesce(max(created_at)::text, '') || '|' ||
-    coalesce((select max(updated_at)::text from task_automations a where a.legal_entity_id = $1), '') as v
-  from tasks where legal_entity_id = $1`;
+import type { TasksRepository } from './tasks.repository.js';
 
 /** Enough for thousands of lists; the oldest are dropped first. */
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -22,21 +9,21 @@ interface Entry {
   headers: Record<string, string>;
 }
 
-export function createTaskListCache(db: Db) {
+/**
+ * Serialised task lists, reused while an entity's tasks are unchanged. Building and serialising a list
+ * of a few hundred tasks costs milliseconds; checking that nothing changed is one indexed query. The
+ * version comes from the database (TasksRepository.listVersion), so every process sharing the database
+ * sees the same versions: a change made by another process is never served stale.
+ */
+export function createTaskListCache(repository: Pick<TasksRepository, 'listVersion'>) {
   const entries = new Map<string, Entry>();
   let bytes = 0;
-
-  async function version(legalEntityId: string): Promise<string> {
-    // Timestamps as text keep their microseconds: two changes in one millisecond still differ.
-    const [row] = await preparedQuery<{ v: string }>(db, 'tasks-version', VERSION_SQL, [legalEntityId]);
-    return row?.v ?? '';
-  }
 
   return {
     /** The cached body for `key` if the entity's tasks did not change since; else builds and stores it. */
     async get(legalEntityId: string, key: string, build: () => Promise<{ body: string; headers?: Record<string, string> }>): Promise<Entry> {
       const cacheKey = `${legalEntityId}\n${key}`;
-      const current = await version(legalEntityId);
+      const current = await repository.listVersion(legalEntityId);
       const hit = entries.get(cacheKey);
       if (hit && hit.version === current) {
         // Re-insert: the Map's order is the eviction order (least recently used first).

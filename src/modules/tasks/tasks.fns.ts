@@ -1,7 +1,5 @@
 import type { TaskRow } from '../../db/schema.js';
 
-export const ID_PREFIX_TASK = 'task';
-
 export type TaskStatus = TaskRow['status'];
 
 /**

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuthHooks } from '../../http/auth.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import type { SignupService } from '../legal-entities/index.js';
+import { createAccessTokens } from './access-tokens.js';
+import { authRoutes } from './auth.routes.js';
+
+export type { AccessTokens } from './access-tokens.js';
+
+export interface AuthModuleDeps {
+  /** Instance keys: the first signs, every one verifies (see access-tokens.ts). */
+  signingKeys: readonly Buffer[];
+  ttlSeconds: number;
+  now?: () => number;
+}
+
+/** Access tokens for one legal entity (POST /accounts/auth, /v2/auth); the bearer hook verifies them. */
+export function createAuthModule(deps: AuthModuleDeps) {
+  const tokens = createAccessTokens(deps.signingKeys, deps.ttlSeconds, deps.now);
+  const jobs: JobDefinition[] = [];
+  return {
+    tokens,
+    jobs,
+    /** Its routes read the entity and its signup state through legal-entities. */
+    routes(http: { auth: AuthHooks; signup: Pick<SignupService, 'get' | 'signupState'> }): FastifyPluginAsync {
+      return async (app) => {
+        await app.register(authRoutes({ signup: http.signup, tokens, auth: http.auth }));
+      };
+    },
+  };
+}
+
+export type AuthModule = ReturnType<typeof createAuthModule>;

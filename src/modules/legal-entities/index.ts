@@ -1,0 +1,39 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../../db/database.js';
+import type { AuthHooks } from '../../http/auth.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { Replanner } from '../planning/index.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import { legalEntityRoutes } from './legal-entity.routes.js';
+import { signupRoutes } from './signup.routes.js';
+import { createSignupService } from './signup.service.js';
+
+export type { SignupService, SignupResult, SignupState } from './signup.service.js';
+
+export interface LegalEntitiesModuleDeps {
+  db: Db;
+  sessions: Pick<HostedSessionsService, 'issue' | 'lastCallbackUrl'>;
+  signupTtlSeconds: number;
+  planning: Replanner;
+  callbackOrigins?: Pick<CallbackOrigins, 'check'>;
+}
+
+/** Legal entities: signup (API and the hosted steps' service) and the entity reads. */
+export function createLegalEntitiesModule(deps: LegalEntitiesModuleDeps) {
+  const signup = createSignupService(deps);
+  const jobs: JobDefinition[] = [];
+  return {
+    signup,
+    jobs,
+    /** POST /accounts/signup…, /v2/signup…; GET /legal_entity, /v2/legal_entity. */
+    routes(http: { auth: AuthHooks }): FastifyPluginAsync {
+      return async (app) => {
+        await app.register(signupRoutes({ signup, auth: http.auth }));
+        await app.register(legalEntityRoutes({ signup, auth: http.auth }));
+      };
+    },
+  };
+}
+
+export type LegalEntitiesModule = ReturnType<typeof createLegalEntitiesModule>;

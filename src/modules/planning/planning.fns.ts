@@ -1,0 +1,92 @@
+import { regionById } from '../../catalog/regions.js';
+import type { LocationRow, TaskRow } from '../../db/schema.js';
+import { toIso } from '../../engine/dates.js';
+import type { EngineInput, PlannedTask } from '../../engine/engine.js';
+import type { PlanningEntityRow } from './planning.repository.js';
+
+export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) => `${t.definition_id}|${t.region_code}|${t.period_key}`;
+export const plannedIdentity = (t: PlannedTask) => `${t.definitionId}|${t.regionCode}|${t.periodKey}`;
+
+/** What the engine needs about one entity, from its stored rows. */
+export function toEngineInput(entity: PlanningEntityRow, locations: LocationRow[], tasks: TaskRow[], today: string): EngineInput {
+  return {
+    entity: {
+      entityType: entity.entity_type,
+      taxClassification: entity.tax_classification,
+      incorporationRegion: entity.incorporation_region,
+      incorporationDate: entity.incorporation_date,
+      accountingYearEnd: entity.accounting_year_end,
+      onboardedOn: toIso(entity.created_at),
+    },
+    locations: locations.map((l) => ({
+      regionCode: regionById(l.region_id)?.code ?? l.region_id,
+      hasEmployees: l.has_employees,
+      hasPhysicalLocation: l.has_physical_location,
+      employeeCount: l.employee_count,
+    })),
+    tasks: tasks.map((t) => ({
+      kind: t.kind,
+      definitionId: t.definition_id,
+      regionCode: t.region_code,
+      status: t.status,
+      completedOn: t.completed_at ? toIso(t.completed_at) : null,
+      answer: t.answer,
+    })),
+    today,
+  };
+}
+
+/** How one entity's stored tasks must change to match its plan. */
+export interface Reconciliation {
+  inserts: PlannedTask[];
+  updates: { id: string; task: PlannedTask }[];
+  /** Untouched tasks that no longer apply. */
+  deletes: string[];
+  /** Tasks someone acted on that no longer apply: kept, marked not applicable. */
+  notApplicable: string[];
+}
+
+/** Adds what is planned and missing, updates what changed, removes or retires what is no longer planned. */
+export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconciliation {
+  const out: Reconciliation = { inserts: [], updates: [], deletes: [], notApplicable: [] };
+  const byIdentity = new Map(existing.map((t) => [identityOf(t), t]));
+  for (const task of planned) {
+    const current = byIdentity.get(plannedIdentity(task));
+    if (!current) out.inserts.push(task);
+    else {
+      byIdentity.delete(plannedIdentity(task));
+      if (changed(current, task)) out.updates.push({ id: current.id, task });
+    }
+  }
+  for (const stale of byIdentity.values()) {
+    if (!stale.acted_at) out.deletes.push(stale.id);
+    else if (stale.applicable) out.notApplicable.push(stale.id);
+  }
+  return out;
+}
+
+export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+function changed(current: TaskRow, planned: PlannedTask) {
+  return current.due_date !== planned.dueDate ||
+    current.period_start_date !== planned.periodStartDate ||
+    current.period_end_date !== planned.periodEndDate ||
+    !current.applicable ||
+    canonical(current.criteria_met) !== canonical(planned.criteriaMet) ||
+    canonical(current.blocked_by) !== canonical(planned.blockedBy);
+}
+
+/** JSON with object keys sorted: jsonb reorders keys, so a stored value reads back in another order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
+}

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { TaskRow } from '../../db/schema.js';
+import type { PlannedTask } from '../../engine/engine.js';
+import { ID_PREFIX, newId } from '../../lib/ids.js';
+
+/** What a re-planning reports of each task it created. */
+export type CreatedTask = Pick<TaskRow, 'id' | 'legal_entity_id'>;
+
+export type PlanningEntityRow = Awaited<ReturnType<ReturnType<typeof createPlanningRepository>['findPlanningEntities']>>[number];
+
+/** Every query of planning; `db` is the database or the caller's transaction. */
+export function createPlanningRepository(db: Db) {
+  return {
+    /** Serialises re-plannings per entity (held until the transaction ends); ids in order, so no deadlock. */
+    lockEntities: async (legalEntityIds: string[]): Promise<void> => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(id, 7)) from unnest(${legalEntityIds}::text[]) as id order by id`.execute(db);
+    },
+
+    findPlanningEntities: (ids: string[]) =>
+      db.selectFrom('legal_entities')
+        .select(['id', 'entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at'])
+        .where('id', 'in', ids).orderBy('id').execute(),
+
+    findLocationsOf: (ids: string[]) => db.selectFrom('legal_entity_locations').selectAll().where('legal_entity_id', 'in', ids).execute(),
+
+    findTasksOf: (ids: string[]) => db.selectFrom('tasks').selectAll().where('legal_entity_id', 'in', ids).execute(),
+
+    /** One page of entity ids in id order (the roll-forward walks every entity). */
+    entityIdsAfter: async (after: string, limit: number): Promise<string[]> =>
+      (await db.selectFrom('legal_entities').select('id').where('id', '>', after).orderBy('id').limit(limit).execute()).map((e) => e.id),
+
+    /**
+     * Bulk insert from column arrays (unnest): 12 parameters per statement whatever the row count, so
+     * neither Kysely nor PostgreSQL has thousands of placeholders to handle.
+     */
+    async insertPlanned(rows: { legalEntityId: string; task: PlannedTask }[]): Promise<CreatedTask[]> {
+      if (rows.length === 0) return [];
+      const col = <T>(pick: (r: { legalEntityId: string; task: PlannedTask }) => T) => rows.map(pick);
+      // Re-plannings of an entity are serialised (lockEntities); the unique key keeps duplicates impossible regardless.
+      const result = await sql<CreatedTask>`
+        insert into tasks (id, legal_entity_id, kind, definition_id, region_code, period_key, period_start_date, period_end_date, due_date, criteria_met, blocked_by)
+        select * from unnest(
+          ${col(() => newId(ID_PREFIX.task))}::text[], ${col((r) => r.legalEntityId)}::text[], ${col((r) => r.task.kind)}::text[],
+          ${col((r) => r.task.definitionId)}::text[], ${col((r) => r.task.regionCode)}::text[], ${col((r) => r.task.periodKey)}::text[],
+          ${col((r) => r.task.periodStartDate)}::date[], ${col((r) => r.task.periodEndDate)}::date[], ${col((r) => r.task.dueDate)}::date[],
+          ${col((r) => JSON.stringify(r.task.criteriaMet))}::jsonb[], ${col((r) => JSON.stringify(r.task.blockedBy))}::jsonb[])
+        on conflict on constraint tasks_identity_key do nothing
+        returning id, legal_entity_id`.execute(db);
+      return result.rows;
+    },
+
+    updatePlanned: async (legalEntityId: string, id: string, t: PlannedTask): Promise<void> => {
+      await db.updateTable('tasks').set({
+        period_start_date: t.periodStartDate,
+        period_end_date: t.periodEndDate,
+        due_date: t.dueDate,
+        criteria_met: JSON.stringify(t.criteriaMet),
+        blocked_by: JSON.stringify(t.blockedBy),
+        applicable: true,
+        updated_at: new Date(),
+      }).where('legal_entity_id', '=', legalEntityId).where('id', '=', id).execute();
+    },
+
+    deleteTasks: async (legalEntityIds: string[], ids: string[]): Promise<void> => {
+      if (ids.length) await db.deleteFrom('tasks').where('legal_entity_id', 'in', legalEntityIds).where('id', 'in', ids).execute();
+    },
+
+    markNotApplicable: async (legalEntityIds: string[], ids: string[]): Promise<void> => {
+      if (ids.length) {
+        await db.updateTable('tasks').set({ applicable: false, updated_at: new Date() })
+          .where('legal_entity_id', 'in', legalEntityIds).where('id', 'in', ids).execute();
+      }
+    },
+  };
+}
+
+export type PlanningRepository = ReturnType<typeof createPlanningRepository>;

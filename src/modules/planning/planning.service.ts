@@ -1,0 +1,93 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
+import { toIso } from '../../engine/dates.js';
+import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { groupBy, reconcile, toEngineInput } from './planning.fns.js';
+import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
+
+export type { CreatedTask };
+
+export interface PlanningDeps {
+  /** Used only to open the transactions of the operator commands (explain, roll-forward batches). */
+  db: Db;
+  catalog: Catalog;
+  now: () => Date;
+  /** The queries over a database or transaction (a fake in unit tests). */
+  repositoryFor?: (db: Db) => PlanningRepository;
+}
+
+/**
+ * The single owner of "an entity's facts changed → plan its tasks". Callers change the facts and call
+ * `replan` in the same transaction, so the change and its tasks commit together or not at all.
+ */
+export function createPlanningService(deps: PlanningDeps) {
+  const { catalog } = deps;
+  const repositoryFor = deps.repositoryFor ?? createPlanningRepository;
+  const today = () => toIso(deps.now());
+
+  /**
+   * Takes the entities' planning locks in this transaction (held until it ends; ids in order, so no
+   * deadlock). A caller that changes facts takes them first, before its own row locks, so every writer
+   * of an entity's tasks queues at the same place.
+   */
+  async function lock(trx: Db, legalEntityIds: string[]): Promise<void> {
+    const ids = [...new Set(legalEntityIds)].sort();
+    if (ids.length) await repositoryFor(trx).lockEntities(ids);
+  }
+
+  /**
+   * Brings the stored tasks of these entities in line with the rules, inside the caller's transaction:
+   * adds what applies, updates dates and reasons, removes untouched tasks that no longer apply and keeps
+   * (marked not applicable) those someone acted on. Entities are locked first (see `lock`), so concurrent
+   * re-plannings of one entity run one after the other and cannot duplicate or lose anything.
+   */
+  async function replan(trx: Db, legalEntityIds: string[]): Promise<Map<string, CreatedTask[]>> {
+    const ids = [...new Set(legalEntityIds)].sort();
+    if (ids.length === 0) return new Map();
+    const repo = repositoryFor(trx);
+    await repo.lockEntities(ids);
+    const entities = await repo.findPlanningEntities(ids);
+    const locations = groupBy(await repo.findLocationsOf(ids), (l) => l.legal_entity_id);
+    const existingTasks = groupBy(await repo.findTasksOf(ids), (t) => t.legal_entity_id);
+    const inserts: { legalEntityId: string; task: PlannedTask }[] = [];
+    const deletes: string[] = [];
+    const notApplicable: string[] = [];
+    for (const entity of entities) {
+      const existing = existingTasks.get(entity.id) ?? [];
+      const plan = reconcile(existing, planTasks(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, today())));
+      for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
+      inserts.push(...plan.inserts.map((task) => ({ legalEntityId: entity.id, task })));
+      deletes.push(...plan.deletes);
+      notApplicable.push(...plan.notApplicable);
+    }
+    await repo.deleteTasks(ids, deletes);
+    await repo.markNotApplicable(ids, notApplicable);
+    return groupBy(await repo.insertPlanned(inserts), (t) => t.legal_entity_id);
+  }
+
+  /** One batch of the roll-forward: its own transaction. */
+  const replanBatch = (legalEntityIds: string[]) => deps.db.transaction().execute((trx) => replan(trx, legalEntityIds));
+
+  return {
+    lock,
+    replan,
+    replanBatch,
+
+    /** Operator view (CLI): which requirements apply to an entity and why, with the tasks planned. */
+    async explain(legalEntityId: string) {
+      const repo = repositoryFor(deps.db);
+      const [entity] = await repo.findPlanningEntities([legalEntityId]);
+      if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+      const input = toEngineInput(entity, await repo.findLocationsOf([legalEntityId]), await repo.findTasksOf([legalEntityId]), today());
+      return { regions: explain(catalog, input), planned: planTasks(catalog, input) };
+    },
+
+    /** Entity ids in id order, one page at a time (the roll-forward walks them all). */
+    entityIdsAfter: (after: string, limit: number) => repositoryFor(deps.db).entityIdsAfter(after, limit),
+  };
+}
+
+export type PlanningService = ReturnType<typeof createPlanningService>;
+/** What a capability that changes an entity's facts needs of planning. */
+export type Replanner = Pick<PlanningService, 'lock' | 'replan'>;

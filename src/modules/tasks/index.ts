@@ -1,0 +1,50 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
+import type { AuthHooks } from '../../http/auth.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { LocationsService } from '../locations/locations.service.js';
+import type { Replanner } from '../planning/index.js';
+import type { CallbackOrigins } from '../platforms/callback-origins.js';
+import { createAutomationService } from './automation.service.js';
+import { createTaskListCache } from './task-list-cache.js';
+import { createTasksRepository } from './tasks.repository.js';
+import { taskRoutes } from './tasks.routes.js';
+import { createTasksService } from './tasks.service.js';
+import { taskSessionRoutes } from './tasks.sessions.routes.js';
+import { taskV2Routes } from './tasks.v2.routes.js';
+
+export type { TasksService, TaskView } from './tasks.service.js';
+export type { AutomationService } from './automation.service.js';
+
+export interface TasksModuleDeps {
+  db: Db;
+  catalog: Catalog;
+  now: () => Date;
+  planning: Replanner;
+  locations: Pick<LocationsService, 'updateIn'>;
+}
+
+/** Tasks: reading and acting on an entity's tasks (status, answers, automation) and their API. */
+export function createTasksModule(deps: TasksModuleDeps) {
+  const tasks = createTasksService(deps);
+  const repository = createTasksRepository(deps.db);
+  const automation = createAutomationService({ repository, tasks, now: deps.now });
+  return {
+    tasks,
+    automation,
+    jobs: [] as JobDefinition[],
+    /** GET/PATCH /tasks…, /v2/tasks…, and the session operations behind the hosted task pages. */
+    routes(http: { auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins; ttlSeconds: number }): FastifyPluginAsync {
+      const cache = createTaskListCache(repository);
+      return async (app) => {
+        await app.register(taskRoutes({ tasks, catalog: deps.catalog, auth: http.auth, cache }));
+        await app.register(taskV2Routes({ tasks, catalog: deps.catalog, auth: http.auth, cache }));
+        await app.register(taskSessionRoutes({ tasks, automation, ...http }));
+      };
+    },
+  };
+}
+
+export type TasksModule = ReturnType<typeof createTasksModule>;
