@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../catalog/catalog.js';
+import { regionByCode } from '../../catalog/regions.js';
+import type { Db } from '../../db/database.js';
+import type { LocationRow, TaskRow } from '../../db/schema.js';
+import type { PlannedTask } from '../../engine/engine.js';
+import type { PlanningEntityRow, PlanningRepository } from './planning.repository.js';
+import { createPlanningService } from './planning.service.js';
+
+const catalog = loadCatalog();
+const TODAY = new Date('2026-06-01T12:00:00Z');
+const ENTITY: PlanningEntityRow = {
+  id: 'le_a', entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15',
+  accounting_year_end: 12, created_at: new Date('2026-01-10T00:00:00Z'),
+};
+
+/** The planning queries over arrays: what the service asks for and writes. */
+function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] = []) {
+  const tasks: TaskRow[] = [];
+  const calls: string[] = [];
+  let next = 0;
+  const row = (legalEntityId: string, t: PlannedTask): TaskRow => ({
+    id: `task_${++next}`, legal_entity_id: legalEntityId, kind: t.kind, definition_id: t.definitionId, region_code: t.regionCode, period_key: t.periodKey,
+    period_start_date: t.periodStartDate, period_end_date: t.periodEndDate, due_date: t.dueDate, status: 'todo', answer: null,
+    criteria_met: t.criteriaMet as TaskRow['criteria_met'], blocked_by: t.blockedBy, applicable: true, acted_at: null, completed_at: null,
+    created_at: TODAY, updated_at: TODAY,
+  });
+  const repo: PlanningRepository = {
+    lockEntities: async (ids) => void calls.push(`lock ${ids.join(',')}`),
+    findPlanningEntities: async (ids) => entities.filter((e) => ids.includes(e.id)),
+    findLocationsOf: async (ids) => locations.filter((l) => ids.includes(l.legal_entity_id)),
+    findTasksOf: async (ids) => tasks.filter((t) => ids.includes(t.legal_entity_id)).map((t) => ({ ...t })),
+    entityIdsAfter: async (after, limit) => entities.map((e) => e.id).filter((id) => id > after).sort().slice(0, limit),
+    insertPlanned: async (rows) => rows.map(({ legalEntityId, task }) => {
+      const created = row(legalEntityId, task);
+      tasks.push(created);
+      return { id: created.id, legal_entity_id: legalEntityId };
+    }),
+    updatePlanned: async (_le, id, t) => void Object.assign(tasks.find((x) => x.id === id)!, { due_date: t.dueDate, applicable: true }),
+    deleteTasks: async (_les, ids) => void tasks.splice(0, tasks.length, ...tasks.filter((t) => !ids.includes(t.id))),
+    markNotApplicable: async (_les, ids) => void tasks.filter((t) => ids.includes(t.id)).forEach((t) => (t.applicable = false)),
+  };
+  return { repo, tasks, calls };
+}
+
+const serviceOver = (repo: PlanningRepository) =>
+  createPlanningService({ db: {} as Db, catalog, now: () => TODAY, repositoryFor: () => repo });
+
+describe('planning service', () => {
+  it('plans an entity once: a second re-planning changes nothing', async () => {
+    const fake = fakeRepository([ENTITY]);
+    const planning = serviceOver(fake.repo);
+    const created = (await planning.replan({} as Db, ['le_a'])).get('le_a') ?? [];
+    expect(created.length).toBeGreaterThan(0);
+    expect(fake.tasks.every((t) => t.region_code === 'DE')).toBe(true);
+    expect((await planning.replan({} as Db, ['le_a'])).size).toBe(0);
+    expect(fake.tasks).toHaveLength(created.length);
+  });
+
+  it('locks each entity once, in id order, before reading anything', async () => {
+    const fake = fakeRepository([{ ...ENTITY, id: 'le_b' }, ENTITY]);
+    await serviceOver(fake.repo).replan({} as Db, ['le_b', 'le_a', 'le_b']);
+    expect(fake.calls).toEqual(['lock le_a,le_b']);
+    await serviceOver(fake.repo).lock({} as Db, ['le_b', 'le_a']);
+    expect(fake.calls.at(-1)).toBe('lock le_a,le_b');
+  });
+
+  it('removes tasks that stop applying unless someone acted on them, which are kept as not applicable', async () => {
+    const location: LocationRow = {
+      legal_entity_id: 'le_a', region_id: regionByCode('CA')!.id, has_employees: true, has_physical_location: true, employee_count: 5, created_at: TODAY, updated_at: TODAY,
+    };
+    const withCa = fakeRepository([ENTITY], [location]);
+    await serviceOver(withCa.repo).replan({} as Db, ['le_a']);
+    const caTasks = withCa.tasks.filter((t) => t.region_code === 'CA');
+    expect(caTasks.length).toBeGreaterThan(1);
+    caTasks[0]!.acted_at = TODAY;
+
+    // The same tasks, now without the California location.
+    const withoutCa = fakeRepository([ENTITY]);
+    withoutCa.tasks.push(...withCa.tasks);
+    await serviceOver(withoutCa.repo).replan({} as Db, ['le_a']);
+    expect(withoutCa.tasks.filter((t) => t.region_code === 'CA')).toEqual([expect.objectContaining({ id: caTasks[0]!.id, applicable: false })]);
+  });
+
+  it('an unknown entity is a 404 for explain', async () => {
+    await expect(serviceOver(fakeRepository([]).repo).explain('le_nope')).rejects.toThrow("Legal entity 'le_nope' not found");
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
+import type { TaskRow } from '../../db/schema.js';
+import { ConflictError, InvalidInputError } from '../../lib/errors.js';
+import type { Replanner } from '../planning/index.js';
+import type { TasksRepository } from './tasks.repository.js';
+import { createTasksService } from './tasks.service.js';
+
+const catalog = loadCatalog();
+const NOW = new Date('2026-06-01T12:00:00Z');
+const scope = { platformId: 'plt_1', legalEntityId: 'le_a' };
+
+const question = (fact: string): TaskRow => ({
+  id: `task_${fact}`, legal_entity_id: 'le_a', kind: 'question', definition_id: catalog.questions.find((q) => q.fact === fact)!.id, region_code: 'NY',
+  period_key: 'once', period_start_date: null, period_end_date: null, due_date: null, status: 'todo', answer: null, criteria_met: [], blocked_by: [],
+  applicable: true, acted_at: null, completed_at: null, created_at: NOW, updated_at: NOW,
+});
+
+/**
+ * The tasks service over fakes: a database whose transactions are recorded objects, an in-memory repository,
+ * a planning that records its calls (and "plans" one new task), and a locations service that may refuse.
+ */
+function harness(options: { refuseLocation?: boolean } = {}) {
+  const rows: TaskRow[] = [question('has_employees'), question('registration_date')];
+  const events: string[] = [];
+  let transactions = 0;
+  const db = { transaction: () => ({ execute: async <T>(fn: (trx: Db) => Promise<T>) => fn({ trx: ++transactions } as unknown as Db) }) } as unknown as Db;
+  const trxOf = (trx: Db) => (trx as unknown as { trx?: number }).trx ?? 'db';
+  const repositoryFor = (on: Db): TasksRepository => ({
+    findTasks: async () => rows.map((r) => ({ ...r })),
+    findTask: async (_le, id) => rows.find((r) => r.id === id),
+    findAutomations: async () => [],
+    findAutomation: async () => undefined,
+    insertAutomation: async () => undefined,
+    listVersion: async () => '',
+    setStatus: async () => { throw new Error('not used'); },
+    setAnswer: async (_le, id, answer, status) => {
+      events.push(`setAnswer in ${trxOf(on)}`);
+      const row = rows.find((r) => r.id === id)!;
+      Object.assign(row, { answer, status });
+      return row;
+    },
+  });
+  const planning: Replanner = {
+    lock: async (trx) => void events.push(`lock in ${trxOf(trx)}`),
+    replan: async (trx) => {
+      events.push(`replan in ${trxOf(trx)}`);
+      rows.push({ ...question('registration_date'), id: 'task_new', kind: 'requirement', definition_id: catalog.regions.get('NY')!.requirements[0]!.id });
+      return new Map();
+    },
+  };
+  const locations = {
+    updateIn: async (trx: Db) => {
+      events.push(`location in ${trxOf(trx)}`);
+      if (options.refuseLocation) throw new ConflictError('payroll owns it');
+      return undefined as never;
+    },
+  };
+  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor });
+  return { tasks, events, rows };
+}
+
+describe('tasks service: answering a question', () => {
+  it('stores the answer, applies the location fact and re-plans once, all in one transaction; reports what it unlocked', async () => {
+    const { tasks, events } = harness();
+    const { task, unlocked } = await tasks.answer(scope, 'task_has_employees', true);
+    expect(events).toEqual(['lock in 1', 'setAnswer in 1', 'location in 1', 'replan in 1']);
+    expect(task.row).toMatchObject({ answer: true, status: 'done' });
+    expect(unlocked.map((v) => v.row.id)).toEqual(['task_new']);
+  });
+
+  it('a fact that is not a location\'s re-plans once without touching locations', async () => {
+    const { tasks, events } = harness();
+    await tasks.answer(scope, 'task_registration_date', '2024-02-29');
+    expect(events).toEqual(['lock in 1', 'setAnswer in 1', 'replan in 1']);
+  });
+
+  it('a refused location change stops before re-planning; the error reaches the caller (the transaction rolls back)', async () => {
+    const { tasks, events } = harness({ refuseLocation: true });
+    await expect(tasks.answer(scope, 'task_has_employees', true)).rejects.toThrow('payroll owns it');
+    expect(events).toEqual(['lock in 1', 'setAnswer in 1', 'location in 1']);
+  });
+
+  it('an answer that does not fit the question names the input fact, before any transaction', async () => {
+    const { tasks, events } = harness();
+    const error = await tasks.answer(scope, 'task_has_employees', 'yes').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect(error).toMatchObject({ path: ['answer'], reason: 'this question takes a boolean answer (true or false)' });
+    expect(events).toEqual([]);
+  });
+});
