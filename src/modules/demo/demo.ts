@@ -1,7 +1,8 @@
 import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { createTasksService } from '../tasks/tasks.service.js';
-import { createHostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { createHostedSessionsModule } from '../hosted-sessions/index.js';
+import { createCallbackOrigins } from '../platforms/callback-origins.js';
 import { createSignupService } from '../legal-entities/signup.service.js';
 import { createLocationsService } from '../locations/locations.service.js';
 import { createPlatformsRepository } from '../platforms/platforms.repository.js';
@@ -35,7 +36,7 @@ export interface DemoData {
  */
 export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtras, keyOptions?: DemoKeyOptions): Promise<DemoData> {
   const platforms = createPlatformsService(createPlatformsRepository(db));
-  const sessions = createHostedSessionsService(db, publicBaseUrl);
+  const { sessions } = createHostedSessionsModule({ db, publicBaseUrl, callbackOrigins: createCallbackOrigins(db), linkTtlSeconds: 86_400 });
   const signup = createSignupService({ db, sessions, signupTtlSeconds: 86_400 });
   const locations = createLocationsService(db);
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { fieldError } from '../../lib/errors.js';
+import { InvalidInputError } from '../../lib/errors.js';
 
 /**
  * Protection against open redirects: a platform lists the origins its callback URLs may use
@@ -22,18 +22,18 @@ export function createCallbackOrigins(db: Db, options: { requireRegistered?: boo
     remove: async (platformId: string, url: string) =>
       Number((await db.deleteFrom('platform_callback_origins').where('platform_id', '=', platformId).where('origin', '=', normaliseOrigin(url)).executeTakeFirst()).numDeletedRows),
 
-    /** Throws a 422 (on `loc`) when the platform restricts callbacks and this URL is not allowed. */
-    async check(platformId: string, callbackUrl: string | null | undefined, loc: (string | number)[]): Promise<void> {
+    /** Throws an InvalidInputError on `field` (a 422 there) when the platform restricts callbacks and this URL is not allowed. */
+    async check(platformId: string, callbackUrl: string | null | undefined, field: string): Promise<void> {
       if (!callbackUrl) return;
       const allowed = await this.list(platformId);
       const origin = new URL(callbackUrl).origin;
       if (allowed.includes(origin)) return;
       if (allowed.length === 0) {
         if (!options.requireRegistered) return;
-        throw fieldError(loc, `this platform has no registered callback origins, so no callback URL is accepted; the operator registers one with: statehouse platforms callbacks add ${platformId} ${origin}`, callbackUrl);
+        throw new InvalidInputError([field], `this platform has no registered callback origins, so no callback URL is accepted; the operator registers one with: statehouse platforms callbacks add ${platformId} ${origin}`, callbackUrl);
       }
       const msg = `the callback origin ${origin} is not among this platform's allowed callback origins (register it with: statehouse platforms callbacks add ${platformId} ${origin})`;
-      throw fieldError(loc, msg, callbackUrl);
+      throw new InvalidInputError([field], msg, callbackUrl);
     },
   };
 }
