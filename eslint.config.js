@@ -21,12 +21,13 @@ const layers = [
   below('jobs', ['lib', 'config.ts', 'db']),
   below('http', ['lib', 'config.ts', 'db']),
   below('pages', ['lib', 'db', 'catalog', 'engine']),
-  // Between modules: hosted (the pages behind session links) is the top module, nothing else imports it; the
-  // hosted-session links themselves are modules/hosted-sessions, which any module may use. auth (token issuing)
-  // uses legal-entities, never the reverse (the scope type is http/principals.ts).
-  { target: './src/modules/!(hosted)/**', from: './src/modules/hosted',
-    message: 'Only app.ts imports modules/hosted: move what is shared to a lower place (modules/hosted-sessions, pages, lib).' },
-  below('modules/hosted-sessions', ['lib', 'config.ts', 'db', 'http', 'pages']),
+  // Between modules: a capability's hosted page routes (`*pages.routes.ts`) are registered by its index.ts or
+  // app.ts, never imported by other module code. Hosted-session links, the browser session behind them and the
+  // pages' shared hook are modules/hosted-sessions, which any module may use and which uses no module. auth
+  // (token issuing) uses legal-entities, never the reverse (the scope type is http/principals.ts).
+  { target: './src/modules/*/!(index).ts', from: './src/modules/*/*pages.routes.ts',
+    message: 'Page routes are registered by their module\'s index.ts or app.ts: share a service, hosted-sessions, pages or lib instead.' },
+  below('modules/hosted-sessions', ['lib', 'config.ts', 'db', 'http', 'jobs', 'pages']),
   { target: './src/modules/legal-entities', from: './src/modules/auth',
     message: 'legal-entities must not import modules/auth (auth imports legal-entities).' },
   // Re-planning: tasks → locations → planning, legal-entities → planning (docs/architecture.md, "The data flow of one re-planning").

@@ -27,13 +27,8 @@ import { connectionRoutes } from './modules/connections/connections.routes.js';
 import { createConnectionsService } from './modules/connections/connections.service.js';
 import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
-import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted-sessions/hosted-sessions.service.js';
-import { hostedRoutes } from './modules/hosted/hosted.routes.js';
-import { hostedPageErrors } from './modules/hosted-sessions/hosted-http.js';
-import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
-import { automationPageRoutes } from './modules/hosted/automation-pages.routes.js';
-import { payrollRoutes } from './modules/hosted/payroll-pages.routes.js';
-import { taskPageRoutes } from './modules/hosted/task-pages.routes.js';
+import { HOSTED_SESSION_PATH, createHostedSessionsModule, hostedPageErrors } from './modules/hosted-sessions/index.js';
+import { createPayrollModule } from './modules/payroll/index.js';
 import { createCallbackOrigins } from './modules/platforms/callback-origins.js';
 import { createInstanceKeys, INSTANCE_KEY } from './modules/system/instance-keys.js';
 import { createLegalEntitiesModule } from './modules/legal-entities/index.js';
@@ -149,10 +144,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await Promise.all([instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
   const authModule = createAuthModule({ signingKeys: tokenKeys, ttlSeconds: config.accessTokenTtlSeconds, now: deps.now });
   const auth = registerAuth(app, platforms, authModule.tokens);
-  const sessions = createHostedSessionsService(db, config.publicBaseUrl, deps.now && (() => new Date(deps.now!())), () => instanceKeys.get(INSTANCE_KEY.csrf));
+  const callbackOrigins = createCallbackOrigins(db, { requireRegistered: config.environment === 'production' });
+  const hostedSessions = createHostedSessionsModule({
+    db, publicBaseUrl: config.publicBaseUrl, now: deps.now && (() => new Date(deps.now!())), csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
+    callbackOrigins, linkTtlSeconds: config.hostedSessionTtlSeconds,
+  });
+  const sessions = hostedSessions.sessions;
   const catalog = deps.catalog ?? loadCatalog();
   const now = () => new Date(deps.now ? deps.now() : Date.now());
-  const callbackOrigins = createCallbackOrigins(db, { requireRegistered: config.environment === 'production' });
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
   const planningModule = createPlanningModule({ db, catalog, now });
   const { planning } = planningModule;
@@ -160,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
   const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations });
-  const { tasks, automation } = tasksModule;
+  const { tasks } = tasksModule;
   const operatorAuth = registerOperatorAuth(app, createOperatorsService(db));
   const accounts = createAccountsService({ db, catalog, vault });
 
@@ -170,24 +169,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRateLimits(app, config.rateLimits);
 
   await app.register(systemRoutes({ db }));
-  await app.register(legalEntities.routes({ auth }));
+  const publicOrigin = new URL(config.publicBaseUrl).origin;
+  app.decorateRequest('hosted', null);
+  await app.register(legalEntities.routes({ auth, sessions, publicOrigin }));
   await app.register(authModule.routes({ auth, signup }));
   await app.register(locationsModule.routes({ auth }));
   await app.register(accountRoutes({ accounts, auth }));
-  const publicOrigin = new URL(config.publicBaseUrl).origin;
-  app.decorateRequest('hosted', null);
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
-  await app.register(hostedRoutes({ sessions, secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
-  await app.register(signupPageRoutes({ db, sessions, signup, publicOrigin }));
-  await app.register(tasksModule.routes({ auth, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds }));
-  await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
-  await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
-  await app.register(loginRevealRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin, now }));
-  await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
+  await app.register(hostedSessions.routes({ secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
+  await app.register(tasksModule.routes({ auth, sessions, publicOrigin }));
+  await app.register(loginRevealRoutes({ db, sessions, accounts, auth, publicOrigin, now }));
+  const payroll = createPayrollModule({ db, sessions, entities: signup, now });
+  await app.register(payroll.routes({ auth, publicOrigin }));
   // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
-  const jobDefinitions: JobDefinition[] = [...planningModule.jobs, ...legalEntities.jobs, ...authModule.jobs, ...locationsModule.jobs, ...tasksModule.jobs];
+  const jobDefinitions: JobDefinition[] = [
+    ...planningModule.jobs, ...legalEntities.jobs, ...authModule.jobs, ...locationsModule.jobs, ...tasksModule.jobs, ...hostedSessions.jobs, ...payroll.jobs,
+  ];
   // --- mail (GET /mail, /locations/{id}/mail, /v2/mail, /v2/documents/manage/session, signed file links) ---
-  const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin, instanceKeys });
+  const mail = await registerMail(app, { config, db, now, auth, sessions, operatorAuth, publicOrigin, instanceKeys });
   // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
   jobDefinitions.push({ name: 'mail.gc', cron: '45 4 * * *', handler: () => mail.collectGarbage(), logRuns: true });
 
@@ -198,10 +197,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   jobDefinitions.push(...connections.jobDefinitions());
   await app.register(connectionRoutes({ connections, auth }));
-  await app.register(connectPageRoutes({ db, sessions, connections, publicOrigin }));
+  await app.register(connectPageRoutes({ sessions, connections, publicOrigin }));
 
   // --- accounts management page (POST /v2/accounts/manage/session) ---
-  await app.register(accountsPageRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
+  await app.register(accountsPageRoutes({ sessions, accounts, auth, publicOrigin }));
 
   // --- operator API ---
   await app.register(operatorRoutes({ db, accounts, connections, catalog, operatorAuth }));

@@ -1,5 +1,5 @@
 // The hosted signup's steps and the choices its pages offer, with their labels: used by the pages
-// (signup-pages.ts) and by the wizard's logic (modules/hosted/signup-wizard.ts).
+// (signup-pages.ts) and by the wizard's logic (modules/legal-entities/signup-wizard.ts).
 import { REGIONS } from '../catalog/regions.js';
 import { ACCOUNTING_METHODS, ACCOUNTING_PERIODS, ENTITY_TYPES, LLC_MANAGED_TYPES, MONTH_NAMES, TAX_CLASSES } from '../lib/entity-values.js';
 

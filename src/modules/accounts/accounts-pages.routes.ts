@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { regionByCode, resolveRegion } from '../../catalog/regions.js';
-import type { Db } from '../../db/database.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
 import { fieldError } from '../../lib/errors.js';
@@ -12,7 +11,6 @@ import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } 
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
-import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService, LoginView } from './accounts.service.js';
 import { parseCredentialsForm } from './credentials-form.js';
 
@@ -37,8 +35,8 @@ const toLoginItem = (l: LoginView): LoginItem => ({
  * the user adds a login to an account or replaces a login's credentials. Nothing stored is ever shown.
  */
 export function accountsPageRoutes(deps: {
-  db: Db; sessions: HostedSessionsService; accounts: AccountsService; callbackOrigins: CallbackOrigins; auth: AuthHooks;
-  ttlSeconds: number; publicOrigin: string;
+  sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check'>; accounts: AccountsService; auth: AuthHooks;
+  publicOrigin: string;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -63,12 +61,10 @@ export function accountsPageRoutes(deps: {
       const body = request.body;
       const region = body.region_id ? resolveRegion(body.region_id) : null;
       if (body.region_id && !region) throw fieldError(['body', 'region_id'], `unknown region '${body.region_id}'`, body.region_id, body);
-      await deps.callbackOrigins.check(scope.platformId, body.callback_url, 'callback_url');
-      const { url, created_at, expires_at } = await deps.sessions.issue({
-        purpose: 'accounts', legalEntityId: scope.legalEntityId, callbackUrl: body.callback_url, ttlSeconds: deps.ttlSeconds,
+      return deps.sessions.issueForCallback({
+        platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'accounts', callbackUrl: body.callback_url,
         scope: region ? { region_id: region.code } : {},
       });
-      return { url, created_at, expires_at };
     });
 
     /** What the session may see: its entity's accounts and logins, of its region when it has one. */

@@ -11,7 +11,6 @@ import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
 import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService } from './accounts.service.js';
 import { decodeBase32, totp } from './totp.js';
 import { VaultError, type LoginSecrets } from './vault.js';
@@ -25,8 +24,8 @@ const HostedParams = Type.Object({ login_id: BoundedString(64) });
  * TOTP seed is stored). Every view is recorded in `login_reveals` (platform, entity, sessions, time).
  */
 export function loginRevealRoutes(deps: {
-  db: Db; sessions: HostedSessionsService; accounts: AccountsService; callbackOrigins: CallbackOrigins; auth: AuthHooks;
-  ttlSeconds: number; publicOrigin: string; now: () => Date;
+  db: Db; sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check'>; accounts: AccountsService; auth: AuthHooks;
+  publicOrigin: string; now: () => Date;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -37,11 +36,7 @@ export function loginRevealRoutes(deps: {
       const scope = scopeOf(request);
       const login = (await deps.accounts.listLogins(scope)).find((l) => l.id === loginId);
       if (!login) throw new NotFoundError(`Login '${loginId}' not found`);
-      await deps.callbackOrigins.check(scope.platformId, callbackUrl, 'callback_url');
-      const { url, created_at, expires_at } = await deps.sessions.issue({
-        purpose: 'login', legalEntityId: scope.legalEntityId, callbackUrl: callbackUrl ?? null, ttlSeconds: deps.ttlSeconds, scope: { login_id: loginId },
-      });
-      return { url, created_at, expires_at };
+      return deps.sessions.issueForCallback({ platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'login', callbackUrl, scope: { login_id: loginId } });
     }
 
     r.post('/logins/:legal_entity_account_login_public_id/sessions', {

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database.js';
 import { BoundedString } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
@@ -14,7 +13,7 @@ import type { ConnectionsService } from './connections.service.js';
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });
 
 /** The hosted connect page (purpose `connect`): credentials in, then the connection's progress. */
-export function connectPageRoutes(deps: { db: Db; sessions: HostedSessionsService; connections: ConnectionsService; publicOrigin: string }) {
+export function connectPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check'>; connections: ConnectionsService; publicOrigin: string }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const guard = requireHostedSession(deps, ['connect']);

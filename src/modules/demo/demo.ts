@@ -1,6 +1,7 @@
 import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
-import { createHostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { createHostedSessionsModule } from '../hosted-sessions/index.js';
+import { createCallbackOrigins } from '../platforms/callback-origins.js';
 import { createLegalEntitiesModule } from '../legal-entities/index.js';
 import { createLocationsModule } from '../locations/index.js';
 import { createPlanningModule } from '../planning/index.js';
@@ -35,7 +36,7 @@ export interface DemoData {
  */
 export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtras, keyOptions?: DemoKeyOptions): Promise<DemoData> {
   const platforms = createPlatformsService(createPlatformsRepository(db));
-  const sessions = createHostedSessionsService(db, publicBaseUrl);
+  const { sessions } = createHostedSessionsModule({ db, publicBaseUrl, callbackOrigins: createCallbackOrigins(db), linkTtlSeconds: 86_400 });
   // Tasks follow from the entities' profiles and locations: signup and locations re-plan them.
   const { planning } = createPlanningModule({ db, catalog: loadCatalog(), now: () => new Date() });
   const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });

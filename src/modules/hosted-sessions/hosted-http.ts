@@ -1,21 +1,12 @@
 import { parse as parseCookieHeader } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PageErrors } from '../../http/error-handler.js';
-import type { Db } from '../../db/database.js';
-import type { BrowserSessionRow, HostedPurpose } from '../../db/schema.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import { RawBody } from '../../http/body-parsers.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { SESSION_COOKIE, type HostedSessionsService } from './hosted-sessions.service.js';
+import { SESSION_COOKIE, type HostedContext, type HostedSessionsService } from './hosted-sessions.service.js';
 
-/** What every hosted page knows about its visitor. */
-export interface HostedContext {
-  session: BrowserSessionRow;
-  csrf: string;
-  platformName: string;
-  businessName: string;
-  /** The entity's scope, as an access token would give it. */
-  scope: { platformId: string; legalEntityId: string };
-}
+export type { HostedContext } from './hosted-sessions.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -91,33 +82,26 @@ export function formOf(request: FastifyRequest): Record<string, string> {
 
 /**
  * A preHandler for hosted pages: a live browser session of one of these purposes, and for every POST a
- * valid CSRF token and (when the browser sends one) a same-origin Origin header.
+ * valid CSRF token and (when the browser sends one) a same-origin Origin header (HostedSessionsService.check).
  */
-export function requireHostedSession(deps: { db: Db; sessions: HostedSessionsService; publicOrigin: string }, purposes: HostedPurpose[]) {
+export function requireHostedSession(deps: { sessions: Pick<HostedSessionsService, 'check'>; publicOrigin: string }, purposes: HostedPurpose[]) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = await deps.sessions.browserSession(parseCookies(request.headers.cookie)[SESSION_COOKIE]);
-    if (!session || !purposes.includes(session.purpose)) {
-      return sendPage(reply, renderMessagePage({ ...EXPIRED_MESSAGE, title: 'Your session has ended' }), { status: 401 });
-    }
-    if (request.method === 'POST') {
-      // Our pages send no referrer, so browsers post with `Origin: null`; Sec-Fetch-Site then says where from.
-      const origin = request.headers.origin;
-      const site = request.headers['sec-fetch-site'];
-      const sameOrigin = origin === 'null' ? site === undefined || site === 'same-origin' : !origin || origin === deps.publicOrigin;
-      const ok = sameOrigin && (await deps.sessions.verifyCsrf(session.id, formOf(request)._csrf));
-      if (!ok) return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
-    }
-    const names = await deps.db.selectFrom('legal_entities').innerJoin('platforms', 'platforms.id', 'legal_entities.platform_id')
-      .select(['platforms.name as platform_name', 'platforms.id as platform_id', 'legal_entities.business_name']).where('legal_entities.id', '=', session.legal_entity_id)
-      .executeTakeFirstOrThrow();
-    request.hosted = {
-      session,
-      csrf: await deps.sessions.csrfToken(session.id),
-      platformName: names.platform_name,
-      businessName: names.business_name,
-      scope: { platformId: names.platform_id, legalEntityId: session.legal_entity_id },
-    };
+    const access = await deps.sessions.check({
+      cookieToken: parseCookies(request.headers.cookie)[SESSION_COOKIE],
+      purposes,
+      ...(request.method === 'POST' && { post: { sameOrigin: isSameOrigin(request, deps.publicOrigin), csrf: formOf(request)._csrf } }),
+    });
+    if (access.state === 'ended') return sendPage(reply, renderMessagePage({ ...EXPIRED_MESSAGE, title: 'Your session has ended' }), { status: 401 });
+    if (access.state === 'forbidden') return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
+    request.hosted = access.context;
   };
+}
+
+/** Our pages send no referrer, so browsers post with `Origin: null`; Sec-Fetch-Site then says where from. */
+function isSameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
+  const origin = request.headers.origin;
+  const site = request.headers['sec-fetch-site'];
+  return origin === 'null' ? site === undefined || site === 'same-origin' : !origin || origin === publicOrigin;
 }
 
 export const hostedOf = (request: FastifyRequest) => request.hosted as HostedContext;

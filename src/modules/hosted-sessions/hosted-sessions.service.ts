@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import type { Db } from '../../db/database.js';
 import type { BrowserSessionRow, HostedPurpose, HostedScope } from '../../db/schema.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
+import type { HostedSessionsRepository } from './hosted-sessions.repository.js';
 
 export type SessionPurpose = HostedPurpose;
 
@@ -19,94 +19,153 @@ export interface IssuedSession {
   expires_at: string;
 }
 
+/** What the session operations answer (POST /tasks/sessions, /v2/documents/manage/session, …). */
+export type SessionLink = Pick<IssuedSession, 'url' | 'created_at' | 'expires_at'>;
+
 export type Exchange =
   | { state: 'ok'; cookieToken: string; session: BrowserSessionRow }
   | { state: 'used' | 'expired' | 'unknown' };
 
+/** What every hosted page knows about its visitor. */
+export interface HostedContext {
+  session: BrowserSessionRow;
+  csrf: string;
+  platformName: string;
+  businessName: string;
+  /** The entity's scope, as an access token would give it. */
+  scope: { platformId: string; legalEntityId: string };
+}
+
+/** A page request as the session check sees it: the cookie, and for a form post its origin verdict and CSRF field. */
+export interface PageRequest {
+  cookieToken: string | undefined;
+  purposes: readonly HostedPurpose[];
+  post?: { sameOrigin: boolean; csrf: unknown };
+}
+
+export type PageAccess = { state: 'ok'; context: HostedContext } | { state: 'ended' } | { state: 'forbidden' };
+
+/** The callback-origin rule of the platforms module (callback-origins.ts), as the issuing of a link needs it. */
+export interface CallbackOriginCheck {
+  check(platformId: string, callbackUrl: string | null | undefined, field: string): Promise<void>;
+}
+
+export interface HostedSessionsServiceDeps {
+  repository: HostedSessionsRepository;
+  /** Runs `work` in one transaction, over a repository bound to it. */
+  transaction: <T>(work: (repository: HostedSessionsRepository) => Promise<T>) => Promise<T>;
+  publicBaseUrl: string;
+  now?: () => Date;
+  /** The CSRF key (an instance key, sealed at rest); only the hosted pages' forms need it. */
+  csrfKey?: () => Promise<Buffer>;
+  callbackOrigins: CallbackOriginCheck;
+  /** How long a link issued by issueForCallback may wait to be opened (HOSTED_SESSION_TTL_SECONDS). */
+  linkTtlSeconds: number;
+}
+
+const MAX_COOKIE_TOKEN = 128;
+const MAX_CSRF_TOKEN = 100;
+
 /**
  * Hosted-page access in two steps. A link handed to the end user carries a 256-bit single-use token
- * (stored only as its SHA-256 hash) valid until `expires_at`. Opening it exchanges it for a browser
- * session: a second random token in an HttpOnly cookie, scoped to that legal entity and purpose.
+ * (stored only as its SHA-256 hash) valid until `expires_at` (issue). Opening it exchanges it for a browser
+ * session: a second random token in an HttpOnly cookie, scoped to that legal entity and purpose (exchange).
+ * Every page request then names that session, and every form post carries its CSRF token (check).
  */
-export function createHostedSessionsService(
-  db: Db,
-  publicBaseUrl: string,
-  now: () => Date = () => new Date(),
-  /** The CSRF key (an instance key, sealed at rest); only the hosted pages' forms need it. */
-  csrfKey: () => Promise<Buffer> = () => Promise.reject(new Error('no CSRF key given to this hosted-sessions service')),
-) {
+export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const csrfKey = deps.csrfKey ?? (() => Promise.reject(new Error('no CSRF key given to this hosted-sessions service')));
   const csrfFor = async (sessionId: string) => createHmac('sha256', await csrfKey()).update(sessionId).digest('base64url');
 
+  async function verifyCsrf(sessionId: string, token: unknown): Promise<boolean> {
+    if (typeof token !== 'string' || token.length > MAX_CSRF_TOKEN) return false;
+    // Compared as text: decoding base64url first would accept look-alikes (padding, spare bits).
+    return safeEqual(Buffer.from(token), Buffer.from(await csrfFor(sessionId)));
+  }
+
+  /** The browser session a cookie names, if it has not expired. */
+  async function browserSession(cookieToken: string | undefined): Promise<BrowserSessionRow | null> {
+    if (!cookieToken || cookieToken.length > MAX_COOKIE_TOKEN) return null;
+    const session = await deps.repository.findBrowserSession(hashSecret(cookieToken));
+    return session && session.expires_at.getTime() > now().getTime() ? session : null;
+  }
+
+  async function issue(input: { purpose: SessionPurpose; legalEntityId: string; callbackUrl: string | null; ttlSeconds: number; scope?: HostedScope }): Promise<IssuedSession> {
+    const token = newSecret('');
+    const createdAt = now();
+    const expiresAt = new Date(createdAt.getTime() + input.ttlSeconds * 1000);
+    const id = newId(ID_PREFIX.hostedSession);
+    await deps.repository.insertLink({
+      id, purpose: input.purpose, scope: input.scope ?? {}, legalEntityId: input.legalEntityId,
+      tokenHash: hashSecret(token), callbackUrl: input.callbackUrl, createdAt, expiresAt,
+    });
+    return { id, url: `${deps.publicBaseUrl}${HOSTED_SESSION_PATH}${token}`, created_at: createdAt.toISOString(), expires_at: expiresAt.toISOString() };
+  }
+
   return {
-    async issue(input: { purpose: SessionPurpose; legalEntityId: string; callbackUrl: string | null; ttlSeconds: number; scope?: HostedScope }): Promise<IssuedSession> {
-      const token = newSecret('');
-      const createdAt = now();
-      const expiresAt = new Date(createdAt.getTime() + input.ttlSeconds * 1000);
-      const id = newId(ID_PREFIX.hostedSession);
-      await db.insertInto('hosted_sessions').values({
-        id,
-        purpose: input.purpose,
-        scope: JSON.stringify(input.scope ?? {}),
-        legal_entity_id: input.legalEntityId,
-        token_hash: hashSecret(token),
-        callback_url: input.callbackUrl,
-        created_at: createdAt,
-        expires_at: expiresAt,
-      }).execute();
-      return { id, url: `${publicBaseUrl}${HOSTED_SESSION_PATH}${token}`, created_at: createdAt.toISOString(), expires_at: expiresAt.toISOString() };
+    issue,
+
+    /**
+     * The session operations' one pattern: the platform's callback origins must allow the callback URL
+     * (a 422 on `callbackField`, default `callback_url`, otherwise), then a link is issued for the configured time.
+     * `beforeIssue` is work the operation does only for an allowed callback, before the link exists.
+     */
+    async issueForCallback(input: {
+      platformId: string; legalEntityId: string; purpose: SessionPurpose; callbackUrl: string | null | undefined;
+      scope?: HostedScope; callbackField?: string; beforeIssue?: () => Promise<unknown>;
+    }): Promise<SessionLink> {
+      await deps.callbackOrigins.check(input.platformId, input.callbackUrl, input.callbackField ?? 'callback_url');
+      await input.beforeIssue?.();
+      const { url, created_at, expires_at } = await issue({
+        purpose: input.purpose, legalEntityId: input.legalEntityId, callbackUrl: input.callbackUrl ?? null,
+        ttlSeconds: deps.linkTtlSeconds, ...(input.scope && { scope: input.scope }),
+      });
+      return { url, created_at, expires_at };
     },
 
     /** Uses up a link (exactly one concurrent caller wins) and opens a browser session for it. */
-    async exchange(token: string): Promise<Exchange> {
+    exchange: (token: string): Promise<Exchange> => {
       const tokenHash = hashSecret(token);
-      return db.transaction().execute(async (trx) => {
-        const link = await trx.updateTable('hosted_sessions').set({ consumed_at: now() })
-          .where('token_hash', '=', tokenHash).where('consumed_at', 'is', null).where('expires_at', '>', now())
-          .returningAll().executeTakeFirst();
+      return deps.transaction(async (repository) => {
+        const link = await repository.consumeLink(tokenHash, now());
         if (!link) {
-          const known = await trx.selectFrom('hosted_sessions').select(['consumed_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+          const known = await repository.findLinkUse(tokenHash);
           return { state: !known ? 'unknown' : known.consumed_at ? 'used' : 'expired' };
         }
         const cookieToken = newSecret('');
-        const session = await trx.insertInto('hosted_browser_sessions').values({
-          id: newId('hbs'),
-          token_hash: hashSecret(cookieToken),
-          hosted_session_id: link.id,
-          legal_entity_id: link.legal_entity_id,
-          purpose: link.purpose,
-          scope: JSON.stringify(link.scope ?? {}),
-          callback_url: link.callback_url,
-          expires_at: new Date(now().getTime() + BROWSER_SESSION_MINUTES * 60_000),
-        }).returningAll().executeTakeFirstOrThrow();
+        const session = await repository.insertBrowserSession({
+          id: newId('hbs'), tokenHash: hashSecret(cookieToken), link, expiresAt: new Date(now().getTime() + BROWSER_SESSION_MINUTES * 60_000),
+        });
         return { state: 'ok', cookieToken, session };
       });
     },
 
-    /** The browser session a cookie names, if it has not expired. */
-    async browserSession(cookieToken: string | undefined): Promise<BrowserSessionRow | null> {
-      if (!cookieToken || cookieToken.length > 128) return null;
-      const session = await db.selectFrom('hosted_browser_sessions').selectAll().where('token_hash', '=', hashSecret(cookieToken)).executeTakeFirst();
-      return session && session.expires_at.getTime() > now().getTime() ? session : null;
+    /**
+     * A hosted page request: a live browser session of one of these purposes ('ended' otherwise), and for a
+     * form post a same-origin request with the session's CSRF token ('forbidden' otherwise).
+     */
+    async check(request: PageRequest): Promise<PageAccess> {
+      const session = await browserSession(request.cookieToken);
+      if (!session || !request.purposes.includes(session.purpose)) return { state: 'ended' };
+      if (request.post && !(request.post.sameOrigin && (await verifyCsrf(session.id, request.post.csrf)))) return { state: 'forbidden' };
+      const names = await deps.repository.pageNames(session.legal_entity_id);
+      return {
+        state: 'ok',
+        context: {
+          session,
+          csrf: await csrfFor(session.id),
+          platformName: names.platformName,
+          businessName: names.businessName,
+          scope: { platformId: names.platformId, legalEntityId: session.legal_entity_id },
+        },
+      };
     },
 
-    endBrowserSession: (id: string) => db.deleteFrom('hosted_browser_sessions').where('id', '=', id).execute(),
-
-    /** A form token bound to the browser session (HMAC, nothing stored). */
-    csrfToken: csrfFor,
-
-    async verifyCsrf(sessionId: string, token: unknown): Promise<boolean> {
-      if (typeof token !== 'string' || token.length > 100) return false;
-      // Compared as text: decoding base64url first would accept look-alikes (padding, spare bits).
-      return safeEqual(Buffer.from(token), Buffer.from(await csrfFor(sessionId)));
-    },
+    /** A page's work is done (signup completed, payroll connected, …): its browser session ends. */
+    endBrowserSession: (session: Pick<BrowserSessionRow, 'id' | 'legal_entity_id'>) => deps.repository.deleteBrowserSession(session.legal_entity_id, session.id),
 
     /** The most recent callback a platform gave for this entity's signup, to reuse in a fresh link. */
-    async lastCallbackUrl(legalEntityId: string): Promise<string | null> {
-      const row = await db.selectFrom('hosted_sessions').select('callback_url')
-        .where('legal_entity_id', '=', legalEntityId).where('purpose', '=', 'signup')
-        .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-      return row?.callback_url ?? null;
-    },
+    lastCallbackUrl: (legalEntityId: string) => deps.repository.lastSignupCallbackUrl(legalEntityId),
   };
 }
 

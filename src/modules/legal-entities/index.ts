@@ -7,6 +7,7 @@ import type { Replanner } from '../planning/index.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { legalEntityRoutes } from './legal-entity.routes.js';
 import { signupRoutes } from './signup.routes.js';
+import { signupPageRoutes } from './signup.pages.routes.js';
 import { createSignupService } from './signup.service.js';
 
 export type { SignupService, SignupResult, SignupState } from './signup.service.js';
@@ -26,11 +27,12 @@ export function createLegalEntitiesModule(deps: LegalEntitiesModuleDeps) {
   return {
     signup,
     jobs,
-    /** POST /accounts/signup…, /v2/signup…; GET /legal_entity, /v2/legal_entity. */
-    routes(http: { auth: AuthHooks }): FastifyPluginAsync {
+    /** POST /accounts/signup…, /v2/signup…; GET /legal_entity, /v2/legal_entity; the hosted signup pages. */
+    routes(http: { auth: AuthHooks; sessions: HostedSessionsService; publicOrigin: string }): FastifyPluginAsync {
       return async (app) => {
         await app.register(signupRoutes({ signup, auth: http.auth }));
         await app.register(legalEntityRoutes({ signup, auth: http.auth }));
+        await app.register(signupPageRoutes({ sessions: http.sessions, signup, publicOrigin: http.publicOrigin }));
       };
     },
   };

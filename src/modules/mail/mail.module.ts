@@ -5,7 +5,6 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { OperatorHook } from '../operators/operator-auth.js';
-import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { createVault, loadVaultKeys } from '../accounts/vault.js';
 import { createInstanceKeys, INSTANCE_KEY, type InstanceKeys } from '../system/instance-keys.js';
 import { createFileLinks } from './file-links.js';
@@ -36,14 +35,14 @@ export function createMailServiceFor(
 
 /** Mail: its service and every route (platform listings, downloads, documents page, operator intake). */
 export async function registerMail(app: FastifyInstance, deps: {
-  config: Config; db: Db; now: () => Date; auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins;
+  config: Config; db: Db; now: () => Date; auth: AuthHooks; sessions: HostedSessionsService;
   operatorAuth: OperatorHook; publicOrigin: string; instanceKeys: InstanceKeys;
 }): Promise<MailService> {
   const { config } = deps;
   const mail = createMailServiceFor(config, deps.db, deps.now, deps.instanceKeys);
   await app.register(mailRoutes({
-    db: deps.db, mail, auth: deps.auth, sessions: deps.sessions, callbackOrigins: deps.callbackOrigins,
-    ttlSeconds: config.hostedSessionTtlSeconds, fileUrlTtlSeconds: config.fileUrlTtlSeconds, publicOrigin: deps.publicOrigin,
+    mail, auth: deps.auth, sessions: deps.sessions,
+    fileUrlTtlSeconds: config.fileUrlTtlSeconds, publicOrigin: deps.publicOrigin,
   }));
   await app.register(mailOperatorRoutes({ mail, operatorAuth: deps.operatorAuth, maxBytes: config.mailMaxBytes }));
   return mail;

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
@@ -9,7 +8,6 @@ import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hos
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
-import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { MAIL_FILE_PATH } from './file-links.js';
 import {
   DocumentsSessionBodySchema, LocationParamsSchema, MailFileParamsSchema, MailFileQuerySchema, MailQuerySchema, MailSchema, MailV2QuerySchema,
@@ -35,8 +33,8 @@ const LIST_DOC =
  * GET /mail, GET /locations/{id}/mail, GET /v2/mail, the documents hosted page and the signed PDF download route.
  */
 export function mailRoutes(deps: {
-  db: Db; mail: MailService; auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins;
-  ttlSeconds: number; fileUrlTtlSeconds: number; publicOrigin: string;
+  mail: MailService; auth: AuthHooks; sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check'>;
+  fileUrlTtlSeconds: number; publicOrigin: string;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -129,11 +127,7 @@ export function mailRoutes(deps: {
     }, async (request) => {
       const scope = scopeOf(request);
       assertV2Scope(scope, request.query);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
-      const { url, created_at, expires_at } = await deps.sessions.issue({
-        purpose: 'documents', legalEntityId: scope.legalEntityId, callbackUrl: request.body.callback_url, ttlSeconds: deps.ttlSeconds,
-      });
-      return { url, created_at, expires_at };
+      return deps.sessions.issueForCallback({ platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'documents', callbackUrl: request.body.callback_url });
     });
 
     r.get('/hosted/documents', {

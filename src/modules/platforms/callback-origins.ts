@@ -22,7 +22,7 @@ export function createCallbackOrigins(db: Db, options: { requireRegistered?: boo
     remove: async (platformId: string, url: string) =>
       Number((await db.deleteFrom('platform_callback_origins').where('platform_id', '=', platformId).where('origin', '=', normaliseOrigin(url)).executeTakeFirst()).numDeletedRows),
 
-    /** Refuses the operation's input `field` (a 422 where the route places it) when the platform restricts callbacks and this URL is not allowed. */
+    /** Throws an InvalidInputError on `field` (a 422 there) when the platform restricts callbacks and this URL is not allowed. */
     async check(platformId: string, callbackUrl: string | null | undefined, field: string): Promise<void> {
       if (!callbackUrl) return;
       const allowed = await this.list(platformId);

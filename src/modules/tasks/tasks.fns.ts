@@ -15,6 +15,13 @@ export const TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
 
 export const canTransition = (from: TaskStatus, to: TaskStatus) => from === to || TRANSITIONS[from].includes(to);
 
+/** Open work: not finished (done) nor set aside (dismissed). */
+export const isOpen = (status: TaskStatus) => status === 'todo' || status === 'in-progress';
+
+/** Open, with a due date before today (YYYY-MM-DD). */
+export const isOverdue = (task: { status: TaskStatus; dueDate: string | null }, today: string) =>
+  isOpen(task.status) && !!task.dueDate && task.dueDate < today;
+
 const PRIORITY_RANK = { high: 0, medium: 1, low: 2 } as const;
 const DUE_SOON_DAYS = 30;
 
@@ -40,7 +47,7 @@ export interface Rankable {
 export function compareByImportance(today: string): (a: Rankable, b: Rankable) => number {
   const soon = new Date(Date.parse(`${today}T00:00:00Z`) + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
   const urgency = (t: Rankable) => (t.dueDate === null ? 2 : t.dueDate < today ? 0 : t.dueDate <= soon ? 1 : 2);
-  const open = (t: Rankable) => (t.status === 'todo' || t.status === 'in-progress' ? 0 : 1);
+  const open = (t: Rankable) => (isOpen(t.status) ? 0 : 1);
   return (a, b) =>
     open(a) - open(b) ||
     urgency(a) - urgency(b) ||

@@ -6,7 +6,6 @@ import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, HttpUrlString, Nullable, PlatformErrorSchema, SessionResultSchema, StringEnum, BoundedString } from '../../http/schemas.js';
 import { fieldError } from '../../lib/errors.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AutomationService } from './automation.service.js';
 import { TaskIdParamsSchema } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';
@@ -30,17 +29,13 @@ const AutomationResponse = Type.Object(
 export function taskSessionRoutes(deps: {
   tasks: TasksService;
   automation: AutomationService;
-  sessions: HostedSessionsService;
-  callbackOrigins: CallbackOrigins;
-  ttlSeconds: number;
+  sessions: Pick<HostedSessionsService, 'issueForCallback'>;
   auth: AuthHooks;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['Hosted sessions'];
     const security = [{ bearer: [] }];
-    const issue = (legalEntityId: string, purpose: 'tasks' | 'task' | 'automation', callbackUrl: string, scope = {}) =>
-      deps.sessions.issue({ purpose, legalEntityId, callbackUrl, ttlSeconds: deps.ttlSeconds, scope });
 
     r.post('/tasks/sessions', {
       onRequest: deps.auth.bearer,
@@ -52,9 +47,7 @@ export function taskSessionRoutes(deps: {
       },
     }, async (request) => {
       const scope = scopeOf(request);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
-      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'tasks', request.body.callback_url);
-      return { url, created_at, expires_at };
+      return deps.sessions.issueForCallback({ platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'tasks', callbackUrl: request.body.callback_url });
     });
 
     r.post('/v2/tasks/manage/session', {
@@ -78,11 +71,10 @@ export function taskSessionRoutes(deps: {
       if (body.region_id && !region) {
         throw fieldError(['body', 'region_id'], `unknown region '${body.region_id}'`, body.region_id, body);
       }
-      await deps.callbackOrigins.check(scope.platformId, body.callback_url, 'callback_url');
-      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'tasks', body.callback_url, {
-        task_type: body.task_type, status, ...(region && { region_id: region.code }),
+      return deps.sessions.issueForCallback({
+        platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'tasks', callbackUrl: body.callback_url,
+        scope: { task_type: body.task_type, status, ...(region && { region_id: region.code }) },
       });
-      return { url, created_at, expires_at };
     });
 
     r.post('/v2/tasks/:task_id/session', {
@@ -97,9 +89,9 @@ export function taskSessionRoutes(deps: {
     }, async (request) => {
       const scope = scopeOf(request);
       const task = await deps.tasks.get(scope, request.params.task_id);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
-      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'task', request.body.callback_url, { task_id: task.row.id });
-      return { url, created_at, expires_at };
+      return deps.sessions.issueForCallback({
+        platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'task', callbackUrl: request.body.callback_url, scope: { task_id: task.row.id },
+      });
     });
 
     r.post('/tasks/:task_id/automate/sessions', {
@@ -116,9 +108,11 @@ export function taskSessionRoutes(deps: {
     }, async (request) => {
       const scope = scopeOf(request);
       const { fields, automation } = await deps.automation.automatable(scope, request.params.task_id);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
-      if (fields.length === 0 && !automation) await deps.automation.start(scope, request.params.task_id, {});
-      const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'automation', request.body.callback_url, { task_id: request.params.task_id });
+      const { url, created_at, expires_at } = await deps.sessions.issueForCallback({
+        platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'automation', callbackUrl: request.body.callback_url, scope: { task_id: request.params.task_id },
+        // Needing no input, the automation starts at once; only for an allowed callback, and before the link exists.
+        ...(fields.length === 0 && !automation && { beforeIssue: () => deps.automation.start(scope, request.params.task_id, {}) }),
+      });
       return { automation_url: url, created_at, expires_at };
     });
   };

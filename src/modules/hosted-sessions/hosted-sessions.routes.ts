@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 import type { BrowserSessionRow } from '../../db/schema.js';
 import { packagePath } from '../../lib/package-root.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { EXPIRED_MESSAGE, sendPage, sessionCookie } from '../hosted-sessions/hosted-http.js';
-import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { EXPIRED_MESSAGE, sendPage, sessionCookie } from './hosted-http.js';
+import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './hosted-sessions.service.js';
 
 const STYLESHEET = readFileSync(packagePath('public', 'statehouse.css'), 'utf8');
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 128 }) });
@@ -26,8 +26,8 @@ export function landingPath(session: Pick<BrowserSessionRow, 'purpose' | 'scope'
   }
 }
 
-/** The session exchange every hosted link goes through, and the shared stylesheet. */
-export function hostedRoutes(deps: { sessions: HostedSessionsService; secureCookies: boolean }) {
+/** GET /hosted/s/{token}: the session exchange every hosted link goes through; and the pages' shared stylesheet. */
+export function hostedSessionRoutes(deps: { sessions: Pick<HostedSessionsService, 'exchange'>; secureCookies: boolean }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const hide = { hide: true } as const;

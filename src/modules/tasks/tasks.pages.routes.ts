@@ -3,15 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { Db } from '../../db/database.js';
 import type { HostedScope } from '../../db/schema.js';
 import { BoundedString } from '../../http/schemas.js';
-import { HttpError, InvalidInputError } from '../../lib/errors.js';
+import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderTaskDetail, renderTaskList, type Notice, type TaskItem } from '../../pages/task-pages.js';
-import { automationFields } from '../tasks/automation.service.js';
-import type { TaskFilter } from '../tasks/tasks.fns.js';
-import type { TasksService, TaskView } from '../tasks/tasks.service.js';
+import { automationFields } from './automation.service.js';
+import { isOpen, isOverdue, type TaskFilter } from './tasks.fns.js';
+import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
@@ -46,7 +45,7 @@ export function toTaskItem(catalog: Catalog, view: TaskView, today: string): Tas
     regionName: view.region.name,
     status: view.row.status,
     dueDate: view.row.due_date,
-    overdue: !!view.row.due_date && view.row.due_date < today && (view.row.status === 'todo' || view.row.status === 'in-progress'),
+    overdue: isOverdue({ status: view.row.status, dueDate: view.row.due_date }, today),
     reasons: view.row.criteria_met.map((c) => c.reason),
     blockedBy: view.row.blocked_by.map((id) => catalog.requirement(id)?.definition.title ?? id),
   };
@@ -78,7 +77,7 @@ function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
 const safeReturn = (value: string | undefined, fallback: string) => (value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback);
 
 /** The hosted task list (POST /tasks/sessions, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
-export function taskPageRoutes(deps: { db: Db; sessions: HostedSessionsService; tasks: TasksService; catalog: Catalog; publicOrigin: string }) {
+export function taskPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check'>; tasks: TasksService; catalog: Catalog; publicOrigin: string }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const guard = requireHostedSession(deps, ['tasks', 'task']);
@@ -109,10 +108,9 @@ export function taskPageRoutes(deps: { db: Db; sessions: HostedSessionsService; 
       const selected = all.filter((v) => {
         if (!inScope(scope, hosted.session.purpose, v)) return false;
         if (region && v.region.code !== region) return false;
-        const open = v.row.status === 'todo' || v.row.status === 'in-progress';
-        if (statusScope === 'todo') return open;
+        if (statusScope === 'todo') return isOpen(v.row.status);
         if (statusScope === 'done') return v.row.status === 'done';
-        if (statusScope === 'overdue') return open && !!v.row.due_date && v.row.due_date < today;
+        if (statusScope === 'overdue') return isOverdue({ status: v.row.status, dueDate: v.row.due_date }, today);
         if (statusScope === 'automated') return !!v.automation;
         if (statusScope === 'managed') return false;
         const statuses = STATUS_FILTERS[status];
@@ -201,7 +199,7 @@ export function taskPageRoutes(deps: { db: Db; sessions: HostedSessionsService; 
         const { unlocked } = await deps.tasks.answer(hosted.scope, view.row.id, answer);
         return reply.redirect(withParam(back, 'unlocked', unlocked.map((u) => u.row.id).join(',')), 303);
       } catch (error) {
-        if (error instanceof InvalidInputError) {
+        if (error instanceof RequestValidationError || error instanceof InvalidInputError) {
           const message = view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
           return sendPage(reply, renderTaskDetail({
             platformName: hosted.platformName, task: toTaskItem(deps.catalog, view, deps.tasks.today()), csrf: hosted.csrf,

@@ -1,8 +1,8 @@
 import { Type, type TSchema } from 'typebox';
 import type { LegalEntityRow } from '../../db/schema.js';
 import { compile, type ValidationIssue } from '../../http/validation/validator.js';
-import type { EntityProfile } from '../legal-entities/legal-entities.fns.js';
-import { AddressSchema, EmbeddedSignupRequestSchema } from '../legal-entities/legal-entities.schemas.js';
+import type { EntityProfile } from './legal-entities.fns.js';
+import { AddressSchema, EmbeddedSignupRequestSchema } from './legal-entities.schemas.js';
 import { STEPS, type Step } from '../../pages/signup-options.js';
 
 const p = EmbeddedSignupRequestSchema.properties;

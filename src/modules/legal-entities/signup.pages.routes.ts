@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database.js';
 import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../../pages/signup-pages.js';
-import type { SignupService } from '../legal-entities/signup.service.js';
+import type { SignupService } from './signup.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { STEPS, type Step } from '../../pages/signup-options.js';
@@ -14,7 +13,7 @@ const StepParams = Type.Object({ step: StringEnum(STEPS) });
 type FormStep = Exclude<Step, 'review'>;
 
 /** The hosted signup: one step per page, validated like the API, resumable, ending with a review. */
-export function signupPageRoutes(deps: { db: Db; sessions: HostedSessionsService; signup: SignupService; publicOrigin: string }) {
+export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>; signup: SignupService; publicOrigin: string }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const guard = { preHandler: requireHostedSession(deps, ['signup']), schema: { hide: true } } as const;
@@ -52,7 +51,7 @@ export function signupPageRoutes(deps: { db: Db; sessions: HostedSessionsService
         const missing = resumeStep(entity);
         if (entity.status === 'inactive' && (missing === 'business' || missing === 'contact')) return reply.redirect(`/hosted/signup/${missing}`, 303);
         const completed = (await deps.signup.completeHostedSignup(entityId)) ?? entity;
-        await deps.sessions.endBrowserSession(hosted.session.id);
+        await deps.sessions.endBrowserSession(hosted.session);
         const callback = hosted.session.callback_url;
         if (callback) return reply.header('referrer-policy', 'no-referrer').redirect(callbackTarget(callback, entityId, 'complete'), 303);
         return sendPage(reply, done(hosted.platformName, completed.business_name));

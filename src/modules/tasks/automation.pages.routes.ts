@@ -5,15 +5,14 @@ import { BoundedString } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
 import { renderAutomationForm, renderAutomationStatus } from '../../pages/automation-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { checkField, type AutomationService } from '../tasks/automation.service.js';
-import type { Db } from '../../db/database.js';
+import { checkField, type AutomationService } from './automation.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 
 /** The input form an automation needs (POST /tasks/{task_id}/automate/sessions), and its status once started. */
-export function automationPageRoutes(deps: { db: Db; sessions: HostedSessionsService; automation: AutomationService; publicOrigin: string }) {
+export function automationPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>; automation: AutomationService; publicOrigin: string }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const options = { preHandler: requireHostedSession(deps, ['automation']), schema: { hide: true, params: TaskParams } };
@@ -61,7 +60,7 @@ export function automationPageRoutes(deps: { db: Db; sessions: HostedSessionsSer
       } catch (error) {
         if (!(error instanceof HttpError && error.status === 409)) throw error;
       }
-      await deps.sessions.endBrowserSession(hosted.session.id);
+      await deps.sessions.endBrowserSession(hosted.session);
       const callback = hosted.session.callback_url;
       if (callback) {
         const target = new URL(callbackTarget(callback, hosted.scope.legalEntityId, 'started'));

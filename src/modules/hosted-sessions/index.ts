@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../../db/database.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import { createHostedSessionsRepository } from './hosted-sessions.repository.js';
+import { hostedSessionRoutes } from './hosted-sessions.routes.js';
+import { createHostedSessionsService, type CallbackOriginCheck } from './hosted-sessions.service.js';
+
+export interface HostedSessionsModuleDeps {
+  db: Db;
+  publicBaseUrl: string;
+  now?: () => Date;
+  /** The CSRF key of the hosted pages' forms (an instance key). */
+  csrfKey?: () => Promise<Buffer>;
+  /** The platforms' callback-origin rule (platforms/callback-origins.ts). */
+  callbackOrigins: CallbackOriginCheck;
+  /** How long a session link may wait to be opened (HOSTED_SESSION_TTL_SECONDS). */
+  linkTtlSeconds: number;
+}
+
+/** Hosted-session links, the browser sessions behind them, and the link exchange route. */
+export function createHostedSessionsModule(deps: HostedSessionsModuleDeps) {
+  const { db } = deps;
+  const sessions = createHostedSessionsService({
+    repository: createHostedSessionsRepository(db),
+    transaction: (work) => db.transaction().execute((trx) => work(createHostedSessionsRepository(trx))),
+    publicBaseUrl: deps.publicBaseUrl,
+    callbackOrigins: deps.callbackOrigins,
+    linkTtlSeconds: deps.linkTtlSeconds,
+    ...(deps.now && { now: deps.now }),
+    ...(deps.csrfKey && { csrfKey: deps.csrfKey }),
+  });
+  const jobs: JobDefinition[] = [];
+  return {
+    sessions,
+    jobs,
+    /** Secure cookies whenever links are https, and always in production. */
+    routes: (http: { secureCookies: boolean }): FastifyPluginAsync => hostedSessionRoutes({ sessions, secureCookies: http.secureCookies }),
+  };
+}
+
+export type HostedSessionsModule = ReturnType<typeof createHostedSessionsModule>;
+export type { HostedSessionsService, HostedContext, IssuedSession, SessionLink } from './hosted-sessions.service.js';
+export { HOSTED_SESSION_PATH } from './hosted-sessions.service.js';
+export { hostedPageErrors } from './hosted-http.js';
