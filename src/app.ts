@@ -8,24 +8,16 @@ import { registerOpenApi } from './http/openapi.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerLoadShedding } from './http/load-shedding.js';
 import { registerRateLimits } from './http/rate-limits.js';
-import { registerOperatorAuth } from './modules/operators/operator-auth.js';
-import { createOperatorsService } from './modules/operators/operators.service.js';
-import { operatorRoutes } from './modules/operators/operator.routes.js';
+import { createOperatorsModule, registerOperatorAuth } from './modules/operators/index.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
 import { registerMetrics } from './modules/metrics/metrics.plugin.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { accountRoutes } from './modules/accounts/accounts.routes.js';
-import { loginRevealRoutes } from './modules/accounts/login-reveal.routes.js';
-import { registerMail } from './modules/mail/mail.module.js';
-import type { MailService } from './modules/mail/mail.service.js';
-import { accountsPageRoutes } from './modules/accounts/accounts-pages.routes.js';
-import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
-import { connectPageRoutes } from './modules/connections/connect-pages.routes.js';
-import { connectionRoutes } from './modules/connections/connections.routes.js';
-import { createConnectionsService } from './modules/connections/connections.service.js';
+import { createMailModule, type MailService } from './modules/mail/index.js';
+import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
+import { createConnectionsModule } from './modules/connections/index.js';
 import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsService } from './modules/hosted-sessions/hosted-sessions.service.js';
@@ -35,8 +27,7 @@ import { signupPageRoutes } from './modules/hosted/signup-pages.routes.js';
 import { automationPageRoutes } from './modules/hosted/automation-pages.routes.js';
 import { payrollRoutes } from './modules/hosted/payroll-pages.routes.js';
 import { taskPageRoutes } from './modules/hosted/task-pages.routes.js';
-import { createCallbackOrigins } from './modules/platforms/callback-origins.js';
-import { createInstanceKeys, INSTANCE_KEY } from './modules/system/instance-keys.js';
+import { createSystemModule, INSTANCE_KEY } from './modules/system/index.js';
 import { createAutomationService } from './modules/tasks/automation.service.js';
 import { taskSessionRoutes } from './modules/tasks/tasks.sessions.routes.js';
 import { legalEntityRoutes } from './modules/legal-entities/legal-entity.routes.js';
@@ -45,9 +36,7 @@ import { createSignupService } from './modules/legal-entities/signup.service.js'
 import { locationRoutes } from './modules/locations/locations.routes.js';
 import { createLocationsService } from './modules/locations/locations.service.js';
 import { regionV2Routes } from './modules/locations/locations.v2.routes.js';
-import { createPlatformsRepository } from './modules/platforms/platforms.repository.js';
-import { createPlatformsService } from './modules/platforms/platforms.service.js';
-import { systemRoutes } from './modules/system/system.routes.js';
+import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { taskRoutes } from './modules/tasks/tasks.routes.js';
 import { createTaskListCache } from './modules/tasks/task-list-cache.js';
@@ -147,10 +136,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app);
 
   const jobs = deps.jobs ?? noJobQueue;
-  const platforms = createPlatformsService(createPlatformsRepository(db));
+  const platformsModule = createPlatformsModule({ db, requireRegisteredCallbacks: config.environment === 'production' });
+  const { platforms, callbackOrigins } = platformsModule;
   // Instance keys are sealed with the vault key, so the vault's keys are read at build (a wrong key stops the start).
   const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
-  const instanceKeys = createInstanceKeys(db, vault);
+  const system = createSystemModule({ db, vault });
+  const { instanceKeys } = system;
   const previousTokenKey = await instanceKeys.previous(INSTANCE_KEY.accessTokens);
   const tokenKeys = [await instanceKeys.get(INSTANCE_KEY.accessTokens), ...(previousTokenKey ? [previousTokenKey] : [])];
   await Promise.all([instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
@@ -167,25 +158,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     applyLocationChange: (scope, code, change) => locations.update(scope, code, change),
   });
   const regenerate = (legalEntityId: string) => tasks.regenerate(legalEntityId);
-  const callbackOrigins = createCallbackOrigins(db, { requireRegistered: config.environment === 'production' });
   const signup = createSignupService({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, onProfileChanged: regenerate, callbackOrigins });
   const automation = createAutomationService({ db, tasks, now });
   const locations = createLocationsService(db, { onChange: regenerate });
-  const operatorAuth = registerOperatorAuth(app, createOperatorsService(db));
-  const accounts = createAccountsService({ db, catalog, vault });
+  const operatorsModule = createOperatorsModule({ db });
+  const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
+  const accountsModule = createAccountsModule({ db, catalog, vault });
+  const { accounts } = accountsModule;
 
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
   // that start-up is not mistaken for an overloaded event loop.
   await registerLoadShedding(app, config.loadShedding);
   await registerRateLimits(app, config.rateLimits);
 
-  await app.register(systemRoutes({ db }));
+  await app.register(system.routes());
   await app.register(signupRoutes({ signup, auth }));
   await app.register(authRoutes({ signup, tokens, auth }));
   await app.register(legalEntityRoutes({ signup, auth }));
   await app.register(locationRoutes({ locations, auth }));
   await app.register(regionV2Routes({ locations, auth }));
-  await app.register(accountRoutes({ accounts, auth }));
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
@@ -197,29 +188,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(taskSessionRoutes({ tasks, automation, sessions, callbackOrigins, ttlSeconds: config.hostedSessionTtlSeconds, auth }));
   await app.register(taskPageRoutes({ db, sessions, tasks, catalog, publicOrigin }));
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
-  await app.register(loginRevealRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin, now }));
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
-  // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
-  const jobDefinitions: JobDefinition[] = [];
-  // --- mail (GET /mail, /locations/{id}/mail, /v2/mail, /v2/documents/manage/session, signed file links) ---
-  const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin, instanceKeys });
-  // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
-  jobDefinitions.push({ name: 'mail.gc', cron: '45 4 * * *', handler: () => mail.collectGarbage(), logRuns: true });
+  // --- mail (GET /mail, /locations/{id}/mail, /v2/mail, /v2/documents/manage/session, signed file links, operator intake) ---
+  const mailModule = createMailModule({ config, db, now, instanceKeys });
+  const { mail } = mailModule;
+  await app.register(mailModule.routes({ auth, sessions, callbackOrigins, operatorAuth, publicOrigin }));
 
   // --- connections (POST /accounts/connect, GET and cancel /accounts/connections/{id}, hosted connect page, connector jobs) ---
-  const connections = createConnectionsService({
+  const connectionsModule = createConnectionsModule({
     db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
     hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
   });
-  jobDefinitions.push(...connections.jobDefinitions());
-  await app.register(connectionRoutes({ connections, auth }));
-  await app.register(connectPageRoutes({ db, sessions, connections, publicOrigin }));
+  await app.register(connectionsModule.routes({ auth, publicOrigin }));
 
-  // --- accounts management page (POST /v2/accounts/manage/session) ---
-  await app.register(accountsPageRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
+  // --- accounts (listings, login reveal operations and page, accounts management page) ---
+  await app.register(accountsModule.routes({ auth, sessions, callbackOrigins, publicOrigin, ttlSeconds: config.hostedSessionTtlSeconds, now }));
 
   // --- operator API ---
-  await app.register(operatorRoutes({ db, accounts, connections, catalog, operatorAuth }));
+  await app.register(operatorsModule.routes({ operatorAuth, accounts, connections: connectionsModule.connections }));
+
+  // Background jobs of the modules, run by src/server.ts's queue.
+  const jobDefinitions: JobDefinition[] = [platformsModule, system, operatorsModule, accountsModule, mailModule, connectionsModule].flatMap((m) => m.jobs);
 
   app.decorate('services', { tasks, catalog, accounts, mail, jobDefinitions });
   return app;

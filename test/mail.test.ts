@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
-import { createMailServiceFor } from '../src/modules/mail/mail.module.js';
+import { createMailModule } from '../src/modules/mail/index.js';
 import { createLocalFileStorage, type FileStorage } from '../src/modules/mail/file-storage.js';
 import { createFileLinks } from '../src/modules/mail/file-links.js';
 import { createMailService } from '../src/modules/mail/mail.service.js';
@@ -206,7 +206,7 @@ describe('mail', () => {
 
     it('the service itself ingests too (what the CLI uses)', async () => {
       // The CLI's service, with the test app's vault key (the instance keys are sealed with it).
-      const mail = createMailServiceFor(t.config, t.db, undefined, createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])));
+      const { mail } = createMailModule({ config: t.config, db: t.db, instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])) });
       const item = await mail.ingest({ legalEntityId: entityB, regionCode: 'ny', receivedOn: '2025-01-05', bytes: tinyPdf('service') });
       expect(item).toMatchObject({ region: { code: 'NY' }, type: 'registered-agent', receivedOn: '2025-01-05' });
       const listed = json(await get('/v2/mail', tokenB));

@@ -63,7 +63,7 @@ export function accountsPageRoutes(deps: {
       const body = request.body;
       const region = body.region_id ? resolveRegion(body.region_id) : null;
       if (body.region_id && !region) throw fieldError(['body', 'region_id'], `unknown region '${body.region_id}'`, body.region_id, body);
-      await deps.callbackOrigins.check(scope.platformId, body.callback_url, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, body.callback_url, 'callback_url');
       const { url, created_at, expires_at } = await deps.sessions.issue({
         purpose: 'accounts', legalEntityId: scope.legalEntityId, callbackUrl: body.callback_url, ttlSeconds: deps.ttlSeconds,
         scope: region ? { region_id: region.code } : {},

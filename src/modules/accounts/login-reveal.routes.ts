@@ -5,8 +5,6 @@ import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
-import { NotFoundError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
 import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
@@ -14,7 +12,7 @@ import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.s
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService } from './accounts.service.js';
 import { decodeBase32, totp } from './totp.js';
-import { VaultError, type LoginSecrets } from './vault.js';
+import { VaultError } from './vault.js';
 
 const LoginParams = Type.Object({ legal_entity_account_login_public_id: BoundedString(64) });
 const V2LoginParams = Type.Object({ account_login_public_id: BoundedString(64) });
@@ -35,9 +33,8 @@ export function loginRevealRoutes(deps: {
 
     async function issue(request: Parameters<typeof scopeOf>[0], loginId: string, callbackUrl: string | null | undefined) {
       const scope = scopeOf(request);
-      const login = (await deps.accounts.listLogins(scope)).find((l) => l.id === loginId);
-      if (!login) throw new NotFoundError(`Login '${loginId}' not found`);
-      await deps.callbackOrigins.check(scope.platformId, callbackUrl, ['body', 'callback_url']);
+      await deps.accounts.requireLogin(scope, loginId);
+      await deps.callbackOrigins.check(scope.platformId, callbackUrl, 'callback_url');
       const { url, created_at, expires_at } = await deps.sessions.issue({
         purpose: 'login', legalEntityId: scope.legalEntityId, callbackUrl: callbackUrl ?? null, ttlSeconds: deps.ttlSeconds, scope: { login_id: loginId },
       });
@@ -72,11 +69,12 @@ export function loginRevealRoutes(deps: {
     }, async (request, reply) => {
       const hosted = hostedOf(request);
       const loginId = request.params.login_id;
-      const login = hosted.session.scope.login_id === loginId ? (await deps.accounts.listLogins(hosted.scope)).find((l) => l.id === loginId) : undefined;
-      if (!login) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName }), { status: 404 });
-      let secrets: LoginSecrets;
+      let revealed: Awaited<ReturnType<AccountsService['revealLogin']>> = null;
       try {
-        secrets = await deps.accounts.openLoginSecrets(hosted.scope.legalEntityId, loginId);
+        // The audit record is written before anything is shown.
+        revealed = hosted.session.scope.login_id === loginId
+          ? await deps.accounts.revealLogin(hosted.scope, loginId, { hostedSessionId: hosted.session.hosted_session_id, browserSessionId: hosted.session.id })
+          : null;
       } catch (error) {
         if (!(error instanceof VaultError)) throw error;
         // Altered, sealed for another login, or under a key no longer configured: show nothing, say so.
@@ -87,11 +85,8 @@ export function loginRevealRoutes(deps: {
           platformName: hosted.platformName,
         }), { status: 409 });
       }
-      // The audit record is written before anything is shown.
-      await deps.db.insertInto('login_reveals').values({
-        id: newId('rvl'), login_id: loginId, legal_entity_id: hosted.scope.legalEntityId, platform_id: hosted.scope.platformId,
-        hosted_session_id: hosted.session.hosted_session_id, browser_session_id: hosted.session.id,
-      }).execute();
+      if (!revealed) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+      const { login, secrets } = revealed;
       let code: { code: string; secondsLeft: number } | null = null;
       try {
         code = secrets.totp_seed ? totp(decodeBase32(secrets.totp_seed), deps.now().getTime()) : null;
@@ -110,13 +105,3 @@ export function loginRevealRoutes(deps: {
   };
 }
 
-/** Operator view of the audit trail. */
-export async function listReveals(db: Db, filter: { legalEntityId?: string | undefined; platformId?: string | undefined }) {
-  let query = db.selectFrom('login_reveals').innerJoin('account_logins', 'account_logins.id', 'login_reveals.login_id')
-    .select(['login_reveals.id', 'login_reveals.login_id', 'account_logins.name as login_name', 'login_reveals.legal_entity_id', 'login_reveals.platform_id',
-      'login_reveals.hosted_session_id', 'login_reveals.browser_session_id', 'login_reveals.revealed_at'])
-    .orderBy('login_reveals.revealed_at', 'desc').limit(1000);
-  if (filter.legalEntityId) query = query.where('login_reveals.legal_entity_id', '=', filter.legalEntityId);
-  if (filter.platformId) query = query.where('login_reveals.platform_id', '=', filter.platformId);
-  return query.execute();
-}

@@ -39,7 +39,7 @@ export function payrollRoutes(deps: { db: Db; sessions: HostedSessionsService; s
     }, async (request) => {
       const platform = platformOf(request);
       const entity = await deps.signup.get(platform, request.body.legal_entity_id);
-      await deps.callbackOrigins.check(platform.platformId, request.body.authorization_callback_url, ['body', 'authorization_callback_url']);
+      await deps.callbackOrigins.check(platform.platformId, request.body.authorization_callback_url, 'authorization_callback_url');
       const { url } = await deps.sessions.issue({ purpose: 'payroll', legalEntityId: entity.id, callbackUrl: request.body.authorization_callback_url, ttlSeconds: deps.ttlSeconds });
       return { url };
     });

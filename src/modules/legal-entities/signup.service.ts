@@ -61,7 +61,7 @@ export function createSignupService(deps: SignupDeps) {
   return {
     /** POST /accounts/signup and POST /v2/signup: a new, inactive entity and the link where its user completes signup. */
     async signup(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }): Promise<SignupResult> {
-      await deps.callbackOrigins?.check(principal.platformId, profile.authorization_callback_url, ['body', 'authorization_callback_url']);
+      await deps.callbackOrigins?.check(principal.platformId, profile.authorization_callback_url, 'authorization_callback_url');
       const entity = await create(principal, profile);
       return { entity, session: await issueSignupSession(entity.id, entity.authorization_callback_url) };
     },
@@ -74,7 +74,7 @@ export function createSignupService(deps: SignupDeps) {
       principal: PlatformPrincipal,
       input: { legalEntityId: string | null; callbackUrl: string; profile: Partial<EntityProfile> & { business_name: string } },
     ): Promise<SignupResult> {
-      await deps.callbackOrigins?.check(principal.platformId, input.callbackUrl, ['body', 'callback_url']);
+      await deps.callbackOrigins?.check(principal.platformId, input.callbackUrl, 'callback_url');
       let entity: LegalEntityRow;
       if (input.legalEntityId) {
         const existing = await repo.findLegalEntity(principal.platformId, input.legalEntityId);

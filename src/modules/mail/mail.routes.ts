@@ -46,6 +46,7 @@ export function mailRoutes(deps: {
 
     r.get('/mail', {
       ...common,
+      config: { inputAt: 'query' },
       schema: {
         operationId: 'listMail', tags, security,
         summary: 'Mail received by the authenticated legal entity',
@@ -58,6 +59,7 @@ export function mailRoutes(deps: {
 
     r.get('/locations/:region_platform_public_id/mail', {
       ...common,
+      config: { inputAt: 'query' },
       schema: {
         operationId: 'listMailForLocation', tags, security,
         summary: 'Mail received by the authenticated legal entity for one location',
@@ -73,6 +75,7 @@ export function mailRoutes(deps: {
 
     r.get('/v2/mail', {
       ...common,
+      config: { inputAt: 'query' },
       schema: {
         operationId: 'listMailV2', tags, security,
         summary: 'Mail received by the authenticated legal entity, optionally of one region',
@@ -129,7 +132,7 @@ export function mailRoutes(deps: {
     }, async (request) => {
       const scope = scopeOf(request);
       assertV2Scope(scope, request.query);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
       const { url, created_at, expires_at } = await deps.sessions.issue({
         purpose: 'documents', legalEntityId: scope.legalEntityId, callbackUrl: request.body.callback_url, ttlSeconds: deps.ttlSeconds,
       });

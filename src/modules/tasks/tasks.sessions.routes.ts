@@ -52,7 +52,7 @@ export function taskSessionRoutes(deps: {
       },
     }, async (request) => {
       const scope = scopeOf(request);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
       const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'tasks', request.body.callback_url);
       return { url, created_at, expires_at };
     });
@@ -78,7 +78,7 @@ export function taskSessionRoutes(deps: {
       if (body.region_id && !region) {
         throw fieldError(['body', 'region_id'], `unknown region '${body.region_id}'`, body.region_id, body);
       }
-      await deps.callbackOrigins.check(scope.platformId, body.callback_url, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, body.callback_url, 'callback_url');
       const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'tasks', body.callback_url, {
         task_type: body.task_type, status, ...(region && { region_id: region.code }),
       });
@@ -97,7 +97,7 @@ export function taskSessionRoutes(deps: {
     }, async (request) => {
       const scope = scopeOf(request);
       const task = await deps.tasks.get(scope, request.params.task_id);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
       const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'task', request.body.callback_url, { task_id: task.row.id });
       return { url, created_at, expires_at };
     });
@@ -116,7 +116,7 @@ export function taskSessionRoutes(deps: {
     }, async (request) => {
       const scope = scopeOf(request);
       const { fields, automation } = await deps.automation.automatable(scope, request.params.task_id);
-      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, ['body', 'callback_url']);
+      await deps.callbackOrigins.check(scope.platformId, request.body.callback_url, 'callback_url');
       if (fields.length === 0 && !automation) await deps.automation.start(scope, request.params.task_id, {});
       const { url, created_at, expires_at } = await issue(scope.legalEntityId, 'automation', request.body.callback_url, { task_id: request.params.task_id });
       return { automation_url: url, created_at, expires_at };
