@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
+import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { accountsPageRoutes } from './accounts-pages.routes.js';
@@ -40,7 +42,8 @@ export function createAccountsModule(deps: AccountsModuleDeps) {
     /** GET /accounts…, /v2/accounts…, the login reveal operations and pages, the accounts management page. */
     routes: (http: AccountsRoutesDeps) => async (app: FastifyInstance) => {
       // The hosted pages' guard reads the session's entity and platform names (hosted-sessions/hosted-http.ts).
-      const pages = { ...http, db: deps.db, accounts };
+      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ db: deps.db, sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
+      const pages = { ...http, accounts, hostedPage };
       await app.register(accountRoutes({ accounts, auth: http.auth }));
       await app.register(loginRevealRoutes(pages));
       await app.register(accountsPageRoutes(pages));

@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { regionByCode } from '../../catalog/regions.js';
-import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
-import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { AccountsService } from './accounts.service.js';
@@ -23,8 +23,8 @@ const HostedParams = Type.Object({ login_id: BoundedString(64) });
  * TOTP seed is stored). Every view is recorded in `login_reveals` (platform, entity, sessions, time).
  */
 export function loginRevealRoutes(deps: {
-  db: Db; sessions: HostedSessionsService; accounts: AccountsService; callbackOrigins: CallbackOrigins; auth: AuthHooks;
-  ttlSeconds: number; publicOrigin: string; now: () => Date;
+  sessions: Pick<HostedSessionsService, 'issue'>; accounts: AccountsService; callbackOrigins: Pick<CallbackOrigins, 'check'>; auth: AuthHooks;
+  ttlSeconds: number; now: () => Date; hostedPage: (purposes: HostedPurpose[]) => ReturnType<typeof requireHostedSession>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -64,7 +64,7 @@ export function loginRevealRoutes(deps: {
     }, async (request) => issue(request, request.params.account_login_public_id, request.body.callback_url));
 
     r.get('/hosted/logins/:login_id', {
-      preHandler: requireHostedSession(deps, ['login']),
+      preHandler: deps.hostedPage(['login']),
       schema: { hide: true, params: HostedParams },
     }, async (request, reply) => {
       const hosted = hostedOf(request);

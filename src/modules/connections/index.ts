@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { connectPageRoutes } from './connect-pages.routes.js';
 import { connectionRoutes } from './connections.routes.js';
@@ -35,7 +37,8 @@ export function createConnectionsModule(deps: ConnectionsModuleDeps) {
     routes: (http: { auth: AuthHooks; publicOrigin: string }) => async (app: FastifyInstance) => {
       await app.register(connectionRoutes({ connections, auth: http.auth }));
       // The hosted pages' guard reads the session's entity and platform names (hosted-sessions/hosted-http.ts).
-      await app.register(connectPageRoutes({ db: deps.db, sessions: deps.sessions, connections, publicOrigin: http.publicOrigin }));
+      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ db: deps.db, sessions: deps.sessions, publicOrigin: http.publicOrigin }, purposes);
+      await app.register(connectPageRoutes({ hostedPage, connections }));
     },
   };
 }

@@ -2,8 +2,10 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
+import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { OperatorHook } from '../operators/operator-auth.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
@@ -62,10 +64,11 @@ export function createMailModule(deps: MailModuleDeps) {
     jobs,
     /** GET /mail, /locations/{id}/mail, /v2/mail, signed file links, the documents page and its session, operator intake and listing. */
     routes: (http: MailRoutesDeps) => async (app: FastifyInstance) => {
+      // The hosted pages' guard reads the session's entity and platform names (hosted-sessions/hosted-http.ts).
+      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ db, sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
       await app.register(mailRoutes({
-        // The hosted pages' guard reads the session's entity and platform names (hosted-sessions/hosted-http.ts).
-        db, mail, auth: http.auth, sessions: http.sessions, callbackOrigins: http.callbackOrigins,
-        ttlSeconds: config.hostedSessionTtlSeconds, fileUrlTtlSeconds: config.fileUrlTtlSeconds, publicOrigin: http.publicOrigin,
+        mail, auth: http.auth, sessions: http.sessions, callbackOrigins: http.callbackOrigins,
+        ttlSeconds: config.hostedSessionTtlSeconds, fileUrlTtlSeconds: config.fileUrlTtlSeconds, hostedPage,
       }));
       await app.register(mailOperatorRoutes({ mail, operatorAuth: http.operatorAuth, maxBytes: config.mailMaxBytes }));
     },

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
-import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
@@ -35,8 +35,8 @@ const LIST_DOC =
  * GET /mail, GET /locations/{id}/mail, GET /v2/mail, the documents hosted page and the signed PDF download route.
  */
 export function mailRoutes(deps: {
-  db: Db; mail: MailService; auth: AuthHooks; sessions: HostedSessionsService; callbackOrigins: CallbackOrigins;
-  ttlSeconds: number; fileUrlTtlSeconds: number; publicOrigin: string;
+  mail: MailService; auth: AuthHooks; sessions: Pick<HostedSessionsService, 'issue'>; callbackOrigins: Pick<CallbackOrigins, 'check'>;
+  ttlSeconds: number; fileUrlTtlSeconds: number; hostedPage: (purposes: HostedPurpose[]) => ReturnType<typeof requireHostedSession>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -140,7 +140,7 @@ export function mailRoutes(deps: {
     });
 
     r.get('/hosted/documents', {
-      preHandler: requireHostedSession(deps, ['documents']),
+      preHandler: deps.hostedPage(['documents']),
       schema: { hide: true },
     }, async (request, reply) => {
       const hosted = hostedOf(request);
