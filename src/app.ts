@@ -8,35 +8,24 @@ import { registerOpenApi } from './http/openapi.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerLoadShedding } from './http/load-shedding.js';
 import { registerRateLimits } from './http/rate-limits.js';
-import { registerOperatorAuth } from './modules/operators/operator-auth.js';
-import { createOperatorsService } from './modules/operators/operators.service.js';
-import { operatorRoutes } from './modules/operators/operator.routes.js';
+import { createOperatorsModule, registerOperatorAuth } from './modules/operators/index.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
 import { registerMetrics } from './modules/metrics/metrics.plugin.js';
 import { createAuthModule } from './modules/auth/index.js';
-import { accountRoutes } from './modules/accounts/accounts.routes.js';
-import { loginRevealRoutes } from './modules/accounts/login-reveal.routes.js';
-import { registerMail } from './modules/mail/mail.module.js';
-import type { MailService } from './modules/mail/mail.service.js';
-import { accountsPageRoutes } from './modules/accounts/accounts-pages.routes.js';
-import { createAccountsService, type AccountsService } from './modules/accounts/accounts.service.js';
-import { connectPageRoutes } from './modules/connections/connect-pages.routes.js';
-import { connectionRoutes } from './modules/connections/connections.routes.js';
-import { createConnectionsService } from './modules/connections/connections.service.js';
+import { createMailModule, type MailService } from './modules/mail/index.js';
+import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
+import { createConnectionsModule } from './modules/connections/index.js';
 import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsModule, hostedPageErrors } from './modules/hosted-sessions/index.js';
 import { createPayrollModule } from './modules/payroll/index.js';
-import { createCallbackOrigins } from './modules/platforms/callback-origins.js';
-import { createInstanceKeys, INSTANCE_KEY } from './modules/system/instance-keys.js';
+import { createSystemModule, INSTANCE_KEY } from './modules/system/index.js';
 import { createLegalEntitiesModule } from './modules/legal-entities/index.js';
 import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
-import { createPlatformsRepository } from './modules/platforms/platforms.repository.js';
-import { createPlatformsService } from './modules/platforms/platforms.service.js';
-import { systemRoutes } from './modules/system/system.routes.js';
+import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
@@ -135,21 +124,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app);
 
   const jobs = deps.jobs ?? noJobQueue;
-  const platforms = createPlatformsService(createPlatformsRepository(db));
+  const platformsModule = createPlatformsModule({ db, requireRegisteredCallbacks: config.environment === 'production' });
+  const { platforms, callbackOrigins } = platformsModule;
   // Instance keys are sealed with the vault key, so the vault's keys are read at build (a wrong key stops the start).
   const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
-  const instanceKeys = createInstanceKeys(db, vault);
+  const system = createSystemModule({ db, vault });
+  const { instanceKeys } = system;
   const previousTokenKey = await instanceKeys.previous(INSTANCE_KEY.accessTokens);
   const tokenKeys = [await instanceKeys.get(INSTANCE_KEY.accessTokens), ...(previousTokenKey ? [previousTokenKey] : [])];
   await Promise.all([instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
   const authModule = createAuthModule({ signingKeys: tokenKeys, ttlSeconds: config.accessTokenTtlSeconds, now: deps.now });
   const auth = registerAuth(app, platforms, authModule.tokens);
-  const callbackOrigins = createCallbackOrigins(db, { requireRegistered: config.environment === 'production' });
   const hostedSessions = createHostedSessionsModule({
     db, publicBaseUrl: config.publicBaseUrl, now: deps.now && (() => new Date(deps.now!())), csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
     callbackOrigins, linkTtlSeconds: config.hostedSessionTtlSeconds,
   });
-  const sessions = hostedSessions.sessions;
+  const { sessions } = hostedSessions;
   const catalog = deps.catalog ?? loadCatalog();
   const now = () => new Date(deps.now ? deps.now() : Date.now());
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
@@ -159,52 +149,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
   const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations });
-  const { tasks } = tasksModule;
-  const operatorAuth = registerOperatorAuth(app, createOperatorsService(db));
-  const accounts = createAccountsService({ db, catalog, vault });
+  const payroll = createPayrollModule({ db, sessions, entities: signup, now });
+  const operatorsModule = createOperatorsModule({ db });
+  const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
+  const accountsModule = createAccountsModule({ db, catalog, vault });
+  const { accounts } = accountsModule;
+  const mailModule = createMailModule({ config, db, now, instanceKeys });
+  const connectionsModule = createConnectionsModule({
+    db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
+    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
+  });
 
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
   // that start-up is not mistaken for an overloaded event loop.
   await registerLoadShedding(app, config.loadShedding);
   await registerRateLimits(app, config.rateLimits);
 
-  await app.register(systemRoutes({ db }));
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);
+  await app.register(system.routes());
   await app.register(legalEntities.routes({ auth, sessions, publicOrigin }));
   await app.register(authModule.routes({ auth, signup }));
   await app.register(locationsModule.routes({ auth }));
-  await app.register(accountRoutes({ accounts, auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   await app.register(hostedSessions.routes({ secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
   await app.register(tasksModule.routes({ auth, sessions, publicOrigin }));
-  await app.register(loginRevealRoutes({ db, sessions, accounts, auth, publicOrigin, now }));
-  const payroll = createPayrollModule({ db, sessions, entities: signup, now });
   await app.register(payroll.routes({ auth, publicOrigin }));
-  // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
+  await app.register(mailModule.routes({ auth, sessions, operatorAuth, publicOrigin }));
+  await app.register(connectionsModule.routes({ auth, publicOrigin }));
+  await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
+  await app.register(operatorsModule.routes({ operatorAuth, accounts, connections: connectionsModule.connections }));
+
+  // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    ...planningModule.jobs, ...legalEntities.jobs, ...authModule.jobs, ...locationsModule.jobs, ...tasksModule.jobs, ...hostedSessions.jobs, ...payroll.jobs,
-  ];
-  // --- mail (GET /mail, /locations/{id}/mail, /v2/mail, /v2/documents/manage/session, signed file links) ---
-  const mail = await registerMail(app, { config, db, now, auth, sessions, operatorAuth, publicOrigin, instanceKeys });
-  // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
-  jobDefinitions.push({ name: 'mail.gc', cron: '45 4 * * *', handler: () => mail.collectGarbage(), logRuns: true });
+    platformsModule, system, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
+    operatorsModule, accountsModule, mailModule, connectionsModule,
+  ].flatMap((m) => m.jobs);
 
-  // --- connections (POST /accounts/connect, GET and cancel /accounts/connections/{id}, hosted connect page, connector jobs) ---
-  const connections = createConnectionsService({
-    db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
-    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
-  });
-  jobDefinitions.push(...connections.jobDefinitions());
-  await app.register(connectionRoutes({ connections, auth }));
-  await app.register(connectPageRoutes({ sessions, connections, publicOrigin }));
-
-  // --- accounts management page (POST /v2/accounts/manage/session) ---
-  await app.register(accountsPageRoutes({ sessions, accounts, auth, publicOrigin }));
-
-  // --- operator API ---
-  await app.register(operatorRoutes({ db, accounts, connections, catalog, operatorAuth }));
-
-  app.decorate('services', { tasks, catalog, accounts, mail, planning: planningModule, jobDefinitions });
+  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, jobDefinitions });
   return app;
 }

@@ -194,7 +194,7 @@ describe('agency accounts and logins', () => {
     const base = { region_code: 'CA', name: 'x', login_url: 'https://example.gov/', secrets: { username: 'u', password: 'p' } };
     // Another entity's account cannot be linked.
     const bAccount = json(await get('/agency_accounts', tokenB))[0].id;
-    await expect(accounts.createLogin(entityA, { ...base, agency_account_id: bAccount })).rejects.toMatchObject({ status: 404 });
+    await expect(accounts.createLogin(entityA, { ...base, agency_account_id: bAccount })).rejects.toMatchObject({ path: ['agency_account_id'] });
     await expect(accounts.createLogin(entityA, { ...base, region_code: 'NY', agency_account_id: caAccount })).rejects.toThrow(/is in CA, not NY/);
     await expect(accounts.createLogin(entityA, { ...base, login_url: 'javascript:alert(1)' })).rejects.toThrow(/login_url/);
     await expect(accounts.createLogin(entityA, { ...base, secrets: { username: 'u' } as never })).rejects.toThrow(/secrets.password/);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
-import { createMailServiceFor } from '../src/modules/mail/mail.module.js';
+import { createMailModule } from '../src/modules/mail/index.js';
 import { createLocalFileStorage, type FileStorage } from '../src/modules/mail/file-storage.js';
 import { createFileLinks } from '../src/modules/mail/file-links.js';
 import { createMailService } from '../src/modules/mail/mail.service.js';
@@ -206,12 +206,12 @@ describe('mail', () => {
 
     it('the service itself ingests too (what the CLI uses)', async () => {
       // The CLI's service, with the test app's vault key (the instance keys are sealed with it).
-      const mail = createMailServiceFor(t.config, t.db, undefined, createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])));
+      const { mail } = createMailModule({ config: t.config, db: t.db, instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])) });
       const item = await mail.ingest({ legalEntityId: entityB, regionCode: 'ny', receivedOn: '2025-01-05', bytes: tinyPdf('service') });
       expect(item).toMatchObject({ region: { code: 'NY' }, type: 'registered-agent', receivedOn: '2025-01-05' });
       const listed = json(await get('/v2/mail', tokenB));
       expect(listed.map((m: { id: string }) => m.id)).toContain(item.id);
-      await expect(mail.ingest({ legalEntityId: entityB, regionCode: 'XX', bytes: tinyPdf('s') })).rejects.toMatchObject({ issues: [{ loc: ['query', 'region'] }] });
+      await expect(mail.ingest({ legalEntityId: entityB, regionCode: 'XX', bytes: tinyPdf('s') })).rejects.toMatchObject({ path: ['region'] });
       await expect(mail.ingest({ legalEntityId: entityB, bytes: Buffer.alloc(MAX_BYTES + 1) })).rejects.toMatchObject({ status: 413 });
       await t.db.deleteFrom('mail_items').where('id', '=', item.id).execute();
     });

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { MailType } from '../db/schema.js';
-import { RequestValidationError } from '../lib/errors.js';
-import { MAIL_TYPES, type MailService } from '../modules/mail/mail.service.js';
+import { InvalidInputError } from '../lib/errors.js';
+import { MAIL_TYPES, type MailService } from '../modules/mail/index.js';
 import { print, UsageError } from './output.js';
 
 /** `mail upload`, `mail list` and `mail gc`: the same mail service (file store, rules) as the operator API. */
@@ -42,10 +42,11 @@ export async function mailCommand(
       throw new UsageError('Unknown mail command; see statehouse --help');
     }
   } catch (error) {
-    // Rule violations come back as the API's 422 items; say them in the CLI's words.
-    if (error instanceof RequestValidationError) {
-      const flag: Record<string, string> = { body: '--file', region: '--region', type: '--type', received: '--received', sender: '--sender', file_name: '--file' };
-      throw new Error(error.issues.map((i) => `${flag[String(i.loc.at(-1))] ?? String(i.loc.at(-1))}: ${(i.ctx as { error?: string } | undefined)?.error ?? i.msg}`).join('\n'));
+    // A rule rejected one input fact: say which in the CLI's words (the flag that gave it).
+    if (error instanceof InvalidInputError) {
+      const flag: Record<string, string> = { file: '--file', region: '--region', type: '--type', received: '--received', sender: '--sender', file_name: '--file' };
+      const field = String(error.path[0]);
+      throw new Error(`${flag[field] ?? field}: ${error.reason}`);
     }
     throw error;
   }

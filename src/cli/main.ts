@@ -4,18 +4,16 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
-import { listReveals } from '../modules/accounts/login-reveal.routes.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
-import { createOperatorsService } from '../modules/operators/operators.service.js';
+import { createOperatorsModule } from '../modules/operators/index.js';
 import { seedDemo, type DemoData } from '../modules/demo/demo.js';
 import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
-import { createAccountsService, validateSecrets, type AccountsService } from '../modules/accounts/accounts.service.js';
+import { validateSecrets } from '../modules/accounts/accounts.service.js';
+import { createAccountsModule, type AccountsService } from '../modules/accounts/index.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
-import { createInstanceKeys, INSTANCE_KEY } from '../modules/system/instance-keys.js';
+import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
-import { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
-import { createPlatformsRepository } from '../modules/platforms/platforms.repository.js';
-import { createPlatformsService } from '../modules/platforms/platforms.service.js';
+import { createPlatformsModule, type CallbackOrigins, type PlatformsService } from '../modules/platforms/index.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { checkStartMode } from '../production.js';
 import { mailCommand } from './mail-command.js';
@@ -23,7 +21,7 @@ import { operatorKeysCommand } from './operators-command.js';
 import { stopWhenNpmParentDies } from './parent-watch.js';
 import { holdSignalsWhileStarting } from './start-signals.js';
 import { print, UsageError } from './output.js';
-import { createMailServiceFor } from '../modules/mail/mail.module.js';
+import { createMailModule } from '../modules/mail/index.js';
 
 const USAGE = `Usage: statehouse <command> [options]
 
@@ -177,14 +175,14 @@ async function main(argv: string[]): Promise<void> {
       });
       return;
     case 'platforms':
-      await withDatabase(config, (database) =>
-        sub === 'callbacks'
-          ? callbacksCommand(createPlatformsService(createPlatformsRepository(database.db)), createCallbackOrigins(database.db), rest, json)
-          : platformsCommand(createPlatformsService(createPlatformsRepository(database.db)), sub, rest, json));
+      await withDatabase(config, (database) => {
+        const { platforms, callbackOrigins } = createPlatformsModule({ db: database.db });
+        return sub === 'callbacks' ? callbacksCommand(platforms, callbackOrigins, rest, json) : platformsCommand(platforms, sub, rest, json);
+      });
       return;
     case 'operators':
       if (sub !== 'keys') throw new UsageError('Unknown operators command; see statehouse --help');
-      await withDatabase(config, (database) => operatorKeysCommand(createOperatorsService(database.db), rest, json));
+      await withDatabase(config, (database) => operatorKeysCommand(createOperatorsModule({ db: database.db }).operators, rest, json));
       return;
     case 'accounts': {
       if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown accounts command; see statehouse --help');
@@ -203,12 +201,12 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'mail':
-      await withDatabase(config, (database) => mailCommand(createMailServiceFor(config, database.db), config.mailMaxBytes, sub, values, json));
+      await withDatabase(config, (database) => mailCommand(createMailModule({ config, db: database.db }).mail, config.mailMaxBytes, sub, values, json));
       return;
     case 'tokens': {
       if (sub !== 'rotate-key') throw new UsageError('Unknown tokens command; see statehouse --help');
       await withDatabase(config, async (database) => {
-        await createInstanceKeys(database.db, createVault(loadVaultKeys(config))).rotate(INSTANCE_KEY.accessTokens);
+        await createSystemModule({ db: database.db, vault: createVault(loadVaultKeys(config)) }).instanceKeys.rotate(INSTANCE_KEY.accessTokens);
         print(json, { rotated: INSTANCE_KEY.accessTokens },
           'New access-token signing key stored; the previous one keeps verifying the tokens it signed. Restart every statehouse serve process to sign with the new key.');
       });
@@ -221,7 +219,7 @@ async function main(argv: string[]): Promise<void> {
         await withDatabase(config, async (database) => {
           const vault = createVault(loadVaultKeys(config));
           // Instance keys first: one that cannot be opened stops everything before any login is touched.
-          const { resealed: instanceKeysResealed } = await createInstanceKeys(database.db, vault).reseal();
+          const { resealed: instanceKeysResealed } = await createSystemModule({ db: database.db, vault }).instanceKeys.reseal();
           const result = { ...(await reencryptLoginSecrets(database.db, vault)), instanceKeysResealed };
           print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were) and re-sealed ${result.instanceKeysResealed} instance keys`);
         });
@@ -229,7 +227,7 @@ async function main(argv: string[]): Promise<void> {
       }
       if (sub === 'reveals') {
         await withDatabase(config, async (database) => {
-          const rows = await listReveals(database.db, { legalEntityId: values.entity, platformId: values.platform });
+          const rows = await accountsFor(database.db, config).listReveals({ legalEntityId: values.entity, platformId: values.platform });
           print(json, rows, rows.length ? rows.map((r) => `${r.revealed_at.toISOString()}  ${r.platform_id}  ${r.legal_entity_id}  ${r.login_id} (${r.login_name})  session ${r.hosted_session_id}`).join('\n') : 'no reveals recorded');
         });
         return;
@@ -254,10 +252,10 @@ function planningFor(db: DatabaseHandle['db']) {
   return createPlanningModule({ db, catalog: loadCatalog(), now: () => new Date() });
 }
 
-const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: createMailServiceFor(config, db) });
+const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: createMailModule({ config, db }).mail });
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
-  return createAccountsService({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)) });
+  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)) }).accounts;
 }
 
 /** Login secrets come from stdin (a pipe or a heredoc), never from argv, where `ps` and shell history would see them. */
@@ -303,7 +301,7 @@ async function catalogExplain(planning: ReturnType<typeof planningFor>, legalEnt
   print(json, { regions, planned }, text);
 }
 
-async function callbacksCommand(platforms: ReturnType<typeof createPlatformsService>, origins: ReturnType<typeof createCallbackOrigins>, args: string[], json: boolean) {
+async function callbacksCommand(platforms: PlatformsService, origins: CallbackOrigins, args: string[], json: boolean) {
   const [action, platformId, origin] = args;
   if (!platformId) throw new UsageError('platforms callbacks needs a platform id');
   await platforms.listKeys(platformId); // 404s an unknown platform
@@ -321,7 +319,7 @@ async function callbacksCommand(platforms: ReturnType<typeof createPlatformsServ
   }
 }
 
-async function platformsCommand(platforms: ReturnType<typeof createPlatformsService>, sub: string | undefined, args: string[], json: boolean) {
+async function platformsCommand(platforms: PlatformsService, sub: string | undefined, args: string[], json: boolean) {
   const [first, second] = args;
   if (sub === 'create') {
     if (!first) throw new UsageError('platforms create needs a name, e.g. statehouse platforms create "Acme Payroll"');

@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { regionByCode, resolveRegion } from '../../catalog/regions.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
 import { fieldError } from '../../lib/errors.js';
 import { renderAccountsPage, type FailedForm, type LoginItem } from '../../pages/account-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
+import { formOf, hostedOf, sendPage, type HostedContext, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
@@ -35,12 +36,12 @@ const toLoginItem = (l: LoginView): LoginItem => ({
  * the user adds a login to an account or replaces a login's credentials. Nothing stored is ever shown.
  */
 export function accountsPageRoutes(deps: {
-  sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check'>; accounts: AccountsService; auth: AuthHooks;
-  publicOrigin: string;
+  sessions: Pick<HostedSessionsService, 'issueForCallback'>; accounts: AccountsService; auth: AuthHooks;
+  hostedPage: (purposes: HostedPurpose[]) => ReturnType<typeof requireHostedSession>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const guard = requireHostedSession(deps, ['accounts']);
+    const guard = deps.hostedPage(['accounts']);
 
     r.post('/v2/accounts/manage/session', {
       onRequest: deps.auth.bearer,

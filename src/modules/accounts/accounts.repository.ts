@@ -2,7 +2,13 @@ import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum } from '../../db/schema.js';
 import { columnsFromSealed, sealedFromColumns, type SealedSecret } from './vault.js';
 
-/** Every read takes the legal entity first: one entity's accounts and logins never reach another. */
+const SECRET_COLUMNS = ['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'] as const;
+
+/**
+ * Every query of agency accounts, logins and their reveal audit trail. Every read takes the legal entity
+ * first: one entity's accounts and logins never reach another. The exceptions are the operator's views
+ * across entities (the reveal trail, filters optional) and the vault's re-sealing of every login.
+ */
 export function createAccountsRepository(db: Db) {
   // The secret columns are never selected by a listing.
   const LOGIN_COLUMNS = ['id', 'legal_entity_id', 'agency_account_id', 'region_code', 'name', 'login_url', 'is_supported', 'created_at', 'updated_at'] as const;
@@ -50,10 +56,40 @@ export function createAccountsRepository(db: Db) {
 
     /** The sealed secret of one login, for the reveal page and connectors; scoped like every other read. */
     findLoginSecret: async (legalEntityId: string, id: string): Promise<SealedSecret | undefined> => {
-      const row = await db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'])
+      const row = await db.selectFrom('account_logins').select(SECRET_COLUMNS)
         .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst();
       return row && sealedFromColumns(row);
     },
+
+    /** The audit record of one view of a login's credentials (GET /hosted/logins/{login_id}). */
+    insertReveal: (row: { id: string; legal_entity_id: string; login_id: string; platform_id: string; hosted_session_id: string; browser_session_id: string }) =>
+      db.insertInto('login_reveals').values(row).execute(),
+
+    /** The operator's audit trail: newest first, at most 1,000 rows, optionally of one entity and/or platform. */
+    findReveals: (filter: { legalEntityId?: string | undefined; platformId?: string | undefined }) => {
+      let query = db.selectFrom('login_reveals').innerJoin('account_logins', 'account_logins.id', 'login_reveals.login_id')
+        .select(['login_reveals.id', 'login_reveals.login_id', 'account_logins.name as login_name', 'login_reveals.legal_entity_id', 'login_reveals.platform_id',
+          'login_reveals.hosted_session_id', 'login_reveals.browser_session_id', 'login_reveals.revealed_at'])
+        .orderBy('login_reveals.revealed_at', 'desc').limit(1000);
+      if (filter.legalEntityId) query = query.where('login_reveals.legal_entity_id', '=', filter.legalEntityId);
+      if (filter.platformId) query = query.where('login_reveals.platform_id', '=', filter.platformId);
+      return query.execute();
+    },
+
+    /** Vault rotation: a batch of logins (of every entity) sealed under another key or an older binding. */
+    findStaleSecrets: (currentKeyId: string, currentAadVersion: number, limit: number) =>
+      db.selectFrom('account_logins').select(['id', ...SECRET_COLUMNS])
+        .where((eb) => eb.or([eb('key_id', '<>', currentKeyId), eb('secret_aad_version', '<>', currentAadVersion)]))
+        .orderBy('id').limit(limit).execute(),
+
+    /** Replaces a login's sealed secret only if it still holds the one read (same key and iv); returns the rows changed. */
+    resealIfUnchanged: async (id: string, read: { key_id: string; secret_iv: Buffer }, secret: SealedSecret) =>
+      Number((await db.updateTable('account_logins').set(columnsFromSealed(secret))
+        .where('id', '=', id).where('key_id', '=', read.key_id).where('secret_iv', '=', read.secret_iv)
+        .executeTakeFirst()).numUpdatedRows),
+
+    countLogins: async () =>
+      Number((await db.selectFrom('account_logins').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count),
   };
 }
 

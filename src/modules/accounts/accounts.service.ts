@@ -1,12 +1,11 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Agency } from '../../catalog/catalog.schema.js';
 import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
-import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum, AgencyAccountDataStatus, AgencyAccountRow } from '../../db/schema.js';
-import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { BadRequestError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
-import { createAccountsRepository, type LoginListRow } from './accounts.repository.js';
+import type { AccountsRepository, LoginListRow } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from './vault.js';
 
@@ -98,8 +97,15 @@ function httpUrl(value: unknown, field: string): string {
   throw new BadRequestError(`${field} must be an absolute http(s) URL`);
 }
 
-export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: Vault }) {
-  const repo = createAccountsRepository(deps.db);
+/** What the service needs: its repository, the catalog's agencies and the vault that seals login secrets. */
+export interface AccountsServiceDeps {
+  repo: AccountsRepository;
+  catalog: Pick<Catalog, 'regions'>;
+  vault: Pick<Vault, 'seal' | 'open'>;
+}
+
+export function createAccountsService(deps: AccountsServiceDeps) {
+  const { repo } = deps;
 
   function requireRegionCode(code: unknown): Region {
     const region = typeof code === 'string' ? regionByCode(code) : undefined;
@@ -160,7 +166,7 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
       const region = requireRegionCode(input.region_code);
       const agencies = deps.catalog.regions.get(region.code)?.agencies;
       if (!agencies?.has(input.agency_id)) {
-        throw new BadRequestError(`Unknown agency '${input.agency_id}' for ${region.code}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`);
+        throw new InvalidInputError(['agency_id'], `Unknown agency '${input.agency_id}' for ${region.code}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`, input.agency_id);
       }
       if (input.data !== undefined && (!Array.isArray(input.data) || input.data.length > 100)) throw new BadRequestError('data must be a list of at most 100 items');
       const data: AgencyAccountDatum[] = (input.data ?? []).map((d, i) => {
@@ -182,8 +188,10 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
       const accountId = input.agency_account_id ?? null;
       if (accountId !== null) {
         const account = await repo.findAccount(legalEntityId, accountId);
-        if (!account) throw new NotFoundError(`Agency account '${accountId}' not found for legal entity '${legalEntityId}'`);
-        if (account.region_code !== region.code) throw new BadRequestError(`Agency account '${accountId}' is in ${account.region_code}, not ${region.code}`);
+        if (!account) throw new InvalidInputError(['agency_account_id'], `Agency account '${accountId}' not found for legal entity '${legalEntityId}'`, accountId);
+        if (account.region_code !== region.code) {
+          throw new InvalidInputError(['region_code'], `Agency account '${accountId}' is in ${account.region_code}, not ${region.code}`, input.region_code);
+        }
       }
       const name = text(input.name, 'name');
       const loginUrl = httpUrl(input.login_url, 'login_url');
@@ -243,6 +251,40 @@ export function createAccountsService(deps: { db: Db; catalog: Catalog; vault: V
     },
 
     openLoginSecrets,
+
+    /** One login of the entity (its view, never its secrets); unknown or another entity's: 404. */
+    async requireLogin(scope: Pick<AccessScope, 'legalEntityId'>, loginId: string): Promise<LoginView> {
+      const login = (await listLogins(scope)).find((l) => l.id === loginId);
+      if (!login) throw new NotFoundError(`Login '${loginId}' not found`);
+      return login;
+    },
+
+    /**
+     * GET /hosted/logins/{login_id}: the login and its opened secrets, with the audit record written before
+     * they are returned. Null for a login not of this entity; a secret that cannot be opened throws VaultError
+     * (and records nothing).
+     */
+    async revealLogin(
+      scope: AccessScope, loginId: string, seenIn: { hostedSessionId: string; browserSessionId: string },
+    ): Promise<{ login: LoginView; secrets: LoginSecrets } | null> {
+      const login = (await listLogins(scope)).find((l) => l.id === loginId);
+      if (!login) return null;
+      const secrets = await openLoginSecrets(scope.legalEntityId, loginId);
+      await repo.insertReveal({
+        id: newId('rvl'), login_id: loginId, legal_entity_id: scope.legalEntityId, platform_id: scope.platformId,
+        hosted_session_id: seenIn.hostedSessionId, browser_session_id: seenIn.browserSessionId,
+      });
+      return { login, secrets };
+    },
+
+    /** The operator's audit trail of credential views (GET /operator/v1/login_reveals, `statehouse logins reveals`). */
+    listReveals: (filter: { legalEntityId?: string | undefined; platformId?: string | undefined }) => repo.findReveals(filter),
+
+    /** Operator listing (GET /operator/v1/legal_entities/{id}/agency_accounts): any entity; an unknown one is a 404. */
+    async listAccountsForOperator(legalEntityId: string): Promise<AgencyAccountView[]> {
+      await requireEntity(legalEntityId);
+      return listAccounts({ legalEntityId });
+    },
 
     listAccounts,
     listLogins,

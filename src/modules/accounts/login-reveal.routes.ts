@@ -2,18 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { regionByCode } from '../../catalog/regions.js';
-import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
-import { NotFoundError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
-import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { AccountsService } from './accounts.service.js';
 import { decodeBase32, totp } from './totp.js';
-import { VaultError, type LoginSecrets } from './vault.js';
+import { VaultError } from './vault.js';
 
 const LoginParams = Type.Object({ legal_entity_account_login_public_id: BoundedString(64) });
 const V2LoginParams = Type.Object({ account_login_public_id: BoundedString(64) });
@@ -24,8 +22,8 @@ const HostedParams = Type.Object({ login_id: BoundedString(64) });
  * TOTP seed is stored). Every view is recorded in `login_reveals` (platform, entity, sessions, time).
  */
 export function loginRevealRoutes(deps: {
-  db: Db; sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check'>; accounts: AccountsService; auth: AuthHooks;
-  publicOrigin: string; now: () => Date;
+  sessions: Pick<HostedSessionsService, 'issueForCallback'>; accounts: AccountsService; auth: AuthHooks;
+  now: () => Date; hostedPage: (purposes: HostedPurpose[]) => ReturnType<typeof requireHostedSession>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -34,8 +32,7 @@ export function loginRevealRoutes(deps: {
 
     async function issue(request: Parameters<typeof scopeOf>[0], loginId: string, callbackUrl: string | null | undefined) {
       const scope = scopeOf(request);
-      const login = (await deps.accounts.listLogins(scope)).find((l) => l.id === loginId);
-      if (!login) throw new NotFoundError(`Login '${loginId}' not found`);
+      await deps.accounts.requireLogin(scope, loginId);
       return deps.sessions.issueForCallback({ platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'login', callbackUrl, scope: { login_id: loginId } });
     }
 
@@ -62,16 +59,17 @@ export function loginRevealRoutes(deps: {
     }, async (request) => issue(request, request.params.account_login_public_id, request.body.callback_url));
 
     r.get('/hosted/logins/:login_id', {
-      preHandler: requireHostedSession(deps, ['login']),
+      preHandler: deps.hostedPage(['login']),
       schema: { hide: true, params: HostedParams },
     }, async (request, reply) => {
       const hosted = hostedOf(request);
       const loginId = request.params.login_id;
-      const login = hosted.session.scope.login_id === loginId ? (await deps.accounts.listLogins(hosted.scope)).find((l) => l.id === loginId) : undefined;
-      if (!login) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName }), { status: 404 });
-      let secrets: LoginSecrets;
+      let revealed: Awaited<ReturnType<AccountsService['revealLogin']>> = null;
       try {
-        secrets = await deps.accounts.openLoginSecrets(hosted.scope.legalEntityId, loginId);
+        // The audit record is written before anything is shown.
+        revealed = hosted.session.scope.login_id === loginId
+          ? await deps.accounts.revealLogin(hosted.scope, loginId, { hostedSessionId: hosted.session.hosted_session_id, browserSessionId: hosted.session.id })
+          : null;
       } catch (error) {
         if (!(error instanceof VaultError)) throw error;
         // Altered, sealed for another login, or under a key no longer configured: show nothing, say so.
@@ -82,11 +80,8 @@ export function loginRevealRoutes(deps: {
           platformName: hosted.platformName,
         }), { status: 409 });
       }
-      // The audit record is written before anything is shown.
-      await deps.db.insertInto('login_reveals').values({
-        id: newId('rvl'), login_id: loginId, legal_entity_id: hosted.scope.legalEntityId, platform_id: hosted.scope.platformId,
-        hosted_session_id: hosted.session.hosted_session_id, browser_session_id: hosted.session.id,
-      }).execute();
+      if (!revealed) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+      const { login, secrets } = revealed;
       let code: { code: string; secondsLeft: number } | null = null;
       try {
         code = secrets.totp_seed ? totp(decodeBase32(secrets.totp_seed), deps.now().getTime()) : null;
@@ -105,13 +100,3 @@ export function loginRevealRoutes(deps: {
   };
 }
 
-/** Operator view of the audit trail. */
-export async function listReveals(db: Db, filter: { legalEntityId?: string | undefined; platformId?: string | undefined }) {
-  let query = db.selectFrom('login_reveals').innerJoin('account_logins', 'account_logins.id', 'login_reveals.login_id')
-    .select(['login_reveals.id', 'login_reveals.login_id', 'account_logins.name as login_name', 'login_reveals.legal_entity_id', 'login_reveals.platform_id',
-      'login_reveals.hosted_session_id', 'login_reveals.browser_session_id', 'login_reveals.revealed_at'])
-    .orderBy('login_reveals.revealed_at', 'desc').limit(1000);
-  if (filter.legalEntityId) query = query.where('login_reveals.legal_entity_id', '=', filter.legalEntityId);
-  if (filter.platformId) query = query.where('login_reveals.platform_id', '=', filter.platformId);
-  return query.execute();
-}

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { CURRENT_LOGIN_AAD_VERSION, columnsFromSealed, sealedFromColumns, type Vault } from './vault.js';
+import { createAccountsRepository } from './accounts.repository.js';
+import { CURRENT_LOGIN_AAD_VERSION, sealedFromColumns, type Vault } from './vault.js';
 
 const BATCH = 200;
 
@@ -18,23 +19,16 @@ export interface ReencryptResult {
  * modules/system/instance-keys.ts: one that cannot be opened stops everything.)
  */
 export async function reencryptLoginSecrets(db: Db, vault: Vault): Promise<ReencryptResult> {
+  const repo = createAccountsRepository(db);
   const current = vault.currentKeyId();
   let reencrypted = 0;
   for (;;) {
-    const rows = await db.selectFrom('account_logins')
-      .select(['id', 'secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'])
-      .where((eb) => eb.or([eb('key_id', '<>', current), eb('secret_aad_version', '<>', CURRENT_LOGIN_AAD_VERSION)]))
-      .orderBy('id').limit(BATCH).execute();
+    const rows = await repo.findStaleSecrets(current, CURRENT_LOGIN_AAD_VERSION, BATCH);
     if (rows.length === 0) break;
     for (const row of rows) {
       const sealed = vault.seal(vault.open(sealedFromColumns(row), row.id), row.id);
-      const updated = await db.updateTable('account_logins')
-        .set(columnsFromSealed(sealed))
-        .where('id', '=', row.id).where('key_id', '=', row.key_id).where('secret_iv', '=', row.secret_iv)
-        .executeTakeFirst();
-      reencrypted += Number(updated.numUpdatedRows);
+      reencrypted += await repo.resealIfUnchanged(row.id, row, sealed);
     }
   }
-  const { count } = await db.selectFrom('account_logins').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return { reencrypted, alreadyCurrent: Number(count) - reencrypted };
+  return { reencrypted, alreadyCurrent: (await repo.countLogins()) - reencrypted };
 }

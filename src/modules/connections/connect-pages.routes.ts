@@ -1,22 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { HostedPurpose } from '../../db/schema.js';
 import { BoundedString } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
 import { parseCredentialsForm } from '../accounts/credentials-form.js';
 import { MAX_SECRET_TEXT } from '../accounts/accounts.service.js';
-import { formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { formOf, hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { ConnectionsService } from './connections.service.js';
 
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });
 
 /** The hosted connect page (purpose `connect`): credentials in, then the connection's progress. */
-export function connectPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check'>; connections: ConnectionsService; publicOrigin: string }) {
+export function connectPageRoutes(deps: { hostedPage: (purposes: HostedPurpose[]) => ReturnType<typeof requireHostedSession>; connections: ConnectionsService }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const guard = requireHostedSession(deps, ['connect']);
+    const guard = deps.hostedPage(['connect']);
     const pathOf = (id: string) => `/hosted/connections/${encodeURIComponent(id)}`;
 
     /** The connection of this page, if the browser session was issued for it. */

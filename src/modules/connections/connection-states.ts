@@ -1,6 +1,7 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ConnectionRow, ConnectionStatus, Database } from '../../db/schema.js';
+import { createConnectionsRepository, type MovedConnection } from './connections.repository.js';
 
 export const CONNECTION_STATUSES = ['pending', 'authenticating', 'registering', 'connected', 'disconnected', 'canceled'] as const satisfies readonly ConnectionStatus[];
 
@@ -48,7 +49,7 @@ export interface TransitionRequest {
   effects?: (trx: Transaction<Database>, row: ConnectionRow) => Promise<void>;
 }
 
-export type TransitionResult = ConnectionRow & { previous_status: ConnectionStatus };
+export type TransitionResult = MovedConnection;
 
 /**
  * Moves a connection to `to` if, and only if, it is in one of `from` right now: one conditional UPDATE
@@ -59,28 +60,14 @@ export type TransitionResult = ConnectionRow & { previous_status: ConnectionStat
 export async function transition(db: Db, request: TransitionRequest): Promise<TransitionResult | null> {
   if (request.from.length === 0) throw new Error('transition needs at least one allowed status');
   for (const from of request.from) if (!canTransition(from, request.to)) throw new InvalidTransitionError(from, request.to);
-  const from = [...request.from];
   return db.transaction().execute(async (trx) => {
-    // The sub-select locks the row and reads its current status (for the event's from_status); the outer
-    // condition is re-checked against the newest row version if another transaction changed it meanwhile.
-    const { rows } = await sql<TransitionResult>`
-      update account_connections c
-         set status = ${request.to},
-             status_reason = ${request.reason},
-             login_id = coalesce(${request.set?.login_id ?? null}, c.login_id),
-             status_changed_at = now(),
-             updated_at = now()
-        from (select id, status as previous_status from account_connections
-               where id = ${request.connectionId}
-                 ${request.legalEntityId !== undefined ? sql`and legal_entity_id = ${request.legalEntityId}` : sql``}
-               for update) p
-       where c.id = p.id and c.status = any(${from}::text[])
-   returning c.*, p.previous_status`.execute(trx);
-    const row = rows[0];
+    const repo = createConnectionsRepository(trx);
+    const row = await repo.moveStatus({
+      connectionId: request.connectionId, legalEntityId: request.legalEntityId, from: request.from, to: request.to, reason: request.reason,
+      loginId: request.set?.login_id,
+    });
     if (!row) return null;
-    await trx.insertInto('account_connection_events').values({
-      connection_id: row.id, from_status: row.previous_status, to_status: request.to, reason: request.reason, occurred_at: row.status_changed_at,
-    }).execute();
+    await repo.insertEvent({ connection_id: row.id, from_status: row.previous_status, to_status: request.to, reason: request.reason, occurred_at: row.status_changed_at });
     if (request.effects) {
       const { previous_status: _, ...connection } = row;
       await request.effects(trx, connection);
@@ -91,7 +78,7 @@ export async function transition(db: Db, request: TransitionRequest): Promise<Tr
 
 /** Records the creation of a connection (no previous status) in its event log. */
 export async function recordCreated(trx: Transaction<Database> | Db, row: ConnectionRow): Promise<void> {
-  await trx.insertInto('account_connection_events').values({
+  await createConnectionsRepository(trx).insertEvent({
     connection_id: row.id, from_status: null, to_status: row.status, reason: row.status_reason, occurred_at: row.created_at,
-  }).execute();
+  });
 }

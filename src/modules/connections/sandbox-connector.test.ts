@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeAttributes } from './connections.service.js';
+import { mergeAttributes } from './connector-jobs.js';
 import {
   AUTH_REJECTED_REASON, createSandboxConnector, REGISTER_REJECTED_REASON, sandboxHistory, sandboxIdNumber, sandboxTaxRate,
 } from './sandbox-connector.js';

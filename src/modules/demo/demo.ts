@@ -1,15 +1,14 @@
 import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { createHostedSessionsModule } from '../hosted-sessions/index.js';
-import { createCallbackOrigins } from '../platforms/callback-origins.js';
 import { createLegalEntitiesModule } from '../legal-entities/index.js';
 import { createLocationsModule } from '../locations/index.js';
 import { createPlanningModule } from '../planning/index.js';
-import { createPlatformsRepository } from '../platforms/platforms.repository.js';
-import { createPlatformsService } from '../platforms/platforms.service.js';
+import { createPlatformsModule } from '../platforms/index.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { MailService } from '../mail/mail.service.js';
 import { demoApiKey, keepDemoApiKey, type DemoKeyOptions } from './demo-key.js';
+import { createDemoRepository } from './demo.repository.js';
 import { textPdf } from './demo-pdf.js';
 
 export const DEMO_PLATFORM_NAME = 'Statehouse Demo';
@@ -35,8 +34,9 @@ export interface DemoData {
  * entity still waiting for its hosted signup. Safe to run repeatedly.
  */
 export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtras, keyOptions?: DemoKeyOptions): Promise<DemoData> {
-  const platforms = createPlatformsService(createPlatformsRepository(db));
-  const { sessions } = createHostedSessionsModule({ db, publicBaseUrl, callbackOrigins: createCallbackOrigins(db), linkTtlSeconds: 86_400 });
+  const { platforms, callbackOrigins } = createPlatformsModule({ db });
+  const repo = createDemoRepository(db);
+  const { sessions } = createHostedSessionsModule({ db, publicBaseUrl, callbackOrigins, linkTtlSeconds: 86_400 });
   // Tasks follow from the entities' profiles and locations: signup and locations re-plan them.
   const { planning } = createPlanningModule({ db, catalog: loadCatalog(), now: () => new Date() });
   const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
@@ -56,8 +56,7 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
   }
   const principal = { platformId, platformName: DEMO_PLATFORM_NAME, apiKeyId: '' };
 
-  const find = (externalId: string) =>
-    db.selectFrom('legal_entities').select('id').where('platform_id', '=', platformId).where('external_company_id', '=', externalId).executeTakeFirst();
+  const find = (externalId: string) => repo.findEntityByExternalId(platformId, externalId);
 
   let entity = await find(DEMO_EXTERNAL_ID);
   if (!entity) {
@@ -94,7 +93,7 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
   }
   // A repeated run plans the existing entities' tasks up to today.
   await planning.replanBatch([entity.id, pending.id]);
-  if (extras) await seedAccountsAndMail(db, entity.id, extras);
+  if (extras) await seedAccountsAndMail(entity.id, extras);
   return { platformId, apiKey, legalEntityId: entity.id, inactiveLegalEntityId: pending.id };
 }
 
@@ -103,9 +102,8 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
  * the vault like any other) and one piece of registered-agent mail, so the accounts, logins, mail and
  * connection operations have something to show. Only when the entity has no agency account yet.
  */
-async function seedAccountsAndMail(db: Db, legalEntityId: string, extras: DemoExtras): Promise<void> {
-  const any = await db.selectFrom('agency_accounts').select('id').where('legal_entity_id', '=', legalEntityId).executeTakeFirst();
-  if (any) return;
+async function seedAccountsAndMail(legalEntityId: string, extras: DemoExtras): Promise<void> {
+  if ((await extras.accounts.listAccounts({ legalEntityId })).length > 0) return;
   const account = await extras.accounts.createAccount(legalEntityId, {
     region_code: 'CA', agency_id: 'ca-edd', name: 'Employer payroll tax account',
     data: [{ name: 'Account number', description: 'The employer account number at the agency', value: '123-4567-8' }, { name: 'UI rate', description: 'Unemployment insurance rate for this year' }],

@@ -47,6 +47,8 @@ export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: Oper
       onRequest: [deps.operatorAuth, requirePdf],
       bodyLimit: deps.maxBytes,
       errorHandler: uploadErrors,
+      // The facts are query parameters; the file is the body itself.
+      config: { inputAt: (path) => (path[0] === 'file' ? ['body'] : ['query', ...path]) },
       schema: {
         operationId: 'operatorUploadMail', tags, security: OPERATOR_SECURITY,
         summary: 'Record a piece of mail for a legal entity (upload its PDF)',
@@ -70,6 +72,7 @@ export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: Oper
 
     r.get('/operator/v1/legal_entities/:legal_entity_id/mail', {
       onRequest: deps.operatorAuth,
+      config: { inputAt: 'query' },
       schema: {
         operationId: 'operatorListMail', tags, security: OPERATOR_SECURITY,
         summary: 'Mail recorded for a legal entity',

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
-import { hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
@@ -33,8 +34,8 @@ const LIST_DOC =
  * GET /mail, GET /locations/{id}/mail, GET /v2/mail, the documents hosted page and the signed PDF download route.
  */
 export function mailRoutes(deps: {
-  mail: MailService; auth: AuthHooks; sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check'>;
-  fileUrlTtlSeconds: number; publicOrigin: string;
+  mail: MailService; auth: AuthHooks; sessions: Pick<HostedSessionsService, 'issueForCallback'>;
+  fileUrlTtlSeconds: number; hostedPage: (purposes: HostedPurpose[]) => ReturnType<typeof requireHostedSession>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -44,6 +45,7 @@ export function mailRoutes(deps: {
 
     r.get('/mail', {
       ...common,
+      config: { inputAt: 'query' },
       schema: {
         operationId: 'listMail', tags, security,
         summary: 'Mail received by the authenticated legal entity',
@@ -56,6 +58,7 @@ export function mailRoutes(deps: {
 
     r.get('/locations/:region_platform_public_id/mail', {
       ...common,
+      config: { inputAt: 'query' },
       schema: {
         operationId: 'listMailForLocation', tags, security,
         summary: 'Mail received by the authenticated legal entity for one location',
@@ -71,6 +74,7 @@ export function mailRoutes(deps: {
 
     r.get('/v2/mail', {
       ...common,
+      config: { inputAt: 'query' },
       schema: {
         operationId: 'listMailV2', tags, security,
         summary: 'Mail received by the authenticated legal entity, optionally of one region',
@@ -131,7 +135,7 @@ export function mailRoutes(deps: {
     });
 
     r.get('/hosted/documents', {
-      preHandler: requireHostedSession(deps, ['documents']),
+      preHandler: deps.hostedPage(['documents']),
       schema: { hide: true },
     }, async (request, reply) => {
       const hosted = hostedOf(request);

@@ -1,27 +1,18 @@
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { MailItemRow, MailType } from '../../db/schema.js';
-import { parseDate } from '../../http/validation/dates.js';
-import { ForbiddenError, HttpError, NotFoundError, fieldError } from '../../lib/errors.js';
+import { ForbiddenError, HttpError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { FileLinks } from './file-links.js';
 import type { FileStorage } from './file-storage.js';
+import { checkDateRange, checkPdf, checkReceived, checkRegion, checkType, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, optionalText } from './mail-input.js';
+import { createMailRepository, type MailItemFilter } from './mail.repository.js';
 
-export const MAIL_TYPES = ['registered-agent', 'external-mail'] as const satisfies readonly MailType[];
 export const MAIL_ID_PREFIX = 'mail';
-export const MAX_SENDER_LENGTH = 200;
-export const MAX_FILE_NAME_LENGTH = 255;
-
-/** How far from its end a PDF's `%%EOF` marker may be (writers add a newline or a little padding). */
-const EOF_WINDOW = 1024;
-const DAY_MS = 86_400_000;
 /** Files younger than this are never collected: an upload may be between its file write and its row. */
 export const GC_GRACE_MS = 60 * 60 * 1000;
-/** Advisory lock key (any fixed bigint) guarding the file store's writes against garbage collection. */
-const FILE_STORE_LOCK = 0x53_746f_7265; // "Store"
 
 export const EXPIRED_LINK_DETAIL = 'This download link has expired; list the mail again for a fresh link';
 export const FORGED_LINK_DETAIL = 'This download link is not valid';
@@ -53,17 +44,7 @@ export interface MailItemView {
   fileUrl: string;
 }
 
-export interface MailFilter {
-  startDate?: string | null | undefined;
-  endDate?: string | null | undefined;
-  regionCode?: string | null | undefined;
-}
-
-/**
- * Where the request's parameters are, for 422s: the operator API passes its query parameters; the CLI
- * uses the same names (and prints the messages).
- */
-const at = (field: string) => (field === 'file' ? ['body'] : ['query', field]);
+export type MailFilter = MailItemFilter;
 
 /** A filename safe for a `Content-Disposition` header: printable ASCII without quotes or separators. */
 export function downloadName(item: { id: string; fileName: string | null }): string {
@@ -73,7 +54,9 @@ export function downloadName(item: { id: string; fileName: string | null }): str
 
 /** Mail received for a legal entity: intake (operators), listings (platforms) and signed downloads. */
 export function createMailService(deps: { db: Db; storage: FileStorage; links: FileLinks; maxBytes: number; now: () => Date }) {
+  // db opens the transactions that hold the file store's lock; every query is in mail.repository.ts.
   const { db } = deps;
+  const repo = createMailRepository(db);
 
   type Sign = (item: { id: string; legalEntityId: string }) => string;
   const toViews = async (rows: MailItemRow[]): Promise<MailItemView[]> => {
@@ -97,47 +80,13 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
     };
   }
 
-  function checkPdf(bytes: Buffer) {
-    if (bytes.length > deps.maxBytes) throw new HttpError(413, `The file is larger than the limit of ${deps.maxBytes} bytes`);
-    if (bytes.length === 0) throw fieldError(at('file'), 'the file is empty; send the bytes of a PDF', null);
-    if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') {
-      throw fieldError(at('file'), 'the file is not a PDF (a PDF starts with %PDF-)', null);
-    }
-    if (!bytes.subarray(Math.max(0, bytes.length - EOF_WINDOW)).toString('latin1').includes('%%EOF')) {
-      throw fieldError(at('file'), 'the PDF is incomplete: it has no %%EOF marker at its end (was the upload cut short?)', null);
-    }
-  }
-
-  function checkReceived(value: string | null | undefined): string {
-    const today = deps.now().toISOString().slice(0, 10);
-    if (value === undefined || value === null || value === '') return today;
-    const parsed = parseDate(value);
-    if (!parsed.ok || typeof parsed.value !== 'string') throw fieldError(at('received'), `'${value}' is not a date (use YYYY-MM-DD)`, value);
-    // "Today" anywhere in the US is at most the UTC date: one day of slack covers clocks and time zones.
-    const latest = new Date(deps.now().getTime() + DAY_MS).toISOString().slice(0, 10);
-    if (parsed.value > latest) throw fieldError(at('received'), `the received date ${parsed.value} is in the future`, value);
-    return parsed.value;
-  }
-
-  function optionalText(value: string | null | undefined, field: string, max: number): string | null {
-    const text = value?.trim();
-    if (!text) return null;
-    if (text.length > max) throw fieldError(at(field), `${field} must be at most ${max} characters`, value);
-    if (/[\u0000-\u001f\u007f]/.test(text)) throw fieldError(at(field), `${field} must not contain control characters`, value);
-    return text;
+  async function requireEntity(legalEntityId: string) {
+    if (!(await repo.legalEntityExists(legalEntityId))) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
   }
 
   async function list(legalEntityId: string, filter: MailFilter = {}): Promise<MailItemView[]> {
-    const { startDate, endDate, regionCode } = filter;
-    if (startDate && endDate && startDate > endDate) {
-      throw fieldError(['query', 'end_date'], `end_date (${endDate}) is before start_date (${startDate})`, endDate);
-    }
-    let query = db.selectFrom('mail_items').selectAll().where('legal_entity_id', '=', legalEntityId);
-    if (startDate) query = query.where('received_on', '>=', startDate);
-    if (endDate) query = query.where('received_on', '<=', endDate);
-    if (regionCode) query = query.where('region_code', '=', regionCode.toUpperCase());
-    const rows = await query.orderBy('received_on', 'desc').orderBy('id').execute();
-    return toViews(rows);
+    checkDateRange(filter.startDate, filter.endDate);
+    return toViews(await repo.findItems(legalEntityId, filter));
   }
 
   return {
@@ -146,29 +95,24 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
      * acknowledged item always has its file; a failure in between leaves at most an unreferenced file.
      */
     async ingest(input: MailIngestInput): Promise<MailItemView> {
-      const entity = await db.selectFrom('legal_entities').select('id').where('id', '=', input.legalEntityId).executeTakeFirst();
-      if (!entity) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
-      let region: Region | null = null;
-      if (input.regionCode) {
-        region = regionByCode(input.regionCode) ?? null;
-        if (!region || input.regionCode.length !== 2) throw fieldError(at('region'), `unknown region '${input.regionCode}': use a two-letter state code such as CA`, input.regionCode);
-      }
-      const type = input.type ?? 'registered-agent';
-      if (!MAIL_TYPES.includes(type)) throw fieldError(at('type'), `type must be one of ${MAIL_TYPES.join(', ')}`, type);
-      const receivedOn = checkReceived(input.receivedOn);
+      await requireEntity(input.legalEntityId);
+      const region = checkRegion(input.regionCode);
+      const type = checkType(input.type);
+      const receivedOn = checkReceived(input.receivedOn, deps.now());
       const sender = optionalText(input.sender, 'sender', MAX_SENDER_LENGTH);
       const fileName = optionalText(input.fileName, 'file_name', MAX_FILE_NAME_LENGTH);
-      checkPdf(input.bytes);
+      checkPdf(input.bytes, deps.maxBytes);
 
       // The shared lock keeps garbage collection (which takes it exclusively) from removing a file between
       // its write — or its discovery as already stored — and the commit of the row that refers to it.
       const row = await db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock_shared(${FILE_STORE_LOCK}::bigint)`.execute(trx);
+        const inTrx = createMailRepository(trx);
+        await inTrx.lockFileStoreShared();
         const stored = await deps.storage.put(input.bytes);
-        return trx.insertInto('mail_items').values({
-          id: newId(MAIL_ID_PREFIX), legal_entity_id: entity.id, region_code: region?.code ?? null, type, received_on: receivedOn,
+        return inTrx.insertItem({
+          id: newId(MAIL_ID_PREFIX), legal_entity_id: input.legalEntityId, region_code: region?.code ?? null, type, received_on: receivedOn,
           sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
-        }).returningAll().executeTakeFirstOrThrow();
+        });
       });
       return (await toViews([row]))[0]!;
     },
@@ -185,8 +129,7 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
 
     /** Operator listing: any entity (unknown → 404). */
     async listForOperator(legalEntityId: string, filter: MailFilter = {}) {
-      const entity = await db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst();
-      if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
+      await requireEntity(legalEntityId);
       return list(legalEntityId, filter);
     },
 
@@ -205,10 +148,10 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
         const candidates = batch;
         batch = [];
         await db.transaction().execute(async (trx) => {
+          const inTrx = createMailRepository(trx);
           // Exclusive: no upload is between its file write and its row commit while we decide and remove.
-          await sql`select pg_advisory_xact_lock(${FILE_STORE_LOCK}::bigint)`.execute(trx);
-          const referenced = new Set((await trx.selectFrom('mail_items').select('file_sha256').distinct()
-            .where('file_sha256', 'in', candidates).execute()).map((r) => r.file_sha256));
+          await inTrx.lockFileStoreExclusive();
+          const referenced = await inTrx.findReferencedFiles(candidates);
           for (const sha256 of candidates) {
             if (!referenced.has(sha256)) {
               await deps.storage.remove(sha256);
@@ -232,7 +175,7 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
      * its entity (403 otherwise), then unexpired (410).
      */
     async openSignedFile(mailId: string, expires: unknown, signature: unknown): Promise<{ stream: Readable; size: number; fileName: string }> {
-      const row = await db.selectFrom('mail_items').selectAll().where('id', '=', mailId).executeTakeFirst();
+      const row = await repo.findItemForLink(mailId);
       if (!row) throw new NotFoundError(`Mail item '${mailId}' not found`);
       const check = await deps.links.verify({ id: row.id, legalEntityId: row.legal_entity_id }, expires, signature);
       if (check === 'forged') throw new ForbiddenError(FORGED_LINK_DETAIL);

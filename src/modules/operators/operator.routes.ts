@@ -1,17 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Catalog } from '../../catalog/catalog.js';
-import type { Db } from '../../db/database.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
-import { fieldError, NotFoundError } from '../../lib/errors.js';
 import { AGENCY_DATA_STATUSES } from '../accounts/accounts.schemas.js';
 import type { AccountsService, AgencyAccountView, LoginView } from '../accounts/accounts.service.js';
-import { listReveals } from '../accounts/login-reveal.routes.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import { CONNECTION_STATUSES } from '../connections/connection-states.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { OPERATOR_SECURITY, OperatorEntityParamsSchema, type OperatorHook } from './operator-auth.js';
+import type { OperatorsService } from './operators.service.js';
 
 const SECRET_TEXT = 1000;
 
@@ -107,22 +104,22 @@ const toAccount = (legalEntityId: string, a: AgencyAccountView) => ({
   id: a.id, legal_entity_id: legalEntityId, region: a.region.code, name: a.name, agency: a.agency, data: a.data, logins: a.logins.map(toLogin),
 });
 
+/** The accounts service names the state `region_code`; these operations' bodies call it `region`. */
+const inBody = (path: (string | number)[]) => ['body', ...(path[0] === 'region_code' ? ['region', ...path.slice(1)] : path)];
+
 /**
  * The operator API: what the people running Statehouse record for a legal entity (agency accounts,
  * logins, mail) and the audit trail they read. Authenticated by operator keys only; platform API keys
  * and access tokens are refused. Every operation goes through the same domain services as the CLI.
  */
-export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connections: ConnectionsService; catalog: Catalog; operatorAuth: OperatorHook }) {
+export function operatorRoutes(deps: {
+  operators: Pick<OperatorsService, 'requireLegalEntity'>; accounts: AccountsService; connections: Pick<ConnectionsService, 'listWithEvents'>; operatorAuth: OperatorHook;
+}) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const common = { onRequest: deps.operatorAuth };
     const tags = ['Operator'];
     const security = OPERATOR_SECURITY;
-
-    async function requireEntity(legalEntityId: string) {
-      const row = await deps.db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst();
-      if (!row) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
-    }
 
     r.get('/operator/v1/legal_entities/:legal_entity_id/agency_accounts', {
       ...common,
@@ -134,12 +131,12 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
       },
     }, async (request) => {
       const id = request.params.legal_entity_id;
-      await requireEntity(id);
-      return (await deps.accounts.listAccounts({ legalEntityId: id })).map((a) => toAccount(id, a));
+      return (await deps.accounts.listAccountsForOperator(id)).map((a) => toAccount(id, a));
     });
 
     r.post('/operator/v1/legal_entities/:legal_entity_id/agency_accounts', {
       ...common,
+      config: { inputAt: inBody },
       schema: {
         operationId: 'operatorCreateAgencyAccount', tags, security,
         summary: 'Record an agency account of a legal entity',
@@ -151,18 +148,13 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
     }, async (request, reply) => {
       const id = request.params.legal_entity_id;
       const body = request.body;
-      await requireEntity(id);
-      const agencies = deps.catalog.regions.get(body.region)?.agencies;
-      if (!agencies?.has(body.agency_id)) {
-        throw fieldError(['body', 'agency_id'], `Unknown agency '${body.agency_id}' for ${body.region}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`, body.agency_id, body);
-      }
       const row = await deps.accounts.createAccount(id, { region_code: body.region, agency_id: body.agency_id, name: body.name, ...(body.data && { data: body.data }) });
       return reply.code(201).send(toAccount(id, deps.accounts.newAccountView(row)));
     });
 
     r.post('/operator/v1/legal_entities/:legal_entity_id/logins', {
       ...common,
-      config: { secretInputs: [['body', 'secrets']] },
+      config: { secretInputs: [['body', 'secrets']], inputAt: inBody },
       schema: {
         operationId: 'operatorCreateLogin', tags, security,
         summary: 'Record a login (credentials go into the vault)',
@@ -174,18 +166,9 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
     }, async (request, reply) => {
       const id = request.params.legal_entity_id;
       const body = request.body;
-      await requireEntity(id);
-      const accountId = body.agency_account_id ?? null;
-      if (accountId !== null) {
-        const account = (await deps.accounts.listAccounts({ legalEntityId: id })).find((a) => a.id === accountId);
-        // Shown without the request body: it holds secrets.
-        if (!account) throw fieldError(['body', 'agency_account_id'], `Agency account '${accountId}' not found for legal entity '${id}'`, accountId);
-        if (account.region.code !== body.region) {
-          throw fieldError(['body', 'region'], `Agency account '${accountId}' is in ${account.region.code}, not ${body.region}`, body.region);
-        }
-      }
+      // The service checks that the agency account exists for this entity and is in this region (422s).
       const login = await deps.accounts.createLogin(id, {
-        agency_account_id: accountId, region_code: body.region, name: body.name, login_url: body.login_url,
+        agency_account_id: body.agency_account_id ?? null, region_code: body.region, name: body.name, login_url: body.login_url,
         is_supported: body.is_supported ?? false, secrets: body.secrets,
       });
       return reply.code(201).send(toLogin(login));
@@ -200,7 +183,7 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
         response: { 200: Type.Array(OperatorConnection), ...errorResponses(401, 404, 422) },
       },
     }, async (request) => {
-      await requireEntity(request.params.legal_entity_id);
+      await deps.operators.requireLegalEntity(request.params.legal_entity_id);
       return deps.connections.listWithEvents(request.params.legal_entity_id);
     });
 
@@ -214,7 +197,7 @@ export function operatorRoutes(deps: { db: Db; accounts: AccountsService; connec
         response: { 200: Type.Array(Reveal), ...errorResponses(401, 422) },
       },
     }, async (request) =>
-      (await listReveals(deps.db, { legalEntityId: request.query.legal_entity_id, platformId: request.query.platform_id }))
+      (await deps.accounts.listReveals({ legalEntityId: request.query.legal_entity_id, platformId: request.query.platform_id }))
         .map((row) => ({ ...row, revealed_at: new Date(row.revealed_at).toISOString() })));
   };
 }

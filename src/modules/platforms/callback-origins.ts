@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { InvalidInputError } from '../../lib/errors.js';
+import { createPlatformsRepository } from './platforms.repository.js';
 
 /**
  * Protection against open redirects: a platform lists the origins its callback URLs may use
@@ -9,23 +10,25 @@ import { InvalidInputError } from '../../lib/errors.js';
  * registered origin.
  */
 export function createCallbackOrigins(db: Db, options: { requireRegistered?: boolean } = {}) {
+  const repo = createPlatformsRepository(db);
   return {
-    list: async (platformId: string) =>
-      (await db.selectFrom('platform_callback_origins').select('origin').where('platform_id', '=', platformId).orderBy('origin').execute()).map((r) => r.origin),
+    list: (platformId: string) => repo.findCallbackOrigins(platformId),
 
     async add(platformId: string, url: string): Promise<string> {
       const origin = normaliseOrigin(url);
-      await db.insertInto('platform_callback_origins').values({ platform_id: platformId, origin }).onConflict((oc) => oc.doNothing()).execute();
+      await repo.insertCallbackOrigin(platformId, origin);
       return origin;
     },
 
-    remove: async (platformId: string, url: string) =>
-      Number((await db.deleteFrom('platform_callback_origins').where('platform_id', '=', platformId).where('origin', '=', normaliseOrigin(url)).executeTakeFirst()).numDeletedRows),
+    remove: (platformId: string, url: string) => repo.deleteCallbackOrigin(platformId, normaliseOrigin(url)),
 
-    /** Throws an InvalidInputError on `field` (a 422 there) when the platform restricts callbacks and this URL is not allowed. */
+    /**
+     * Throws InvalidInputError on `field` (the operation's input field holding the URL, e.g. `callback_url`)
+     * when the platform restricts callbacks and this URL is not allowed.
+     */
     async check(platformId: string, callbackUrl: string | null | undefined, field: string): Promise<void> {
       if (!callbackUrl) return;
-      const allowed = await this.list(platformId);
+      const allowed = await repo.findCallbackOrigins(platformId);
       const origin = new URL(callbackUrl).origin;
       if (allowed.includes(origin)) return;
       if (allowed.length === 0) {

@@ -41,6 +41,15 @@ export function createPlatformsRepository(db: Db) {
         .executeTakeFirst(),
 
     findApiKey: (keyId: string) => db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst(),
+
+    findCallbackOrigins: async (platformId: string) =>
+      (await db.selectFrom('platform_callback_origins').select('origin').where('platform_id', '=', platformId).orderBy('origin').execute()).map((r) => r.origin),
+
+    insertCallbackOrigin: (platformId: string, origin: string) =>
+      db.insertInto('platform_callback_origins').values({ platform_id: platformId, origin }).onConflict((oc) => oc.doNothing()).execute(),
+
+    deleteCallbackOrigin: async (platformId: string, origin: string) =>
+      Number((await db.deleteFrom('platform_callback_origins').where('platform_id', '=', platformId).where('origin', '=', origin).executeTakeFirst()).numDeletedRows),
   };
 }
 

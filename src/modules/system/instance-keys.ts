@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { VaultError, type Vault } from '../accounts/vault.js';
+import { createSystemRepository, type InstanceKeyRow } from './system.repository.js';
 
 /** The installation's own keys, one row each in `instance_secrets`. */
 export const INSTANCE_KEY = {
@@ -18,8 +19,6 @@ const PREVIOUS_SUFFIX = '.previous';
 /** Binds a sealed key to its row: the CSRF key's ciphertext copied onto the signing key's row does not open. */
 const aad = (name: string) => Buffer.from(`statehouse:instance-key:v1\n${name}`);
 
-type Row = { name: string; value: Buffer; iv: Buffer | null; tag: Buffer | null; key_id: string | null };
-
 /**
  * Keys that sign what Statehouse hands out (access tokens, CSRF tokens, file links). They are shared through
  * the database, so every process accepts every other's tokens, but stored sealed with the vault key
@@ -27,6 +26,7 @@ type Row = { name: string; value: Buffer; iv: Buffer | null; tag: Buffer | null;
  * changes when the vault key rotates — only its sealing — so live tokens and links stay valid.
  */
 export function createInstanceKeys(db: Db, vault: Vault) {
+  const repo = createSystemRepository(db);
   const cache = new Map<string, Promise<Buffer>>();
 
   const sealedColumns = (name: string, key: Buffer) => {
@@ -34,7 +34,7 @@ export function createInstanceKeys(db: Db, vault: Vault) {
     return { value: sealed.ciphertext, iv: sealed.iv, tag: sealed.tag, key_id: sealed.keyId };
   };
 
-  function open(row: Row): Buffer {
+  function open(row: InstanceKeyRow): Buffer {
     if (row.key_id === null || row.iv === null || row.tag === null) return row.value; // plaintext from before sealing
     try {
       return vault.openBytes({ ciphertext: row.value, iv: row.iv, tag: row.tag, keyId: row.key_id }, aad(row.name));
@@ -44,16 +44,15 @@ export function createInstanceKeys(db: Db, vault: Vault) {
   }
 
   /** Seals a plaintext row from before, unless another process did so meanwhile. */
-  async function sealLegacy(row: Row): Promise<void> {
-    await db.updateTable('instance_secrets').set(sealedColumns(row.name, row.value))
-      .where('name', '=', row.name).where('key_id', 'is', null).where('value', '=', row.value).execute();
+  async function sealLegacy(row: InstanceKeyRow): Promise<void> {
+    await repo.resealIfUnchanged(row, sealedColumns(row.name, row.value));
   }
 
   async function load(name: InstanceKeyName): Promise<Buffer> {
     // Two processes starting at once: one insert wins, both read the winner's key.
-    await db.insertInto('instance_secrets').values({ name, ...sealedColumns(name, randomBytes(KEY_BYTES)) })
-      .onConflict((oc) => oc.column('name').doNothing()).execute();
-    const row = await db.selectFrom('instance_secrets').select(['name', 'value', 'iv', 'tag', 'key_id']).where('name', '=', name).executeTakeFirstOrThrow();
+    await repo.insertKeyIfAbsent(name, sealedColumns(name, randomBytes(KEY_BYTES)));
+    const row = await repo.findKey(name);
+    if (!row) throw new Error(`the instance key '${name}' vanished right after it was stored`);
     const key = open(row);
     if (row.key_id === null) await sealLegacy(row);
     return key;
@@ -75,7 +74,7 @@ export function createInstanceKeys(db: Db, vault: Vault) {
 
     /** The key a rotation replaced, if any (still accepted for what it signed). */
     async previous(name: InstanceKeyName): Promise<Buffer | null> {
-      const row = await db.selectFrom('instance_secrets').select(['name', 'value', 'iv', 'tag', 'key_id']).where('name', '=', previousName(name)).executeTakeFirst();
+      const row = await repo.findKey(previousName(name));
       return row ? open(row) : null;
     },
 
@@ -84,15 +83,14 @@ export function createInstanceKeys(db: Db, vault: Vault) {
      * Processes read keys at start: restart them afterwards (see docs/security.md).
      */
     async rotate(name: InstanceKeyName): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (transaction) => {
+        const trx = createSystemRepository(transaction);
         // Serialises with a concurrent rotation or first start (the row lock), so no key is lost.
-        const current = await trx.selectFrom('instance_secrets').select(['name', 'value', 'iv', 'tag', 'key_id']).where('name', '=', name).forUpdate().executeTakeFirst();
-        await trx.deleteFrom('instance_secrets').where('name', '=', previousName(name)).execute();
-        if (current) {
-          // Re-sealed under its new name: the associated data names the row.
-          await trx.updateTable('instance_secrets').set({ name: previousName(name), ...sealedColumns(previousName(name), open(current)) }).where('name', '=', name).execute();
-        }
-        await trx.insertInto('instance_secrets').values({ name, ...sealedColumns(name, randomBytes(KEY_BYTES)) }).execute();
+        const current = await trx.findKeyForUpdate(name);
+        await trx.deleteKey(previousName(name));
+        // Re-sealed under its new name: the associated data names the row.
+        if (current) await trx.renameKey(name, previousName(name), sealedColumns(previousName(name), open(current)));
+        await trx.insertKey(name, sealedColumns(name, randomBytes(KEY_BYTES)));
       });
       cache.delete(name);
     },
@@ -103,15 +101,11 @@ export function createInstanceKeys(db: Db, vault: Vault) {
      */
     async reseal(): Promise<{ resealed: number; alreadyCurrent: number }> {
       const current = vault.currentKeyId();
-      const rows = await db.selectFrom('instance_secrets').select(['name', 'value', 'iv', 'tag', 'key_id']).orderBy('name').execute();
+      const rows = await repo.findKeys();
       // Every key is opened before any row changes: one that cannot be opened stops the command, changing nothing.
       const stale = rows.filter((row) => row.key_id !== current).map((row) => ({ row, key: open(row) }));
       let resealed = 0;
-      for (const { row, key } of stale) {
-        let query = db.updateTable('instance_secrets').set(sealedColumns(row.name, key)).where('name', '=', row.name).where('value', '=', row.value);
-        query = row.key_id === null ? query.where('key_id', 'is', null) : query.where('key_id', '=', row.key_id);
-        resealed += Number((await query.executeTakeFirst()).numUpdatedRows);
-      }
+      for (const { row, key } of stale) resealed += await repo.resealIfUnchanged(row, sealedColumns(row.name, key));
       return { resealed, alreadyCurrent: rows.length - resealed };
     },
   };

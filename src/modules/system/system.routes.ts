@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.js';
+import type { SystemRepository } from './system.repository.js';
 
 const HealthSchema = Type.Object({ status: Type.String() }, { title: 'Health' });
 
-export function systemRoutes(deps: { db: Db }) {
+/** GET /healthz, GET /readyz (the database answers a statement) and GET /openapi.json. */
+export function systemRoutes(deps: { repo: Pick<SystemRepository, 'ping'> }) {
   return async (app: FastifyInstance) => {
     app.get('/healthz', {
       schema: { operationId: 'health', tags: ['Operations'], summary: 'Liveness: the process is serving', response: { 200: HealthSchema } },
@@ -19,7 +19,7 @@ export function systemRoutes(deps: { db: Db }) {
       },
     }, async (_request, reply) => {
       try {
-        await sql`select 1`.execute(deps.db);
+        await deps.repo.ping();
         return { status: 'ok' };
       } catch {
         return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'database unavailable' });

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
+import type { AuthHooks } from '../../http/auth.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { accountsPageRoutes } from './accounts-pages.routes.js';
+import { createAccountsRepository } from './accounts.repository.js';
+import { accountRoutes } from './accounts.routes.js';
+import { createAccountsService } from './accounts.service.js';
+import { loginRevealRoutes } from './login-reveal.routes.js';
+import type { Vault } from './vault.js';
+
+export type { AccountsService } from './accounts.service.js';
+
+export interface AccountsModuleDeps {
+  db: Db;
+  catalog: Catalog;
+  vault: Vault;
+}
+
+/** What the accounts routes need from the HTTP application. */
+export interface AccountsRoutesDeps {
+  auth: AuthHooks;
+  sessions: HostedSessionsService;
+  publicOrigin: string;
+  now: () => Date;
+}
+
+/** Agency accounts and logins: listings, the reveal page and its audit trail, the management page. */
+export function createAccountsModule(deps: AccountsModuleDeps) {
+  const accounts = createAccountsService({ repo: createAccountsRepository(deps.db), catalog: deps.catalog, vault: deps.vault });
+  return {
+    accounts,
+    jobs: [] as JobDefinition[],
+    /** GET /accounts…, /v2/accounts…, the login reveal operations and pages, the accounts management page. */
+    routes: (http: AccountsRoutesDeps) => async (app: FastifyInstance) => {
+      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
+      const pages = { ...http, accounts, hostedPage };
+      await app.register(accountRoutes({ accounts, auth: http.auth }));
+      await app.register(loginRevealRoutes(pages));
+      await app.register(accountsPageRoutes(pages));
+    },
+  };
+}

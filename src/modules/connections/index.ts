@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
+import type { AuthHooks } from '../../http/auth.js';
+import type { JobSender } from '../../jobs/queue.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { connectPageRoutes } from './connect-pages.routes.js';
+import { connectionRoutes } from './connections.routes.js';
+import { createConnectionsService } from './connections.service.js';
+import type { Connector } from './connector.js';
+
+export type { ConnectionsService } from './connections.service.js';
+
+export interface ConnectionsModuleDeps {
+  db: Db;
+  accounts: Pick<AccountsService, 'openLoginSecrets' | 'saveLoginCredentials'>;
+  sessions: HostedSessionsService;
+  jobs: JobSender;
+  catalog: Catalog;
+  connector: Connector;
+  /** Pause before each connector step (config.sandboxConnectorStepMs). */
+  stepMs: number;
+  hostedSessionTtlSeconds: number;
+  now: () => Date;
+}
+
+/** Account connections: the connect operation, the hosted connect page and the connector's jobs. */
+export function createConnectionsModule(deps: ConnectionsModuleDeps) {
+  const connections = createConnectionsService(deps);
+  return {
+    connections,
+    jobs: connections.jobDefinitions(),
+    /** POST /accounts/connect, GET and cancel /accounts/connections/{id}, the hosted connect page. */
+    routes: (http: { auth: AuthHooks; publicOrigin: string }) => async (app: FastifyInstance) => {
+      await app.register(connectionRoutes({ connections, auth: http.auth }));
+      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ sessions: deps.sessions, publicOrigin: http.publicOrigin }, purposes);
+      await app.register(connectPageRoutes({ hostedPage, connections }));
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { HostedPurpose } from '../../db/schema.js';
+import type { AuthHooks } from '../../http/auth.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
+import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { OperatorHook } from '../operators/operator-auth.js';
+import { createVault, loadVaultKeys } from '../accounts/vault.js';
+import { createInstanceKeys, INSTANCE_KEY, type InstanceKeys } from '../system/instance-keys.js';
+import { createFileLinks } from './file-links.js';
+import { createLocalFileStorage } from './file-storage.js';
+import { mailOperatorRoutes } from './mail-operator.routes.js';
+import { mailRoutes } from './mail.routes.js';
+import { createMailService } from './mail.service.js';
+
+export { MAIL_TYPES } from './mail-input.js';
+export type { MailService } from './mail.service.js';
+
+/** Where mail PDFs live by default: `<data dir>/files`. */
+export const filesDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'files');
+
+export interface MailModuleDeps {
+  config: Config;
+  db: Db;
+  now?: () => Date;
+  /**
+   * Keys the signed file links. Without it (the CLI) the instance keys are opened with the configured
+   * vault key, read only when a link is signed.
+   */
+  instanceKeys?: InstanceKeys;
+}
+
+/** What the mail routes need from the HTTP application. */
+export interface MailRoutesDeps {
+  auth: AuthHooks;
+  sessions: HostedSessionsService;
+  operatorAuth: OperatorHook;
+  publicOrigin: string;
+}
+
+/** Mail: the local file store, signed download links, listings, the documents page, operator intake and its garbage collection. */
+export function createMailModule(deps: MailModuleDeps) {
+  const { config, db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const instanceKeys = deps.instanceKeys ?? createInstanceKeys(db, createVault(() => loadVaultKeys(config)));
+  const mail = createMailService({
+    db,
+    storage: createLocalFileStorage(filesDir(config)),
+    links: createFileLinks({ key: () => instanceKeys.get(INSTANCE_KEY.fileLinks), publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.fileUrlTtlSeconds, now }),
+    maxBytes: config.mailMaxBytes,
+    now,
+  });
+  const jobs: JobDefinition[] = [
+    // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.
+    { name: 'mail.gc', cron: '45 4 * * *', handler: () => mail.collectGarbage(), logRuns: true },
+  ];
+  return {
+    mail,
+    jobs,
+    /** GET /mail, /locations/{id}/mail, /v2/mail, signed file links, the documents page and its session, operator intake and listing. */
+    routes: (http: MailRoutesDeps) => async (app: FastifyInstance) => {
+      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
+      await app.register(mailRoutes({
+        mail, auth: http.auth, sessions: http.sessions, fileUrlTtlSeconds: config.fileUrlTtlSeconds, hostedPage,
+      }));
+      await app.register(mailOperatorRoutes({ mail, operatorAuth: http.operatorAuth, maxBytes: config.mailMaxBytes }));
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Db } from '../../db/database.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import { createCallbackOrigins } from './callback-origins.js';
+import { createPlatformsRepository } from './platforms.repository.js';
+import { createPlatformsService } from './platforms.service.js';
+
+export type { CallbackOrigins } from './callback-origins.js';
+export type { PlatformsService } from './platforms.service.js';
+
+/**
+ * Platforms, their API keys and allowed callback origins. No routes of its own: the API-key hook
+ * (http/auth.ts) authenticates with `platforms`, the CLI manages them.
+ */
+export function createPlatformsModule(deps: { db: Db; /** Production: a platform without registered callback origins may use none. */ requireRegisteredCallbacks?: boolean }) {
+  return {
+    platforms: createPlatformsService(createPlatformsRepository(deps.db)),
+    callbackOrigins: createCallbackOrigins(deps.db, { requireRegistered: deps.requireRegisteredCallbacks ?? false }),
+    jobs: [] as JobDefinition[],
+  };
+}
