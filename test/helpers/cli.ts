@@ -19,16 +19,15 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
+    child.stdout!.on('data', (c) => (stdout += c));
+    child.stderr!.on('data', (c) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    // Without `stdin`, the CLI reads an immediate end of input, as from /dev/null.
-    child.stdin.end(stdin ?? '');
+    if (stdin !== undefined) child.stdin!.end(stdin);
   });
 }
 
