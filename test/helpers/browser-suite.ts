@@ -5,8 +5,8 @@ import { createPlatform, type TestAppOptions } from './app.js';
 import { launchBrowser, newContext, recordRequests, startCallbackServer, startLiveApp, type CallbackServer, type LiveApp } from './browser.js';
 
 export interface BrowserSuiteOptions {
-  /** Configuration of the live app. */
-  config?: Partial<Config>;
+  /** Configuration of the live app, or a function giving it when the suite starts (e.g. a fresh data directory). */
+  config?: Partial<Config> | (() => Promise<Partial<Config>>);
   app?: TestAppOptions;
   /** Starts the platform's local server (`callback`) with this path. */
   callbackPath?: string;
@@ -96,7 +96,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
   beforeAll(async () => {
     [suite.browser, suite.t, suite.callback] = await Promise.all([
       launchBrowser(),
-      startLiveApp(options.config, options.app),
+      (typeof options.config === 'function' ? options.config() : Promise.resolve(options.config)).then((config) => startLiveApp(config, options.app)),
       options.callbackPath === undefined ? (undefined as unknown as CallbackServer) : startCallbackServer(options.callbackPath),
     ]);
     ({ apiKey: suite.apiKey } = await createPlatform(suite.t.db, 'Acme Payroll'));
