@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVANCE_JOB, maskUserName } from '../src/modules/connections/connections.service.js';
 import { AUTH_REJECTED_REASON, REGISTER_REJECTED_REASON, sandboxIdNumber, sandboxTaxRate } from '../src/modules/connections/sandbox-connector.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { openLink, type HostedBrowser } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';
 import { PASSWORD, USERNAME, TOTP_SEED, expectConsistentLog, startConnectionsFixture, type ConnectionsFixture } from './helpers/connections.js';
@@ -196,9 +196,7 @@ describe('connections on the durable job queue', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ sandboxConnectorStepMs: 200 }, undefined, { jobs: true });
-    const { apiKey } = await createPlatform(t.db);
-    entityId = await signupEntity(t.app, apiKey);
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ entityId, token } = await createPlatformWithEntity(t));
   });
   afterAll(async () => t.close());
 

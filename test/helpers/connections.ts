@@ -3,7 +3,7 @@ import type { ConnectionStatus } from '../../src/db/schema.js';
 import type { JobSender, SendOptions } from '../../src/jobs/queue.js';
 import { canTransition, transition } from '../../src/modules/connections/connection-states.js';
 import { ADVANCE_JOB } from '../../src/modules/connections/connections.service.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './app.js';
 
 /** What the connections-*.test.ts files share: the credentials a user types, and the event-log check. */
 export const PASSWORD = 'Pl41ntext-never-stored-7731!';
@@ -36,12 +36,8 @@ export async function startConnectionsFixture() {
   const recorder: JobSender = { send: async (name, data, options) => void sent.push({ name, data, options }) };
   const logLines: string[] = [];
   const t = await createTestApp({ sandboxConnectorStepMs: 0, logLevel: 'debug' }, { write: (line) => void logLines.push(line) }, { jobs: recorder });
-  const { apiKey } = await createPlatform(t.db);
-  const entityId = await signupEntity(t.app, apiKey);
-  const token = await accessToken(t.app, apiKey, entityId);
-  const other = await createPlatform(t.db, 'Other Platform');
-  const otherEntityId = await signupEntity(t.app, other.apiKey, { business_name: 'Other Co' });
-  const otherToken = await accessToken(t.app, other.apiKey, otherEntityId);
+  const { entityId, token } = await createPlatformWithEntity(t);
+  const { entityId: otherEntityId, token: otherToken } = await createPlatformWithEntity(t, 'Other Platform', { business_name: 'Other Co' });
 
   const newAccount = async (legalEntityId = entityId, name = 'EDD employer account') =>
     (await t.app.services.accounts.createAccount(legalEntityId, { region_code: 'CA', agency_id: 'ca-edd', name })).id;

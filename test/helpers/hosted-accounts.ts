@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity } from './app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken } from './app.js';
 import { openLink, type HostedBrowser } from './hosted.js';
 
 /** What the hosted-accounts-*.test.ts files share (POST /v2/accounts/manage/session and /hosted/accounts). */
@@ -14,12 +14,9 @@ export const NEW_SEED = 'JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP';
  */
 export async function startHostedAccountsFixture() {
   const t = await createTestApp();
-  const { apiKey, platformId } = await createPlatform(t.db);
-  const entityId = await signupEntity(t.app, apiKey);
-  const token = await accessToken(t.app, apiKey, entityId);
-  const otherEntityId = await signupEntity(t.app, apiKey);
-  const otherToken = await accessToken(t.app, apiKey, otherEntityId);
-  const emptyToken = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey));
+  const { apiKey, platformId, entityId, token } = await createPlatformWithEntity(t);
+  const { entityId: otherEntityId, token: otherToken } = await signupWithToken(t.app, apiKey);
+  const { token: emptyToken } = await signupWithToken(t.app, apiKey);
   const accounts = t.app.services.accounts;
   const caAccountId = (await accounts.createAccount(entityId, {
     region_code: 'CA', agency_id: 'ca-edd', name: 'EDD employer payroll tax account',

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { createOperatorsService } from '../../src/modules/operators/operators.service.js';
-import { accessToken, bearer, createPlatform, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './app.js';
+import { accessToken, bearer, createPlatform, createPlatformWithEntity, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './app.js';
 
 /** Inputs and checks shared by the robustness-*.test.ts files. */
 
@@ -70,9 +70,7 @@ export interface RobustnessRequest {
  */
 export async function startRobustnessApps(options: { small?: boolean } = {}) {
   const [t, small] = await Promise.all([createTestApp(), options.small ? createTestApp({ bodyLimitBytes: 4096 }) : null]);
-  const apiKey = (await createPlatform(t.db)).apiKey;
-  const entityId = await signupEntity(t.app, apiKey);
-  const token = await accessToken(t.app, apiKey, entityId);
+  const { apiKey, entityId, token } = await createPlatformWithEntity(t);
   const smallKey = small ? (await createPlatform(small.db)).apiKey : '';
   const smallToken = small ? await accessToken(small.app, smallKey, await signupEntity(small.app, smallKey)) : '';
   const operatorKey = (await createOperatorsService(t.db).createKey('fuzz')).key;
