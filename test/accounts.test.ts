@@ -1,27 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, TEST_VAULT_KEY, type TestApp } from './helpers/app.js';
 import type { AccountsService } from '../src/modules/accounts/accounts.service.js';
-import { spawn } from 'node:child_process';
-import { CLI } from './helpers/cli.js';
-import { TEST_VAULT_KEY } from './helpers/app.js';
+import { runCli } from './helpers/cli.js';
 
-/** Runs the CLI with `stdin` piped in (the secrets), against the test database and the test vault key. */
-function runCliWithStdin(args: string[], url: string, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: url, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+/** The CLI against the test database and the test vault key, with `stdin` piped in (the secrets). */
+const runCliWithStdin = (args: string[], url: string, stdin: string) =>
+  runCli(args, { DATABASE_URL: url, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') }, stdin);
 
 const CA = '99be5e8f54c4680d';
 const NY = '5894aa7b4729ed13';

@@ -1,17 +1,17 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, json, signupEntity } from '../helpers/app.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, json, signupWithToken } from '../helpers/app.js';
 import {
-  checkAccessibility, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startCallbackServer, startLiveApp,
+  checkAccessibility, describeViolations, externalRequests, recordRequests, screenshot,
   type CallbackServer, type LiveApp,
 } from '../helpers/browser.js';
+import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 /**
  * The hosted accounts management page (POST /v2/accounts/manage/session) in headless chromium: a person sees the agency accounts,
  * replaces a login's credentials, gets a validation error, and does it again with the keyboard only.
  */
 describe('hosted accounts management page in a browser', { timeout: 180_000 }, () => {
-  let browser: Browser;
   let t: LiveApp;
   let callback: CallbackServer;
   let token: string;
@@ -19,13 +19,11 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
   let caLoginId: string;
   let nyAccountId: string;
   let looseLoginId: string;
-  const contexts: BrowserContext[] = [];
+  const suite = useBrowserSuite({ callbackPath: '/back' });
 
   beforeAll(async () => {
-    [browser, t, callback] = await Promise.all([launchBrowser(), startLiveApp(), startCallbackServer('/back')]);
-    const { apiKey } = await createPlatform(t.db, 'Acme Payroll');
-    entityId = await signupEntity(t.app, apiKey, { business_name: 'Harbor Labs Inc' });
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ t, callback } = suite);
+    ({ entityId, token } = await signupWithToken(t.app, suite.apiKey, { business_name: 'Harbor Labs Inc' }));
     const accounts = t.app.services.accounts;
     const ca = await accounts.createAccount(entityId, {
       region_code: 'CA', agency_id: 'ca-edd', name: 'EDD employer payroll tax account',
@@ -40,20 +38,11 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
       region_code: 'CA', name: 'CA franchise tax web pay', login_url: 'https://webapp.ftb.ca.gov/', secrets: { username: 'ftb-user', password: 'ftb-password-3' },
     })).id;
   });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), callback?.close()]);
-    await t?.close();
-  });
 
   async function openPage(body: Record<string, unknown> = {}): Promise<{ page: Page; requests: string[] }> {
     const res = await t.app.inject({ method: 'POST', url: '/v2/accounts/manage/session', headers: bearer(token), payload: { callback_url: callback.url, ...body } });
     expect(res.statusCode, res.body).toBe(200);
-    const context = await newContext(browser);
-    contexts.push(context);
-    const page = await context.newPage();
+    const { page } = await suite.openPage();
     const requests = recordRequests(page);
     await page.goto(json(res).url);
     expect(new URL(page.url()).pathname).toBe('/hosted/accounts');

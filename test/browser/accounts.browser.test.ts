@@ -1,10 +1,11 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, json, signupEntity } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, json, signupWithToken } from '../helpers/app.js';
 import {
-  checkAccessibility, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startCallbackServer, startLiveApp,
+  checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot,
   type CallbackServer, type LiveApp,
 } from '../helpers/browser.js';
+import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 describe('payroll connection and login credentials pages in a browser', () => {
   let browser: Browser;
@@ -14,17 +15,11 @@ describe('payroll connection and login credentials pages in a browser', () => {
   let entityId: string;
   let token: string;
 
+  const suite = useBrowserSuite({ callbackPath: '/back' });
   beforeAll(async () => {
-    [browser, t, callback] = await Promise.all([launchBrowser(), startLiveApp(), startCallbackServer('/back')]);
-    ({ apiKey } = await createPlatform(t.db, 'Acme Payroll'));
-    entityId = await signupEntity(t.app, apiKey);
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ browser, t, callback, apiKey } = suite);
+    ({ entityId, token } = await signupWithToken(t.app, apiKey));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await callback?.close();
-    await t?.close();
-  });
 
   it('a person connects payroll and returns to the platform', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId, authorization_callback_url: callback.url } });

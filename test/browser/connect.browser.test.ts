@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REJECTED_REASON, sandboxIdNumber } from '../../src/modules/connections/sandbox-connector.js';
-import { accessToken, bearer, createPlatform, json, signupEntity } from '../helpers/app.js';
+import { bearer, json, signupWithToken } from '../helpers/app.js';
 import {
-  checkAccessibility, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startLiveApp, type LiveApp,
+  checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot, type LiveApp,
 } from '../helpers/browser.js';
+import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 describe('the hosted connect page in a browser', () => {
   let browser: Browser;
@@ -12,17 +13,12 @@ describe('the hosted connect page in a browser', () => {
   let entityId: string;
   let token: string;
 
+  // A real job queue drives the sandbox connector, one step every 300 ms.
+  const suite = useBrowserSuite({ config: { sandboxConnectorStepMs: 300 }, app: { jobs: true } });
   beforeAll(async () => {
-    // A real job queue drives the sandbox connector, one step every 300 ms.
-    [browser, t] = await Promise.all([launchBrowser(), startLiveApp({ sandboxConnectorStepMs: 300 }, { jobs: true })]);
-    const { apiKey } = await createPlatform(t.db, 'Acme Payroll');
-    entityId = await signupEntity(t.app, apiKey);
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ browser, t } = suite);
+    ({ entityId, token } = await signupWithToken(t.app, suite.apiKey));
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
 
   async function openConnectPage(accountName: string) {
     const accountId = (await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: accountName })).id;

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, json, signupEntity } from '../helpers/app.js';
+import { bearer, json, signupWithToken } from '../helpers/app.js';
 import {
-  checkAccessibility, describeViolations, externalRequests, launchBrowser, newContext, recordRequests, screenshot, startCallbackServer, startLiveApp,
+  checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot,
   type CallbackServer, type LiveApp,
 } from '../helpers/browser.js';
+import { useBrowserSuite } from '../helpers/browser-suite.js';
 import { tinyPdf } from '../helpers/pdf.js';
 
 describe('documents page in a browser', () => {
@@ -19,13 +20,16 @@ describe('documents page in a browser', () => {
   let emptyToken: string;
   const pdfs: Record<string, Buffer> = {};
 
+  const suite = useBrowserSuite({
+    config: async () => ({ dataDir: (dataDir = await mkdtemp(path.join(tmpdir(), 'statehouse-docs-browser-'))) }),
+    callbackPath: '/back',
+  });
+
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'statehouse-docs-browser-'));
-    [browser, t, callback] = await Promise.all([launchBrowser(), startLiveApp({ dataDir }), startCallbackServer('/back')]);
-    const { apiKey } = await createPlatform(t.db, 'Acme Payroll');
-    const entityId = await signupEntity(t.app, apiKey, { business_name: 'Rose & Thorn Florists' });
-    token = await accessToken(t.app, apiKey, entityId);
-    emptyToken = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey, { business_name: 'Empty Shelf LLC' }));
+    ({ browser, t, callback } = suite);
+    let entityId: string;
+    ({ entityId, token } = await signupWithToken(t.app, suite.apiKey, { business_name: 'Rose & Thorn Florists' }));
+    ({ token: emptyToken } = await signupWithToken(t.app, suite.apiKey, { business_name: 'Empty Shelf LLC' }));
     const mail = t.app.services.mail;
     for (const [name, input] of [
       ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California Employment Development Department' }],
@@ -37,9 +41,7 @@ describe('documents page in a browser', () => {
     }
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await callback?.close();
-    await t?.close();
+    // Runs before the suite closes the app (after-hooks run in reverse order); the app no longer writes files then.
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -95,3 +95,15 @@ export async function accessToken(app: FastifyInstance, apiKey: string, legalEnt
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The usual fixture: an entity the platform of `apiKey` signs up with /v2/signup (`body` overrides), and its access token. */
+export async function signupWithToken(app: FastifyInstance, apiKey: string, body: Record<string, unknown> = {}): Promise<{ entityId: string; token: string }> {
+  const entityId = await signupEntity(app, apiKey, body);
+  return { entityId, token: await accessToken(app, apiKey, entityId) };
+}
+
+/** A platform (as the operator CLI creates it) with one signed-up entity and its access token. */
+export async function createPlatformWithEntity(t: { app: FastifyInstance; db: Db }, platformName?: string, body: Record<string, unknown> = {}) {
+  const platform = await createPlatform(t.db, platformName);
+  return { ...platform, ...(await signupWithToken(t.app, platform.apiKey, body)) };
+}

@@ -14,16 +14,20 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `statehouse` CLI in a process of its own. */
-export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+/** Runs the real `statehouse` CLI in a process of its own; `stdin`, when given, is piped in (e.g. secrets). */
+export function runCli(args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
+    child.stdout!.on('data', (c) => (stdout += c));
+    child.stderr!.on('data', (c) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (stdin !== undefined) child.stdin!.end(stdin);
   });
 }
 
