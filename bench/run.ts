@@ -591,6 +591,8 @@ function generationTable(runs: GenerationRun[]): string {
 async function main(): Promise<number> {
   // BENCH_SCENARIO=abuse: only the abuse scenario (bench/abuse.ts).
   if (process.env.BENCH_SCENARIO === 'abuse') return (await import('./abuse.js')).runAbuseScenario();
+  // BENCH_SCENARIO=footprint: only the warm starts of the compiled binary, repeated (bench/footprint-starts.ts).
+  if (process.env.BENCH_SCENARIO === 'footprint') return (await import('./footprint-starts.js')).runFootprintStarts();
   const startedAt = new Date();
   say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
 
