@@ -67,7 +67,7 @@ export async function measureStartup(dataDir: string, databaseUrl: string | null
 
 /** The environment the binary runs with in the footprint measurements: its own data directory (or the database), a free port, quiet logs. */
 export async function binaryEnvironment(dataDir: string, databaseUrl: string | null): Promise<{ env: NodeJS.ProcessEnv; port: number }> {
-  if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('footprint: dist/ is missing; run `npm run build`');
+  if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'bundle', 'statehouse.js'))) throw new Error('footprint: dist/ is missing; run `npm run build`');
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
   delete env.DATABASE_URL;

@@ -356,6 +356,8 @@ interface Measurement {
   durationSeconds: number;
   /** Body bytes of one response (from the check request before the load). */
   responseBytes: number;
+  /** Statehouse's peak RSS during this target (warmup and measurement); absent for the bare servers. */
+  peakRssMiB?: number;
   requests: number;
   requestsPerSecond: number;
   /** Our own percentiles from every response's latency (sub-millisecond resolution). */
@@ -849,7 +851,10 @@ async function main(): Promise<number> {
   ];
   const results: Measurement[] = [];
   for (const target of targets) {
-    results.push(await measure(target, target.sampleRss ? rss : null));
+    const measurement = await measure(target, target.sampleRss ? rss : null);
+    // Which target reached the peak: each Statehouse target's own.
+    if (target.sampleRss) measurement.peakRssMiB = mib(rss.windowPeakKiB);
+    results.push(measurement);
     if (CPU_PROFILE.has(target.key)) await profileTarget(target);
   }
   const end = readMemory(statehouse.pid);
@@ -975,6 +980,7 @@ async function main(): Promise<number> {
   out.push(`  f0/f1 send one ${mailResponse.f1.bytes} B PDF (${f1.wireBytesPerResponse ? `${f1.wireBytesPerResponse.min}–${f1.wireBytesPerResponse.max}` : 'n/a'} B per f1 response on the wire), ` +
     `g0 returns ${mailResponse.g0.rows} rows, g1 ${mailResponse.g1.items} items`);
   out.push(`Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`);
+  out.push(`  peak RSS per target: ${results.filter((r) => r.peakRssMiB !== undefined).map((r) => `${r.key} ${r.peakRssMiB} MiB`).join(', ')}`);
   out.push(`  (for scale, peak RSS of the bare servers, run the same way: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
   out.push('');
   out.push(

@@ -23,6 +23,7 @@ import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
 import { stopWhenNpmParentDies } from './parent-watch.js';
 import { holdSignalsWhileStarting } from './start-signals.js';
+import { takeEarlyStart } from './early-start.js';
 import { print, UsageError } from './output.js';
 import { createMailServiceFor } from '../modules/mail/mail.module.js';
 
@@ -142,8 +143,9 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve': {
       checkStartMode(config, { demo: values.demo ?? false }, (text) => process.stderr.write(text));
-      const starting = holdSignalsWhileStarting(log);
-      const server = await startServer(config, log);
+      const early = takeEarlyStart();
+      const starting = early?.signals ?? holdSignalsWhileStarting(log);
+      const server = await startServer(config, log, early?.embedded);
       closeOnSignals(server, log);
       if (starting.release()) return;
       stopWhenNpmParentDies(log);

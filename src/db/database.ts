@@ -96,12 +96,14 @@ export async function openDatabase(
     log: (message: string) => void;
     /** More schema work (the job queue's) done under the same lock as the migrations. */
     alsoUnderSchemaLock?: (connectionString: string) => Promise<void>;
+    /** The embedded server when its start is already under way (`serve`, src/cli/early-start.ts). */
+    embedded?: Promise<EmbeddedPostgres>;
   },
 ): Promise<DatabaseHandle> {
   let embedded: EmbeddedPostgres | null = null;
   let connectionString = config.databaseUrl;
   if (connectionString === null) {
-    embedded = await openEmbeddedPostgres(config.dataDir, { allowAttach: options.allowAttach, log: options.log });
+    embedded = await (options.embedded ?? openEmbeddedPostgres(config.dataDir, { allowAttach: options.allowAttach, log: options.log }));
     try {
       await ensureDatabaseExists(embedded.connectionString('postgres'), EMBEDDED_DATABASE_NAME);
     } catch (error) {
