@@ -7,7 +7,8 @@
  *   it shuts down too, so no server or embedded PostgreSQL outlives the bench;
  * - the parent may also send commands on stdin, one JSON line each, `{"benchCommand":name,"id":n,...}`;
  *   the child answers with one line `{"benchReply":n,"ok":true|false,...}` on stdout. The commands:
- *   `cpu-profile-start` and `cpu-profile-stop` (with `file`): a CPU profile of the child (BENCH_CPU_PROFILE).
+ *   `cpu-profile-start` and `cpu-profile-stop` (with `file`): a CPU profile of the child (BENCH_CPU_PROFILE);
+ *   `memory`: the child's process.memoryUsage() (where its RSS goes: V8 heap, external, array buffers).
  *
  * Once the parent is gone, writing to stdout/stderr fails with EPIPE. Those errors must be
  * swallowed: reported as uncaught exceptions they would be logged (to stderr: EPIPE again)
@@ -92,6 +93,8 @@ async function runCommand(line: string): Promise<void> {
         await running.stop(command.file);
         return reply(true, { file: command.file });
       }
+      case 'memory':
+        return reply(true, { usage: process.memoryUsage() });
       default:
         throw new Error(`unknown command ${JSON.stringify(command[COMMAND_KEY])}`);
     }

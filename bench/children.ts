@@ -20,10 +20,16 @@ export const REPO_ROOT = PACKAGE_ROOT;
 /** The node flags `npm start` and bin/statehouse.js run Statehouse with (a smaller young generation); every child gets them. */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
 
-/** The child script `bench/x.ts` beside this module: itself under tsx, its compiled `.js` under plain node. */
+/** Children built into the binary's bundle (scripts/bundle.mjs), so that the bench measures the code `npm start` runs. */
+const BUNDLED_CHILDREN = new Set(['statehouse-server.ts']);
+
+/** The child script `bench/x.ts` beside this module: itself under tsx, its compiled `.js` (or bundle) under plain node. */
 function childCommand(script: string): string[] {
   const compiled = import.meta.url.endsWith('.js');
-  const file = fileURLToPath(new URL(path.basename(script).replace(/\.ts$/, compiled ? '.js' : '.ts'), import.meta.url));
+  const name = path.basename(script);
+  const file = compiled && BUNDLED_CHILDREN.has(name)
+    ? path.join(PACKAGE_ROOT, 'dist', 'bundle', name.replace(/\.ts$/, '.js'))
+    : fileURLToPath(new URL(name.replace(/\.ts$/, compiled ? '.js' : '.ts'), import.meta.url));
   // The CPU profiler maps positions back to TypeScript lines through the source maps node then loads.
   if (compiled) return [...SERVER_NODE_FLAGS, ...(process.env.BENCH_CPU_PROFILE ? ['--enable-source-maps'] : []), file];
   return [...SERVER_NODE_FLAGS, '--import', 'tsx', file];

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../src/lib/package-root.js';
 import { SERVER_NODE_FLAGS } from './children.js';
-import { readMemory } from './proc.js';
+import { readMemory, readProcessCpuSeconds } from './proc.js';
 import { freePort } from '../src/lib/free-port.js';
 
 export const FOOTPRINT_GOAL = { maxIdleRssMiB: 120, maxPeakRssMiB: 200, maxWarmStartSeconds: 1.5, maxStopSeconds: 10 };
@@ -22,6 +22,8 @@ export const FOOTPRINT_GOAL = { maxIdleRssMiB: 120, maxPeakRssMiB: 200, maxWarmS
 export interface StartupFigures {
   coldStartSeconds: number;
   warmStartSeconds: number;
+  /** CPU time (user + system) the warm-started node process had used when /readyz first answered 200: less noisy than the wall clock on a busy machine. */
+  warmStartCpuSeconds: number | null;
   /** RSS of the warm-started binary once idle (its demo seeded, a few seconds after ready). */
   idleRssMiB: number | null;
   stopSeconds: number;
@@ -44,12 +46,7 @@ const IDLE_SETTLE_MS = 3000;
 
 /** Starts the compiled binary twice (cold, then warm) on `dataDir` and measures the warm start, idle RSS and stop. */
 export async function measureStartup(dataDir: string, databaseUrl: string | null, say: (m: string) => void): Promise<StartupFigures> {
-  if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('footprint: dist/ is missing; run `npm run build`');
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
-  delete env.DATABASE_URL;
-  delete env.PUBLIC_BASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const { env, port } = await binaryEnvironment(dataDir, databaseUrl);
 
   const cold = await startBinary(env, port);
   await stopBinary(cold.child);
@@ -62,9 +59,21 @@ export async function measureStartup(dataDir: string, databaseUrl: string | null
   return {
     coldStartSeconds: cold.seconds,
     warmStartSeconds: warm.seconds,
+    warmStartCpuSeconds: warm.cpuSeconds,
     idleRssMiB: memory ? Math.round((memory.rssKiB / 1024) * 10) / 10 : null,
     stopSeconds,
   };
+}
+
+/** The environment the binary runs with in the footprint measurements: its own data directory (or the database), a free port, quiet logs. */
+export async function binaryEnvironment(dataDir: string, databaseUrl: string | null): Promise<{ env: NodeJS.ProcessEnv; port: number }> {
+  if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'bundle', 'statehouse.js'))) throw new Error('footprint: dist/ is missing; run `npm run build`');
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
+  delete env.DATABASE_URL;
+  delete env.PUBLIC_BASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  return { env, port };
 }
 
 export function footprintVerdict(startup: StartupFigures, peakRssMiB: number | null): FootprintVerdict {
@@ -89,7 +98,8 @@ export function footprintLines(v: FootprintVerdict, coldStartSeconds: number): s
   ];
 }
 
-async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise<{ child: ChildProcess; seconds: number }> {
+/** Spawns the binary (`serve --demo`) and waits for its first /readyz 200: the seconds since spawn and the node process's CPU time then. */
+export async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise<{ child: ChildProcess; seconds: number; cpuSeconds: number | null }> {
   const started = performance.now();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, BINARY, 'serve', '--demo'], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -99,7 +109,7 @@ async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise<{ chil
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`footprint: statehouse serve exited before it was ready:\n${stderr}`);
-    if ((await readyStatus(port)) === 200) return { child, seconds: (performance.now() - started) / 1000 };
+    if ((await readyStatus(port)) === 200) return { child, seconds: (performance.now() - started) / 1000, cpuSeconds: readProcessCpuSeconds(child.pid!) };
     await new Promise((r) => setTimeout(r, 10));
   }
   child.kill('SIGKILL');
@@ -107,7 +117,7 @@ async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise<{ chil
 }
 
 /** SIGTERM, then the seconds until the process has exited (its shutdown stops the embedded PostgreSQL first). */
-async function stopBinary(child: ChildProcess): Promise<number> {
+export async function stopBinary(child: ChildProcess): Promise<number> {
   const started = performance.now();
   const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
   child.kill('SIGTERM');

@@ -93,12 +93,15 @@ export function readMachineCpu(): MachineCpu {
 export class RssSampler {
   private timer: NodeJS.Timeout | null = null;
   peakKiB = 0;
+  /** The peak since the last start(): one load target's. */
+  windowPeakKiB = 0;
   samples = 0;
 
   constructor(readonly pid: number, readonly intervalMs = 200) {}
 
   start(): void {
     if (this.timer) return;
+    this.windowPeakKiB = 0;
     this.sample();
     this.timer = setInterval(() => this.sample(), this.intervalMs);
   }
@@ -115,5 +118,6 @@ export class RssSampler {
     if (!memory || Number.isNaN(memory.rssKiB)) return;
     this.samples += 1;
     if (memory.rssKiB > this.peakKiB) this.peakKiB = memory.rssKiB;
+    if (memory.rssKiB > this.windowPeakKiB) this.windowPeakKiB = memory.rssKiB;
   }
 }

@@ -356,6 +356,8 @@ interface Measurement {
   durationSeconds: number;
   /** Body bytes of one response (from the check request before the load). */
   responseBytes: number;
+  /** Statehouse's peak RSS during this target (warmup and measurement); absent for the bare servers. */
+  peakRssMiB?: number;
   requests: number;
   requestsPerSecond: number;
   /** Our own percentiles from every response's latency (sub-millisecond resolution). */
@@ -534,6 +536,16 @@ async function measure(target: Target, rss: RssSampler | null): Promise<Measurem
 
 // ---------------------------------------------------------------- report
 
+/** The Statehouse child's process.memoryUsage() in MiB (bench/child-lifecycle.ts `memory`). */
+async function memoryUsage(child: Child<Record<string, unknown>>): Promise<Record<string, number> | null> {
+  const reply = await child.command('memory').catch(() => null);
+  const usage = reply?.usage as Record<string, number> | undefined;
+  return usage ? Object.fromEntries(Object.entries(usage).map(([k, bytes]) => [k, mib(bytes / 1024)])) : null;
+}
+
+const describeUsage = (usage: Record<string, number> | null) =>
+  usage ? `heap ${usage.heapUsed}/${usage.heapTotal} MiB, external ${usage.external} MiB (array buffers ${usage.arrayBuffers} MiB)` : 'n/a';
+
 const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
 const fixed = (value: number | null, digits: number) => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 
@@ -591,6 +603,8 @@ function generationTable(runs: GenerationRun[]): string {
 async function main(): Promise<number> {
   // BENCH_SCENARIO=abuse: only the abuse scenario (bench/abuse.ts).
   if (process.env.BENCH_SCENARIO === 'abuse') return (await import('./abuse.js')).runAbuseScenario();
+  // BENCH_SCENARIO=footprint: only the warm starts of the compiled binary, repeated (bench/footprint-starts.ts).
+  if (process.env.BENCH_SCENARIO === 'footprint') return (await import('./footprint-starts.js')).runFootprintStarts();
   const startedAt = new Date();
   say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
 
@@ -784,6 +798,7 @@ async function main(): Promise<number> {
 
   // 4./5. Load, one target after another; Statehouse's RSS is sampled during its runs.
   const idle = readMemory(statehouse.pid);
+  const idleUsage = await memoryUsage(statehouse);
   const rss = new RssSampler(statehouse.pid, 200);
   const targets: Target[] = [
     {
@@ -847,10 +862,14 @@ async function main(): Promise<number> {
   ];
   const results: Measurement[] = [];
   for (const target of targets) {
-    results.push(await measure(target, target.sampleRss ? rss : null));
+    const measurement = await measure(target, target.sampleRss ? rss : null);
+    // Which target reached the peak: each Statehouse target's own.
+    if (target.sampleRss) measurement.peakRssMiB = mib(rss.windowPeakKiB);
+    results.push(measurement);
     if (CPU_PROFILE.has(target.key)) await profileTarget(target);
   }
   const end = readMemory(statehouse.pid);
+  const endUsage = await memoryUsage(statehouse);
   const staticEnd = readMemory(bareStatic.pid);
   const pgEnd = readMemory(barePg.pid);
 
@@ -927,6 +946,8 @@ async function main(): Promise<number> {
   const memory = {
     idleRssMiB: idle ? mib(idle.rssKiB) : null,
     peakRssDuringLoadMiB: rss.samples > 0 ? mib(rss.peakKiB) : null,
+    idleUsage,
+    endUsage,
     rssSamples: rss.samples,
     vmHwmMiB: end ? mib(end.hwmKiB) : null,
     endRssMiB: end ? mib(end.rssKiB) : null,
@@ -973,6 +994,8 @@ async function main(): Promise<number> {
   out.push(`  f0/f1 send one ${mailResponse.f1.bytes} B PDF (${f1.wireBytesPerResponse ? `${f1.wireBytesPerResponse.min}–${f1.wireBytesPerResponse.max}` : 'n/a'} B per f1 response on the wire), ` +
     `g0 returns ${mailResponse.g0.rows} rows, g1 ${mailResponse.g1.items} items`);
   out.push(`Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`);
+  out.push(`  V8 and buffers (process.memoryUsage): idle ${describeUsage(memory.idleUsage)}; after the load ${describeUsage(memory.endUsage)}`);
+  out.push(`  peak RSS per target: ${results.filter((r) => r.peakRssMiB !== undefined).map((r) => `${r.key} ${r.peakRssMiB} MiB`).join(', ')}`);
   out.push(`  (for scale, peak RSS of the bare servers, run the same way: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
   out.push('');
   out.push(

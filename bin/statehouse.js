@@ -1,12 +1,13 @@
 #!/usr/bin/env -S node --max-semi-space-size=4
 // --max-semi-space-size=4: V8's young generation at 4 MiB semi-spaces instead of 16: about 20 MiB less
 // resident memory (docs/benchmarks.md). `npm start` passes the same flag; V8 takes it only on the command line.
-// Runs the compiled CLI (dist/, built by `npm run build`, which `npm ci` runs through `prepare`).
+// Runs the compiled CLI: the bundle dist/bundle/statehouse.js of src/cli/statehouse.ts (built by `npm run build`,
+// which `npm ci` runs through `prepare`; scripts/bundle.mjs).
 // During development, `npm run dev` / `npm run statehouse` run the TypeScript sources through tsx instead.
 try {
-  await import('../dist/src/cli/main.js');
+  await import('../dist/bundle/statehouse.js');
 } catch (error) {
-  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/src/cli/main.js')) {
+  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/bundle/statehouse.js')) {
     process.stderr.write('statehouse is not built: run `npm run build` (or `npm ci`, which builds it).\n');
     process.exit(1);
   }

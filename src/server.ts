@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
+import type { EmbeddedPostgres } from './db/embedded.js';
 import { keepRunningOnDatabaseErrors } from './db/process-guard.js';
 import { startJobQueue, type JobQueue } from './jobs/queue.js';
 import { loadVaultKeys } from './modules/accounts/vault.js';
@@ -13,13 +14,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the database (embedded or external, migrated), builds the app and listens. */
-export async function startServer(config: Config, log: (message: string) => void): Promise<RunningServer> {
+/**
+ * Opens the database (embedded or external, migrated), builds the app and listens.
+ * `embedded`: the embedded server, already being started (src/cli/early-start.ts).
+ */
+export async function startServer(config: Config, log: (message: string) => void, embedded?: Promise<EmbeddedPostgres>): Promise<RunningServer> {
   keepRunningOnDatabaseErrors(log);
   let jobs: JobQueue | undefined;
   // The job queue's tables are installed under the migrations' lock: processes starting together take turns.
   const database = await openDatabase(config, {
-    allowAttach: false, migrate: true, log,
+    allowAttach: false, migrate: true, log, embedded,
     alsoUnderSchemaLock: async (connectionString) => {
       jobs = await startJobQueue(connectionString, log);
     },

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirectoryBusyError } from '../db/embedded.js';
@@ -6,70 +5,29 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/databa
 import { loadCatalog } from '../catalog/catalog.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
-import { seedDemo, type DemoData } from '../modules/demo/demo.js';
-import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
+import { seedDemo } from '../modules/demo/demo.js';
 import { validateSecrets } from '../modules/accounts/accounts.service.js';
 import { createAccountsModule, type AccountsService } from '../modules/accounts/index.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
-import { createPlatformsModule, type CallbackOrigins, type PlatformsService } from '../modules/platforms/index.js';
+import { createPlatformsModule } from '../modules/platforms/index.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { checkStartMode } from '../production.js';
 import { mailCommand } from './mail-command.js';
 import { operatorKeysCommand } from './operators-command.js';
 import { stopWhenNpmParentDies } from './parent-watch.js';
 import { holdSignalsWhileStarting } from './start-signals.js';
+import { takeEarlyStart } from './early-start.js';
 import { print, UsageError } from './output.js';
+import { USAGE } from './usage.js';
+import { demoInstructions, demoKey } from './demo-instructions.js';
+import { catalogExplain, catalogList } from './catalog-command.js';
+import { callbacksCommand, platformsCommand } from './platforms-command.js';
+import { readSecretsFromStdin } from './secrets-stdin.js';
 import { createMailModule } from '../modules/mail/index.js';
 
-const USAGE = `Usage: statehouse <command> [options]
-
-Commands:
-  serve [--demo]                      Start the HTTP service (with --demo: create demo data and print how to call it)
-  migrate                             Apply database migrations and exit
-  demo [--json]                       Create the demo platform and legal entities, print a fresh demo API key (revokes the old one)
-  platforms create <name> [--json]    Create a platform and print its API key (shown once)
-  platforms list [--json]             List platforms
-  platforms keys list <platform_id> [--json]
-  platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
-  platforms keys revoke <key_id> [--json]
-  platforms callbacks list <platform_id> [--json]            Allowed callback origins (none: any http(s) URL in development, none in production)
-  platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com
-  platforms callbacks remove <platform_id> <origin>
-  catalog list [--region CA] [--json]  List the compliance catalog's requirements
-  catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity, and why
-  tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
-  operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
-  operators keys list [--json]
-  operators keys revoke <key_id>
-  accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
-                                      Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
-  logins reencrypt [--json]           After a vault key rotation: re-seal every secret (login secrets and instance keys)
-                                      with the current (first) key; also upgrades older login-secret bindings
-  vault reencrypt [--json]            The same as logins reencrypt
-  tokens rotate-key                   A new access-token signing key; the previous one still verifies what it signed
-                                      (restart the servers afterwards; see docs/security.md)
-  logins reveals [--entity <legal_entity_id>] [--platform <platform_id>] [--json]   Audit trail of credential views
-  logins create <legal_entity_id> --region CA --name "…" --url https://… [--account <agency_account_id>] [--supported] [--json]
-                                      Record a login; its secrets are read from stdin as JSON
-                                      {"username", "password", "security_answers"?: [{question, answer}], "totp_seed"?}
-                                      and stored encrypted (never pass them as arguments)
-  mail upload --entity <legal_entity_id> --file <path.pdf> [--region CA] [--type registered-agent|external-mail]
-              [--sender "…"] [--received YYYY-MM-DD] [--json]
-                                      Record mail received for a legal entity; the PDF is stored in STATEHOUSE_DATA_DIR/files
-                                      (type defaults to registered-agent, received to today in UTC)
-  mail list --entity <legal_entity_id> [--json]   The entity's mail, newest received first
-  mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
-
-Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
-LOG_LEVEL, LOG_FORMAT, STATEHOUSE_ENV (or NODE_ENV), ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
-BODY_LIMIT_BYTES, STATEHOUSE_VAULT_KEY, MAIL_MAX_BYTES, FILE_URL_TTL_SECONDS, SANDBOX_CONNECTOR_STEP_MS, METRICS_TOKEN,
-RATE_LIMIT_WINDOW_SECONDS, RATE_LIMIT_PER_CREDENTIAL, RATE_LIMIT_PER_ADDRESS, RATE_LIMIT_AUTH_OPERATIONS, RATE_LIMIT_FAILED_AUTH,
-SHED_EVENT_LOOP_DELAY_MS, SHED_EVENT_LOOP_UTILIZATION (see README).`;
-
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
-
 
 async function withDatabase<T>(config: Config, work: (db: DatabaseHandle) => Promise<T>, migrate = true): Promise<T> {
   // CLI commands may run beside a live server: they attach to its embedded database.
@@ -79,30 +37,6 @@ async function withDatabase<T>(config: Config, work: (db: DatabaseHandle) => Pro
   } finally {
     await database.close();
   }
-}
-
-/** The demo key is kept in the data directory so `serve --demo` prints the same one at every start; `demo` issues a fresh one. */
-const demoKey = (config: Config, reuse: boolean) => ({ file: path.join(config.dataDir, DEMO_KEY_FILE), reuse });
-
-function demoInstructions(config: Config, demo: DemoData): string {
-  const base = config.publicBaseUrl;
-  return [
-    `Demo API key (kept in ${path.join(config.dataDir, DEMO_KEY_FILE)}; \`npm start\` prints the same one again):`,
-    demo.apiKey,
-    '',
-    `Demo legal entity (active, locations CA and NY): ${demo.legalEntityId}`,
-    `Demo legal entity waiting for signup:           ${demo.inactiveLegalEntityId}`,
-    '',
-    'Try:',
-    `  export BASE=${base} KEY=${demo.apiKey}`,
-    `  TOKEN=$(curl -s -X POST $BASE/accounts/auth -H "Authorization: $KEY" -H 'content-type: application/json' \\`,
-    `    -d '{"legal_entity_id":"${demo.legalEntityId}"}' | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
-    '  curl -s $BASE/legal_entity -H "Authorization: Bearer $TOKEN"',
-    '  curl -s $BASE/locations -H "Authorization: Bearer $TOKEN"',
-    '  curl -s $BASE/v2/agency_accounts -H "Authorization: Bearer $TOKEN"   # with a login; POST /accounts/connect to connect it',
-    '  curl -s $BASE/v2/mail -H "Authorization: Bearer $TOKEN"              # file_url downloads the PDF, no token needed',
-    `  API reference: ${base}/docs`,
-  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -139,8 +73,9 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve': {
       checkStartMode(config, { demo: values.demo ?? false }, (text) => process.stderr.write(text));
-      const starting = holdSignalsWhileStarting(log);
-      const server = await startServer(config, log);
+      const early = takeEarlyStart();
+      const starting = early?.signals ?? holdSignalsWhileStarting(log);
+      const server = await startServer(config, log, early?.embedded);
       closeOnSignals(server, log);
       if (starting.release()) return;
       stopWhenNpmParentDies(log);
@@ -163,7 +98,7 @@ async function main(argv: string[]): Promise<void> {
     case 'catalog':
       if (sub === 'list') return catalogList(values.region, json);
       if (sub === 'explain' && rest[0]) {
-        await withDatabase(config, async (database) => catalogExplain(planningFor(database.db), rest[0]!, json));
+        await withDatabase(config, async (database) => catalogExplain(planningFor(database.db).planning, rest[0]!, json));
         return;
       }
       throw new UsageError('Unknown catalog command; see statehouse --help');
@@ -256,94 +191,6 @@ const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: ac
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
   return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)) }).accounts;
-}
-
-/** Login secrets come from stdin (a pipe or a heredoc), never from argv, where `ps` and shell history would see them. */
-async function readSecretsFromStdin(): Promise<unknown> {
-  if (process.stdin.isTTY) throw new UsageError('logins create reads the secrets from stdin as JSON, e.g. statehouse logins create … < secrets.json');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 64 * 1024) throw new UsageError('the secrets on stdin exceed 64 KiB');
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    // The input is not echoed: it may be a password.
-    throw new UsageError('the secrets on stdin are not valid JSON; expected {"username": "…", "password": "…"}');
-  }
-}
-
-function catalogList(region: string | undefined, json: boolean) {
-  const catalog = loadCatalog();
-  const code = region?.toUpperCase();
-  if (code && !catalog.regions.has(code)) throw new UsageError(`Unknown region '${region}'`);
-  const rows = [...catalog.regions.values()]
-    .filter((r) => !code || r.region.code === code)
-    .flatMap((r) => r.requirements.map((d) => ({ region: r.region.code, id: d.id, family: d.family, title: d.title, agency: r.agencies.get(d.agency)!.name, confidence: d.confidence })));
-  print(json, rows, rows.map((r) => `${r.region}  ${r.id.padEnd(52)} ${r.family.padEnd(24)} ${r.title}${r.confidence === 'uncertain' ? '  (uncertain)' : ''}`).join('\n'));
-}
-
-async function catalogExplain(planning: ReturnType<typeof planningFor>, legalEntityId: string, json: boolean) {
-  const { regions, planned } = await planning.planning.explain(legalEntityId);
-  const text = regions.map((region) => {
-    const lines = region.requirements.map((r) => {
-      const mark = r.applies === true ? 'applies' : r.applies === false ? 'no     ' : 'unknown';
-      const why = r.applies === true ? r.reasons.map((m) => m.reason).join('; ') : r.applies === null ? `needs: ${r.unknown.join(', ')}` : '';
-      const due = planned.filter((p) => p.definitionId === r.id && p.regionCode === region.regionCode).map((p) => p.dueDate ?? 'no due date');
-      return `  ${mark}  ${r.id}${due.length ? `  [${due.join(', ')}]` : ''}${why ? `\n           ${why}` : ''}`;
-    });
-    const questions = planned.filter((p) => p.kind === 'question' && p.regionCode === region.regionCode).map((p) => `  question ${p.definitionId}`);
-    return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
-  }).join('\n\n');
-  print(json, { regions, planned }, text);
-}
-
-async function callbacksCommand(platforms: PlatformsService, origins: CallbackOrigins, args: string[], json: boolean) {
-  const [action, platformId, origin] = args;
-  if (!platformId) throw new UsageError('platforms callbacks needs a platform id');
-  await platforms.listKeys(platformId); // 404s an unknown platform
-  if (action === 'list') {
-    const list = await origins.list(platformId);
-    print(json, list, list.length ? list.join('\n') : 'no allowed callback origins: any http(s) callback URL is accepted');
-  } else if (action === 'add' && origin) {
-    const added = await origins.add(platformId, origin).catch((error: Error) => { throw new UsageError(error.message); });
-    print(json, { platform_id: platformId, origin: added }, `Allowed callback origin ${added}`);
-  } else if (action === 'remove' && origin) {
-    const removed = await origins.remove(platformId, origin);
-    print(json, { platform_id: platformId, removed: removed > 0 }, removed ? `Removed ${origin}` : `${origin} was not allowed`);
-  } else {
-    throw new UsageError('Unknown callbacks command; see statehouse --help');
-  }
-}
-
-async function platformsCommand(platforms: PlatformsService, sub: string | undefined, args: string[], json: boolean) {
-  const [first, second] = args;
-  if (sub === 'create') {
-    if (!first) throw new UsageError('platforms create needs a name, e.g. statehouse platforms create "Acme Payroll"');
-    const { platform, apiKey } = await platforms.create(first);
-    // The key goes on a line of its own so scripts can take it with `tail -n 1`.
-    print(json, { platform_id: platform.id, name: platform.name, api_key_id: apiKey.id, api_key: apiKey.key },
-      `Created platform ${platform.name} (${platform.id}).\nAPI key ${apiKey.id} (shown once; store it now):\n${apiKey.key}`);
-  } else if (sub === 'list') {
-    const list = await platforms.list();
-    print(json, list.map((p) => ({ platform_id: p.id, name: p.name, created_at: p.created_at })),
-      list.length ? list.map((p) => `${p.id}\t${p.name}`).join('\n') : 'no platforms');
-  } else if (sub === 'keys' && first === 'list' && second) {
-    const keys = await platforms.listKeys(second);
-    print(json, keys.map((k) => ({ api_key_id: k.id, hint: k.key_hint, created_at: k.created_at, revoked_at: k.revoked_at })),
-      keys.map((k) => `${k.id}\t${k.key_hint}\t${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`).join('\n'));
-  } else if (sub === 'keys' && first === 'rotate' && second) {
-    const key = await platforms.rotateKey(second);
-    print(json, { api_key_id: key.id, api_key: key.key }, `New API key ${key.id} (shown once; older keys stay valid until revoked):\n${key.key}`);
-  } else if (sub === 'keys' && first === 'revoke' && second) {
-    const key = await platforms.revokeKey(second);
-    print(json, { api_key_id: key.id, revoked: true }, `Revoked API key ${key.id}`);
-  } else {
-    throw new UsageError('Unknown platforms command; see statehouse --help');
-  }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

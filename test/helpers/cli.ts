@@ -4,9 +4,9 @@ import { TEST_BUILD_DIR } from './test-build.js';
 
 /**
  * The CLI as built from the current sources for this test run (test/helpers/test-build.ts, by the global
- * setup); test/compiled.test.ts runs the real build, bin/statehouse.js.
+ * setup), from its entry (src/cli/statehouse.ts); test/compiled.test.ts runs the real build, bin/statehouse.js.
  */
-export const CLI = path.join(TEST_BUILD_DIR, 'src', 'cli', 'main.js');
+export const CLI = path.join(TEST_BUILD_DIR, 'src', 'cli', 'statehouse.js');
 
 export interface CliResult {
   code: number | null;

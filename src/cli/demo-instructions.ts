@@ -1,0 +1,28 @@
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { DemoData } from '../modules/demo/demo.js';
+import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
+
+/** The demo key is kept in the data directory so `serve --demo` prints the same one at every start; `demo` issues a fresh one. */
+export const demoKey = (config: Config, reuse: boolean) => ({ file: path.join(config.dataDir, DEMO_KEY_FILE), reuse });
+
+export function demoInstructions(config: Config, demo: DemoData): string {
+  const base = config.publicBaseUrl;
+  return [
+    `Demo API key (kept in ${path.join(config.dataDir, DEMO_KEY_FILE)}; \`npm start\` prints the same one again):`,
+    demo.apiKey,
+    '',
+    `Demo legal entity (active, locations CA and NY): ${demo.legalEntityId}`,
+    `Demo legal entity waiting for signup:           ${demo.inactiveLegalEntityId}`,
+    '',
+    'Try:',
+    `  export BASE=${base} KEY=${demo.apiKey}`,
+    `  TOKEN=$(curl -s -X POST $BASE/accounts/auth -H "Authorization: $KEY" -H 'content-type: application/json' \\`,
+    `    -d '{"legal_entity_id":"${demo.legalEntityId}"}' | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+    '  curl -s $BASE/legal_entity -H "Authorization: Bearer $TOKEN"',
+    '  curl -s $BASE/locations -H "Authorization: Bearer $TOKEN"',
+    '  curl -s $BASE/v2/agency_accounts -H "Authorization: Bearer $TOKEN"   # with a login; POST /accounts/connect to connect it',
+    '  curl -s $BASE/v2/mail -H "Authorization: Bearer $TOKEN"              # file_url downloads the PDF, no token needed',
+    `  API reference: ${base}/docs`,
+  ].join('\n');
+}

@@ -1,0 +1,50 @@
+import type { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
+import type { createPlatformsService } from '../modules/platforms/platforms.service.js';
+import { print, UsageError } from './output.js';
+
+/** `platforms callbacks list|add|remove`: a platform's allowed callback origins. */
+export async function callbacksCommand(platforms: ReturnType<typeof createPlatformsService>, origins: ReturnType<typeof createCallbackOrigins>, args: string[], json: boolean) {
+  const [action, platformId, origin] = args;
+  if (!platformId) throw new UsageError('platforms callbacks needs a platform id');
+  await platforms.listKeys(platformId); // 404s an unknown platform
+  if (action === 'list') {
+    const list = await origins.list(platformId);
+    print(json, list, list.length ? list.join('\n') : 'no allowed callback origins: any http(s) callback URL is accepted');
+  } else if (action === 'add' && origin) {
+    const added = await origins.add(platformId, origin).catch((error: Error) => { throw new UsageError(error.message); });
+    print(json, { platform_id: platformId, origin: added }, `Allowed callback origin ${added}`);
+  } else if (action === 'remove' && origin) {
+    const removed = await origins.remove(platformId, origin);
+    print(json, { platform_id: platformId, removed: removed > 0 }, removed ? `Removed ${origin}` : `${origin} was not allowed`);
+  } else {
+    throw new UsageError('Unknown callbacks command; see statehouse --help');
+  }
+}
+
+/** `platforms create|list|keys …`: platforms and their API keys. */
+export async function platformsCommand(platforms: ReturnType<typeof createPlatformsService>, sub: string | undefined, args: string[], json: boolean) {
+  const [first, second] = args;
+  if (sub === 'create') {
+    if (!first) throw new UsageError('platforms create needs a name, e.g. statehouse platforms create "Acme Payroll"');
+    const { platform, apiKey } = await platforms.create(first);
+    // The key goes on a line of its own so scripts can take it with `tail -n 1`.
+    print(json, { platform_id: platform.id, name: platform.name, api_key_id: apiKey.id, api_key: apiKey.key },
+      `Created platform ${platform.name} (${platform.id}).\nAPI key ${apiKey.id} (shown once; store it now):\n${apiKey.key}`);
+  } else if (sub === 'list') {
+    const list = await platforms.list();
+    print(json, list.map((p) => ({ platform_id: p.id, name: p.name, created_at: p.created_at })),
+      list.length ? list.map((p) => `${p.id}\t${p.name}`).join('\n') : 'no platforms');
+  } else if (sub === 'keys' && first === 'list' && second) {
+    const keys = await platforms.listKeys(second);
+    print(json, keys.map((k) => ({ api_key_id: k.id, hint: k.key_hint, created_at: k.created_at, revoked_at: k.revoked_at })),
+      keys.map((k) => `${k.id}\t${k.key_hint}\t${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`).join('\n'));
+  } else if (sub === 'keys' && first === 'rotate' && second) {
+    const key = await platforms.rotateKey(second);
+    print(json, { api_key_id: key.id, api_key: key.key }, `New API key ${key.id} (shown once; older keys stay valid until revoked):\n${key.key}`);
+  } else if (sub === 'keys' && first === 'revoke' && second) {
+    const key = await platforms.revokeKey(second);
+    print(json, { api_key_id: key.id, revoked: true }, `Revoked API key ${key.id}`);
+  } else {
+    throw new UsageError('Unknown platforms command; see statehouse --help');
+  }
+}

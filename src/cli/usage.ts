@@ -1,0 +1,45 @@
+/** `statehouse --help`, and the hint after a wrong command. */
+export const USAGE = `Usage: statehouse <command> [options]
+
+Commands:
+  serve [--demo]                      Start the HTTP service (with --demo: create demo data and print how to call it)
+  migrate                             Apply database migrations and exit
+  demo [--json]                       Create the demo platform and legal entities, print a fresh demo API key (revokes the old one)
+  platforms create <name> [--json]    Create a platform and print its API key (shown once)
+  platforms list [--json]             List platforms
+  platforms keys list <platform_id> [--json]
+  platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
+  platforms keys revoke <key_id> [--json]
+  platforms callbacks list <platform_id> [--json]            Allowed callback origins (none: any http(s) URL in development, none in production)
+  platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com
+  platforms callbacks remove <platform_id> <origin>
+  catalog list [--region CA] [--json]  List the compliance catalog's requirements
+  catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity, and why
+  tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
+  operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
+  operators keys list [--json]
+  operators keys revoke <key_id>
+  accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
+                                      Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
+  logins reencrypt [--json]           After a vault key rotation: re-seal every secret (login secrets and instance keys)
+                                      with the current (first) key; also upgrades older login-secret bindings
+  vault reencrypt [--json]            The same as logins reencrypt
+  tokens rotate-key                   A new access-token signing key; the previous one still verifies what it signed
+                                      (restart the servers afterwards; see docs/security.md)
+  logins reveals [--entity <legal_entity_id>] [--platform <platform_id>] [--json]   Audit trail of credential views
+  logins create <legal_entity_id> --region CA --name "…" --url https://… [--account <agency_account_id>] [--supported] [--json]
+                                      Record a login; its secrets are read from stdin as JSON
+                                      {"username", "password", "security_answers"?: [{question, answer}], "totp_seed"?}
+                                      and stored encrypted (never pass them as arguments)
+  mail upload --entity <legal_entity_id> --file <path.pdf> [--region CA] [--type registered-agent|external-mail]
+              [--sender "…"] [--received YYYY-MM-DD] [--json]
+                                      Record mail received for a legal entity; the PDF is stored in STATEHOUSE_DATA_DIR/files
+                                      (type defaults to registered-agent, received to today in UTC)
+  mail list --entity <legal_entity_id> [--json]   The entity's mail, newest received first
+  mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
+
+Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
+LOG_LEVEL, LOG_FORMAT, STATEHOUSE_ENV (or NODE_ENV), ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
+BODY_LIMIT_BYTES, STATEHOUSE_VAULT_KEY, MAIL_MAX_BYTES, FILE_URL_TTL_SECONDS, SANDBOX_CONNECTOR_STEP_MS, METRICS_TOKEN,
+RATE_LIMIT_WINDOW_SECONDS, RATE_LIMIT_PER_CREDENTIAL, RATE_LIMIT_PER_ADDRESS, RATE_LIMIT_AUTH_OPERATIONS, RATE_LIMIT_FAILED_AUTH,
+SHED_EVENT_LOOP_DELAY_MS, SHED_EVENT_LOOP_UTILIZATION (see README).`;
