@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(automationPageRoutes({ db, sessions, automation, publicOrigin }));
   await app.register(loginRevealRoutes({ db, sessions, accounts, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin, now }));
   await app.register(payrollRoutes({ db, sessions, signup, callbackOrigins, auth, ttlSeconds: config.hostedSessionTtlSeconds, publicOrigin }));
-  // Background jobs of the modules below (each section pushes its own); src/server.ts runs them.
+  // Background jobs: those of the module factories above, then each section below pushes its own; src/server.ts runs them.
   const jobDefinitions: JobDefinition[] = [...planningModule.jobs, ...legalEntities.jobs, ...authModule.jobs, ...locationsModule.jobs, ...tasksModule.jobs];
   // --- mail (GET /mail, /locations/{id}/mail, /v2/mail, /v2/documents/manage/session, signed file links) ---
   const mail = await registerMail(app, { config, db, now, auth, sessions, callbackOrigins, operatorAuth, publicOrigin, instanceKeys });
