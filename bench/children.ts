@@ -17,8 +17,8 @@ import { COMMAND_KEY, READY_KEY, REPLY_KEY } from './child-lifecycle.js';
 
 export const REPO_ROOT = PACKAGE_ROOT;
 
-/** The node flags `npm start` and bin/statehouse.js run Statehouse with (a smaller young generation); every child gets them. */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
+/** The node flags `npm start` and bin/statehouse.js run Statehouse with (a smaller young generation, a heap limit); every child gets them. */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=256'];
 
 /** Children built into the binary's bundle (scripts/bundle.mjs), so that the bench measures the code `npm start` runs. */
 const BUNDLED_CHILDREN = new Set(['statehouse-server.ts']);

@@ -16,10 +16,10 @@ describe('loadConfig', () => {
 
   it('reads the rate limits and load-shedding thresholds (0 = off) and refuses bad ones', () => {
     expect(loadConfig({}).rateLimits).toEqual({ windowSeconds: 60, perCredential: 6000, perAddress: 3000, authOperations: 600, failedAuth: 200 });
-    expect(loadConfig({}).loadShedding).toEqual({ maxEventLoopDelayMs: 1000, maxEventLoopUtilization: 0 });
-    const config = loadConfig({ RATE_LIMIT_FAILED_AUTH: '0', RATE_LIMIT_WINDOW_SECONDS: '10', SHED_EVENT_LOOP_UTILIZATION: '0.95', SHED_EVENT_LOOP_DELAY_MS: '0' });
+    expect(loadConfig({}).loadShedding).toEqual({ maxEventLoopDelayMs: 1000, maxEventLoopUtilization: 0, maxHeapUsedShare: 0.85 });
+    const config = loadConfig({ RATE_LIMIT_FAILED_AUTH: '0', RATE_LIMIT_WINDOW_SECONDS: '10', SHED_EVENT_LOOP_UTILIZATION: '0.95', SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_SHARE: '0' });
     expect([config.rateLimits.failedAuth, config.rateLimits.windowSeconds]).toEqual([0, 10]);
-    expect(config.loadShedding).toEqual({ maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95 });
+    expect(config.loadShedding).toEqual({ maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedShare: 0 });
     expect(() => loadConfig({ SHED_EVENT_LOOP_UTILIZATION: '1.5', RATE_LIMIT_PER_ADDRESS: '-1' })).toThrow(
       /SHED_EVENT_LOOP_UTILIZATION must be a number from 0 to 1 \(got '1.5'\)[\s\S]*RATE_LIMIT_PER_ADDRESS|RATE_LIMIT_PER_ADDRESS[\s\S]*SHED_EVENT_LOOP_UTILIZATION/,
     );

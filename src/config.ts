@@ -35,7 +35,8 @@ export interface Config {
   /** Requests per window, counted in this process's memory (0 = no limit); see docs/decisions.md "Cheap refusal". */
   rateLimits: RateLimits;
   /** Load shedding (503) when the event loop falls behind; 0 switches a check off. */
-  loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number };
+  /** maxHeapUsedShare: share of V8's heap limit above which requests are shed (0 = off). */
+  loadShedding: { maxEventLoopDelayMs: number; maxEventLoopUtilization: number; maxHeapUsedShare: number };
 }
 
 export interface RateLimits {
@@ -156,6 +157,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     loadShedding: {
       maxEventLoopDelayMs: integer('SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
       maxEventLoopUtilization: fraction('SHED_EVENT_LOOP_UTILIZATION', 0),
+      maxHeapUsedShare: fraction('SHED_HEAP_USED_SHARE', 0.85),
     },
     ...overrides,
   };

@@ -107,7 +107,7 @@ describe('the compiled build under npm start', { timeout: 180_000 }, () => {
     running.push(started);
     // npm execs node directly (no shell in between), on the compiled binary, without tsx.
     const cmdline = readFileSync(`/proc/${started.nodePid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    expect(cmdline.slice(1)).toEqual(['--max-semi-space-size=4', 'bin/statehouse.js', 'serve', '--demo']);
+    expect(cmdline.slice(1)).toEqual(['--max-semi-space-size=4', '--max-old-space-size=256', 'bin/statehouse.js', 'serve', '--demo']);
     expect((await fetch(`${started.url}/readyz`)).status).toBe(200);
     const css = await fetch(`${started.url}/hosted/assets/statehouse.css`);
     expect(css.status).toBe(200);

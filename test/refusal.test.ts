@@ -237,7 +237,7 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
 describe('load shedding (503 in the envelope, with Retry-After)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ loadShedding: { maxEventLoopDelayMs: 30, maxEventLoopUtilization: 0 } });
+    t = await createTestApp({ loadShedding: { maxEventLoopDelayMs: 30, maxEventLoopUtilization: 0, maxHeapUsedShare: 0 } });
   });
   afterAll(async () => t.close());
 
@@ -267,5 +267,26 @@ describe('load shedding (503 in the envelope, with Retry-After)', () => {
       status = (await t.app.inject({ url: '/locations' })).statusCode;
     }
     expect(status).toBe(401);
+  });
+});
+
+describe('load shedding near the heap limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Any heap in use exceeds a millionth of the limit: the first sample sheds (event-loop checks off).
+    t = await createTestApp({ loadShedding: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0, maxHeapUsedShare: 0.000001 } });
+  });
+  afterAll(async () => t.close());
+
+  it('answers 503 with Retry-After at once, without a streak, and keeps /healthz', async () => {
+    let res = await t.app.inject({ url: '/locations' });
+    for (const deadline = Date.now() + 60_000; res.statusCode !== 503 && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await t.app.inject({ url: '/locations' });
+    }
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(expectEnvelope(res).detail).toMatch(/overloaded/);
+    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
   });
 });

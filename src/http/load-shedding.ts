@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
@@ -30,9 +31,12 @@ export async function registerLoadShedding(app: FastifyInstance, limits: Config[
     reply.header('connection', 'close');
     throw unavailable('The server is shutting down; retry the request');
   });
-  const { maxEventLoopDelayMs: maxDelay, maxEventLoopUtilization: maxUtilization } = limits;
-  if (maxDelay === 0 && maxUtilization === 0) return;
+  const { maxEventLoopDelayMs: maxDelay, maxEventLoopUtilization: maxUtilization, maxHeapUsedShare } = limits;
+  if (maxDelay === 0 && maxUtilization === 0 && maxHeapUsedShare === 0) return;
   let streak = 0;
+  // Near V8's heap limit (`--max-old-space-size`: 256 MiB under `npm start` and the binary) requests are shed at
+  // once, without waiting for a streak: a 503 the client retries is better than a process out of memory.
+  const heapShedBytes = maxHeapUsedShare > 0 ? maxHeapUsedShare * getHeapStatistics().heap_size_limit : Infinity;
   await app.register(underPressure, {
     sampleInterval: SAMPLE_MS,
     // Judge the last sample interval, not the process's whole life.
@@ -41,7 +45,8 @@ export async function registerLoadShedding(app: FastifyInstance, limits: Config[
     // synchronous stretch (start-up, a large GC) lags a single sample but is not an overload.
     healthCheckInterval: SAMPLE_MS,
     healthCheck: async (instance) => {
-      const { eventLoopDelay, eventLoopUtilized } = instance.memoryUsage();
+      const { eventLoopDelay, eventLoopUtilized, heapUsed } = instance.memoryUsage();
+      if (heapUsed > heapShedBytes) return false;
       const over = (maxDelay > 0 && eventLoopDelay > maxDelay) || (maxUtilization > 0 && eventLoopUtilized > maxUtilization);
       streak = over ? streak + 1 : 0;
       return streak < SUSTAINED_SAMPLES;
