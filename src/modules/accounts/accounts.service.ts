@@ -5,6 +5,7 @@ import type { AgencyAccountDatum, AgencyAccountDataStatus, AgencyAccountRow } fr
 import { BadRequestError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
+import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.js';
 import type { AccountsRepository, LoginListRow } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from './vault.js';
@@ -54,48 +55,8 @@ export interface AgencyAccountView {
 /** The path of the hosted reveal-session operation of a login (the operation itself comes in a later slice). */
 export const loginRevealPath = (loginId: string) => `/logins/${encodeURIComponent(loginId)}/sessions`;
 
-const MAX_TEXT = 200;
-export const MAX_SECRET_TEXT = 1000;
-
-function text(value: unknown, field: string, max = MAX_TEXT): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new BadRequestError(`${field} must be a non-empty string`);
-  if (value.length > max) throw new BadRequestError(`${field} must be at most ${max} characters`);
-  return value;
-}
-
-function optionalText(value: unknown, field: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length > MAX_TEXT) throw new BadRequestError(`${field} must be a string of at most ${MAX_TEXT} characters`);
-  return value;
-}
-
-/** Checks the shape of a secret without ever putting a value in the error. */
-export function validateSecrets(input: unknown): LoginSecrets {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new BadRequestError('secrets must be a JSON object with username and password');
-  const o = input as Record<string, unknown>;
-  const allowed = new Set(['username', 'password', 'security_answers', 'totp_seed']);
-  const unknown = Object.keys(o).filter((k) => !allowed.has(k));
-  if (unknown.length) throw new BadRequestError(`secrets has unknown fields: ${unknown.join(', ')} (allowed: ${[...allowed].join(', ')})`);
-  const secrets: LoginSecrets = { username: text(o.username, 'secrets.username', MAX_SECRET_TEXT), password: text(o.password, 'secrets.password', MAX_SECRET_TEXT) };
-  if (o.security_answers !== undefined) {
-    if (!Array.isArray(o.security_answers) || o.security_answers.length > 20) throw new BadRequestError('secrets.security_answers must be a list of {question, answer}');
-    secrets.security_answers = o.security_answers.map((item: unknown, i) => {
-      const qa = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-      return { question: text(qa.question, `secrets.security_answers[${i}].question`, MAX_SECRET_TEXT), answer: text(qa.answer, `secrets.security_answers[${i}].answer`, MAX_SECRET_TEXT) };
-    });
-  }
-  if (o.totp_seed !== undefined) secrets.totp_seed = text(o.totp_seed, 'secrets.totp_seed', MAX_SECRET_TEXT);
-  return secrets;
-}
-
-function httpUrl(value: unknown, field: string): string {
-  const raw = text(value, field, 2000);
-  try {
-    const url = new URL(raw);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return raw;
-  } catch { /* below */ }
-  throw new BadRequestError(`${field} must be an absolute http(s) URL`);
-}
+// The input checks live in accounts-input.ts; the CLI and the connect pages use them through here.
+export { MAX_SECRET_TEXT, validateSecrets } from './accounts-input.js';
 
 /** What the service needs: its repository, the catalog's agencies and the vault that seals login secrets. */
 export interface AccountsServiceDeps {

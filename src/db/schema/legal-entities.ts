@@ -1,0 +1,91 @@
+/** Row types of the tables of legal entities, their locations, their tasks and the tasks' automations. */
+import type { ColumnType, Generated } from 'kysely';
+import type { CreatedAt, UpdatedAt, DateString } from './columns.js';
+
+export interface AddressValue {
+  id: string | null;
+  address_line_1: string;
+  address_line_2: string | null;
+  city: string;
+  state: string;
+  country: string;
+  postal_code: string;
+}
+
+export interface LegalEntitiesTable {
+  id: string;
+  platform_id: string;
+  status: 'inactive' | 'active';
+  business_name: string;
+  user_email: string | null;
+  entity_type: string | null;
+  tax_classification: string | null;
+  incorporation_region: string | null;
+  incorporation_date: DateString | null;
+  ein: string | null;
+  llc_managed_type: string | null;
+  business_purpose: string | null;
+  business_phone: string | null;
+  business_email: string | null;
+  business_address: ColumnType<AddressValue | null, string | null, string | null>;
+  mailing_address: ColumnType<AddressValue | null, string | null, string | null>;
+  naics_code: string | null;
+  accounting_method: string | null;
+  accounting_period: string | null;
+  accounting_year_end: number | null;
+  futa_liability_year: string | null;
+  external_company_id: string | null;
+  authorization_callback_url: string | null;
+  payroll_connected_at: Date | null;
+  last_payroll_update: Date | null;
+  activated_at: Date | null;
+  signup_step: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface LegalEntityLocationsTable {
+  legal_entity_id: string;
+  region_id: string;
+  has_employees: boolean | null;
+  has_physical_location: boolean | null;
+  employee_count: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface TasksTable {
+  id: string;
+  legal_entity_id: string;
+  kind: 'requirement' | 'question';
+  definition_id: string;
+  region_code: string;
+  period_key: string;
+  period_start_date: DateString | null;
+  period_end_date: DateString | null;
+  due_date: DateString | null;
+  status: Generated<'todo' | 'in-progress' | 'done' | 'dismissed'>;
+  answer: ColumnType<unknown, string | null | undefined, string | null>;
+  criteria_met: ColumnType<{ key: string; reason: string; data: Record<string, unknown> }[], string, string>;
+  blocked_by: ColumnType<string[], string, string>;
+  applicable: Generated<boolean>;
+  acted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  completed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface AutomationStatusChange {
+  status: string;
+  updated_at: string;
+}
+
+export interface TaskAutomationsTable {
+  task_id: string;
+  legal_entity_id: string;
+  input: ColumnType<Record<string, unknown>, string, string>;
+  status: string;
+  history: ColumnType<AutomationStatusChange[], string, string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
