@@ -78,8 +78,8 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
     });
 
     it('applies the platform’s allowed callback origins', async () => {
-      const { token: strictToken, ...second } = await createPlatformWithEntity(t, 'Strict Payroll');
-      await createCallbackOrigins(t.db).add(second.platformId, 'https://app.strict.example');
+      const { platformId: strictPlatformId, token: strictToken } = await createPlatformWithEntity(t, 'Strict Payroll');
+      await createCallbackOrigins(t.db).add(strictPlatformId, 'https://app.strict.example');
       const refused = await session({ callback_url: 'https://evil.example/back' }, strictToken);
       expect(refused.statusCode).toBe(422);
       expect(json(refused).detail[0].loc).toEqual(['body', 'callback_url']);
