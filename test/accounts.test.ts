@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, TEST_VAULT_KEY, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, TEST_VAULT_KEY, type TestApp } from './helpers/app.js';
 import type { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import { runCli } from './helpers/cli.js';
 
@@ -30,12 +30,8 @@ describe('agency accounts and logins', () => {
     t = await createTestApp();
     accounts = t.app.services.accounts;
     // Two platforms, one entity each.
-    const a = await createPlatform(t.db, 'Platform A');
-    const b = await createPlatform(t.db, 'Platform B');
-    entityA = await signupEntity(t.app, a.apiKey);
-    entityB = await signupEntity(t.app, b.apiKey, { business_name: 'Other Co' });
-    tokenA = await accessToken(t.app, a.apiKey, entityA);
-    tokenB = await accessToken(t.app, b.apiKey, entityB);
+    ({ entityId: entityA, token: tokenA } = await createPlatformWithEntity(t, 'Platform A'));
+    ({ entityId: entityB, token: tokenB } = await createPlatformWithEntity(t, 'Platform B', { business_name: 'Other Co' }));
 
     caAccount = (await accounts.createAccount(entityA, {
       region_code: 'CA', agency_id: 'ca-edd', name: 'EDD employer account',

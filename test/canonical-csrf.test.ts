@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
 /** CSRF tokens are HMACs in base64url, like access tokens: only the exact spelling the page carries is accepted. */
@@ -9,8 +9,7 @@ describe('hosted form tokens have one spelling', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    const { apiKey } = await createPlatform(t.db);
-    token = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey));
+    ({ token } = await createPlatformWithEntity(t));
     await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
   });
   afterAll(async () => t.close());

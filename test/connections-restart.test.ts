@@ -5,7 +5,7 @@ import { createDb, type Db } from '../src/db/database.js';
 import type { ConnectionStatus } from '../src/db/schema.js';
 import { ADVANCE_JOB } from '../src/modules/connections/connections.service.js';
 import { startServer, type RunningServer } from '../src/server.js';
-import { accessToken, bearer, createPlatform, json, signupEntity, TEST_VAULT_KEY } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, json, TEST_VAULT_KEY } from './helpers/app.js';
 import { startServe } from './helpers/cli.js';
 import { openLink } from './helpers/hosted.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
@@ -51,9 +51,7 @@ describe('a connection survives restarts in the middle', () => {
 
   /** A platform, an entity with an EDD account, and a connection whose credentials were just submitted. */
   async function connectionWithCredentials(server: RunningServer, platformName: string, password: string) {
-    const { apiKey } = await createPlatform(server.database.db, platformName);
-    const entityId = await signupEntity(server.app, apiKey);
-    const token = await accessToken(server.app, apiKey, entityId);
+    const { entityId, token } = await createPlatformWithEntity({ app: server.app, db: server.database.db }, platformName);
     const accountId = (await server.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
     const { connect_url, connection } = json(await server.app.inject({
       method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId },

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regionByCode } from '../src/catalog/regions.js';
 import { createCallbackOrigins } from '../src/modules/platforms/callback-origins.js';
-import { accessToken, bearer, createPlatform, json, signupEntity } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, json } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 import { CALLBACK, CA_SECRETS, startHostedAccountsFixture, type HostedAccountsFixture } from './helpers/hosted-accounts.js';
 
@@ -78,9 +78,8 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
     });
 
     it('applies the platform’s allowed callback origins', async () => {
-      const second = await createPlatform(t.db, 'Strict Payroll');
-      const strictToken = await accessToken(t.app, second.apiKey, await signupEntity(t.app, second.apiKey));
-      await createCallbackOrigins(t.db).add(second.platformId, 'https://app.strict.example');
+      const { platformId: strictPlatformId, token: strictToken } = await createPlatformWithEntity(t, 'Strict Payroll');
+      await createCallbackOrigins(t.db).add(strictPlatformId, 'https://app.strict.example');
       const refused = await session({ callback_url: 'https://evil.example/back' }, strictToken);
       expect(refused.statusCode).toBe(422);
       expect(json(refused).detail[0].loc).toEqual(['body', 'callback_url']);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackOrigins } from '../src/modules/platforms/callback-origins.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 import { tinyPdf } from './helpers/pdf.js';
 
@@ -24,11 +24,8 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'statehouse-docs-'));
     t = await createTestApp({ dataDir });
     let apiKey: string;
-    ({ apiKey, platformId } = await createPlatform(t.db, 'Acme Payroll'));
-    entityA = await signupEntity(t.app, apiKey, { business_name: 'Rose & Thorn Florists' });
-    entityB = await signupEntity(t.app, apiKey, { business_name: 'Empty Shelf LLC' });
-    tokenA = await accessToken(t.app, apiKey, entityA);
-    tokenB = await accessToken(t.app, apiKey, entityB);
+    ({ apiKey, platformId, entityId: entityA, token: tokenA } = await createPlatformWithEntity(t, 'Acme Payroll', { business_name: 'Rose & Thorn Florists' }));
+    ({ entityId: entityB, token: tokenB } = await signupWithToken(t.app, apiKey, { business_name: 'Empty Shelf LLC' }));
     const mail = t.app.services.mail;
     for (const [name, input] of [
       ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California EDD <Employment Development Dept.>' }],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackOrigins } from '../src/modules/platforms/callback-origins.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 
 // The session operations share one helper (hosted-sessions' issueForCallback): each checks the platform's
 // callback origins on its own field, issues no link when refused, and gives links the configured lifetime.
@@ -15,11 +15,9 @@ describe('session operations: callback origin, then a link of HOSTED_SESSION_TTL
 
   beforeAll(async () => {
     t = await createTestApp({ hostedSessionTtlSeconds: TTL_SECONDS });
-    const platform = await createPlatform(t.db, 'Strict Payroll');
-    apiKey = platform.apiKey;
-    entityId = await signupEntity(t.app, apiKey);
-    token = await accessToken(t.app, apiKey, entityId);
-    await createCallbackOrigins(t.db).add(platform.platformId, 'https://app.strict.example');
+    let platformId: string;
+    ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t, 'Strict Payroll'));
+    await createCallbackOrigins(t.db).add(platformId, 'https://app.strict.example');
   });
   afterAll(async () => t.close());
 

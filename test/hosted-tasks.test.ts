@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
 const CALLBACK = 'https://platform.example/back';
@@ -19,12 +19,9 @@ describe('hosted task pages', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ apiKey, platformId } = await createPlatform(t.db, 'Acme Payroll'));
-    const id = json(await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: { user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10' },
-    })).legal_entity_id;
-    token = await accessToken(t.app, apiKey, id);
+    ({ apiKey, platformId, token } = await createPlatformWithEntity(t, 'Acme Payroll', {
+      user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
+    }));
     await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: auth(), payload: { config: { has_employees: true, has_physical_location: true } } });
     await t.app.inject({ method: 'PUT', url: '/locations/NY', headers: auth() });
   });

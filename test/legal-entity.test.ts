@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 
 const ADDRESS = { id: 'a1', address_line_1: '9 Elm St', address_line_2: null, city: 'Boston', state: 'MA', country: 'US', postal_code: '02108' };
 
@@ -12,18 +12,12 @@ describe('GET /legal_entity and /v2/legal_entity', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ apiKey, platformId } = await createPlatform(t.db));
-    const res = await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: {
-        user_email: 'ceo@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp',
-        incorporation_region: 'DE', incorporated_date: '2018-07-04', ein: '11-2223333', business_address: ADDRESS,
-        naics_code: '5415', accounting_method: 'accrual', accounting_period: 'calendar', accounting_year_end: 'December',
-        futa_liability_year: '2019', external_company_id: 'harbor',
-      },
-    });
-    entityId = json(res).legal_entity_id;
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t, undefined, {
+      user_email: 'ceo@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp',
+      incorporation_region: 'DE', incorporated_date: '2018-07-04', ein: '11-2223333', business_address: ADDRESS,
+      naics_code: '5415', accounting_method: 'accrual', accounting_period: 'calendar', accounting_year_end: 'December',
+      futa_liability_year: '2019', external_company_id: 'harbor',
+    }));
   });
   afterAll(async () => t.close());
 
@@ -55,11 +49,9 @@ describe('GET /legal_entity and /v2/legal_entity', () => {
   });
 
   it('each token sees only its own entity', async () => {
-    const second = json(await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: { user_email: 'b@example.com', business_name: 'Second Co', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'WY', incorporated_date: '2023-01-01' },
-    })).legal_entity_id;
-    const secondToken = await accessToken(t.app, apiKey, second);
+    const { entityId: second, token: secondToken } = await signupWithToken(t.app, apiKey, {
+      user_email: 'b@example.com', business_name: 'Second Co', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'WY', incorporated_date: '2023-01-01',
+    });
     expect(json(await t.app.inject({ url: '/legal_entity', headers: bearer(secondToken) })).id).toBe(second);
     expect(json(await t.app.inject({ url: '/legal_entity', headers: bearer(token) })).id).toBe(entityId);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGIONS } from '../src/catalog/regions.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 
 const CA = '99be5e8f54c4680d';
 const NY = '5894aa7b4729ed13';
@@ -9,14 +9,11 @@ describe('locations and regions', () => {
   let t: TestApp;
   let apiKey: string;
   let token: string;
-  let entityId: string;
   const auth = () => bearer(token);
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ apiKey } = await createPlatform(t.db));
-    entityId = await signupEntity(t.app, apiKey);
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ apiKey, token } = await createPlatformWithEntity(t));
   });
   afterAll(async () => t.close());
 
@@ -149,8 +146,7 @@ describe('locations and regions', () => {
 
   describe('payroll lock', () => {
     it('has_employees cannot change once payroll is connected (409), other settings can', async () => {
-      const id = await signupEntity(t.app, apiKey);
-      const tok = await accessToken(t.app, apiKey, id);
+      const { entityId: id, token: tok } = await signupWithToken(t.app, apiKey);
       await t.app.inject({ method: 'PUT', url: `/locations/${CA}`, headers: bearer(tok), payload: { config: { has_employees: true } } });
       // Payroll connection is a later capability; the flag lives on the entity.
       await t.db.updateTable('legal_entities').set({ payroll_connected_at: new Date() }).where('id', '=', id).execute();
@@ -168,8 +164,7 @@ describe('locations and regions', () => {
   });
 
   it('two entities of one platform never see each other\'s locations', async () => {
-    const otherId = await signupEntity(t.app, apiKey);
-    const otherToken = await accessToken(t.app, apiKey, otherId);
+    const { token: otherToken } = await signupWithToken(t.app, apiKey);
     expect(json(await t.app.inject({ url: '/locations', headers: bearer(otherToken) }))).toEqual([]);
     await t.app.inject({ method: 'PUT', url: '/locations/FL', headers: bearer(otherToken) });
     const mine = json(await t.app.inject({ url: '/locations', headers: auth() })).map((l: { location: { code: string } }) => l.location.code);
@@ -179,9 +174,7 @@ describe('locations and regions', () => {
   });
 
   it('two platforms never see each other\'s entities', async () => {
-    const other = await createPlatform(t.db, 'Elsewhere');
-    const theirEntity = await signupEntity(t.app, other.apiKey);
-    const theirToken = await accessToken(t.app, other.apiKey, theirEntity);
+    const { entityId: theirEntity, token: theirToken } = await createPlatformWithEntity(t, 'Elsewhere');
     expect(json(await t.app.inject({ url: '/locations', headers: bearer(theirToken) }))).toEqual([]);
     expect(json(await t.app.inject({ url: '/legal_entity', headers: bearer(theirToken) })).id).toBe(theirEntity);
     const cross = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: theirEntity } });

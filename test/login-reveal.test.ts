@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { openLink } from './helpers/hosted.js';
 
@@ -16,10 +16,8 @@ describe('revealing a login (POST /logins/{id}/sessions, POST /v2/logins/{id}/se
   beforeAll(async () => {
     t = await createTestApp();
     let apiKey: string;
-    ({ apiKey, platformId } = await createPlatform(t.db));
-    entityId = await signupEntity(t.app, apiKey);
-    token = await accessToken(t.app, apiKey, entityId);
-    otherToken = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey));
+    ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t));
+    ({ token: otherToken } = await signupWithToken(t.app, apiKey));
     loginId = (await t.app.services.accounts.createLogin(entityId, { region_code: 'CA', name: 'EDD e-Services', login_url: 'https://eddservices.edd.ca.gov/', secrets: SECRETS })).id;
   });
   afterAll(async () => t.close());

@@ -4,7 +4,7 @@ import { classifyDatabaseError, databaseErrorCounts } from '../src/db/database-e
 import { createDb } from '../src/db/database.js';
 import type { JobQueue } from '../src/jobs/queue.js';
 import { routeLabel } from '../src/modules/metrics/metrics-registry.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatform, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { find, parsePrometheusText, value, type Exposition } from './helpers/prometheus.js';
 import { waitUntil } from './helpers/wait.js';
 
@@ -14,7 +14,6 @@ describe('/metrics', () => {
   let t: TestApp;
   let queue: JobQueue;
   let token: string;
-  let apiKey: string;
   const scrape = async (): Promise<Exposition> => {
     const response = await t.app.inject({ url: '/metrics' });
     expect(response.statusCode).toBe(200);
@@ -25,8 +24,7 @@ describe('/metrics', () => {
   beforeAll(async () => {
     t = await createTestApp({}, undefined, { jobs: true });
     queue = t.jobs!;
-    ({ apiKey } = await createPlatform(t.db));
-    token = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey));
+    ({ token } = await createPlatformWithEntity(t));
   });
   afterAll(async () => t?.close());
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { openLink } from './helpers/hosted.js';
 import { tinyPdf } from './helpers/pdf.js';
@@ -24,10 +24,8 @@ describe('operator API (/operator/v1)', () => {
   beforeAll(async () => {
     t = await createTestApp({ logLevel: 'debug', dataDir: mkdtempSync(path.join(tmpdir(), 'statehouse-op-')) }, { write: (line) => void lines.push(line) });
     operatorKey = (await createOperatorsService(t.db).createKey('ops team')).key;
-    ({ apiKey, platformId } = await createPlatform(t.db));
-    entityId = await signupEntity(t.app, apiKey);
+    ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t));
     otherEntityId = await signupEntity(t.app, apiKey);
-    token = await accessToken(t.app, apiKey, entityId);
   });
   afterAll(async () => t.close());
 

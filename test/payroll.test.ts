@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatform, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
 describe('POST /v2/auth/payroll and the payroll page', () => {
   let t: TestApp;
   let apiKey: string;
   let entityId: string;
+  let token: string;
 
   beforeAll(async () => {
     t = await createTestApp();
-    ({ apiKey } = await createPlatform(t.db));
-    entityId = await signupEntity(t.app, apiKey);
+    ({ apiKey, entityId, token } = await createPlatformWithEntity(t));
   });
   afterAll(async () => t.close());
 
@@ -28,7 +28,6 @@ describe('POST /v2/auth/payroll and the payroll page', () => {
   });
 
   it('connects payroll on the hosted page; employee settings are then owned by payroll', async () => {
-    const token = await accessToken(t.app, apiKey, entityId);
     await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true } } });
 
     const res = await setup({ authorization: apiKey }, { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { createLegalEntitiesModule } from '../src/modules/legal-entities/index.js';
 import { createPlanningModule } from '../src/modules/planning/index.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
+import { bearer, createPlatform, createTestApp, json, signupWithToken, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
 type V2Task = { id: string; status: string; source: { question_id?: string; answer?: unknown } };
@@ -60,8 +60,7 @@ describe('planning: a change and its re-planning commit together', () => {
   });
 
   it('a refused answer (payroll owns the employee settings: 409) leaves the answer unset and the tasks unchanged', async () => {
-    const entityId = await signupEntity(t.app, apiKey, { business_name: 'Locked Payroll Inc' });
-    const token = await accessToken(t.app, apiKey, entityId);
+    const { entityId, token } = await signupWithToken(t.app, apiKey, { business_name: 'Locked Payroll Inc' });
     expect((await t.app.inject({ method: 'PUT', url: '/locations/NY', headers: bearer(token) })).statusCode).toBe(200);
     const question = json<V2Task[]>(await t.app.inject({ url: '/v2/tasks?region=NY&type=question', headers: bearer(token) }))
       .find((x) => x.source.question_id === 'has-employees')!;
@@ -84,8 +83,7 @@ describe('planning: a change and its re-planning commit together', () => {
   });
 
   it('concurrent location changes of one entity neither duplicate nor lose tasks', async () => {
-    const entityId = await signupEntity(t.app, apiKey, { ...VALID_SIGNUP_V2, business_name: 'Busy Locations Inc' });
-    const token = await accessToken(t.app, apiKey, entityId);
+    const { entityId, token } = await signupWithToken(t.app, apiKey, { ...VALID_SIGNUP_V2, business_name: 'Busy Locations Inc' });
     const codes = ['CA', 'NY', 'TX', 'WA', 'FL', 'IL', 'MA', 'CO'];
     const changes = codes.flatMap((code) => [
       t.app.inject({ method: 'PUT', url: `/locations/${code}`, headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } }),

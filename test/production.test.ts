@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_VAULT_KEY, VALID_SIGNUP_V2, accessToken, bearer, createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
+import { TEST_VAULT_KEY, VALID_SIGNUP_V2, bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { runCli, startServe, type ServeProcess } from './helpers/cli.js';
 import { openLink } from './helpers/hosted.js';
 
@@ -96,15 +96,10 @@ describe('production mode over HTTP', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ environment: 'production' });
-    ({ apiKey, platformId } = await createPlatform(t.db));
-    // No callback URL: nothing to check, so signup works without registered origins.
-    const signup = await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: { user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10' },
-    });
-    expect(signup.statusCode).toBe(200);
-    entityId = json(signup).legal_entity_id;
-    token = await accessToken(t.app, apiKey, entityId);
+    // No callback URL: nothing to check, so signup works (the helper requires its 200) without registered origins.
+    ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t, undefined, {
+      user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
+    }));
     await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
   });
   afterAll(async () => t.close());
@@ -158,9 +153,7 @@ describe('production mode over HTTP', () => {
 
     const dev = await createTestApp();
     try {
-      const devKey = await createPlatform(dev.db);
-      const devEntity = json(await dev.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: devKey.apiKey }, payload: VALID_SIGNUP_V2 })).legal_entity_id;
-      const devToken = await accessToken(dev.app, devKey.apiKey, devEntity);
+      const { token: devToken } = await createPlatformWithEntity(dev);
       // Development: no origins registered, any https callback is accepted; the cookie is not Secure over http.
       const devLink = await dev.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(devToken), payload: { callback_url: 'https://anywhere.example/x' } });
       expect(devLink.statusCode).toBe(200);

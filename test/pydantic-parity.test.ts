@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, signupEntity, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, type TestApp } from './helpers/app.js';
 
 /**
  * Every case's expected `detail` was computed by pydantic itself (scripts/pydantic-parity.py), wrapped
@@ -19,9 +19,7 @@ describe(`422 bodies match pydantic ${fixture.pydantic} + FastAPI`, () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    const { apiKey } = await createPlatform(t.db);
-    const entity = await signupEntity(t.app, apiKey);
-    const token = await accessToken(t.app, apiKey, entity);
+    const { apiKey, token } = await createPlatformWithEntity(t);
     await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token) });
     headers = { key: { authorization: apiKey }, token: bearer(token) };
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
-import { accessToken, bearer, createPlatform, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
+import { accessToken, bearer, createPlatform, createPlatformWithEntity, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { startLiveApp, type LiveApp } from './helpers/browser.js';
 import { RawClient } from './helpers/raw-http.js';
 
@@ -30,8 +30,7 @@ describe('cheap refusal over a real socket', () => {
 
   beforeAll(async () => {
     live = await startLiveApp();
-    ({ apiKey } = await createPlatform(live.db));
-    token = await accessToken(live.app, apiKey, await signupEntity(live.app, apiKey));
+    ({ apiKey, token } = await createPlatformWithEntity(live));
   });
   afterAll(async () => {
     for (const client of clients) client.close();
@@ -163,9 +162,8 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
   });
 
   it('per access token: past the limit that token gets 429, another token does not', async () => {
-    const { apiKey: otherKey } = await createPlatform(t.db, 'Other');
-    const other = await signupEntity(t.app, otherKey);
-    const [first, second] = [await accessToken(t.app, otherKey, other), await accessToken(t.app, otherKey, other)];
+    const { apiKey: otherKey, entityId: other, token: first } = await createPlatformWithEntity(t, 'Other');
+    const second = await accessToken(t.app, otherKey, other);
     const statuses = [];
     for (let i = 0; i < 7; i++) statuses.push((await t.app.inject({ url: '/legal_entity', headers: bearer(first) })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
@@ -199,8 +197,7 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
   });
 
   it('token guessing is throttled per address: of 200 guesses only the first few are even checked', async () => {
-    const { apiKey: guardedKey } = await createPlatform(t.db, 'Guarded');
-    const valid = await accessToken(t.app, guardedKey, await signupEntity(t.app, guardedKey));
+    const { token: valid } = await createPlatformWithEntity(t, 'Guarded');
     const counts: Record<number, number> = {};
     for (let i = 0; i < 200; i++) {
       const guess = `Bearer sh_at_${randomBytes(24).toString('base64url')}`;

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
-import { accessToken, createPlatform, createTestApp, json, signupEntity, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
+import { createPlatform, createPlatformWithEntity, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
 
 describe('logging', () => {
@@ -16,9 +16,7 @@ describe('logging', () => {
   afterAll(async () => t.close());
 
   it('never writes an API key, an access token or a hosted-session token', async () => {
-    const { apiKey } = await createPlatform(t.db);
-    const entity = await signupEntity(t.app, apiKey, { authorization_callback_url: 'https://p.example/cb' });
-    const token = await accessToken(t.app, apiKey, entity);
+    const { apiKey, entityId: entity, token } = await createPlatformWithEntity(t, undefined, { authorization_callback_url: 'https://p.example/cb' });
     const state = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: `Bearer ${apiKey}` }, payload: { legal_entity_id: entity } })).state;
     const link = new URL(state.signup_url).pathname;
     await t.app.inject({ url: link });

@@ -2,26 +2,22 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
 
 describe('the daily roll-forward', () => {
   let t: TestApp;
   let token: string;
-  let entityId: string;
   const franchiseDueDates = async () =>
     json<{ definition: { id: string }; due_date: string }[]>(await t.app.inject({ url: '/tasks?definition_id=tx-franchise-tax-report', headers: bearer(token) }))
       .map((x) => x.due_date).sort();
 
   beforeAll(async () => {
     t = await createTestApp({ accessTokenTtlSeconds: 86_400 * 800 });
-    const { apiKey } = await createPlatform(t.db);
-    entityId = json(await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: { user_email: 'o@example.com', business_name: 'Lone Star LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'TX', incorporated_date: '2021-04-01' },
-    })).legal_entity_id;
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ token } = await createPlatformWithEntity(t, undefined, {
+      user_email: 'o@example.com', business_name: 'Lone Star LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'TX', incorporated_date: '2021-04-01',
+    }));
   });
   afterAll(async () => t.close());
 

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 
 type Task = { id: string; status: string; due_date: string | null; definition: { id: string; type: string; location: { code: string } }; blocked_by: string[]; unblocks: { id: string }[]; criteria_met: { key: string; reason: string }[]; tags: string[]; priority: string };
 
 describe('tasks', () => {
   let t: TestApp;
   let apiKey: string;
-  let entityId: string;
   let token: string;
   const auth = () => bearer(token);
   const list = async (query = '') => json<Task[]>(await t.app.inject({ url: `/tasks${query}`, headers: auth() }));
@@ -15,13 +14,9 @@ describe('tasks', () => {
 
   beforeAll(async () => {
     t = await createTestApp({}, { write: (l) => { if (l.includes('"level":50')) console.log(l.slice(0, 3000)); } });
-    ({ apiKey } = await createPlatform(t.db));
-    const res = await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: { user_email: 'cfo@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2019-09-12' },
-    });
-    entityId = json(res).legal_entity_id;
-    token = await accessToken(t.app, apiKey, entityId);
+    ({ apiKey, token } = await createPlatformWithEntity(t, undefined, {
+      user_email: 'cfo@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2019-09-12',
+    }));
   });
   afterAll(async () => t.close());
 
@@ -168,11 +163,10 @@ describe('tasks', () => {
 
   it("another entity's task is a 404 everywhere", async () => {
     const mine = (await list())[0]!;
-    const other = json(await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: { user_email: 'o@example.com', business_name: 'Other', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'TX', incorporated_date: '2022-02-02' },
-    })).legal_entity_id;
-    const otherToken = bearer(await accessToken(t.app, apiKey, other));
+    const other = await signupWithToken(t.app, apiKey, {
+      user_email: 'o@example.com', business_name: 'Other', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'TX', incorporated_date: '2022-02-02',
+    });
+    const otherToken = bearer(other.token);
     for (const [method, url, payload] of [
       ['GET', `/tasks/${mine.id}`, undefined], ['PATCH', `/tasks/${mine.id}`, { status: 'done' }],
       ['GET', `/v2/tasks/${mine.id}`, undefined], ['PATCH', `/v2/tasks/${mine.id}`, { status: 'done' }],

@@ -6,7 +6,7 @@
  * per test. Screenshots go to test-output/screenshots/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json } from '../helpers/app.js';
+import { accessToken, bearer, json } from '../helpers/app.js';
 import { externalRequests, screenshot, type LiveApp, type CallbackServer } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createSignupPages } from '../helpers/hosted-signup-browser.js';
@@ -181,9 +181,7 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(received[0]!.headers.referer).toBeUndefined(); // hosted URLs are never leaked to the platform
 
     // Through the API: an active entity with what the person entered, and the tasks of its state.
-    const auth = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } });
-    expect(auth.statusCode, auth.body).toBe(200);
-    const token = json<{ access_token: string }>(auth).access_token;
+    const token = await accessToken(t.app, apiKey, entityId);
     const entity = await t.app.inject({ url: '/legal_entity', headers: bearer(token) });
     expect(entity.statusCode, entity.body).toBe(200);
     expect(json(entity)).toMatchObject({

@@ -1,6 +1,6 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { bearer, json } from './app.js';
+import { bearer, json, signupWithToken } from './app.js';
 import { checkAccessibility, describeViolations, screenshot } from './browser.js';
 import { pathOf, type BrowserSuite } from './browser-suite.js';
 
@@ -18,15 +18,10 @@ export function createTaskPages(suite: BrowserSuite) {
    * requirements) and a New York one (nothing known yet: question tasks). Returns API helpers scoped to it.
    */
   async function setupEntity(businessName = 'Harbor Labs') {
-    const signup = await suite.t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: suite.apiKey },
-      payload: { user_email: 'ada@harbor.example', business_name: businessName, entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10' },
+    const { entityId, token } = await signupWithToken(suite.t.app, suite.apiKey, {
+      user_email: 'ada@harbor.example', business_name: businessName, entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
     });
-    expect(signup.statusCode, signup.body).toBe(200);
-    const entityId = json<{ legal_entity_id: string }>(signup).legal_entity_id;
-    const auth = await suite.t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: suite.apiKey }, payload: { legal_entity_id: entityId } });
-    expect(auth.statusCode, auth.body).toBe(200);
-    const headers = bearer(json<{ access_token: string }>(auth).access_token);
+    const headers = bearer(token);
     const ca = await suite.t.app.inject({ method: 'PUT', url: '/locations/CA', headers, payload: { config: { has_employees: true, has_physical_location: true } } });
     expect(ca.statusCode, ca.body).toBe(200);
     const ny = await suite.t.app.inject({ method: 'PUT', url: '/locations/NY', headers });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOperatorsService } from '../../src/modules/operators/operators.service.js';
-import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity } from './app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json } from './app.js';
 import { tinyPdf } from './pdf.js';
 
 /** What the mail-*.test.ts files share: location ids, the upload limit, the expired-link message and small helpers. */
@@ -24,13 +24,8 @@ export async function startMailFixture() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'statehouse-mail-'));
   const t = await createTestApp({ dataDir, mailMaxBytes: MAX_BYTES });
   const opKey = (await createOperatorsService(t.db).createKey('ops')).key;
-  const { apiKey } = await createPlatform(t.db, 'Platform A');
-  const other = await createPlatform(t.db, 'Platform B');
-  const entityA = await signupEntity(t.app, apiKey);
-  const apiKeyB = other.apiKey;
-  const entityB = await signupEntity(t.app, other.apiKey, { business_name: 'Other Co' });
-  const tokenA = await accessToken(t.app, apiKey, entityA);
-  const tokenB = await accessToken(t.app, other.apiKey, entityB);
+  const { apiKey, entityId: entityA, token: tokenA } = await createPlatformWithEntity(t, 'Platform A');
+  const { apiKey: apiKeyB, entityId: entityB, token: tokenB } = await createPlatformWithEntity(t, 'Platform B', { business_name: 'Other Co' });
   const ids: Record<string, string> = {};
   const pdfs: Record<string, Buffer> = {};
 

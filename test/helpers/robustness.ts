@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { createOperatorsService } from '../../src/modules/operators/operators.service.js';
-import { accessToken, bearer, createPlatform, createPlatformWithEntity, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './app.js';
+import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_V2, type TestApp } from './app.js';
 
 /** Inputs and checks shared by the robustness-*.test.ts files. */
 
@@ -71,8 +71,7 @@ export interface RobustnessRequest {
 export async function startRobustnessApps(options: { small?: boolean } = {}) {
   const [t, small] = await Promise.all([createTestApp(), options.small ? createTestApp({ bodyLimitBytes: 4096 }) : null]);
   const { apiKey, entityId, token } = await createPlatformWithEntity(t);
-  const smallKey = small ? (await createPlatform(small.db)).apiKey : '';
-  const smallToken = small ? await accessToken(small.app, smallKey, await signupEntity(small.app, smallKey)) : '';
+  const { apiKey: smallKey, token: smallToken } = small ? await createPlatformWithEntity(small) : { apiKey: '', token: '' };
   const operatorKey = (await createOperatorsService(t.db).createKey('fuzz')).key;
   const agencyAccountId = (await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
 

@@ -20,7 +20,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessToken, bearer, createPlatform, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './app.js';
+import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_V2, type TestApp } from './app.js';
 
 // ---------------------------------------------------------------------------
 // pydantic message helpers (written from pydantic-core's error templates)
@@ -127,8 +127,7 @@ export function describeParity(title: string, CASES: Case[], minimumCases: numbe
 
     beforeAll(async () => {
       t = await createTestApp();
-      apiKey = (await createPlatform(t.db)).apiKey;
-      token = await accessToken(t.app, apiKey, await signupEntity(t.app, apiKey));
+      ({ apiKey, token } = await createPlatformWithEntity(t));
       entitiesBefore = await countEntities();
     });
     afterAll(async () => {
