@@ -6,8 +6,8 @@
  *   warm start    ≤ 1.5 s    spawn of the binary on an already initialised data directory → first /readyz 200
  *   stop          ≤ 10 s     SIGTERM → the process has exited, its embedded PostgreSQL stopped
  *
- * The binary is started twice on a data directory of its own: the first (cold) start initialises
- * it, the second is the warm start that is timed. With BENCH_DATABASE_URL both use that database.
+ * The binary is started on a data directory of its own: the first (cold) start initialises it, then
+ * three warm starts are timed and their median is judged. With BENCH_DATABASE_URL all use that database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -44,7 +44,15 @@ export interface FootprintVerdict {
 const BINARY = path.join(PACKAGE_ROOT, 'bin', 'statehouse.js');
 const IDLE_SETTLE_MS = 3000;
 
-/** Starts the compiled binary twice (cold, then warm) on `dataDir` and measures the warm start, idle RSS and stop. */
+/** Warm starts timed in the full bench; the verdict takes their median (one start alone swings with the machine). */
+const WARM_STARTS = 3;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Starts the compiled binary cold (initialising `dataDir`), then WARM_STARTS times warm, and reports the
+ * median warm start (and its CPU time), the idle RSS of the last and the slowest stop.
+ */
 export async function measureStartup(dataDir: string, databaseUrl: string | null, say: (m: string) => void): Promise<StartupFigures> {
   const { env, port } = await binaryEnvironment(dataDir, databaseUrl);
 
@@ -52,14 +60,23 @@ export async function measureStartup(dataDir: string, databaseUrl: string | null
   await stopBinary(cold.child);
   say(`footprint: cold start (initialising ${databaseUrl ? 'the database' : dataDir}) took ${cold.seconds.toFixed(2)} s`);
 
-  const warm = await startBinary(env, port);
-  await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
-  const memory = readMemory(warm.child.pid!);
-  const stopSeconds = await stopBinary(warm.child);
+  const seconds: number[] = [];
+  const cpu: number[] = [];
+  let stopSeconds = 0;
+  let memory: ReturnType<typeof readMemory> = null;
+  for (let i = 0; i < WARM_STARTS; i += 1) {
+    const warm = await startBinary(env, port);
+    seconds.push(warm.seconds);
+    if (warm.cpuSeconds !== null) cpu.push(warm.cpuSeconds);
+    await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
+    memory = readMemory(warm.child.pid!);
+    stopSeconds = Math.max(stopSeconds, await stopBinary(warm.child));
+  }
+  say(`footprint: warm starts ${seconds.map((x) => x.toFixed(2)).join(', ')} s`);
   return {
     coldStartSeconds: cold.seconds,
-    warmStartSeconds: warm.seconds,
-    warmStartCpuSeconds: warm.cpuSeconds,
+    warmStartSeconds: median(seconds),
+    warmStartCpuSeconds: cpu.length ? median(cpu) : null,
     idleRssMiB: memory ? Math.round((memory.rssKiB / 1024) * 10) / 10 : null,
     stopSeconds,
   };
@@ -92,7 +109,7 @@ export function footprintLines(v: FootprintVerdict, coldStartSeconds: number): s
   return [
     `FOOTPRINT TARGET ${v.met ? 'MET' : 'NOT MET'}: idle RSS ${v.idleRssMiB ?? 'n/a'} MiB (need ≤ ${FOOTPRINT_GOAL.maxIdleRssMiB}: ${ok(v.idleMet)}), ` +
       `peak under load ${v.peakRssMiB ?? 'n/a'} MiB (need ≤ ${FOOTPRINT_GOAL.maxPeakRssMiB}: ${ok(v.peakMet)}), ` +
-      `warm start to /readyz ${v.warmStartSeconds.toFixed(2)} s (need ≤ ${FOOTPRINT_GOAL.maxWarmStartSeconds}: ${ok(v.warmStartMet)}), ` +
+      `warm start to /readyz ${v.warmStartSeconds.toFixed(2)} s, median of ${WARM_STARTS} (need ≤ ${FOOTPRINT_GOAL.maxWarmStartSeconds}: ${ok(v.warmStartMet)}), ` +
       `SIGTERM to exit ${v.stopSeconds.toFixed(2)} s (need ≤ ${FOOTPRINT_GOAL.maxStopSeconds}: ${ok(v.stopMet)})`,
     `  (the binary \`statehouse serve --demo\`, compiled; cold start with initialisation ${coldStartSeconds.toFixed(2)} s)`,
   ];
