@@ -13,6 +13,8 @@ export interface RunningServer {
   database: DatabaseHandle;
   url: string;
   close(): Promise<void>;
+  /** true once close() has begun (e.g. on a signal): work still running on the database is being cut off. */
+  isClosing(): boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function startServer(config: Config, log: (message: string) => void
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     // In-flight requests finish (new ones get 503), running jobs finish, the pool closes, the embedded server stops.
     close: () => (closing ??= started.close().then(() => jobs!.stop()).then(() => database.close())),
+    isClosing: () => closing !== null,
   };
 }
 

@@ -80,7 +80,14 @@ async function main(argv: string[]): Promise<void> {
       if (starting.release()) return;
       stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
-      if (values.demo) process.stdout.write(`\n${demoInstructions(config, await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)))}\n\n`);
+      if (!values.demo) return;
+      const demo = await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)).catch((error: unknown) => {
+        // A signal during the seeding closes the database under it: the shutdown in progress stops PostgreSQL
+        // and exits; failing here would exit first and leave PostgreSQL running.
+        if (server.isClosing()) return new Promise<never>(() => {});
+        throw error;
+      });
+      process.stdout.write(`\n${demoInstructions(config, demo)}\n\n`);
       return;
     }
     case 'migrate': {
