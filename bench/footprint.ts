@@ -6,8 +6,9 @@
  *   warm start    ≤ 1.5 s    spawn of the binary on an already initialised data directory → first /readyz 200
  *   stop          ≤ 10 s     SIGTERM → the process has exited, its embedded PostgreSQL stopped
  *
- * The binary is started on a data directory of its own: the first (cold) start initialises it, then
- * three warm starts are timed and their median is judged. With BENCH_DATABASE_URL all use that database.
+ * The binary is started on a data directory of its own, first thing in the run (before any other server):
+ * the first (cold) start initialises it, then three warm starts are timed and their median is judged.
+ * With BENCH_DATABASE_URL all use that database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

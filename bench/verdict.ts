@@ -1,13 +1,12 @@
 /** Step 6 of the run: ratios, goals, failures, and the report printed on stdout. */
 import os from 'node:os';
-import path from 'node:path';
-import { footprintLines, footprintVerdict, measureStartup } from './footprint.js';
+import { footprintLines, footprintVerdict, type StartupFigures } from './footprint.js';
 import { profiles, type Measurement, type Target } from './load.js';
 import type { prepareMailFixture, prepareTasksFixture } from './fixtures.js';
 import type { MemoryStatus, RssSampler } from './proc.js';
 import { describeUsage, generationTable, mib, table } from './report-format.js';
 import {
-  CONNECTIONS, DATABASE_URL, GENERATION_GOAL, GOAL, NOISY_OTHER_CPU_PERCENT, say, SECONDS, TASKS_GOAL, WARMUP_SECONDS,
+  CONNECTIONS, GENERATION_GOAL, GOAL, NOISY_OTHER_CPU_PERCENT, SECONDS, TASKS_GOAL, WARMUP_SECONDS,
 } from './settings.js';
 import type { GenerationReport } from './task-generation.js';
 
@@ -25,11 +24,12 @@ export interface VerdictInput {
   endUsage: Record<string, number> | null;
   rss: RssSampler;
   startedAt: Date;
-  tempDir: string;
+  /** The footprint's starts, measured before the load (run.ts, step 0). */
+  startup: StartupFigures;
 }
 
 export async function verdict(input: VerdictInput) {
-  const { results, tasksResponse, mailResponse, generation, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt, tempDir } = input;
+  const { results, tasksResponse, mailResponse, generation, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt, startup } = input;
   const by = (key: Target['key']) => results.find((r) => r.key === key)!;
   const [a, b, c1, c2, d0, d1, d2] = [by('a'), by('b'), by('c1'), by('c2'), by('d0'), by('d1'), by('d2')];
   const [f0, f1, g0, g1] = [by('f0'), by('f1'), by('g0'), by('g1')];
@@ -83,7 +83,6 @@ export async function verdict(input: VerdictInput) {
     barePgVmHwmMiB: pgEnd ? mib(pgEnd.hwmKiB) : null,
   };
   // The footprint targets (bench/footprint.ts): the compiled binary's warm start, idle RSS and stop; the peak from above.
-  const startup = await measureStartup(path.join(tempDir, 'footprint'), DATABASE_URL, say);
   const footprint = footprintVerdict(startup, memory.peakRssDuringLoadMiB);
   const failures: string[] = [];
   for (const r of results) {
