@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -8,28 +7,9 @@ import { migrations } from '../src/db/migrations/index.js';
 import { VALID_SIGNUP_V2 } from './helpers/app.js';
 import { runCli, startServe, type ServeProcess } from './helpers/cli.js';
 import { waitUntil } from './helpers/wait.js';
+import { alive, postmasterPid } from './helpers/postgres-process.js';
 import { admin, withDatabase } from './helpers/test-database.js';
 
-const postmasterPid = async (dataDir: string) => {
-  try {
-    return Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  } catch {
-    return null;
-  }
-};
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // A zombie (exited, not yet reaped by init) counts as gone.
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 /** The postmaster removes its pid file just before it exits: allow it a moment. */
 const gone = async (pid: number) => {
   await waitUntil(() => !alive(pid), `process ${pid} to exit`).catch(() => {});

@@ -3,29 +3,13 @@
  * listens): the shutdown closes the database under the seeding, and must still stop PostgreSQL and exit 0
  * instead of failing on the closed pool and leaving PostgreSQL running.
  */
-import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from './helpers/cli.js';
 import { waitUntil } from './helpers/wait.js';
-
-const postmasterPid = async (dataDir: string) => {
-  try {
-    return Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  } catch {
-    return null;
-  }
-};
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
+import { alive, postmasterPid } from './helpers/postgres-process.js';
 
 describe('serve --demo and a signal during the demo seeding', { timeout: 180_000 }, () => {
   let root: string;

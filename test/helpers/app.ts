@@ -69,6 +69,19 @@ export async function createPlatform(db: Db, name = 'Acme Payroll') {
   return { platformId: platform.id, apiKey: apiKey.key, apiKeyId: apiKey.id, service };
 }
 
+/** A valid body of POST /accounts/signup (the unversioned, embedded signup). */
+export const VALID_SIGNUP_EMBEDDED = {
+  user_email: 'founder@example.com',
+  business_name: 'Example Widgets Inc',
+  entity_type: 'c_corp',
+  tax_classification: 'corp',
+  incorporation_location: 'DE',
+  incorporation_date: '2022-01-15',
+};
+
+/** A valid body of POST /accounts/signup/sessions (the hosted signup). */
+export const VALID_SIGNUP_HOSTED = { business_name: 'Example Widgets Inc', user_email: 'founder@example.com', callback_url: 'https://platform.example/done' };
+
 export const VALID_SIGNUP_V2 = {
   user_email: 'founder@example.com',
   business_name: 'Example Widgets Inc',

@@ -2,23 +2,16 @@ import type { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { createOperatorsService } from '../../src/modules/operators/operators.service.js';
-import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_V2, type TestApp } from './app.js';
+import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_EMBEDDED, VALID_SIGNUP_HOSTED, VALID_SIGNUP_V2, type TestApp } from './app.js';
 
 /** Inputs and checks shared by the robustness-*.test.ts files. */
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
-export const EMBEDDED = {
-  user_email: 'founder@example.com',
-  business_name: 'Example Widgets Inc',
-  entity_type: 'c_corp',
-  tax_classification: 'corp',
-  incorporation_location: 'DE',
-  incorporation_date: '2022-01-15',
-};
+export const EMBEDDED = VALID_SIGNUP_EMBEDDED;
 export const V2 = { ...VALID_SIGNUP_V2 };
 export const ADDRESS = { address_line_1: '1 Main St', address_line_2: null, city: 'Springfield', state: 'IL', country: 'US', postal_code: '62701' };
-export const HOSTED = { business_name: 'Example Widgets Inc', user_email: 'founder@example.com', callback_url: 'https://platform.example/done' };
+export const HOSTED = VALID_SIGNUP_HOSTED;
 
 /** Error-shape check shared by every test: < 500, JSON, `detail`, no stack trace. */
 export function expectHandled(res: LightMyRequestResponse, opts: { platform?: boolean; method?: Method } = {}) {

@@ -20,7 +20,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_V2, type TestApp } from './app.js';
+import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_EMBEDDED, VALID_SIGNUP_HOSTED, VALID_SIGNUP_V2, type TestApp } from './app.js';
 
 // ---------------------------------------------------------------------------
 // pydantic message helpers (written from pydantic-core's error templates)
@@ -88,16 +88,9 @@ export const YEAR = '^(19|20)\\d{2}$';
 // ---------------------------------------------------------------------------
 // Valid bodies the rows mutate
 
-export const EMBEDDED = {
-  user_email: 'founder@example.com',
-  business_name: 'Example Widgets Inc',
-  entity_type: 'c_corp',
-  tax_classification: 'corp',
-  incorporation_location: 'DE',
-  incorporation_date: '2022-01-15',
-};
+export const EMBEDDED = VALID_SIGNUP_EMBEDDED;
 export const V2 = { ...VALID_SIGNUP_V2 };
-export const HOSTED = { business_name: 'Example Widgets Inc', user_email: 'founder@example.com', callback_url: 'https://platform.example/done' };
+export const HOSTED = VALID_SIGNUP_HOSTED;
 export const ADDRESS = { address_line_1: '1 Main St', city: 'Springfield', state: 'IL', country: 'US', postal_code: '62701' };
 
 export const long = (n: number, ch = 'a') => ch.repeat(n);

@@ -1,8 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { Db } from '../../db/database.js';
 import type { AgencyAccountDetails, AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
-import type { JobSender } from '../../jobs/queue.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -11,26 +9,19 @@ import type { AccessScope } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { ACCEPTS_CREDENTIALS, CANCELABLE, recordCreated, transition } from './connection-states.js';
 import { createConnectionsRepository } from './connections.repository.js';
-import type { Connector } from './connector.js';
-import { createConnectorJobs } from './connector-jobs.js';
+import { createConnectorJobs, type ConnectorJobsDeps } from './connector-jobs.js';
 
 export { ADVANCE_JOB, GIVE_UP_AFTER_SECONDS, SWEEP_JOB, TIMED_OUT_REASON } from './connector-jobs.js';
 
 export const CONNECTION_ID_PREFIX = 'conn';
 export const CANCELED_REASON = 'Canceled by the platform';
 
-export interface ConnectionsDeps {
-  /** Opens the transactions of connects and moves (the queries are in connections.repository.ts). */
-  db: Db;
+/** The connector jobs' dependencies (db, jobs, connector, stepMs, now), and what connecting adds. */
+export interface ConnectionsDeps extends Omit<ConnectorJobsDeps, 'accounts'> {
   accounts: Pick<AccountsService, 'openLoginSecrets' | 'saveLoginCredentials'>;
   sessions: Pick<HostedSessionsService, 'issue'>;
-  jobs: JobSender;
   catalog: Pick<Catalog, 'regions'>;
-  connector: Connector;
-  /** Pause before each connector step (config.sandboxConnectorStepMs). */
-  stepMs: number;
   hostedSessionTtlSeconds: number;
-  now: () => Date;
 }
 
 /** The API's PlatformAccount: what the connection learned about the agency account. */
