@@ -168,11 +168,28 @@ export async function screenshot(page: Page, name: string): Promise<string[]> {
   for (const [label, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
     const path = join(SCREENSHOT_DIR, `${name}-${label}.png`);
-    await page.screenshot({ path, fullPage: true, animations: 'disabled', timeout: BROWSER_TIMEOUT_MS });
+    await captureWithRetry(page, path);
     files.push(path);
   }
   if (original) await page.setViewportSize(original);
   return files;
+}
+
+/**
+ * Headless chromium occasionally stops producing frames for a page on a busy machine, and a screenshot then
+ * waits forever (CI hit it once in ~200 captures). The capture is an artefact, not an assertion: bring the page
+ * to the front (which restarts its frames) and try again, twice, before failing.
+ */
+async function captureWithRetry(page: Page, path: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot({ path, fullPage: true, animations: 'disabled', timeout: BROWSER_TIMEOUT_MS });
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError' || attempt >= 3) throw error;
+      await page.bringToFront();
+    }
+  }
 }
 
 /** Every URL the page (and its frames and workers) requests, to check none leaves the machine. */
