@@ -137,6 +137,47 @@ const FieldSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** One value a filing produces on the agency account (an account number, a rate, a filing frequency). */
+const OutputDataSchema = Type.Object(
+  {
+    name: Text(200),
+    description: Type.Optional(Text(500)),
+    kind: Literals(['identifier', 'rate', 'text'] as const),
+    /** How the agency writes it: `#` a digit, `A` a capital letter, anything else literal (e.g. `###-####-#`). The sandbox generates values from it. */
+    format: Type.Optional(Type.String({ pattern: '^[#A0-9A-Z ./-]{1,40}$' })),
+  },
+  { additionalProperties: false },
+);
+
+/** What completing the automation produces, written in one transaction when it completes. */
+const AutomationOutputsSchema = Type.Object(
+  {
+    /** The agency account the filing opens or confirms, with its data attributes. */
+    agency_account: Type.Optional(Type.Object({ name: Text(200), data: Type.Array(OutputDataSchema, { minItems: 1 }) }, { additionalProperties: false })),
+    /** Whether the filing leaves a login to the agency's portal (sealed in the vault). */
+    login: Type.Boolean(),
+    /** The confirmation the agency issues, stored as a document of the entity's mail. */
+    document: Type.Object({ title: Text(200) }, { additionalProperties: false }),
+    /** Dates the filing establishes (e.g. the account's effective date). */
+    dates: Type.Array(Type.Object({ name: Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), label: Text(200) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * How a requirement is done for the business: `connector` (a machine files it: the sandbox today, an agency
+ * connector in production) or `operator` (a person on the operator back office always does it), the input it
+ * needs (one form field each) and the outputs it produces.
+ */
+const AutomationSchema = Type.Object(
+  {
+    fulfilment: Literals(['connector', 'operator'] as const),
+    fields: Type.Array(FieldSchema),
+    outputs: AutomationOutputsSchema,
+  },
+  { additionalProperties: false },
+);
+
 export const RequirementSchema = Type.Object(
   {
     id: Id,
@@ -158,7 +199,7 @@ export const RequirementSchema = Type.Object(
     resolutions: Type.Object(
       {
         manual: Type.Array(ManualStepSchema, { minItems: 1 }),
-        automation: Type.Optional(Type.Object({ fields: Type.Array(FieldSchema) }, { additionalProperties: false })),
+        automation: Type.Optional(AutomationSchema),
       },
       { additionalProperties: false },
     ),
@@ -173,6 +214,8 @@ export const RequirementSchema = Type.Object(
 export type RequirementDefinition = Static<typeof RequirementSchema>;
 /** One field an automated resolution asks for (the hosted automation form shows one input per field). */
 export type AutomationField = NonNullable<RequirementDefinition['resolutions']['automation']>['fields'][number];
+/** A requirement's automation: how it is fulfilled, its input fields and its outputs. */
+export type AutomationDefinition = NonNullable<RequirementDefinition['resolutions']['automation']>;
 
 export const RegionFileSchema = Type.Object(
   {
