@@ -7,7 +7,7 @@ import type { AgencyAccountsTable, AccountLoginsTable, LoginRevealsTable } from 
 import type { HostedSessionsTable, HostedBrowserSessionsTable } from './schema/hosted.js';
 import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable, TaskAutomationsTable } from './schema/legal-entities.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
-import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, InstanceSecretsTable } from './schema/access.js';
+import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
 export type * from './schema/legal-entities.js';
@@ -31,6 +31,7 @@ export interface Database {
   account_logins: AccountLoginsTable;
   login_reveals: LoginRevealsTable;
   operator_keys: OperatorKeysTable;
+  operator_audit_events: OperatorAuditEventsTable;
   mail_items: MailItemsTable;
   account_connections: AccountConnectionsTable;
   account_connection_events: AccountConnectionEventsTable;

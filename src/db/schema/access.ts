@@ -1,4 +1,5 @@
 /** Row types of the tables of platforms, their API keys and callback origins, operator keys and the instance's sealed secrets. */
+import type { ColumnType } from 'kysely';
 import type { CreatedAt } from './columns.js';
 
 export interface PlatformsTable {
@@ -30,6 +31,19 @@ export interface OperatorKeysTable {
   created_at: CreatedAt;
   last_used_at: Date | null;
   revoked_at: Date | null;
+}
+
+/** One thing an operator did; append-only (see src/modules/operators/audit.service.ts). */
+export interface OperatorAuditEventsTable {
+  id: string;
+  operator_key_id: string;
+  operator_name: string;
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  legal_entity_id: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
+  created_at: CreatedAt;
 }
 
 export interface InstanceSecretsTable {

@@ -1,0 +1,49 @@
+import type { Db } from '../../db/database.js';
+
+export interface NewAuditEvent {
+  id: string;
+  operator_key_id: string;
+  operator_name: string;
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  legal_entity_id: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface AuditFilter {
+  legalEntityId?: string;
+  subjectType?: string;
+  subjectId?: string;
+  operatorKeyId?: string;
+  action?: string;
+  /** Newest first; pass the last id of a page to get the next one. */
+  before?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/** Every query of the operator audit trail (an installation-wide table: operators see every tenant). */
+export function createAuditRepository(db: Db) {
+  return {
+    insert: (row: NewAuditEvent) =>
+      db.insertInto('operator_audit_events').values({ ...row, details: JSON.stringify(row.details) }).execute(),
+
+    find: (id: string) => db.selectFrom('operator_audit_events').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    list(filter: AuditFilter) {
+      let query = db.selectFrom('operator_audit_events').selectAll();
+      if (filter.legalEntityId) query = query.where('legal_entity_id', '=', filter.legalEntityId);
+      if (filter.subjectType) query = query.where('subject_type', '=', filter.subjectType);
+      if (filter.subjectId) query = query.where('subject_id', '=', filter.subjectId);
+      if (filter.operatorKeyId) query = query.where('operator_key_id', '=', filter.operatorKeyId);
+      if (filter.action) query = query.where('action', '=', filter.action);
+      if (filter.before) {
+        const { createdAt, id } = filter.before;
+        query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+      }
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

@@ -1,0 +1,71 @@
+import type { Db } from '../../db/database.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { createAuditRepository, type AuditFilter } from './audit.repository.js';
+import type { OperatorPrincipal } from './operators.service.js';
+
+/** What an operator did, as a capability records it. `details` never holds a secret (say which field was revealed, not its value). */
+export interface AuditEvent {
+  operator: OperatorPrincipal;
+  /** `<subject>.<verb>`, e.g. `automation.claim`, `login.reveal`, `agency_account.create`. */
+  action: string;
+  subjectType: string;
+  subjectId: string;
+  legalEntityId: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface AuditEventView {
+  id: string;
+  operator: { key_id: string; name: string };
+  action: string;
+  subject: { type: string; id: string };
+  legal_entity_id: string | null;
+  details: Record<string, unknown>;
+  created_at: string;
+}
+
+/**
+ * The operator audit trail: every operator action is recorded in the same transaction as the action itself
+ * (`record(trx, …)`), so an action without its audit line cannot commit. Read by the operator API and the CLI.
+ */
+export function createAuditService(deps: { db: Db }) {
+  return {
+    /** Records one event inside the caller's transaction (or on `db` for a single-statement action). */
+    async record(trx: Db, event: AuditEvent): Promise<void> {
+      await createAuditRepository(trx).insert({
+        id: newId('aud'),
+        operator_key_id: event.operator.keyId,
+        operator_name: event.operator.name,
+        action: event.action,
+        subject_type: event.subjectType,
+        subject_id: event.subjectId,
+        legal_entity_id: event.legalEntityId,
+        details: event.details ?? {},
+      });
+    },
+
+    /** Newest first. `before` is the id of the last event of the previous page. */
+    async list(filter: Omit<AuditFilter, 'before'> & { before?: string }): Promise<AuditEventView[]> {
+      const repo = createAuditRepository(deps.db);
+      let before: AuditFilter['before'];
+      if (filter.before) {
+        const row = await repo.find(filter.before);
+        if (!row) throw new NotFoundError(`Audit event '${filter.before}' not found`);
+        before = { createdAt: row.created_at, id: row.id };
+      }
+      const rows = await repo.list({ ...filter, before });
+      return rows.map((row) => ({
+        id: row.id,
+        operator: { key_id: row.operator_key_id, name: row.operator_name },
+        action: row.action,
+        subject: { type: row.subject_type, id: row.subject_id },
+        legal_entity_id: row.legal_entity_id,
+        details: row.details,
+        created_at: row.created_at.toISOString(),
+      }));
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;
