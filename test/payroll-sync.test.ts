@@ -114,6 +114,8 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
     expect(repeated.statusCode).toBe(422);
     expect(json(repeated).detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'regions', 2, 'region'], input: 'CA' })]);
 
+    const fractional = await report([{ region: 'CA', employee_count: 1.5 }]);
+    expect(json(fractional).detail).toEqual([expect.objectContaining({ type: 'int_from_float', loc: ['body', 'regions', 0, 'employee_count'] })]);
     const negative = await report([{ region: 'CA', employee_count: -1 }]);
     expect(json(negative).detail).toEqual([expect.objectContaining({ type: 'greater_than_equal', loc: ['body', 'regions', 0, 'employee_count'] })]);
     const tooMany = await report(Array.from({ length: 52 }, () => ({ region: 'CA', employee_count: 1 })));
