@@ -149,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
   const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations });
-  const payroll = createPayrollModule({ db, sessions, entities: signup, now });
+  const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, now });
   const operatorsModule = createOperatorsModule({ db });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
   const accountsModule = createAccountsModule({ db, catalog, vault });

@@ -50,9 +50,13 @@ export interface LegalEntityLocationsTable {
   has_employees: boolean | null;
   has_physical_location: boolean | null;
   employee_count: number | null;
+  /** 'payroll' when a payroll report added the location (PUT /v2/payroll/employees). */
+  added_by: Generated<LocationAddedBy>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
+
+export type LocationAddedBy = 'api' | 'payroll';
 
 export interface TasksTable {
   id: string;

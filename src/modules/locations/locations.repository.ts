@@ -24,6 +24,20 @@ export function createLocationsRepository(db: Db) {
         .onConflict((oc) => oc.columns(['legal_entity_id', 'region_id']).doNothing()).execute();
     },
 
+    /** Every location of the entity, row-locked (payroll sync replaces the whole employee picture). */
+    findLocationsForUpdate: (legalEntityId: string) =>
+      db.selectFrom('legal_entity_locations').selectAll().where('legal_entity_id', '=', legalEntityId)
+        .orderBy('region_id').forUpdate().execute(),
+
+    /** Payroll's write: the employee settings of one location, adding it (marked as payroll's) when missing. */
+    setEmployeesFromPayroll: (legalEntityId: string, regionId: string, employeeCount: number) => {
+      const employees = { has_employees: employeeCount > 0, employee_count: employeeCount };
+      return db.insertInto('legal_entity_locations')
+        .values({ legal_entity_id: legalEntityId, region_id: regionId, ...employees, added_by: 'payroll' })
+        .onConflict((oc) => oc.columns(['legal_entity_id', 'region_id']).doUpdateSet({ ...employees, updated_at: new Date() }))
+        .execute();
+    },
+
     isPayrollConnected: async (legalEntityId: string) => {
       const row = await db.selectFrom('legal_entities').select('payroll_connected_at').where('id', '=', legalEntityId).executeTakeFirst();
       return Boolean(row?.payroll_connected_at);

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { LocationRow } from '../../db/schema.js';
+import type { LocationAddedBy, LocationRow } from '../../db/schema.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
@@ -10,6 +10,7 @@ import { createLocationsRepository, type LocationsRepository } from './locations
 export interface EntityLocation {
   region: Region;
   config: LocationConfigState;
+  addedBy: LocationAddedBy;
 }
 
 const PAYROLL_LOCK =
@@ -27,6 +28,7 @@ function toEntityLocation(row: LocationRow): EntityLocation {
   return {
     region: resolveRegion(row.region_id)!,
     config: { has_employees: row.has_employees, has_physical_location: row.has_physical_location, employee_count: row.employee_count },
+    addedBy: row.added_by,
   };
 }
 
@@ -79,12 +81,25 @@ export function createLocationsService(deps: LocationsDeps) {
   const configure = (scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) =>
     changeAndReplan(scope, (trx) => configureIn(trx, scope, region, change, options));
 
+  const inRegionOrder = (rows: LocationRow[]) =>
+    rows.map(toEntityLocation).sort((a, b) => regionOrder.get(a.region.id)! - regionOrder.get(b.region.id)!);
+
   return {
     /** The entity's locations in the catalog's region order. */
-    async list(scope: AccessScope): Promise<EntityLocation[]> {
-      const rows = await repositoryFor(db).findLocations(scope.legalEntityId);
-      return rows.map(toEntityLocation).sort((a, b) => regionOrder.get(a.region.id)! - regionOrder.get(b.region.id)!);
-    },
+    list: async (scope: AccessScope): Promise<EntityLocation[]> => inRegionOrder(await repositoryFor(db).findLocations(scope.legalEntityId)),
+
+    /** Payroll sync, inside its transaction: the entity's locations, row-locked, in region order. */
+    lockAllIn: async (trx: Db, legalEntityId: string): Promise<EntityLocation[]> =>
+      inRegionOrder(await repositoryFor(trx).findLocationsForUpdate(legalEntityId)),
+
+    /**
+     * Payroll sync, inside its transaction: sets one location's employee settings from a payroll report,
+     * adding the location (marked as added by payroll) when missing. This is the writer the payroll lock of
+     * the manual operations leaves in charge; `has_physical_location` is not payroll's and stays. The caller
+     * holds the planning lock and re-plans.
+     */
+    setEmployeesFromPayrollIn: (trx: Db, legalEntityId: string, regionId: string, employeeCount: number): Promise<void> =>
+      repositoryFor(trx).setEmployeesFromPayroll(legalEntityId, regionId, employeeCount).then(() => undefined),
 
     /** PUT /locations/{id}: input `{config}`. */
     add: (scope: AccessScope, idOrCode: string, change: LocationConfigChange | null) =>

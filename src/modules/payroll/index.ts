@@ -3,25 +3,36 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { Replanner } from '../planning/index.js';
 import { createPayrollRepository } from './payroll.repository.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { createPayrollService, type PayrollServiceDeps } from './payroll.service.js';
+import { createPayrollSyncService, type PayrollSyncDeps } from './payroll-sync.service.js';
+import { payrollSyncRoutes } from './payroll-sync.routes.js';
 
 export interface PayrollModuleDeps {
   db: Db;
   sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check' | 'endBrowserSession'>;
   entities: PayrollServiceDeps['entities'];
+  locations: PayrollSyncDeps['locations'];
+  planning: Replanner;
   now: () => Date;
 }
 
-/** The payroll connection: POST /v2/auth/payroll and its hosted consent page. */
+/** The payroll connection: POST/DELETE /v2/auth/payroll, its hosted consent page and the employee reports. */
 export function createPayrollModule(deps: PayrollModuleDeps) {
   const payroll = createPayrollService({ repository: createPayrollRepository(deps.db), sessions: deps.sessions, entities: deps.entities, now: deps.now });
+  const sync = createPayrollSyncService({
+    db: deps.db, repositoryFor: createPayrollRepository, locations: deps.locations, planning: deps.planning, now: deps.now,
+  });
   const jobs: JobDefinition[] = [];
   return {
     payroll,
+    sync,
     jobs,
-    routes: (http: { auth: AuthHooks; publicOrigin: string }): FastifyPluginAsync =>
-      payrollRoutes({ payroll, sessions: deps.sessions, auth: http.auth, publicOrigin: http.publicOrigin }),
+    routes: (http: { auth: AuthHooks; publicOrigin: string }): FastifyPluginAsync => async (app) => {
+      await app.register(payrollRoutes({ payroll, sessions: deps.sessions, auth: http.auth, publicOrigin: http.publicOrigin }));
+      await app.register(payrollSyncRoutes({ payroll, sync, auth: http.auth }));
+    },
   };
 }

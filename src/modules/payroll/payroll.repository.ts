@@ -1,17 +1,30 @@
 import type { Db } from '../../db/database.js';
 
-/** Every query of the payroll connection: the two columns it owns on `legal_entities`. */
+/** Every query of the payroll connection: the two columns it owns on `legal_entities`, over the database or a transaction. */
 export function createPayrollRepository(db: Db) {
   return {
-    async connectedAt(legalEntityId: string): Promise<Date | null> {
-      const row = await db.selectFrom('legal_entities').select('payroll_connected_at').where('id', '=', legalEntityId).executeTakeFirstOrThrow();
-      return row.payroll_connected_at;
-    },
+    connection: (legalEntityId: string) =>
+      db.selectFrom('legal_entities').select(['payroll_connected_at', 'last_payroll_update']).where('id', '=', legalEntityId).executeTakeFirstOrThrow(),
+
+    /** The connection, row-locked: a disconnect waits for a sync in progress, and the reverse. */
+    connectionForUpdate: (legalEntityId: string) =>
+      db.selectFrom('legal_entities').select(['payroll_connected_at', 'last_payroll_update'])
+        .where('id', '=', legalEntityId).forUpdate().executeTakeFirstOrThrow(),
 
     /** The first connection counts; connecting again changes nothing. */
     async markConnected(legalEntityId: string, at: Date): Promise<void> {
-      await db.updateTable('legal_entities').set({ payroll_connected_at: at, last_payroll_update: at, updated_at: at })
+      await db.updateTable('legal_entities').set({ payroll_connected_at: at, updated_at: at })
         .where('id', '=', legalEntityId).where('payroll_connected_at', 'is', null).execute();
+    },
+
+    /** Employee settings return to the API; the time of the last sync stays as history. */
+    async markDisconnected(legalEntityId: string, at: Date): Promise<void> {
+      await db.updateTable('legal_entities').set({ payroll_connected_at: null, updated_at: at })
+        .where('id', '=', legalEntityId).where('payroll_connected_at', 'is not', null).execute();
+    },
+
+    async recordSync(legalEntityId: string, at: Date): Promise<void> {
+      await db.updateTable('legal_entities').set({ last_payroll_update: at, updated_at: at }).where('id', '=', legalEntityId).execute();
     },
   };
 }

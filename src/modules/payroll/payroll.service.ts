@@ -1,4 +1,4 @@
-import type { PlatformPrincipal } from '../../http/principals.js';
+import type { AccessScope, PlatformPrincipal } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { PayrollRepository } from './payroll.repository.js';
 
@@ -10,10 +10,18 @@ export interface PayrollServiceDeps {
   now: () => Date;
 }
 
+/** Whether payroll is connected, and when it last reported (null: never). */
+export interface PayrollConnection {
+  legalEntityId: string;
+  connected: boolean;
+  lastPayrollUpdate: Date | null;
+}
+
 /**
  * Connecting payroll: the platform (itself the payroll system) asks the business owner, on a hosted page,
  * to let it keep the employee configuration in sync. Once connected, `has_employees` and `employee_count`
- * belong to payroll (the locations rules refuse API changes to them).
+ * belong to payroll (the locations rules refuse API changes to them; payroll-sync.service.ts sets them) until
+ * the platform disconnects it.
  */
 export function createPayrollService(deps: PayrollServiceDeps) {
   return {
@@ -26,10 +34,17 @@ export function createPayrollService(deps: PayrollServiceDeps) {
       return { url };
     },
 
-    isConnected: async (legalEntityId: string) => (await deps.repository.connectedAt(legalEntityId)) !== null,
+    isConnected: async (legalEntityId: string) => (await deps.repository.connection(legalEntityId)).payroll_connected_at !== null,
 
     /** POST /hosted/payroll: the owner consented. */
     connect: (legalEntityId: string) => deps.repository.markConnected(legalEntityId, deps.now()),
+
+    /** DELETE /v2/auth/payroll: employee settings return to manual edits; disconnecting twice is one disconnect. */
+    async disconnect(scope: AccessScope): Promise<PayrollConnection> {
+      await deps.repository.markDisconnected(scope.legalEntityId, deps.now());
+      const row = await deps.repository.connection(scope.legalEntityId);
+      return { legalEntityId: scope.legalEntityId, connected: row.payroll_connected_at !== null, lastPayrollUpdate: row.last_payroll_update };
+    },
   };
 }
 

@@ -67,7 +67,7 @@ describe('planning service', () => {
 
   it('removes tasks that stop applying unless someone acted on them, which are kept as not applicable', async () => {
     const location: LocationRow = {
-      legal_entity_id: 'le_a', region_id: regionByCode('CA')!.id, has_employees: true, has_physical_location: true, employee_count: 5, created_at: TODAY, updated_at: TODAY,
+      legal_entity_id: 'le_a', region_id: regionByCode('CA')!.id, has_employees: true, has_physical_location: true, employee_count: 5, added_by: 'api', created_at: TODAY, updated_at: TODAY,
     };
     const withCa = fakeRepository([ENTITY], [location]);
     await serviceOver(withCa.repo).replan({} as Db, ['le_a']);
