@@ -13,6 +13,8 @@ import type { AgencyConnectors } from './connectors/registry.js';
 export const SWEEP_JOB = 'automations.sweep';
 /** A scheduled step this late (and held by nobody) has lost its job: the sweep sends it again. */
 export const OVERDUE_SECONDS = 60;
+/** The longest pause before a retry, however many tries are configured. */
+export const MAX_RETRY_PAUSE_MS = 3_600_000;
 
 export interface WorkflowSettings {
   /** Longest a connector call may take (AUTOMATION_CONNECTOR_TIMEOUT_MS). */
@@ -129,7 +131,7 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
         });
         return `failed ${key} (${attempts}) → operator queue`;
       }
-      await writer.schedule(trx, row, row.current_step!, settings.retryBaseMs * 2 ** (attempts - 1), { attempts, last_error: reason });
+      await writer.schedule(trx, row, row.current_step!, Math.min(MAX_RETRY_PAUSE_MS, settings.retryBaseMs * 2 ** (attempts - 1)), { attempts, last_error: reason });
       return `failed ${key} (${attempts}), retried`;
     });
   }
