@@ -18,6 +18,8 @@ export interface JobDefinition {
   pollingIntervalSeconds?: number;
   /** Log each finished run (scheduled maintenance jobs); off for the frequent small ones. */
   logRuns?: boolean;
+  /** Jobs of this queue run at once in this process (one worker each; every worker polls at the interval). Default 1. */
+  concurrency?: number;
 }
 
 export interface SendOptions {
@@ -154,14 +156,16 @@ export async function startJobQueue(connectionString: string, log: (message: str
           retryBackoff: true,
         });
         if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
-        await boss.work<Record<string, unknown>>(job.name, { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 }, async ([item]) => {
-          const result = await job.handler(item?.data ?? {}).catch((error: unknown) => {
-            handlerFailures.set(job.name, (handlerFailures.get(job.name) ?? 0) + 1);
-            throw error;
+        for (let worker = 0; worker < (job.concurrency ?? 1); worker++) {
+          await boss.work<Record<string, unknown>>(job.name, { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 }, async ([item]) => {
+            const result = await job.handler(item?.data ?? {}).catch((error: unknown) => {
+              handlerFailures.set(job.name, (handlerFailures.get(job.name) ?? 0) + 1);
+              throw error;
+            });
+            if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
+            return result;
           });
-          if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
-          return result;
-        });
+        }
       }
     },
     async stats() {
