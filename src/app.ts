@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
-  const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations });
+  const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations, publicBaseUrl: config.publicBaseUrl });
   const payroll = createPayrollModule({ db, sessions, entities: signup, now });
   const operatorsModule = createOperatorsModule({ db });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);

@@ -25,6 +25,8 @@ export interface TasksModuleDeps {
   now: () => Date;
   planning: Replanner;
   locations: Pick<LocationsService, 'updateIn'>;
+  /** Statehouse's public base URL: the task records' links (submit_url, hosted_url) start with it. */
+  publicBaseUrl: string;
 }
 
 /** Tasks: reading and acting on an entity's tasks (status, answers, automation) and their API. */
@@ -39,9 +41,10 @@ export function createTasksModule(deps: TasksModuleDeps) {
     /** GET/PATCH /tasks…, /v2/tasks…, the session operations and the hosted task and automation pages they link to. */
     routes(http: { auth: AuthHooks; sessions: HostedSessionsService; publicOrigin: string }): FastifyPluginAsync {
       const cache = createTaskListCache(repository);
+      const records = { catalog: deps.catalog, publicBaseUrl: deps.publicBaseUrl };
       return async (app) => {
-        await app.register(taskRoutes({ tasks, catalog: deps.catalog, auth: http.auth, cache }));
-        await app.register(taskV2Routes({ tasks, catalog: deps.catalog, auth: http.auth, cache }));
+        await app.register(taskRoutes({ tasks, records, auth: http.auth, cache }));
+        await app.register(taskV2Routes({ tasks, records, auth: http.auth, cache }));
         await app.register(taskSessionRoutes({ tasks, automation, sessions: http.sessions, auth: http.auth }));
         await app.register(taskPageRoutes({ sessions: http.sessions, tasks, catalog: deps.catalog, publicOrigin: http.publicOrigin }));
         await app.register(automationPageRoutes({ sessions: http.sessions, automation, publicOrigin: http.publicOrigin }));

@@ -2,11 +2,15 @@
 // tasks.mappers.ts so that neither imports the other.
 import type { Agency, QuestionDefinition, RequirementDefinition } from '../../catalog/catalog.schema.js';
 import type { Region } from '../../catalog/regions.js';
-import type { TaskAutomationRow, TaskRow } from '../../db/schema.js';
+import type { TaskRow } from '../../db/schema.js';
+import type { AutomationView } from '../automations/automations.types.js';
+
+/** What task records and pages read of a task's latest automation (the automations service's view). */
+export type TaskAutomation = Pick<AutomationView, 'status' | 'statusReason' | 'logs' | 'outputs' | 'performer'>;
 
 /** A stored task with what the catalog says about it. */
 export type TaskView =
-  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomationRow | undefined }
+  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomation | undefined }
   | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition; automation?: undefined };
 
 /** Sorting and filtering keys of a task view. */

@@ -9,7 +9,7 @@ import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner } from '../planning/index.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
-import { traitsOf, type TaskView } from './task-view.js';
+import { traitsOf, type TaskAutomation, type TaskView } from './task-view.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
 
 export type { TaskView };
@@ -47,7 +47,10 @@ export function createTasksService(deps: TasksDeps) {
     const out = rows.map(view).filter((v): v is TaskView => v !== null);
     if (out.length === 0) return out;
     const automations = await repositoryFor(db).findAutomations(out[0]!.row.legal_entity_id);
-    const byTask = new Map(automations.map((a) => [a.task_id, a]));
+    const byTask = new Map(automations.map((a) => [a.task_id, {
+      status: a.status as TaskAutomation['status'], statusReason: null, performer: 'operator', outputs: null,
+      logs: a.history.map((h) => ({ status: h.status as TaskAutomation['status'], reason: null, actor: 'system', at: h.updated_at })),
+    }]));
     for (const v of out) if (v.kind === 'requirement') v.automation = byTask.get(v.row.id);
     return out;
   }
