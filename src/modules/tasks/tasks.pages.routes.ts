@@ -62,7 +62,11 @@ export function toTaskItem(catalog: Catalog, view: TaskView, today: string): Tas
     resources: d.resources.map((r) => ({ ...r })), steps: d.resolutions.manual.map((s) => ({ ...s })), agency: view.agency.name,
     unlocks: (d.unlocks ?? []).map((id) => catalog.requirement(id)?.definition.title ?? id),
     answerType: null, answer: null,
-    automation: automationFields(view) ? { status: view.automation?.status ?? 'not started', canStart: !view.automation } : null,
+    automation: automationFields(view) ? {
+      status: view.automation?.status ?? null,
+      results: view.automation?.outputs?.accountData.map((d) => ({ ...d })) ?? [],
+      documentUrl: null,
+    } : null,
   };
 }
 
