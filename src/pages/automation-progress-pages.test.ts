@@ -41,7 +41,8 @@ describe('the automation progress page', () => {
   it('names our team when a person does it, and a retry when a step failed', () => {
     const out = page(automation({ performer: 'operator', fulfilment: 'operator', lastError: 'portal timed out' }));
     expect(out).toContain('Our team (a person) files this');
-    expect(out).toContain('will be tried again');
+    expect(out).toContain('Our team will file it');
+    expect(page(automation({ lastError: 'portal timed out' }))).toContain('will be tried again');
   });
 
   it('when complete: the results (account data, dates, login, confirmation link), the log, no check link', () => {

@@ -62,8 +62,9 @@ function nextText(page: AutomationProgressPage): string {
   const machine = a.performer !== 'operator';
   switch (a.status) {
     case 'started':
-      if (a.lastError) return 'The last attempt did not go through; it will be tried again shortly. Nothing is lost.';
-      return machine ? 'The filing is under way. This usually takes less than a minute; check again shortly.' : 'Our team will file it with the agency and update this page. You do not need to do anything now.';
+      if (!machine) return 'Our team will file it with the agency and update this page. You do not need to do anything now.';
+      if (a.lastError) return 'The last attempt did not go through; it will be tried again shortly. Nothing you entered is lost.';
+      return 'The filing is under way. This usually takes less than a minute; check again shortly.';
     case 'waiting_for_start_file_date':
       return 'The agency accepts this filing only from a later date. It will be filed then, without anything more from you.';
     case 'waiting_on_state':
@@ -71,7 +72,7 @@ function nextText(page: AutomationProgressPage): string {
     case 'waiting_on_signature':
       return 'The filing needs a signature before the agency accepts it. You will be asked to sign; nothing else is needed now.';
     case 'waiting_on_customer_response':
-      return 'Our team needs something from you before it can go on. Answer below; the filing continues once you send it.';
+      return 'The filing needs something from you before it can go on. Answer below; it continues once you send your answer.';
     case 'complete':
       return `Done. The results are below and are also kept with ${page.platformName}.`;
     case 'canceled':
@@ -112,14 +113,14 @@ function answerForm(page: AutomationProgressPage): Raw {
   if (a.status !== 'waiting_on_customer_response' || !form) return html``;
   const labels = { ...Object.fromEntries(form.fields.map((f) => [f.name, f.label])), response: 'Your answer' };
   const responseError = form.errors.response;
-  return html`<h2>Our team asks</h2>
+  return html`<h2>We need more information</h2>
 <blockquote class="operator-message"><p>${a.customerMessage ?? 'Please check the details below.'}</p></blockquote>
 ${errorSummary(form.errors, labels)}
 <form method="post" action="/hosted/automation/${page.taskId}/answer" novalidate>
 ${csrfInput(form.csrf)}
-<div class="field${responseError ? ' has-error' : ''}"><label for="f-response">Your answer <span class="req" aria-hidden="true">*</span></label>
+<div class="field${responseError ? ' has-error' : ''}"><label for="f-response">Your answer</label>
 ${responseError ? html`<p class="error" id="f-response-error">${responseError}</p>` : ''}
-<textarea id="f-response" name="response" rows="4" required${responseError ? raw(' aria-invalid="true" aria-describedby="f-response-error"') : ''}>${form.values.response ?? ''}</textarea></div>
+<textarea id="f-response" name="response" rows="4"${responseError ? raw(' aria-invalid="true" aria-describedby="f-response-error"') : ''}>${form.values.response ?? ''}</textarea></div>
 ${form.fields.length ? html`<p class="muted">Correct any detail the question is about; fields left as they are keep what you sent before${form.fields.some((f) => f.type === 'ssn-last4') ? ' (sensitive ones are not shown again: leave them empty to keep them)' : ''}.</p>` : ''}
 ${form.fields.map((f) => automationFieldControl({ ...f, required: false }, form.values[f.name], form.errors[f.name]))}
 <div class="actions"><button type="submit">Send the answer</button></div>

@@ -19,3 +19,6 @@ export function traitsOf(view: TaskView) {
     ? { definitionId: view.question.id, tags: [] as readonly string[], category: view.question.category, priority: view.question.priority, unlocks: 1, title: view.question.title }
     : { definitionId: view.definition.id, tags: view.definition.tags as readonly string[], category: view.definition.category, priority: view.definition.priority, unlocks: view.definition.unlocks?.length ?? 0, title: view.definition.title };
 }
+
+/** The requirement's automation as the catalog declares it (fields, fulfilment, outputs), if it has one. */
+export const automationOf = (view: TaskView) => (view.kind === 'requirement' ? view.definition.resolutions.automation : undefined);

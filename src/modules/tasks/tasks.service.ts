@@ -9,7 +9,8 @@ import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner } from '../planning/index.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
-import { traitsOf, type TaskAutomation, type TaskView } from './task-view.js';
+import { traitsOf, type TaskView } from './task-view.js';
+import type { AutomationsService } from '../automations/automations.types.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
 
 export type { TaskView };
@@ -23,6 +24,8 @@ export interface TasksDeps {
   planning: Replanner;
   /** A question that collects a location fact updates the location (its rules, like the payroll lock, apply). */
   locations: Pick<LocationsService, 'updateIn'>;
+  /** The latest automation of each task of a list (task records and pages show its status). */
+  automations: Pick<AutomationsService, 'forTasks'>;
   repositoryFor?: (db: Db) => TasksRepository;
 }
 
@@ -42,16 +45,13 @@ export function createTasksService(deps: TasksDeps) {
     return found ? { row, kind: 'requirement', region, definition: found.definition, agency: found.agency } : null;
   }
 
-  /** Views of stored tasks, with the automation of each requirement (one query for the list). */
+  /** Views of stored tasks, with the latest automation of each requirement (one call for the whole list). */
   async function views(rows: TaskRow[]): Promise<TaskView[]> {
     const out = rows.map(view).filter((v): v is TaskView => v !== null);
-    if (out.length === 0) return out;
-    const automations = await repositoryFor(db).findAutomations(out[0]!.row.legal_entity_id);
-    const byTask = new Map(automations.map((a) => [a.task_id, {
-      status: a.status as TaskAutomation['status'], statusReason: null, performer: 'operator', outputs: null,
-      logs: a.history.map((h) => ({ status: h.status as TaskAutomation['status'], reason: null, actor: 'system', at: h.updated_at })),
-    }]));
-    for (const v of out) if (v.kind === 'requirement') v.automation = byTask.get(v.row.id);
+    const requirements = out.filter((v) => v.kind === 'requirement' && v.definition.resolutions.automation);
+    if (requirements.length === 0) return out;
+    const latest = await deps.automations.forTasks(requirements[0]!.row.legal_entity_id, requirements.map((v) => v.row.id));
+    for (const v of requirements) if (v.kind === 'requirement') v.automation = latest.get(v.row.id);
     return out;
   }
 
