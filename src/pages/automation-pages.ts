@@ -37,17 +37,6 @@ ${data.fields.map((f) => automationFieldControl(f, data.values[f.name], data.err
   });
 }
 
-export function renderAutomationStatus(data: { platformName: string; title: string; status: string; history: { status: string; updated_at: string }[]; callbackUrl: string | null }): string {
-  return layout({
-    title: `Automation: ${data.title}`,
-    platformName: data.platformName,
-    body: html`<h1>${data.title}</h1>
-<p role="status">The automation has ${data.status === 'started' ? 'started' : `the status “${data.status}”`}. The task is now in progress; your platform will show its progress.</p>
-<ol class="history">${data.history.map((h) => html`<li><time datetime="${h.updated_at}">${h.updated_at.slice(0, 16).replace('T', ' ')} UTC</time>: ${h.status}</li>`)}</ol>
-${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
-  });
-}
-
 /** The automation page of a task that cannot be started (done, dismissed): said in words, with no form to fill in vain. */
 export function renderAutomationRefused(data: { platformName: string; title: string; reason: string; callbackUrl: string | null }): string {
   return layout({

@@ -112,9 +112,10 @@ export function taskSessionRoutes(deps: {
       const taskId = request.params.task_id;
       const definition = automationOf(await deps.tasks.get(scope, taskId));
       if (!definition) throw new ConflictError(`Task '${taskId}' cannot be automated: complete it with its manual steps`);
-      // Needing no input, the automation starts at once (a done task or a running automation: 409); only for an
-      // allowed callback, and before the link exists. The page then shows its progress.
-      const startNow = definition.fields.length === 0 && !isLive(await deps.automations.forTask(scope, taskId));
+      // Needing no input, the automation starts at once (unless it runs or is complete: the page then shows it; a
+      // done task is 409); only for an allowed callback, and before the link exists.
+      const latest = await deps.automations.forTask(scope, taskId);
+      const startNow = definition.fields.length === 0 && !isLive(latest) && latest?.status !== 'complete';
       const { url, created_at, expires_at } = await deps.sessions.issueForCallback({
         platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'automation', callbackUrl: request.body.callback_url, scope: { task_id: taskId },
         ...(startNow && { beforeIssue: () => deps.automations.start(scope, taskId, {}) }),
