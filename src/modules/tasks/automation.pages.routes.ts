@@ -37,6 +37,10 @@ function valuesOf(fields: readonly AutomationField[], form: Record<string, strin
   return Object.fromEntries(fields.map((f) => [f.name, (form[f.name] ?? '').trim()]).filter(([, v]) => keepEmpty || v !== ''));
 }
 
+/** Values to write back into a page: never a sensitive one (SSN digits, bank details). */
+const withoutSensitive = (fields: readonly AutomationField[], values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).filter(([name]) => !fields.some((f) => f.name === name && isSensitive(f))));
+
 /**
  * The hosted automation page (POST /tasks/{task_id}/automate/sessions links here): the input form; once started,
  * the automation's real progress and results; a refused start in words; the owner's answer to an operator.
@@ -80,9 +84,11 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
       });
     }
 
+    /** The input form; a sensitive value typed before is never written back into the page. */
     const form = (hosted: HostedContext, { view, definition }: Loaded, values: Record<string, string>, errors: Record<string, string>, refusal: string | null) =>
       renderAutomationForm({
-        platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields: definition.fields, values, errors, csrf: hosted.csrf, refusal,
+        platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields: definition.fields, errors, csrf: hosted.csrf, refusal,
+        values: withoutSensitive(definition.fields, values),
       });
 
     /** What the page shows when no new automation can start now: the live one's progress, or why not in words. */
@@ -153,7 +159,7 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
         const current = await deps.automations.forTask(hosted.scope, loaded.view.row.id);
         if (!current) return notFound(reply, hosted);
         if (errors && current.status === 'waiting_on_customer_response') {
-          const answer = { fields: loaded.definition.fields, values: { ...fields, [ANSWER_FIELD]: response }, errors, csrf: hosted.csrf };
+          const answer = { fields: loaded.definition.fields, values: { ...withoutSensitive(loaded.definition.fields, fields), [ANSWER_FIELD]: response }, errors, csrf: hosted.csrf };
           return sendPage(reply, await progress(hosted, loaded, current, { answer }), { status: 422 });
         }
         if (error instanceof HttpError && error.status === 409) {
