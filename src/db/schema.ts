@@ -7,6 +7,7 @@ import type { AgencyAccountsTable, AccountLoginsTable, LoginRevealsTable } from 
 import type { HostedSessionsTable, HostedBrowserSessionsTable } from './schema/hosted.js';
 import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable, TaskAutomationsTable } from './schema/legal-entities.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
+import type { OperatorSessionsTable, OperatorLoginLinksTable } from './schema/operator-sessions.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -14,6 +15,7 @@ export type * from './schema/legal-entities.js';
 export type * from './schema/hosted.js';
 export type * from './schema/accounts.js';
 export type * from './schema/mail-connections.js';
+export type * from './schema/operator-sessions.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -32,6 +34,8 @@ export interface Database {
   login_reveals: LoginRevealsTable;
   operator_keys: OperatorKeysTable;
   operator_audit_events: OperatorAuditEventsTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_login_links: OperatorLoginLinksTable;
   mail_items: MailItemsTable;
   account_connections: AccountConnectionsTable;
   account_connection_events: AccountConnectionEventsTable;
