@@ -27,6 +27,8 @@ export interface MailIngestInput {
   sender?: string | null;
   fileName?: string | null;
   bytes: Buffer;
+  /** Runs in the item's transaction (an operator upload records its audit event there). */
+  inTransaction?: (trx: Db, item: { id: string; legalEntityId: string }) => Promise<void>;
 }
 
 export interface MailItemView {
@@ -109,10 +111,12 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
         const inTrx = createMailRepository(trx);
         await inTrx.lockFileStoreShared();
         const stored = await deps.storage.put(input.bytes);
-        return inTrx.insertItem({
+        const item = await inTrx.insertItem({
           id: newId(MAIL_ID_PREFIX), legal_entity_id: input.legalEntityId, region_code: region?.code ?? null, type, received_on: receivedOn,
           sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
         });
+        await input.inTransaction?.(trx, { id: item.id, legalEntityId: input.legalEntityId });
+        return item;
       });
       return (await toViews([row]))[0]!;
     },

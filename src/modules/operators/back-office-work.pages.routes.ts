@@ -9,8 +9,7 @@ import { queueQuery, renderQueue, type QueueFilters } from '../../pages/operator
 import { sendPage } from '../hosted-sessions/hosted-http.js';
 import type { PlanningService } from '../planning/index.js';
 import { AUTOMATION_STATUSES } from '../automations/automations.types.js';
-import { backOfficeOf, formFieldOf, MultipartForm, parseMultipart, requireOperatorSession, type BackOfficeHttp } from './back-office-http.js';
-import { backOfficeErrorPage } from './back-office.pages.routes.js';
+import { backOfficeErrorPage, backOfficeOf, formFieldOf, MultipartForm, parseMultipart, requireOperatorSession, type BackOfficeHttp } from './back-office-http.js';
 import { filterChoices, isOpen, requirementSheet, whyItApplies, type OperatorAutomations } from './back-office-views.js';
 import { checkOutcome, outcomeFieldOf } from './outcome-input.js';
 import type { OperatorsService } from './operators.service.js';

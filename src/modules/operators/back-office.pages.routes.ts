@@ -1,26 +1,12 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BoundedString } from '../../http/schemas.js';
-import { HttpError, RequestValidationError } from '../../lib/errors.js';
+import { HttpError } from '../../lib/errors.js';
 import { renderOperatorMessage, renderSignIn } from '../../pages/operator-pages.js';
 import { formOf, isSameOrigin, parseCookies, sendPage } from '../hosted-sessions/hosted-http.js';
-import { clearOperatorCookie, operatorCookie, operatorCookieName, requireOperatorSession, type BackOfficeHttp } from './back-office-http.js';
+import { backOfficeErrorPage, clearOperatorCookie, operatorCookie, operatorCookieName, requireOperatorSession, type BackOfficeHttp } from './back-office-http.js';
 import type { OperatorSessionsService } from './operator-sessions.service.js';
-
-const ERROR_PAGES: Record<number, { title: string; body: string }> = {
-  404: { title: 'Not found', body: 'There is nothing at this address.' },
-  413: { title: 'That was too large', body: 'Go back, choose a smaller file and try again.' },
-  429: { title: 'Too many requests', body: 'Wait a minute, then try again.' },
-};
-
-/** Errors of back-office pages are pages too: an operator reads them. Set on each back-office page plugin. */
-export function backOfficeErrorPage(error: FastifyError | HttpError | RequestValidationError, _request: FastifyRequest, reply: FastifyReply) {
-  const status = error instanceof RequestValidationError ? 400 : error instanceof HttpError ? error.status : (error as FastifyError).statusCode ?? 500;
-  if (status >= 500) throw error; // the app's handler logs it and answers (503 for a database outage)
-  const page = ERROR_PAGES[status] ?? { title: 'This address is not valid', body: 'Something in the address or the form could not be read. Go back and try again.' };
-  return sendPage(reply, renderOperatorMessage(page), { status });
-}
 
 const NOTICES: Record<string, string> = { 'signed-out': 'You are signed out.' };
 
