@@ -28,7 +28,7 @@ export interface OperatorsRoutesDeps {
   operatorAuth: OperatorHook;
   accounts: AccountsService;
   connections: Pick<ConnectionsService, 'listWithEvents'>;
-  automations?: OperatorAutomations;
+  automations: OperatorAutomations;
   catalog: Pick<Catalog, 'regions' | 'requirement'>;
   planning: Pick<PlanningService, 'explain'>;
   publicOrigin: string;
@@ -69,10 +69,8 @@ export function createOperatorsModule(deps: OperatorsModuleDeps) {
       await app.register(operatorRoutes({ ...http, operators, audit }));
       await app.register(auditRoutes({ audit, operatorAuth: http.operatorAuth }));
       await app.register(backOfficeSessionRoutes(backOffice));
-      if (http.automations) {
-        await app.register(operatorAutomationRoutes({ ...http, automations: http.automations, operators }));
-        await app.register(backOfficeWorkRoutes({ ...http, ...backOffice, automations: http.automations, operators, now }));
-      }
+      await app.register(operatorAutomationRoutes({ ...http, operators }));
+      await app.register(backOfficeWorkRoutes({ ...http, ...backOffice, operators, now }));
     },
   };
 }
