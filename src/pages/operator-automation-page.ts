@@ -25,7 +25,7 @@ export interface RequirementSheet {
   resources: { title: string; url: string }[];
   fields: { name: string; label: string }[];
   outputs: {
-    account: { name: string; data: { name: string; description?: string }[] } | null;
+    account: { name: string; data: { name: string; description?: string; required: boolean }[] } | null;
     login: boolean;
     documentTitle: string;
     dates: { name: string; label: string }[];
@@ -118,9 +118,9 @@ function outcomeForm(data: AutomationPageData, sheet: RequirementSheet): Raw {
 <form method="post" action="/operator/automations/${data.item.id}/complete" enctype="multipart/form-data" novalidate>
 ${csrfInput(data.csrf)}
 ${out.account ? html`<fieldset><legend>${out.account.name}</legend>
-${out.account.data.map((d, i) => textField({ name: outcomeField.accountData(i), label: d.name, value: val(outcomeField.accountData(i)), error: err(outcomeField.accountData(i)), required: true, ...(d.description && { hint: d.description }) }))}
+${out.account.data.map((d, i) => textField({ name: outcomeField.accountData(i), label: d.name, value: val(outcomeField.accountData(i)), error: err(outcomeField.accountData(i)), required: d.required, ...(d.description && { hint: d.description }) }))}
 </fieldset>` : ''}
-${out.dates.map((d) => textField({ name: outcomeField.date(d.name), label: d.label, type: 'date', value: val(outcomeField.date(d.name)), error: err(outcomeField.date(d.name)), required: true }))}
+${out.dates.map((d) => textField({ name: outcomeField.date(d.name), label: d.label, type: 'date', value: val(outcomeField.date(d.name)), error: err(outcomeField.date(d.name)), hint: 'Today when left empty.' }))}
 ${out.login ? html`<fieldset><legend>Login to the agency portal (optional)</legend>
 ${textField({ name: outcomeField.username, label: 'Username', value: val(outcomeField.username), error: err(outcomeField.username), autocomplete: 'off' })}
 ${textField({ name: outcomeField.password, label: 'Password', type: 'password', error: err(outcomeField.password), autocomplete: 'new-password' })}

@@ -22,7 +22,7 @@ export function requirementSheet(catalog: Pick<Catalog, 'requirement'>, requirem
     resources: found.definition.resources,
     fields: automation.fields.map((f) => ({ name: f.name, label: f.label })),
     outputs: {
-      account: account ? { name: account.name, data: account.data.map((d) => ({ name: d.name, ...(d.description && { description: d.description }) })) } : null,
+      account: account ? { name: account.name, data: account.data.map((d) => ({ name: d.name, required: d.kind === 'identifier', ...(d.description && { description: d.description }) })) } : null,
       login: automation.outputs.login,
       documentTitle: automation.outputs.document.title,
       dates: automation.outputs.dates,

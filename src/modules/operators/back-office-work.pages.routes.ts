@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Catalog } from '../../catalog/catalog.js';
 import { BoundedString, StringEnum } from '../../http/schemas.js';
-import { HttpError, InvalidInputError } from '../../lib/errors.js';
+import { HttpError, InvalidInputError, InvalidInputsError } from '../../lib/errors.js';
 import { renderAutomationPage, type AutomationPageData, type DetailForm } from '../../pages/operator-automation-page.js';
 import { queueQuery, renderQueue, type QueueFilters } from '../../pages/operator-queue-page.js';
 import { sendPage } from '../hosted-sessions/hosted-http.js';
@@ -11,7 +11,7 @@ import type { PlanningService } from '../planning/index.js';
 import { AUTOMATION_STATUSES } from '../automations/automations.types.js';
 import { backOfficeErrorPage, backOfficeOf, formFieldOf, MultipartForm, parseMultipart, requireOperatorSession, type BackOfficeHttp } from './back-office-http.js';
 import { filterChoices, isOpen, requirementSheet, whyItApplies, type OperatorAutomations } from './back-office-views.js';
-import { checkOutcome, outcomeFieldOf } from './outcome-input.js';
+import { checkOutcomeForm, outcomeFormErrors } from './outcome-input.js';
 import type { OperatorsService } from './operators.service.js';
 
 const PAGE_SIZE = 25;
@@ -139,14 +139,13 @@ export function backOfficeWorkRoutes(deps: BackOfficeWorkDeps) {
       const form = request.body instanceof MultipartForm ? request.body : null;
       if (!sheet || !form) throw new HttpError(400, 'The outcome form could not be read');
       const values = Object.fromEntries([...form.fields.entries()].filter(([name, v]) => typeof v === 'string' && name !== '_csrf' && !name.includes('password')).map(([n, v]) => [n, v as string]));
-      const checked = checkOutcome(sheet, { text: (name) => form.text(name), document: await form.file('document') });
+      const checked = checkOutcomeForm(sheet, { text: (name) => form.text(name), document: await form.file('document') });
       if ('errors' in checked) return detail(request, reply, request.params.id, { errors: { form: 'outcome', fields: checked.errors, values }, status: 422 });
       try {
         await deps.automations.complete(item.id, backOfficeOf(request).operator, checked.outcome);
       } catch (error) {
-        const field = error instanceof InvalidInputError ? outcomeFieldOf(sheet, error.path) : null;
-        if (error instanceof InvalidInputError) {
-          return detail(request, reply, request.params.id, { errors: { form: 'outcome', fields: { [field ?? 'document']: error.reason }, values }, status: 422 });
+        if (error instanceof InvalidInputError || error instanceof InvalidInputsError) {
+          return detail(request, reply, request.params.id, { errors: { form: 'outcome', fields: outcomeFormErrors(sheet, checked.outcome, error), values }, status: 422 });
         }
         return conflictPage(request, reply, request.params.id, error);
       }

@@ -1,14 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { Catalog } from '../../catalog/catalog.js';
 import { BoundedString, errorResponses, Nullable, StringEnum } from '../../http/schemas.js';
 import { InvalidInputError } from '../../lib/errors.js';
 import { AUTOMATION_STATUSES, type AutomationQueueItem, type AutomationView } from '../automations/automations.types.js';
-import { requirementSheet, type OperatorAutomations } from './back-office-views.js';
+import type { OperatorAutomations } from './back-office-views.js';
 import { OPERATOR_SECURITY, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
-import { checkOutcome } from './outcome-input.js';
-import { outcomeField } from '../../pages/operator-automation-page.js';
 import type { OperatorsService } from './operators.service.js';
 
 const MAX_PAGE = 200;
@@ -61,7 +58,7 @@ const CompleteBody = Type.Object(
       maxItems: 50, description: 'One value per data attribute of the catalog\'s `outputs.agency_account.data`, by name.',
     })),
     login: Type.Optional(Type.Object({
-      username: BoundedString(1000, { minLength: 1 }), password: BoundedString(1000, { minLength: 1 }),
+      username: BoundedString(500, { minLength: 1 }), password: BoundedString(500, { minLength: 1 }),
     }, { additionalProperties: false, description: 'Sealed in the vault; never returned or logged.' })),
     dates: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Type.String({ format: 'date' }), { description: 'The catalog\'s `outputs.dates`, by name.' })),
     document: Type.Object({
@@ -86,7 +83,7 @@ export function toOperatorAutomation(a: AutomationView & Partial<Pick<Automation
 
 /** The operator API of automations (/operator/v1/automations…): the same service calls as the back office's pages. */
 export function operatorAutomationRoutes(deps: {
-  automations: OperatorAutomations; operators: Pick<OperatorsService, 'listKeys'>; catalog: Pick<Catalog, 'requirement'>; operatorAuth: OperatorHook; maxUploadBytes: number;
+  automations: OperatorAutomations; operators: Pick<OperatorsService, 'listKeys'>; operatorAuth: OperatorHook; maxUploadBytes: number;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -148,37 +145,25 @@ export function operatorAutomationRoutes(deps: {
       ...common,
       // The base64 of a PDF as large as MAIL_MAX_BYTES, and the rest of the body.
       bodyLimit: Math.ceil(deps.maxUploadBytes / 3) * 4 + 64 * 1024,
-      config: { secretInputs: [['body', 'login']], inputAt: (path) => ['body', ...apiPathOf(path)] },
+      config: { secretInputs: [['body', 'login']] },
       schema: {
         operationId: 'operatorCompleteAutomation', tags, security, summary: 'Record the outcome: account data, login, confirmation PDF, dates; the task is then done',
-        description: 'The outputs the catalog declares for the requirement (`outputs`) are required: every account data attribute and date, and the PDF. ' +
-          'All of it is written in one transaction with the task `done`. Audited.',
+        description: 'Checked against the outputs the catalog declares for the requirement: every identifier of the agency account (account numbers) and the PDF are required; ' +
+          'other data and a login are optional; dates left out are today. All of it is written in one transaction with the task `done`. Audited.',
         params: Params, body: CompleteBody, response: { ...one, ...errorResponses(401, 404, 409, 413, 422) },
       },
     }, async (request) => {
       const id = request.params.automation_id;
-      const item = await deps.automations.get(id);
-      const sheet = requirementSheet(deps.catalog, item.requirementId);
       const body = request.body;
       const bytes = Buffer.from(body.document.content_base64, 'base64');
       if (bytes.length > deps.maxUploadBytes) throw new InvalidInputError(['document', 'content_base64'], `The file is larger than ${deps.maxUploadBytes} bytes`, '[file]');
-      // The API body in the form's terms, so that one check serves both.
-      const byName = new Map((body.account_data ?? []).map((d) => [d.name, d.value]));
-      const fields = new Map<string, string>([
-        ...(sheet?.outputs.account?.data ?? []).map((d, i) => [outcomeField.accountData(i), byName.get(d.name) ?? ''] as [string, string]),
-        ...Object.entries(body.dates ?? {}).map(([name, value]) => [outcomeField.date(name), value] as [string, string]),
-        [outcomeField.username, body.login?.username ?? ''], [outcomeField.password, body.login?.password ?? ''],
-      ]);
-      if (sheet) {
-        const checked = checkOutcome(sheet, { text: (name) => fields.get(name) ?? '', document: { fileName: body.document.file_name, bytes } });
-        if ('errors' in checked) {
-          const [field, reason] = Object.entries(checked.errors)[0]!;
-          throw new InvalidInputError(formPathOf(sheet, field), reason, null);
-        }
-        await deps.automations.complete(id, operatorPrincipalOf(request), checked.outcome);
-      } else {
-        await deps.automations.complete(id, operatorPrincipalOf(request), { document: { fileName: body.document.file_name, bytes }, ...(body.account_data && { accountData: body.account_data }) });
-      }
+      // The service checks the outcome against the catalog's outputs (422s named in this body's terms).
+      await deps.automations.complete(id, operatorPrincipalOf(request), {
+        document: { fileName: body.document.file_name, bytes },
+        ...(body.account_data && { accountData: body.account_data }),
+        ...(body.login && { login: body.login }),
+        ...(body.dates && { dates: body.dates }),
+      });
       return get(id);
     });
 
@@ -201,21 +186,4 @@ export function operatorAutomationRoutes(deps: {
       return get(request.params.automation_id);
     });
   };
-}
-
-/** A form field of the outcome check, as a path in the API body. */
-function formPathOf(sheet: NonNullable<ReturnType<typeof requirementSheet>>, field: string): (string | number)[] {
-  const data = /^account_data_(\d+)$/.exec(field);
-  if (data) return ['account_data', sheet.outputs.account?.data[Number(data[1])]?.name ?? Number(data[1])];
-  if (field.startsWith('date_')) return ['dates', field.slice('date_'.length)];
-  if (field === outcomeField.username) return ['login', 'username'];
-  if (field === outcomeField.password) return ['login', 'password'];
-  return ['document', 'content_base64'];
-}
-
-/** The service's outcome paths (camelCase) in the API body's names. */
-function apiPathOf(path: (string | number)[]): (string | number)[] {
-  const [head, ...rest] = path;
-  const names: Record<string, string> = { accountData: 'account_data', document: 'document', dates: 'dates', login: 'login' };
-  return [typeof head === 'string' ? names[head] ?? head : head ?? 'body', ...rest] as (string | number)[];
 }
