@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl } from '../src/app.js';
+import { operatorCookie } from '../src/modules/operators/back-office-http.js';
 import { createOperatorsModule } from '../src/modules/operators/index.js';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { bearer, createPlatformWithEntity, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
@@ -139,6 +141,11 @@ describe('back office sign-in (/operator)', () => {
     expect(again.statusCode).toBe(401);
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.body).toContain('This link cannot be used');
+  });
+
+  it('over https the cookie is Secure with the __Host- prefix; sign-in links never reach a log line', () => {
+    expect(operatorCookie(true, 'tok', 60)).toBe('__Host-statehouse_operator=tok; Path=/; HttpOnly; SameSite=Strict; Max-Age=60; Secure');
+    expect(redactUrl('/operator/link/Xq3secret?x=1')).toBe('/operator/link/[redacted]?x=1');
   });
 
   // These move the app's clock: they come last.
