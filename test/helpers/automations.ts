@@ -74,13 +74,15 @@ export async function startAutomationsFixture(options: { automations?: Partial<C
     options.log, { jobs: options.jobs ?? true },
   );
   let apiKey: string | null = null;
+  let platformId: string | null = null;
   async function entity(body: Record<string, unknown> = {}) {
     const created = apiKey ? { apiKey, ...(await signupWithToken(t.app, apiKey, body)) } : await createPlatformWithEntity(t, 'Acme Payroll', body);
     apiKey = created.apiKey;
+    if ('platformId' in created) platformId = created.platformId;
     const calls = entityCalls(t, created.token);
     const located = await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(created.token), payload: { config: { has_employees: true, has_physical_location: true } } });
     if (located.statusCode !== 200) throw new Error(`PUT /locations/CA: ${located.statusCode} ${located.body}`);
-    return { entityId: created.entityId, ...calls };
+    return { entityId: created.entityId, platformId: 'platformId' in created ? created.platformId : platformId!, scope: { platformId: 'platformId' in created ? created.platformId : platformId!, legalEntityId: created.entityId }, ...calls };
   }
   return { t, entity, close: () => t.close() };
 }

@@ -98,7 +98,7 @@ export function createOperatorAutomations(deps: {
     },
 
     /** Assigns it to the operator (or `assignee`; null unassigns). */
-    claim(automationId: string, operator: OperatorPrincipal, assignee?: { keyId: string; name: string } | null) {
+    async claim(automationId: string, operator: OperatorPrincipal, assignee?: { keyId: string; name: string } | null) {
       const to = assignee === undefined ? { keyId: operator.keyId, name: operator.name } : assignee;
       return act(automationId, operator, 'automation.claim', { assignee: to && { key_id: to.keyId, name: to.name } },
         (trx, row) => createAutomationsRepository(trx).update(row.id, { assigned_operator_key_id: to?.keyId ?? null, assigned_operator_name: to?.name ?? null }),
@@ -121,7 +121,7 @@ export function createOperatorAutomations(deps: {
     },
 
     /** Sends it back to the business owner with a question (the hosted task page shows it and takes the answer). */
-    requestCustomerResponse(automationId: string, operator: OperatorPrincipal, message: string) {
+    async requestCustomerResponse(automationId: string, operator: OperatorPrincipal, message: string) {
       const question = reasonText(message, 'message');
       return act(automationId, operator, 'automation.request_response', {},
         (trx, row) => deps.writer.move(trx, row, { status: 'waiting_on_customer_response', reason: 'Our team needs more information', actor: operator.name, set: { customer_message: question } }),
@@ -129,7 +129,7 @@ export function createOperatorAutomations(deps: {
     },
 
     /** Gives up, with the reason the owner sees; the task goes back to to-do. */
-    cancel(automationId: string, operator: OperatorPrincipal, reason: string) {
+    async cancel(automationId: string, operator: OperatorPrincipal, reason: string) {
       const why = reasonText(reason, 'reason');
       return act(automationId, operator, 'automation.cancel', { reason: why }, async (trx, row) => {
         const canceled = await deps.writer.cancel(trx, row, why, operator.name);

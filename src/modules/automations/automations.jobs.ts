@@ -134,6 +134,19 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     });
   }
 
+  /**
+   * The step could not be held: performed already (nothing to do), or held by another performance. A holder
+   * that died leaves its hold to run out: the step is sent again for then (a no-op if the holder finishes).
+   */
+  async function whyNotHeld(automationId: string, key: string): Promise<string> {
+    const row = await createAutomationsRepository(db).findById(automationId);
+    const stillCurrent = row?.current_step && stepKey(row.current_step, row.round) === key;
+    if (!row || !stillCurrent || !row.lease_until) return `not performed (${key}): performed already`;
+    const wait = Math.max(0, row.lease_until.getTime() - Date.now());
+    await deps.jobs.send(STEP_JOB, { automation_id: automationId, step_key: key }, { startAfterSeconds: Math.ceil(wait / 1000) + 1 });
+    return `not performed (${key}): held by another performance; sent again for when its hold runs out`;
+  }
+
   /** One performance of the automation's current step (the job's `step_key` must still be current). */
   async function runStep(automationId: string, expectedKey?: string): Promise<string> {
     const repo = createAutomationsRepository(db);
@@ -145,7 +158,7 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     const connector = deps.connectors.byName(row.performer);
     const token = randomUUID();
     const held = await repo.leaseStep(row.id, { step: row.current_step, round: row.round, key }, token, leaseSeconds);
-    if (!held) return `not performed (${key}): performed already, or by another process now`;
+    if (!held) return whyNotHeld(automationId, key);
     if (!connector) return fail(held, token, key, `No connector named '${row.performer}' in this configuration`);
     let outcome: ConnectorStepOutcome;
     try {
