@@ -92,6 +92,7 @@ function summary(item: AutomationDetailView): Raw {
 <div><dt>State and agency</dt><dd>${item.region}, ${item.agencyId}</dd></div>
 <div><dt>Status</dt><dd><span class="badge">${statusLabel(item.status)}</span>${item.statusReason ? html` ${item.statusReason}` : ''}</dd></div>
 <div><dt>Due</dt><dd>${item.dueDate ?? 'No due date'}</dd></div>
+<div><dt>Done by</dt><dd>${item.performer === 'operator' ? 'Our team (the operator queue)' : `The ${item.performer} connector`}</dd></div>
 <div><dt>Assigned to</dt><dd>${item.assignedTo?.name ?? 'Nobody'}</dd></div>
 ${item.customerMessage ? html`<div><dt>Question to the owner</dt><dd>${item.customerMessage}</dd></div>` : ''}
 ${item.lastError ? html`<div><dt>Last error</dt><dd>${item.lastError}</dd></div>` : ''}

@@ -8,7 +8,8 @@ import { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES, type AutomationQueueIte
 /** What the back office and the operator API call of the automations service (src/modules/automations). */
 export type OperatorAutomations = Pick<AutomationsService, 'queue' | 'get' | 'revealInput' | 'claim' | 'complete' | 'requestCustomerResponse' | 'cancel'>;
 
-export const isOpen = (item: Pick<AutomationQueueItem, 'status'>) => !FINAL_AUTOMATION_STATUSES.includes(item.status);
+/** Whether an operator can act on it: live, and with a person (not being filed by a connector). */
+export const isOpen = (item: Pick<AutomationQueueItem, 'status' | 'performer'>) => !FINAL_AUTOMATION_STATUSES.includes(item.status) && item.performer === 'operator';
 
 /** The catalog's side of an automation: the agency and its links, the input fields and the outputs to record. */
 export function requirementSheet(catalog: Pick<Catalog, 'requirement'>, requirementId: string): RequirementSheet | null {
