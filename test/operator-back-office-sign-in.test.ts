@@ -108,7 +108,7 @@ describe('back office sign-in (/operator)', () => {
     expect((await browser!.get('/operator')).statusCode).toBe(200);
   });
 
-  it('signs out: the cookie is cleared and the session is gone', async () => {
+  it('signs out: the cookie is cleared and the session is gone; signing in and out are in the audit trail', async () => {
     const { browser } = await signIn(t.app, key);
     await browser!.get('/operator');
     const out = await browser!.post('/operator/sign-out', {});
@@ -117,6 +117,11 @@ describe('back office sign-in (/operator)', () => {
     expect(cookieSet(out)!.attributes).toContain('Max-Age=0');
     const after = await browser!.get('/operator');
     expect(after.statusCode).toBe(303);
+    const trail = json<{ events: { action: string; subject: { id: string }; details: Record<string, unknown> }[] }>(
+      await t.app.inject({ url: '/operator/v1/audit-events?subject_type=operator_session&limit=2', headers: bearer(key) }));
+    expect(trail.events.map((e) => e.action)).toEqual(['session.sign_out', 'session.sign_in']);
+    expect(trail.events[0]!.subject.id).toBe(trail.events[1]!.subject.id);
+    expect(trail.events[1]!.details).toEqual({ via: 'key' });
   });
 
   it('ends every session of a key when the key is revoked', async () => {

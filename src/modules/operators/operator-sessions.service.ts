@@ -3,6 +3,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
 import type { OperatorSessionsRepository } from './operator-sessions.repository.js';
+import type { AuditService } from './audit.service.js';
 import type { OperatorPrincipal, OperatorsService } from './operators.service.js';
 
 /** How long a back-office session lives: signed out after this much inactivity, and at the latest after `absoluteHours`. */
@@ -36,6 +37,8 @@ export interface OperatorSessionsDeps {
   /** The instance's CSRF key (the hosted pages' key; the message is prefixed so the tokens never coincide). */
   csrfKey: () => Promise<Buffer>;
   now: () => Date;
+  /** Sign-ins and sign-outs are operator actions too. */
+  audit: Pick<AuditService, 'recordCommitted'>;
 }
 
 /**
@@ -47,19 +50,19 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
   const { repository } = deps;
   const csrfFor = async (sessionId: string) => createHmac('sha256', await deps.csrfKey()).update(`operator-session:${sessionId}`).digest('base64url');
 
-  async function open(operator: OperatorPrincipal): Promise<OpenedSession> {
+  async function open(operator: OperatorPrincipal, via: 'key' | 'link'): Promise<OpenedSession> {
     const cookieToken = newSecret('');
     const now = deps.now();
     const maxAgeSeconds = OPERATOR_SESSION_LIMITS.absoluteHours * 3600;
-    await repository.insertSession({
-      id: newId('ops'), token_hash: hashSecret(cookieToken), operator_key_id: operator.keyId, expires_at: new Date(now.getTime() + maxAgeSeconds * 1000), now,
-    });
+    const id = newId('ops');
+    await repository.insertSession({ id, token_hash: hashSecret(cookieToken), operator_key_id: operator.keyId, expires_at: new Date(now.getTime() + maxAgeSeconds * 1000), now });
+    await deps.audit.recordCommitted({ operator, action: 'session.sign_in', subjectType: 'operator_session', subjectId: id, legalEntityId: null, details: { via } });
     return { cookieToken, operator, maxAgeSeconds };
   }
 
   return {
     /** The sign-in form: a live operator key opens a session (401 otherwise, the same for every failure). */
-    signIn: async (key: string | undefined): Promise<OpenedSession> => open(await deps.operators.authenticateKey(key)),
+    signIn: async (key: string | undefined): Promise<OpenedSession> => open(await deps.operators.authenticateKey(key), 'key'),
 
     /** `statehouse operators login`: a link that signs a browser in once, within `linkMinutes`. By key id or name. */
     async issueLink(keyIdOrName: string): Promise<{ url: string; expires_at: string; operator: OperatorPrincipal }> {
@@ -83,7 +86,7 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
       const link = await repository.consumeLink(hashSecret(token), deps.now());
       if (!link) return null;
       const [key] = await repository.findLiveKeys(link.operator_key_id);
-      return key ? open({ keyId: key.id, name: key.name }) : null;
+      return key ? open({ keyId: key.id, name: key.name }, 'link') : null;
     },
 
     /**
@@ -112,7 +115,11 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
     async signOut(cookieToken: string | undefined): Promise<void> {
       if (!cookieToken || cookieToken.length > MAX_TOKEN) return;
       const session = await repository.findSession(hashSecret(cookieToken));
-      if (session) await repository.deleteSession(session.id);
+      if (!session) return;
+      await repository.deleteSession(session.id);
+      await deps.audit.recordCommitted({
+        operator: { keyId: session.operator_key_id, name: session.operator_name }, action: 'session.sign_out', subjectType: 'operator_session', subjectId: session.id, legalEntityId: null,
+      });
     },
   };
 }
