@@ -118,4 +118,24 @@ describe('operator API: /operator/v1/automations', () => {
     const owner = await f.entity();
     expect((await f.t.app.inject({ url: '/operator/v1/automations', headers: { authorization: `Bearer ${owner.token}` } })).statusCode).toBe(401);
   });
+
+  it('documents every operation in the OpenAPI document, with its errors', async () => {
+    const doc = json(await f.t.app.inject({ url: '/openapi.json' }));
+    const ops = {
+      '/operator/v1/automations': ['get', 'operatorAutomationQueue'],
+      '/operator/v1/automations/{automation_id}': ['get', 'operatorGetAutomation'],
+      '/operator/v1/automations/{automation_id}/claim': ['post', 'operatorClaimAutomation'],
+      '/operator/v1/automations/{automation_id}/reveal': ['post', 'operatorRevealAutomationInput'],
+      '/operator/v1/automations/{automation_id}/complete': ['post', 'operatorCompleteAutomation'],
+      '/operator/v1/automations/{automation_id}/request-response': ['post', 'operatorRequestCustomerResponse'],
+      '/operator/v1/automations/{automation_id}/cancel': ['post', 'operatorCancelAutomation'],
+    } as const;
+    for (const [path, [method, id]] of Object.entries(ops)) {
+      const op = doc.paths[path]?.[method];
+      expect(op?.operationId, path).toBe(id);
+      expect(op.security).toEqual([{ operatorKey: [] }]);
+    }
+    expect(Object.keys(doc.paths['/operator/v1/automations/{automation_id}/complete'].post.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '409', '413', '422']));
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/operator/') && !p.startsWith('/operator/v1/'))).toEqual([]);
+  });
 });
