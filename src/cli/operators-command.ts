@@ -1,9 +1,8 @@
+import { MAX_AUDIT_PAGE } from '../modules/operators/audit.routes.js';
 import type { AuditService } from '../modules/operators/audit.service.js';
 import type { OperatorSessionsService } from '../modules/operators/operator-sessions.service.js';
 import type { OperatorsService } from '../modules/operators/operators.service.js';
 import { print, UsageError } from './output.js';
-
-const MAX_AUDIT_PAGE = 200;
 
 /** `operators keys create|list|revoke`: keys of the operator API, shown once on creation. */
 export async function operatorKeysCommand(operators: OperatorsService, [action, arg]: string[], json: boolean) {
