@@ -147,7 +147,8 @@ export async function startJobQueue(connectionString: string, log: (message: str
       });
     },
     async work(jobs) {
-      for (const job of jobs) {
+      // Side by side: each job's few round trips (its queue, its schedule) need not wait for the others'.
+      await Promise.all(jobs.map(async (job) => {
         await ensureQueue(job.name, {
           ...(job.expireInSeconds !== undefined && { expireInSeconds: job.expireInSeconds }),
           retryLimit: job.retryLimit ?? 3,
@@ -162,7 +163,7 @@ export async function startJobQueue(connectionString: string, log: (message: str
           if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
           return result;
         });
-      }
+      }));
     },
     async stats() {
       const { rows } = await boss.getDb().executeSql(QUEUE_STATS_SQL, []);
