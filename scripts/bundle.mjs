@@ -33,7 +33,7 @@ const asciiSources = {
 
 /**
  * pg picks its socket implementation when it loads: unless `navigator.userAgent` exists (node ≥ 21), it
- * probes for Cloudflare Workers with `new Response(...)`, which makes node load its fetch implementation
+ * probes for a serverless worker runtime with `new Response(...)`, which makes node load its fetch implementation
  * (undici), 50–80 ms of a start. This bundle runs on node only: pg's own node implementation is chosen
  * directly. The build fails if pg's file no longer has the line, so an upgrade cannot silently undo it.
  */
