@@ -36,6 +36,9 @@ export function registerDocsUi(app: FastifyInstance, prefix: string, uiConfig: R
   };
   app.get(prefix, { schema: { hide: true } }, handler);
   app.get(`${prefix}/*`, { schema: { hide: true } }, handler);
+  app.addHook('onClose', async () => {
+    await ui?.then((instance) => instance.close(), () => {});
+  });
 }
 
 async function buildUi(document: Record<string, unknown>, prefix: string, uiConfig: Record<string, unknown>): Promise<FastifyInstance> {
