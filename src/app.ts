@@ -133,9 +133,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
   const system = createSystemModule({ db, vault });
   const { instanceKeys } = system;
-  const previousTokenKey = await instanceKeys.previous(INSTANCE_KEY.accessTokens);
-  const tokenKeys = [await instanceKeys.get(INSTANCE_KEY.accessTokens), ...(previousTokenKey ? [previousTokenKey] : [])];
-  await Promise.all([instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
+  // Read side by side: each is a round trip or two, and a start would otherwise wait for them one after another.
+  const [tokenKey, previousTokenKey] = await Promise.all([
+    instanceKeys.get(INSTANCE_KEY.accessTokens), instanceKeys.previous(INSTANCE_KEY.accessTokens),
+    instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks),
+  ]);
+  const tokenKeys = [tokenKey, ...(previousTokenKey ? [previousTokenKey] : [])];
   const authModule = createAuthModule({ signingKeys: tokenKeys, ttlSeconds: config.accessTokenTtlSeconds, now: deps.now });
   const auth = registerAuth(app, platforms, authModule.tokens);
   const hostedSessions = createHostedSessionsModule({

@@ -4,7 +4,6 @@ import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import type { EmbeddedPostgres } from './db/embedded.js';
 import { keepRunningOnDatabaseErrors } from './db/process-guard.js';
-import { loadSwaggerUi } from './http/openapi.js';
 import { startJobQueue, type JobQueue } from './jobs/queue.js';
 import { loadVaultKeys } from './modules/accounts/vault.js';
 
@@ -23,8 +22,6 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, log: (message: string) => void, embedded?: Promise<EmbeddedPostgres>): Promise<RunningServer> {
   keepRunningOnDatabaseErrors(log);
-  // Loads while the database starts and migrates; registerOpenApi awaits it (and reports a failure).
-  loadSwaggerUi().catch(() => {});
   let jobs: JobQueue | undefined;
   // The job queue's tables are installed under the migrations' lock: processes starting together take turns.
   const database = await openDatabase(config, {

@@ -3,12 +3,10 @@ import path from 'node:path';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Compile } from 'typebox/compile';
-import {
-  QuestionsFileSchema, RegionFileSchema, type Agency, type QuestionDefinition, type RegionFile, type RequirementDefinition,
-} from './catalog.schema.js';
+import type { Agency, QuestionDefinition, RegionFile, RequirementDefinition } from './catalog.schema.js';
 import { CatalogError, regionByCode, type Region } from './regions.js';
 import { packagePath } from '../lib/package-root.js';
-import { parseCatalogYaml } from './catalog-cache.js';
+import { parseCatalogYaml, schemaForFile } from './catalog-cache.js';
 
 export interface RegionCatalog {
   region: Region;
@@ -26,12 +24,16 @@ export interface Catalog {
 
 export const CATALOG_DIR = packagePath('catalog');
 
-function readYaml(file: string): unknown {
+/** A catalog file's content, checked against its schema unless the build's cache vouches for it (catalog-cache.ts). */
+function readChecked<T>(file: string): T {
+  const schema = schemaForFile(file);
+  let parsed;
   try {
-    return parseCatalogYaml(readFileSync(file, 'utf8'));
+    parsed = parseCatalogYaml(readFileSync(file, 'utf8'), schema);
   } catch (error) {
     throw new CatalogError(file, '(file)', `not valid YAML: ${(error as Error).message}`);
   }
+  return parsed.checked ? (parsed.data as T) : check<T>(schema, parsed.data, file);
 }
 
 // Compiled once: checking every region file with Value.Errors took over a second at each start.
@@ -62,7 +64,7 @@ function deepFreeze<T>(value: T): T {
  */
 export function loadCatalog(dir = CATALOG_DIR): Catalog {
   const questionsFile = path.join(dir, 'questions.yaml');
-  const questions = check<{ questions: QuestionDefinition[] }>(QuestionsFileSchema, readYaml(questionsFile), questionsFile).questions;
+  const questions = readChecked<{ questions: QuestionDefinition[] }>(questionsFile).questions;
   const questionByFact = new Map<string, QuestionDefinition>();
   for (const [i, q] of questions.entries()) {
     if (questionByFact.has(q.fact)) throw new CatalogError(questionsFile, `/questions/${i}/fact`, `a second question for fact ${q.fact}`);
@@ -74,7 +76,7 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   const regionDir = path.join(dir, 'regions');
   for (const name of readdirSync(regionDir).filter((f) => f.endsWith('.yaml')).sort()) {
     const file = path.join(regionDir, name);
-    const data = check<RegionFile>(RegionFileSchema, readYaml(file), file);
+    const data = readChecked<RegionFile>(file);
     const region = regionByCode(data.region);
     if (!region || name !== `${data.region}.yaml`) throw new CatalogError(file, '/region', `must be the region code the file is named after (${name})`);
     const agencies = new Map(data.agencies.map((a) => [a.id, a]));

@@ -17,22 +17,30 @@ export interface EarlyStart {
 
 let early: EarlyStart | null = null;
 
-export function startEmbeddedEarly(argv: string[], log: (message: string) => void): void {
+/**
+ * Resolves once PostgreSQL's start is under way (pg_ctl, or a first start's initdb, launched), or at once
+ * when there is no early start. The entry loads the rest of the code only then: loading it is one long
+ * synchronous stretch, which would otherwise hold back the few steps before the launch.
+ */
+export function startEmbeddedEarly(argv: string[], log: (message: string) => void): Promise<void> {
   const [command, ...options] = argv;
-  if (command !== 'serve' || options.some((option) => option !== '--demo')) return;
+  if (command !== 'serve' || options.some((option) => option !== '--demo')) return Promise.resolve();
   let config;
   try {
     config = loadConfig();
     checkStartMode(config, { demo: options.length > 0 }, () => {});
   } catch {
-    return; // `serve` reports it
+    return Promise.resolve(); // `serve` reports it
   }
-  if (config.databaseUrl !== null) return;
+  if (config.databaseUrl !== null) return Promise.resolve();
   const signals = holdSignalsWhileStarting(log);
-  const embedded = openEmbeddedPostgres(config.dataDir, { allowAttach: false, log });
+  let launched!: () => void;
+  const waiting = new Promise<void>((resolve) => (launched = resolve));
+  const embedded = openEmbeddedPostgres(config.dataDir, { allowAttach: false, log, onWaiting: launched });
   // Awaited by `serve`; until then a failure (e.g. the data directory is busy) must not count as unhandled.
-  embedded.catch(() => {});
+  embedded.then(launched, launched);
   early = { embedded, signals };
+  return waiting;
 }
 
 /** The early start, once: `serve` takes it over. */

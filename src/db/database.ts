@@ -61,14 +61,17 @@ export async function preparedQuery<R>(db: Db, name: string, text: string, value
  * others wait, then find nothing left to do.
  */
 export async function migrateToLatest(connectionString: string, all: Record<string, Migration> = migrations): Promise<string[]> {
-  return withSchemaLock(connectionString, () => migrateLocked(connectionString, all));
+  return withSchemaLock(connectionString, (session) => migrateLocked(connectionString, session, all));
 }
 
-/** Applies pending migrations; the caller holds the schema lock. */
-export async function migrateLocked(connectionString: string, all: Record<string, Migration> = migrations): Promise<string[]> {
+/**
+ * Applies pending migrations; the caller holds the schema lock on `session`, where the usual case (nothing
+ * to do) is found without opening another connection.
+ */
+export async function migrateLocked(connectionString: string, session: pg.Client, all: Record<string, Migration> = migrations): Promise<string[]> {
+  if (await allApplied(session, Object.keys(all))) return [];
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(connectionString, 2, STARTUP_CONNECT_TIMEOUT_MS) }) });
   try {
-    if (await allApplied(db, Object.keys(all))) return [];
     const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -82,11 +85,11 @@ export async function migrateLocked(connectionString: string, all: Record<string
  * Every migration is already recorded (the usual start): two small queries instead of the Migrator's
  * own check, which introspects every table of the database first (a noticeable part of a warm start).
  */
-async function allApplied(db: Kysely<unknown>, names: string[]): Promise<boolean> {
+async function allApplied(session: pg.Client, names: string[]): Promise<boolean> {
   // The Migrator's default table, public.kysely_migration; absent before the first migration.
-  const table = await db.executeQuery<{ present: boolean }>(CompiledQuery.raw("select to_regclass('public.kysely_migration') is not null as present"));
+  const table = await session.query<{ present: boolean }>("select to_regclass('public.kysely_migration') is not null as present");
   if (!table.rows[0]?.present) return false;
-  const applied = await db.executeQuery<{ name: string }>(CompiledQuery.raw('select name from public.kysely_migration'));
+  const applied = await session.query<{ name: string }>('select name from public.kysely_migration');
   const recorded = new Set(applied.rows.map((row) => row.name));
   // Exactly these: a recorded migration this code does not know is the Migrator's error to report.
   return recorded.size === names.length && names.every((name) => recorded.has(name));
@@ -119,21 +122,25 @@ export async function openDatabase(
   let connectionString = config.databaseUrl;
   if (connectionString === null) {
     embedded = await (options.embedded ?? openEmbeddedPostgres(config.dataDir, { allowAttach: options.allowAttach, log: options.log }));
-    try {
-      await ensureDatabaseExists(embedded.connectionString('postgres'), EMBEDDED_DATABASE_NAME);
-    } catch (error) {
-      await embedded.stop();
-      throw error;
-    }
     connectionString = embedded.connectionString(EMBEDDED_DATABASE_NAME);
   }
+  const server = embedded;
+  // The embedded server's database is created on first use. With migrations, their first connection finds
+  // out whether it exists (one connection fewer at each start); without, it is checked first.
+  const createDatabase = () => ensureDatabaseExists(server!.connectionString('postgres'), EMBEDDED_DATABASE_NAME);
   try {
+    if (server && !options.migrate) await createDatabase();
     if (options.migrate) {
       const url = connectionString;
-      const applied = await withSchemaLock(url, async () => {
-        const done = await migrateLocked(url);
+      const migrate = () => withSchemaLock(url, async (session) => {
+        const done = await migrateLocked(url, session);
         await options.alsoUnderSchemaLock?.(url);
         return done;
+      });
+      const applied = await migrate().catch(async (error: { code?: string }) => {
+        if (!server || error.code !== '3D000') throw error; // 3D000: no such database
+        await createDatabase();
+        return migrate();
       });
       if (applied.length > 0) options.log(`applied migrations: ${applied.join(', ')}`);
     }

@@ -47,6 +47,11 @@ interface Options {
   /** Attach to a server owned by another live Statehouse process (CLI commands) instead of failing. */
   allowAttach: boolean;
   log: (message: string) => void;
+  /**
+   * Called once the start has launched a program it then waits for (initdb, pg_ctl): the caller may use the
+   * wait for other work (src/cli/early-start.ts loads the rest of the code meanwhile).
+   */
+  onWaiting?: () => void;
 }
 
 interface OwnerInfo {
@@ -74,12 +79,12 @@ export async function openEmbeddedPostgres(dataDir: string, options: Options): P
   try {
     const bin = await binaries();
     const pgdata = path.join(dataDir, 'postgres');
-    await initialiseIfNeeded(bin, pgdata, password, runAs, options.log);
+    await initialiseIfNeeded(bin, pgdata, password, runAs, options);
     await stopOrphan(bin, pgdata, runAs, options.log);
     const port = await freePort();
-    const start = () => run(bin.pg_ctl, ['start', '-D', pgdata, '-w', '-t', '60', '-s', '-l', path.join(pgdata, 'statehouse-server.log'),
-      '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`], runAs);
-    await start();
+    const start = (onWaiting?: () => void) => run(bin.pg_ctl, ['start', '-D', pgdata, '-w', '-t', '60', '-s', '-l', path.join(pgdata, 'statehouse-server.log'),
+      '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`], runAs, onWaiting);
+    await start(options.onWaiting);
     lock.publish({ pid: process.pid, port });
     options.log(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${pgdata})`);
     // If the server dies, this process starts it again on the same port: clients' pools simply reconnect.
@@ -128,6 +133,9 @@ interface RunAs {
 /** PostgreSQL refuses to run as root: as root we run it as the `postgres` user, creating it when missing. */
 async function serverUser(): Promise<RunAs | null> {
   if (process.getuid?.() !== 0) return null;
+  // /etc/passwd answers without starting a program (two `id` processes were a noticeable part of a start).
+  const local = await passwdEntry(PG_USER);
+  if (local) return local;
   const lookup = async (): Promise<RunAs> => {
     const [uid, gid] = await Promise.all([
       execFileAsync('id', ['-u', PG_USER]).then((r) => Number.parseInt(r.stdout, 10)),
@@ -144,16 +152,28 @@ async function serverUser(): Promise<RunAs | null> {
   }
 }
 
-async function run(file: string, args: string[], runAs: RunAs | null): Promise<void> {
+/** The user's uid and primary gid (what `id -u`/`id -g` print) from /etc/passwd; null when it is not listed there. */
+async function passwdEntry(name: string): Promise<RunAs | null> {
+  const passwd = await fs.readFile('/etc/passwd', 'utf8').catch(() => '');
+  for (const line of passwd.split('\n')) {
+    const [user, , uid, gid] = line.split(':');
+    if (user === name && /^\d+$/.test(uid ?? '') && /^\d+$/.test(gid ?? '')) return { uid: Number(uid), gid: Number(gid) };
+  }
+  return null;
+}
+
+async function run(file: string, args: string[], runAs: RunAs | null, onWaiting?: () => void): Promise<void> {
+  const running = execFileAsync(file, args, { ...(runAs ?? {}), env: { ...process.env, LC_ALL: 'C', LANG: 'C' } });
+  onWaiting?.();
   try {
-    await execFileAsync(file, args, { ...(runAs ?? {}), env: { ...process.env, LC_ALL: 'C', LANG: 'C' } });
+    await running;
   } catch (error) {
     const e = error as { stderr?: string; message: string };
     throw new Error(`${path.basename(file)} ${args[0]} failed: ${(e.stderr || e.message).trim()}`);
   }
 }
 
-async function initialiseIfNeeded(bin: Binaries, pgdata: string, password: string, runAs: RunAs | null, log: (m: string) => void) {
+async function initialiseIfNeeded(bin: Binaries, pgdata: string, password: string, runAs: RunAs | null, { log, onWaiting }: Options) {
   if (await exists(path.join(pgdata, 'PG_VERSION'))) return;
   // A directory without PG_VERSION is an interrupted initdb: start over.
   await fs.rm(pgdata, { recursive: true, force: true });
@@ -167,7 +187,7 @@ async function initialiseIfNeeded(bin: Binaries, pgdata: string, password: strin
   log(`initialising embedded PostgreSQL in ${pgdata}`);
   try {
     await run(bin.initdb, ['-D', pgdata, '--auth=scram-sha-256', `--username=${PG_USER}`, `--pwfile=${pwfile}`,
-      '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs);
+      '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs, onWaiting);
   } finally {
     await fs.rm(pwfile, { force: true });
   }

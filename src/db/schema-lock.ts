@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { connectClient } from './pool.js';
 
 /**
@@ -8,13 +9,16 @@ import { connectClient } from './pool.js';
  */
 const SCHEMA_LOCK_ID = 4_711_202_611n;
 
-/** Runs `work` while this process holds the schema lock (a session-level advisory lock on its own connection). */
-export async function withSchemaLock<T>(connectionString: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` while this process holds the schema lock (a session-level advisory lock on its own connection).
+ * `work` may query on that connection (`session`), e.g. to check that nothing is left to do without opening another.
+ */
+export async function withSchemaLock<T>(connectionString: string, work: (session: pg.Client) => Promise<T>): Promise<T> {
   const client = await connectClient(connectionString);
   try {
     await client.query('select pg_advisory_lock($1)', [SCHEMA_LOCK_ID.toString()]);
     try {
-      return await work();
+      return await work(client);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [SCHEMA_LOCK_ID.toString()]).catch(() => {});
     }

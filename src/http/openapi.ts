@@ -1,15 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { registerDocsUi } from './docs-ui.js';
 
-const importSwaggerUi = () => import('@fastify/swagger-ui');
-let swaggerUi: ReturnType<typeof importSwaggerUi> | undefined;
-/**
- * Swagger UI (the /docs page) is the largest package the start loads; `startServer` begins loading it
- * while it waits for the database (migrations, job queue), so the two overlap instead of adding up.
- */
-export const loadSwaggerUi = () => (swaggerUi ??= importSwaggerUi());
-
-/** The OpenAPI 3.1 document is generated from the routes' TypeBox schemas; /docs renders it. */
+/** The OpenAPI 3.1 document is generated from the routes' TypeBox schemas; /docs renders it (built on its first visit). */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -32,5 +25,5 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register((await loadSwaggerUi()).default, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  registerDocsUi(app, '/docs', { docExpansion: 'list', deepLinking: true });
 }

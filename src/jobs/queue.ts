@@ -149,7 +149,8 @@ export async function startJobQueue(connectionString: string, log: (message: str
       });
     },
     async work(jobs) {
-      for (const job of jobs) {
+      // Side by side: each job's few round trips (its queue, its schedule) need not wait for the others'.
+      await Promise.all(jobs.map(async (job) => {
         await ensureQueue(job.name, {
           ...(job.expireInSeconds !== undefined && { expireInSeconds: job.expireInSeconds }),
           retryLimit: job.retryLimit ?? 3,
@@ -166,7 +167,7 @@ export async function startJobQueue(connectionString: string, log: (message: str
             return result;
           });
         }
-      }
+      }));
     },
     async stats() {
       const { rows } = await boss.getDb().executeSql(QUEUE_STATS_SQL, []);
