@@ -31,10 +31,13 @@ const layers = [
   { target: './src/modules/legal-entities', from: './src/modules/auth',
     message: 'legal-entities must not import modules/auth (auth imports legal-entities).' },
   // Re-planning: tasks → locations → planning, legal-entities → planning (docs/architecture.md, "The data flow of one re-planning").
-  { target: './src/modules/planning', from: ['./src/modules/tasks', './src/modules/locations', './src/modules/legal-entities'],
-    message: 'planning is called by tasks, locations and legal-entities, never the reverse.' },
+  { target: './src/modules/planning', from: ['./src/modules/tasks', './src/modules/locations', './src/modules/legal-entities', './src/modules/automations'],
+    message: 'planning is called by tasks, locations, legal-entities and automations, never the reverse.' },
   { target: './src/modules/locations', from: './src/modules/tasks',
     message: 'locations must not import modules/tasks (tasks imports locations).' },
+  // The task views show automations, and the hosted form starts one: tasks → automations, never the reverse.
+  { target: './src/modules/automations', from: './src/modules/tasks',
+    message: 'automations must not import modules/tasks (tasks imports automations).' },
   { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
     message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
   { target: ['./src/app.ts', './src/server.ts', './src/production.ts'], from: './src/cli',

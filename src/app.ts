@@ -28,6 +28,7 @@ import { createPlanningModule, type PlanningModule } from './modules/planning/in
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createTasksModule, type TasksService } from './modules/tasks/index.js';
+import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -38,6 +39,8 @@ declare module 'fastify' {
       tasks: TasksService; catalog: Catalog; accounts: AccountsService; mail: MailService;
       /** Re-planning and the roll-forward (statehouse tasks roll-forward runs it now). */
       planning: PlanningModule;
+      /** Automations: the owner's and the operator's operations, and `runStep` (one step now). */
+      automations: Pick<AutomationsModule, 'automations' | 'runStep'>;
       /** Background jobs of the domain services, run by the server's job queue. */
       jobDefinitions: JobDefinition[];
     };
@@ -148,7 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
-  const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations });
   const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, now });
   const operatorsModule = createOperatorsModule({ db });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
@@ -159,6 +161,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
     hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
   });
+  const automationsModule = createAutomationsModule({
+    db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,
+    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
+  });
+  const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations });
 
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
   // that start-up is not mistaken for an overloaded event loop.
@@ -174,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   await app.register(hostedSessions.routes({ secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
   await app.register(tasksModule.routes({ auth, sessions, publicOrigin }));
+  await app.register(automationsModule.routes({ auth }));
   await app.register(payroll.routes({ auth, publicOrigin }));
   await app.register(mailModule.routes({ auth, sessions, operatorAuth, publicOrigin }));
   await app.register(connectionsModule.routes({ auth, publicOrigin }));
@@ -183,9 +191,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
     platformsModule, system, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
-    operatorsModule, accountsModule, mailModule, connectionsModule,
+    operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule,
   ].flatMap((m) => m.jobs);
 
-  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, jobDefinitions });
+  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, automations: automationsModule, jobDefinitions });
   return app;
 }

@@ -28,6 +28,8 @@ export interface Config {
   fileUrlTtlSeconds: number;
   /** Pause between the sandbox connector's steps (authenticating → registering → connected). */
   sandboxConnectorStepMs: number;
+  /** Automations (docs/automations.md): the sandbox agency (on by default outside production, refused in it), its pause between steps, each connector call's time limit, and the failed tries of a step before it goes to the operator queue, with the first retry's pause (doubled at each). */
+  automations: { sandbox: boolean; sandboxStepMs: number; connectorTimeoutMs: number; maxAttempts: number; retryBaseMs: number };
   /** Bearer token that /metrics requires; null: /metrics answers loopback clients only (docs/observability.md). */
   metricsToken: string | null;
   /** STATEHOUSE_ENV, else NODE_ENV=production; production refuses unsafe setups (see src/production.ts). */
@@ -145,6 +147,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailMaxBytes: integer('MAIL_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
     fileUrlTtlSeconds: integer('FILE_URL_TTL_SECONDS', 900, 10, 7 * 86_400),
     sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
+    automations: {
+      sandbox: onOff('AUTOMATION_SANDBOX', environment !== 'production', problems, read),
+      sandboxStepMs: integer('AUTOMATION_SANDBOX_STEP_MS', 4000, 0, 600_000),
+      connectorTimeoutMs: integer('AUTOMATION_CONNECTOR_TIMEOUT_MS', 30_000, 100, 600_000),
+      maxAttempts: integer('AUTOMATION_MAX_ATTEMPTS', 4, 1, 20),
+      retryBaseMs: integer('AUTOMATION_RETRY_BASE_MS', 2000, 0, 3_600_000),
+    },
     metricsToken,
     environment,
     rateLimits: {
@@ -178,6 +187,16 @@ function parseVaultKeys(raw: string | undefined, problems: string[]): Buffer[] |
     keys.push(key);
   }
   return keys;
+}
+
+/** A switch: on/off (also true/false, 1/0, yes/no); absent: the fallback. */
+function onOff(name: string, fallback: boolean, problems: string[], read: (name: string) => string | undefined): boolean {
+  const raw = read(name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  problems.push(`${name} must be on or off (got '${raw}')`);
+  return fallback;
 }
 
 /** STATEHOUSE_ENV (development | production) wins; otherwise NODE_ENV=production means production. */

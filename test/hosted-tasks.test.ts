@@ -18,7 +18,8 @@ describe('hosted task pages', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // The automation's jobs are held, never run: these tests look at its start (docs/automations.md has the workflow).
+    t = await createTestApp({}, undefined, { jobs: { send: async () => {} } });
     ({ apiKey, platformId, token } = await createPlatformWithEntity(t, 'Acme Payroll', {
       user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
     }));
@@ -169,8 +170,10 @@ describe('hosted task pages', () => {
       expect(v2.status).toBe('in-progress');
       expect(v2.source.automation_status).toBe('started');
       expect(v2.source.automation_status_logs.map((l) => l.status)).toEqual(['started']);
-      const stored = await t.db.selectFrom('task_automations').selectAll().where('task_id', '=', task.id).executeTakeFirstOrThrow();
-      expect(stored.input).toEqual({ first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '1234' });
+      // The SSN digits are sealed in the vault: the stored input shows them masked.
+      const stored = await t.db.selectFrom('automations').selectAll().where('task_id', '=', task.id).executeTakeFirstOrThrow();
+      expect(stored.input).toEqual({ first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '••••' });
+      expect(stored.sealed_input).not.toBeNull();
 
       // A new session for a started automation shows its status.
       const again = await session(`/tasks/${task.id}/automate/sessions`);

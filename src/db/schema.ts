@@ -5,7 +5,8 @@
 import type { Selectable } from 'kysely';
 import type { AgencyAccountsTable, AccountLoginsTable, LoginRevealsTable } from './schema/accounts.js';
 import type { HostedSessionsTable, HostedBrowserSessionsTable } from './schema/hosted.js';
-import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable, TaskAutomationsTable } from './schema/legal-entities.js';
+import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable } from './schema/legal-entities.js';
+import type { AutomationsTable, AutomationStatusLogsTable, AutomationStepsTable } from './schema/automations.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
@@ -14,6 +15,7 @@ export type * from './schema/legal-entities.js';
 export type * from './schema/hosted.js';
 export type * from './schema/accounts.js';
 export type * from './schema/mail-connections.js';
+export type * from './schema/automations.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -26,7 +28,6 @@ export interface Database {
   tasks: TasksTable;
   hosted_browser_sessions: HostedBrowserSessionsTable;
   platform_callback_origins: PlatformCallbackOriginsTable;
-  task_automations: TaskAutomationsTable;
   agency_accounts: AgencyAccountsTable;
   account_logins: AccountLoginsTable;
   login_reveals: LoginRevealsTable;
@@ -35,13 +36,16 @@ export interface Database {
   mail_items: MailItemsTable;
   account_connections: AccountConnectionsTable;
   account_connection_events: AccountConnectionEventsTable;
+  automations: AutomationsTable;
+  automation_status_logs: AutomationStatusLogsTable;
+  automation_steps: AutomationStepsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;
 export type LocationRow = Selectable<LegalEntityLocationsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type BrowserSessionRow = Selectable<HostedBrowserSessionsTable>;
-export type TaskAutomationRow = Selectable<TaskAutomationsTable>;
 export type AgencyAccountRow = Selectable<AgencyAccountsTable>;
 export type MailItemRow = Selectable<MailItemsTable>;
 export type ConnectionRow = Selectable<AccountConnectionsTable>;
+export type AutomationRow = Selectable<AutomationsTable>;

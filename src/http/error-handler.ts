@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Router from 'find-my-way';
 import { createOutageLog, DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnavailable } from '../db/unavailable.js';
-import { fieldError, HttpError, InvalidInputError, RequestValidationError } from '../lib/errors.js';
+import { fieldError, HttpError, InvalidInputError, InvalidInputsError, RequestValidationError } from '../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -44,8 +44,10 @@ export interface PageErrors {
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, pages?: PageErrors): void {
   // One warning per outage, not a stack per request.
   const outage = createOutageLog((message) => app.log.warn(message));
-  app.setErrorHandler((thrown: FastifyError | HttpError | RequestValidationError | InvalidInputError, request, reply) => {
-    const error = thrown instanceof InvalidInputError ? locate(thrown, request) : thrown;
+  app.setErrorHandler((thrown: FastifyError | HttpError | RequestValidationError | InvalidInputError | InvalidInputsError, request, reply) => {
+    const error = thrown instanceof InvalidInputError ? locate(thrown, request)
+      : thrown instanceof InvalidInputsError ? new RequestValidationError(thrown.errors.flatMap((e) => locate(e, request).issues), locate(thrown.errors[0]!, request).body)
+      : thrown;
     const unavailable = isDatabaseUnavailable(error);
     if (unavailable) outage(`${request.method} ${request.routeOptions.url ?? 'request'}`, error);
     const [status, payload, headers = {}] = unavailable

@@ -92,3 +92,11 @@ export class InvalidInputError extends Error {
     this.name = 'InvalidInputError';
   }
 }
+
+/** Several facts of one input rejected together (e.g. the fields of a form): one 422 listing each, in order. */
+export class InvalidInputsError extends Error {
+  constructor(readonly errors: InvalidInputError[]) {
+    super(errors.map((e) => e.reason).join('; '));
+    this.name = 'InvalidInputsError';
+  }
+}

@@ -14,7 +14,8 @@ import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-sui
 import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 
 describe('hosted task pages in a browser: automation input and accessibility', { timeout: 180_000 }, () => {
-  const suite = useBrowserSuite({ callbackPath: '/back' });
+  // The automation's jobs are held, never run: these tests look at its start (docs/automations.md has the workflow).
+  const suite = useBrowserSuite({ callbackPath: '/back', app: { jobs: { send: async () => {} } } });
   const { trackedPage, whereIs, navigate, submitExpectingPage } = suite;
   const { setupEntity, openPage, notice, taskButton, focused, tabTo, capture, shots, description, expectRightAbove, openTaskList } = createTaskPages(suite);
   let t: LiveApp;
@@ -92,8 +93,9 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     expect(v2.status).toBe('in-progress');
     expect(v2.source.automation_status).toBe('started');
     expect(v2.source.automation_status_logs.map((l) => l.status)).toEqual(['started']);
-    const stored = await t.db.selectFrom('task_automations').selectAll().where('task_id', '=', task.id).executeTakeFirstOrThrow();
-    expect(stored.input).toEqual({ first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '1234' });
+    // The SSN digits are sealed in the vault: the stored input shows them masked.
+    const stored = await t.db.selectFrom('automations').selectAll().where('task_id', '=', task.id).executeTakeFirstOrThrow();
+    expect(stored.input).toEqual({ first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '••••' });
 
     // A second session shows the status instead of the form.
     const again = await api.session(`/tasks/${task.id}/automate/sessions`);

@@ -1,4 +1,4 @@
-/** Row types of the tables of legal entities, their locations, their tasks and the tasks' automations. */
+/** Row types of the tables of legal entities, their locations and their tasks. */
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, UpdatedAt, DateString } from './columns.js';
 
@@ -75,21 +75,6 @@ export interface TasksTable {
   applicable: Generated<boolean>;
   acted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   completed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  created_at: CreatedAt;
-  updated_at: UpdatedAt;
-}
-
-export interface AutomationStatusChange {
-  status: string;
-  updated_at: string;
-}
-
-export interface TaskAutomationsTable {
-  task_id: string;
-  legal_entity_id: string;
-  input: ColumnType<Record<string, unknown>, string, string>;
-  status: string;
-  history: ColumnType<AutomationStatusChange[], string, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -1,12 +1,13 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Agency } from '../../catalog/catalog.schema.js';
 import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
+import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum, AgencyAccountDataStatus, AgencyAccountRow } from '../../db/schema.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
 import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.js';
-import type { AccountsRepository, LoginListRow } from './accounts.repository.js';
+import { createAccountsRepository, type AccountsRepository, type LoginListRow } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from './vault.js';
 
@@ -212,6 +213,28 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     },
 
     openLoginSecrets,
+
+    /**
+     * What a completed filing leaves (automations): the agency account with its data and, when given, its
+     * login sealed in the vault, written in the caller's transaction so they commit with the completion.
+     */
+    async recordFiledAccount(trx: Db, legalEntityId: string, input: {
+      regionCode: string; agencyId: string; name: string; data: { name: string; value: string }[]; login?: { loginUrl: string; secrets: LoginSecrets };
+    }): Promise<{ accountId: string; loginId: string | null }> {
+      const inTrx = createAccountsRepository(trx);
+      const account = await inTrx.insertAccount({
+        id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: input.regionCode, agency_id: input.agencyId, name: input.name,
+        data: input.data.map((d) => ({ name: d.name, description: null, value: d.value, status: 'done' })),
+      });
+      if (!input.login) return { accountId: account.id, loginId: null };
+      const id = newId(LOGIN_ID_PREFIX);
+      const agency = agencyOf(account);
+      await inTrx.insertLogin({
+        id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: input.regionCode, name: `${agency?.name ?? input.name} login`,
+        login_url: httpUrl(input.login.loginUrl, 'login_url'), is_supported: false, secret: deps.vault.seal(validateSecrets(input.login.secrets), id),
+      });
+      return { accountId: account.id, loginId: id };
+    },
 
     /** One login of the entity (its view, never its secrets); unknown or another entity's: 404. */
     async requireLogin(scope: Pick<AccessScope, 'legalEntityId'>, loginId: string): Promise<LoginView> {

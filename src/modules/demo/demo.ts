@@ -9,7 +9,7 @@ import type { AccountsService } from '../accounts/accounts.service.js';
 import type { MailService } from '../mail/mail.service.js';
 import { demoApiKey, keepDemoApiKey, type DemoKeyOptions } from './demo-key.js';
 import { createDemoRepository } from './demo.repository.js';
-import { textPdf } from './demo-pdf.js';
+import { textPdf } from '../../lib/text-pdf.js';
 
 export const DEMO_PLATFORM_NAME = 'Statehouse Demo';
 const DEMO_EXTERNAL_ID = 'demo-coffee-co';

@@ -89,6 +89,25 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
     return toViews(await repo.findItems(legalEntityId, filter));
   }
 
+  /** Checks the item, stores its file (under the shared lock) and inserts its row, in `trx`. */
+  async function ingestIn(trx: Db, input: MailIngestInput): Promise<MailItemRow> {
+    const region = checkRegion(input.regionCode);
+    const type = checkType(input.type);
+    const receivedOn = checkReceived(input.receivedOn, deps.now());
+    const sender = optionalText(input.sender, 'sender', MAX_SENDER_LENGTH);
+    const fileName = optionalText(input.fileName, 'file_name', MAX_FILE_NAME_LENGTH);
+    checkPdf(input.bytes, deps.maxBytes);
+    // The shared lock keeps garbage collection (which takes it exclusively) from removing a file between
+    // its write — or its discovery as already stored — and the commit of the row that refers to it.
+    const inTrx = createMailRepository(trx);
+    await inTrx.lockFileStoreShared();
+    const stored = await deps.storage.put(input.bytes);
+    return inTrx.insertItem({
+      id: newId(MAIL_ID_PREFIX), legal_entity_id: input.legalEntityId, region_code: region?.code ?? null, type, received_on: receivedOn,
+      sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
+    });
+  }
+
   return {
     /**
      * Operator intake of one PDF. The file is stored (and fsynced) before the row is committed, so an
@@ -96,26 +115,16 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
      */
     async ingest(input: MailIngestInput): Promise<MailItemView> {
       await requireEntity(input.legalEntityId);
-      const region = checkRegion(input.regionCode);
-      const type = checkType(input.type);
-      const receivedOn = checkReceived(input.receivedOn, deps.now());
-      const sender = optionalText(input.sender, 'sender', MAX_SENDER_LENGTH);
-      const fileName = optionalText(input.fileName, 'file_name', MAX_FILE_NAME_LENGTH);
-      checkPdf(input.bytes, deps.maxBytes);
-
-      // The shared lock keeps garbage collection (which takes it exclusively) from removing a file between
-      // its write — or its discovery as already stored — and the commit of the row that refers to it.
-      const row = await db.transaction().execute(async (trx) => {
-        const inTrx = createMailRepository(trx);
-        await inTrx.lockFileStoreShared();
-        const stored = await deps.storage.put(input.bytes);
-        return inTrx.insertItem({
-          id: newId(MAIL_ID_PREFIX), legal_entity_id: input.legalEntityId, region_code: region?.code ?? null, type, received_on: receivedOn,
-          sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
-        });
-      });
+      const row = await db.transaction().execute((trx) => ingestIn(trx, input));
       return (await toViews([row]))[0]!;
     },
+
+    /**
+     * Intake in the caller's transaction (a completed automation's confirmation): the file is stored before
+     * the row, under the file store's shared lock; if the transaction rolls back, the file is left without a
+     * row and the daily garbage collection removes it.
+     */
+    ingestIn,
 
     /** The entity's mail, newest received first; dates are inclusive, start after end is a 422. */
     list: (scope: AccessScope, filter: MailFilter = {}) => list(scope.legalEntityId, filter),

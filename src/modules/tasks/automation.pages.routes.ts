@@ -5,7 +5,8 @@ import { BoundedString } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
 import { renderAutomationForm, renderAutomationStatus } from '../../pages/automation-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { checkField, type AutomationService } from './automation.service.js';
+import { checkField, type AutomationView } from '../automations/index.js';
+import { isLive, type AutomationService } from './automation.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 
@@ -28,14 +29,19 @@ export function automationPageRoutes(deps: { sessions: Pick<HostedSessionsServic
       }
     };
     const titleOf = (view: Awaited<ReturnType<AutomationService['automatable']>>['view']) => (view.kind === 'requirement' ? view.definition.title : view.question.title);
+    const statusPage = (hosted: ReturnType<typeof hostedOf>, title: string, automation: AutomationView, callbackUrl: string | null) =>
+      renderAutomationStatus({ platformName: hosted.platformName, title, status: automation.status, history: automation.logs.map((l) => ({ status: l.status, updated_at: l.at })), callbackUrl });
+    /** A start the task refuses, said in words (no callback: nothing started). */
+    const refusedPage = (hosted: ReturnType<typeof hostedOf>, detail: string) =>
+      renderMessagePage({ title: 'The automation cannot start', body: detail, platformName: hosted.platformName });
+    const doneDetail = (status: string) => `This task is already ${status}: there is nothing to automate. Move it back to to-do first if it must be filed again.`;
 
     r.get('/hosted/automation/:task_id', options, async (request, reply) => {
       const found = await load(request);
       if (!found) return sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.' }), { status: 404 });
       const { hosted, view, fields, automation } = found;
-      if (automation) {
-        return sendPage(reply, renderAutomationStatus({ platformName: hosted.platformName, title: titleOf(view), status: automation.status, history: automation.history, callbackUrl: hosted.session.callback_url }));
-      }
+      if (automation && (isLive(automation) || automation.status === 'complete')) return sendPage(reply, statusPage(hosted, titleOf(view), automation, hosted.session.callback_url));
+      if (view.row.status === 'done' || view.row.status === 'dismissed') return sendPage(reply, refusedPage(hosted, doneDetail(view.row.status)), { status: 409 });
       return sendPage(reply, renderAutomationForm({ platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields, values: {}, errors: {}, csrf: hosted.csrf }), { formTarget: hosted.session.callback_url });
     });
 
@@ -43,7 +49,8 @@ export function automationPageRoutes(deps: { sessions: Pick<HostedSessionsServic
       const found = await load(request);
       if (!found) return sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.' }), { status: 404 });
       const { hosted, view, fields, automation } = found;
-      if (automation) return reply.redirect(`/hosted/automation/${view.row.id}`, 303);
+      if (isLive(automation)) return reply.redirect(`/hosted/automation/${view.row.id}`, 303);
+      if (view.row.status === 'done' || view.row.status === 'dismissed') return sendPage(reply, refusedPage(hosted, doneDetail(view.row.status)), { status: 409 });
       const form = formOf(request);
       const errors: Record<string, string> = {};
       const input: Record<string, unknown> = {};
@@ -55,10 +62,13 @@ export function automationPageRoutes(deps: { sessions: Pick<HostedSessionsServic
       if (Object.keys(errors).length > 0) {
         return sendPage(reply, renderAutomationForm({ platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields, values: form, errors, csrf: hosted.csrf }), { status: 422, formTarget: hosted.session.callback_url });
       }
+      let started: AutomationView;
       try {
-        await deps.automation.start(hosted.scope, view.row.id, input);
+        started = await deps.automation.start(hosted.scope, view.row.id, input);
       } catch (error) {
-        if (!(error instanceof HttpError && error.status === 409)) throw error;
+        // Refused (done meanwhile, or started in another tab): said on the page, and the platform is not told it started.
+        if (error instanceof HttpError && error.status === 409) return sendPage(reply, refusedPage(hosted, error.detail), { status: 409 });
+        throw error;
       }
       await deps.sessions.endBrowserSession(hosted.session);
       const callback = hosted.session.callback_url;
@@ -67,8 +77,7 @@ export function automationPageRoutes(deps: { sessions: Pick<HostedSessionsServic
         target.searchParams.set('task_id', view.row.id);
         return reply.header('referrer-policy', 'no-referrer').redirect(target.toString(), 303);
       }
-      const started = await deps.automation.find(hosted.scope.legalEntityId, view.row.id);
-      return sendPage(reply, renderAutomationStatus({ platformName: hosted.platformName, title: titleOf(view), status: started?.status ?? 'started', history: started?.history ?? [], callbackUrl: null }));
+      return sendPage(reply, statusPage(hosted, titleOf(view), started, null));
     });
   };
 }

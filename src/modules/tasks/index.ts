@@ -6,7 +6,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner } from '../planning/index.js';
-import { createAutomationService } from './automation.service.js';
+import { createAutomationService, type TaskAutomations } from './automation.service.js';
 import { createTaskListCache } from './task-list-cache.js';
 import { createTasksRepository } from './tasks.repository.js';
 import { taskRoutes } from './tasks.routes.js';
@@ -17,7 +17,7 @@ import { automationPageRoutes } from './automation.pages.routes.js';
 import { taskV2Routes } from './tasks.v2.routes.js';
 
 export type { TasksService, TaskView } from './tasks.service.js';
-export type { AutomationService } from './automation.service.js';
+export type { AutomationService, TaskAutomations } from './automation.service.js';
 
 export interface TasksModuleDeps {
   db: Db;
@@ -25,13 +25,15 @@ export interface TasksModuleDeps {
   now: () => Date;
   planning: Replanner;
   locations: Pick<LocationsService, 'updateIn'>;
+  /** The automations capability: task views carry each task's latest automation; the hosted form starts one. */
+  automations: TaskAutomations;
 }
 
 /** Tasks: reading and acting on an entity's tasks (status, answers, automation) and their API. */
 export function createTasksModule(deps: TasksModuleDeps) {
   const tasks = createTasksService(deps);
   const repository = createTasksRepository(deps.db);
-  const automation = createAutomationService({ repository, tasks, now: deps.now });
+  const automation = createAutomationService({ automations: deps.automations, tasks });
   return {
     tasks,
     automation,

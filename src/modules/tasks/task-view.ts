@@ -1,13 +1,18 @@
 // A task as the services and mappers see it, and its sorting keys: apart from tasks.service.ts and
 // tasks.mappers.ts so that neither imports the other.
-import type { Agency, QuestionDefinition, RequirementDefinition } from '../../catalog/catalog.schema.js';
+import type { Agency, AutomationField, QuestionDefinition, RequirementDefinition } from '../../catalog/catalog.schema.js';
 import type { Region } from '../../catalog/regions.js';
-import type { TaskAutomationRow, TaskRow } from '../../db/schema.js';
+import type { TaskRow } from '../../db/schema.js';
+import type { AutomationView } from '../automations/index.js';
 
-/** A stored task with what the catalog says about it. */
+/** A stored task with what the catalog says about it, and its latest automation (modules/automations). */
 export type TaskView =
-  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomationRow | undefined }
+  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: AutomationView | undefined }
   | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition; automation?: undefined };
+
+/** The input fields of an automatable requirement; null when the task cannot be automated. */
+export const automationFields = (view: TaskView): AutomationField[] | null =>
+  view.kind === 'requirement' && view.definition.resolutions.automation ? [...view.definition.resolutions.automation.fields] : null;
 
 /** Sorting and filtering keys of a task view. */
 export function traitsOf(view: TaskView) {

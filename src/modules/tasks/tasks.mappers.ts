@@ -183,7 +183,7 @@ export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
       })),
       category: definition.category,
       automation_status: (view.automation?.status ?? null) as PlatformTaskRequirementSource['automation_status'],
-      automation_status_logs: view.automation ? view.automation.history.map((h) => ({ ...h })) : [],
+      automation_status_logs: view.automation ? view.automation.logs.map((l) => ({ status: l.status, updated_at: l.at })) : [],
       agency_accounts: [],
     },
     priority: definition.priority,

@@ -8,7 +8,7 @@ import { BoundedString } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderTaskDetail, renderTaskList, type Notice, type TaskItem } from '../../pages/task-pages.js';
-import { automationFields } from './automation.service.js';
+import { automationFields } from './task-view.js';
 import { isOpen, isOverdue, type TaskFilter } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';

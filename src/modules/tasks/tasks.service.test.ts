@@ -30,9 +30,6 @@ function harness(options: { refuseLocation?: boolean } = {}) {
   const repositoryFor = (on: Db): TasksRepository => ({
     findTasks: async () => rows.map((r) => ({ ...r })),
     findTask: async (_le, id) => rows.find((r) => r.id === id),
-    findAutomations: async () => [],
-    findAutomation: async () => undefined,
-    insertAutomation: async () => undefined,
     listVersion: async () => '',
     setStatus: async () => { throw new Error('not used'); },
     setAnswer: async (_le, id, answer, status) => {
@@ -57,7 +54,8 @@ function harness(options: { refuseLocation?: boolean } = {}) {
       return undefined as never;
     },
   };
-  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor });
+  const automations = { forTasks: async () => new Map() };
+  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, automations, repositoryFor });
   return { tasks, events, rows };
 }
 

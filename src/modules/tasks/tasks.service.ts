@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner } from '../planning/index.js';
+import type { TaskAutomations } from './automation.service.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import { traitsOf, type TaskView } from './task-view.js';
@@ -23,6 +24,8 @@ export interface TasksDeps {
   planning: Replanner;
   /** A question that collects a location fact updates the location (its rules, like the payroll lock, apply). */
   locations: Pick<LocationsService, 'updateIn'>;
+  /** The latest automation of each task, for the views (one query for a list). */
+  automations: Pick<TaskAutomations, 'forTasks'>;
   repositoryFor?: (db: Db) => TasksRepository;
 }
 
@@ -46,8 +49,8 @@ export function createTasksService(deps: TasksDeps) {
   async function views(rows: TaskRow[]): Promise<TaskView[]> {
     const out = rows.map(view).filter((v): v is TaskView => v !== null);
     if (out.length === 0) return out;
-    const automations = await repositoryFor(db).findAutomations(out[0]!.row.legal_entity_id);
-    const byTask = new Map(automations.map((a) => [a.task_id, a]));
+    const requirements = out.filter((v) => v.kind === 'requirement' && v.definition.resolutions.automation).map((v) => v.row.id);
+    const byTask = await deps.automations.forTasks(out[0]!.row.legal_entity_id, requirements);
     for (const v of out) if (v.kind === 'requirement') v.automation = byTask.get(v.row.id);
     return out;
   }

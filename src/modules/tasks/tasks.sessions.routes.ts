@@ -6,7 +6,7 @@ import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, HttpUrlString, Nullable, PlatformErrorSchema, SessionResultSchema, StringEnum, BoundedString } from '../../http/schemas.js';
 import { fieldError } from '../../lib/errors.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import type { AutomationService } from './automation.service.js';
+import { isLive, type AutomationService } from './automation.service.js';
 import { TaskIdParamsSchema } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';
 
@@ -111,7 +111,7 @@ export function taskSessionRoutes(deps: {
       const { url, created_at, expires_at } = await deps.sessions.issueForCallback({
         platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'automation', callbackUrl: request.body.callback_url, scope: { task_id: request.params.task_id },
         // Needing no input, the automation starts at once; only for an allowed callback, and before the link exists.
-        ...(fields.length === 0 && !automation && { beforeIssue: () => deps.automation.start(scope, request.params.task_id, {}) }),
+        ...(fields.length === 0 && !isLive(automation) && automation?.status !== 'complete' && { beforeIssue: () => deps.automation.start(scope, request.params.task_id, {}) }),
       });
       return { automation_url: url, created_at, expires_at };
     });

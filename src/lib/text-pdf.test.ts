@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textPdf } from './demo-pdf.js';
+import { textPdf } from './text-pdf.js';
 
 describe('textPdf', () => {
   it('writes a PDF whose cross-reference table points at each object', () => {

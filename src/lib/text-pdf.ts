@@ -1,6 +1,6 @@
 /**
  * A small, well-formed one-page PDF (with a cross-reference table) showing a few lines of text, for the
- * demo's registered-agent mail. Text is limited to printable ASCII.
+ * demo's registered-agent mail and the sandbox agency's confirmations. Text is limited to printable ASCII.
  */
 export function textPdf(lines: string[]): Buffer {
   const escape = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').replace(/([\\()])/g, '\\$1');

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
+import type { AuthHooks } from '../../http/auth.js';
+import type { JobSender } from '../../jobs/queue.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { Vault } from '../accounts/vault.js';
+import type { MailService } from '../mail/index.js';
+import type { Replanner } from '../planning/index.js';
+import { createAutomationViews } from './automation-view.js';
+import { createAutomationWriter } from './automation-writer.js';
+import { createAutomationWorkflow, type WorkflowSettings } from './automations.jobs.js';
+import { createOperatorAutomations } from './automations-operator.js';
+import { automationRoutes } from './automations.routes.js';
+import { createOwnerAutomations } from './automations.service.js';
+import type { AutomationsAudit, AutomationsService } from './automations.types.js';
+import { createAgencyConnectors, type AgencyConnectorsOptions } from './connectors/registry.js';
+
+export type * from './automations.types.js';
+export { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES } from './automations.types.js';
+export { checkField, isSensitive, MASK } from './automation-input.js';
+export { ANSWER_FIELD, AutomationConflictError } from './automations.service.js';
+export type { AgencyConnector, ConnectorStepCall, ConnectorStepOutcome } from './connectors/agency-connector.js';
+
+export interface AutomationsModuleDeps {
+  db: Db;
+  catalog: Catalog;
+  now: () => Date;
+  planning: Replanner;
+  jobs: JobSender;
+  vault: Pick<Vault, 'sealBytes' | 'openBytes'>;
+  accounts: Pick<AccountsService, 'recordFiledAccount'>;
+  mail: Pick<MailService, 'ingestIn'>;
+  audit: AutomationsAudit;
+  connectors: AgencyConnectorsOptions;
+  settings: WorkflowSettings;
+}
+
+/** Automations: durable workflows that file a task's requirement through a connector or the operator queue. */
+export function createAutomationsModule(deps: AutomationsModuleDeps) {
+  const connectors = createAgencyConnectors(deps.connectors);
+  const writer = createAutomationWriter(deps);
+  const views = createAutomationViews({ catalog: deps.catalog, connectors });
+  const owner = createOwnerAutomations({ db: deps.db, catalog: deps.catalog, planning: deps.planning, connectors, writer, views });
+  const operator = createOperatorAutomations({ db: deps.db, catalog: deps.catalog, planning: deps.planning, writer, audit: deps.audit, owner });
+  const workflow = createAutomationWorkflow({ ...deps, connectors, writer });
+  const automations: AutomationsService & Pick<typeof owner, 'automatable'> = {
+    start: owner.start, forTask: owner.forTask, forTasks: owner.forTasks, answer: owner.answer, automatable: owner.automatable,
+    queue: operator.queue, get: operator.get, revealInput: operator.revealInput, claim: operator.claim, complete: operator.complete,
+    requestCustomerResponse: operator.requestCustomerResponse, cancel: operator.cancel,
+  };
+  return {
+    automations,
+    /** Performs one step now (tests, and the CLI if it ever needs to). */
+    runStep: workflow.runStep,
+    jobs: workflow.definitions,
+    /** POST /tasks/{task_id}/automate and GET /tasks/{task_id}/automation. */
+    routes: (http: { auth: AuthHooks }): FastifyPluginAsync => automationRoutes({ automations, auth: http.auth }),
+  };
+}
+
+export type AutomationsModule = ReturnType<typeof createAutomationsModule>;
+export type AutomationsApi = AutomationsModule['automations'];
