@@ -53,7 +53,7 @@ describe('automations: the operator queue and actions', () => {
 
     await expect(service().answer(owner.scope, task.id, {})).rejects.toBeInstanceOf(InvalidInputError);
     const answered = await service().answer(owner.scope, task.id, { response: 'We paid wages first on 2026-11-20.', first_payroll_date: '2026-11-20' });
-    expect(answered).toMatchObject({ status: 'started', performer: 'operator', input: { first_payroll_date: '2026-11-20', officer_ssn_last4: '••••' } });
+    expect(answered).toMatchObject({ status: 'started', performer: 'operator', customerResponse: 'We paid wages first on 2026-11-20.', input: { first_payroll_date: '2026-11-20', officer_ssn_last4: '••••' } });
     await expect(service().answer(owner.scope, task.id, { response: 'twice' })).rejects.toMatchObject(CONFLICT);
     expect(await service().revealInput(automation.id, bob)).toEqual({ ...EDD_INPUT, first_payroll_date: '2026-11-20' });
 

@@ -66,4 +66,18 @@ describe('automations: the sandbox completes a filing end to end', () => {
     expect(done.outputs!.login_id).toBeNull();
     expect(await blockedBy()).not.toContain(FOREIGN);
   });
+
+  it('a requirement the catalog marks operator-only waits in the operator queue, even with the sandbox on', async () => {
+    const owner = await f.entity({ business_name: 'Harbor Studio LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'NY' });
+    const located = await f.t.app.inject({ method: 'PUT', url: '/locations/NY', headers: { authorization: `Bearer ${owner.token}` }, payload: { config: { has_employees: true } } });
+    expect(located.statusCode, located.body).toBe(200);
+    const task = await owner.task('ny-llc-publication');
+    const res = await owner.automate(task.id, { office_county: 'Kings', filing_date: '2026-10-01' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(json(res)).toMatchObject({ fulfilment: 'operator', performer: 'operator', status: 'started' });
+    const queued = await f.t.app.services.automations.automations.queue({ limit: 100, region: 'NY' });
+    expect(queued.items.map((i) => i.id)).toContain(json(res).id);
+    const row = await f.t.db.selectFrom('automations').select(['current_step', 'step_due_at']).where('id', '=', json(res).id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ current_step: null, step_due_at: null });
+  });
 });

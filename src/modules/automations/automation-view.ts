@@ -75,6 +75,7 @@ export function createAutomationViews(deps: { catalog: Pick<Catalog, 'requiremen
       status: row.status as AutomationStatus,
       statusReason: row.status_reason,
       customerMessage: row.customer_message,
+      customerResponse: row.customer_response,
       steps,
       logs: logs.map((l): AutomationLogEntry => ({ status: l.status as AutomationStatus, reason: l.reason, actor: l.actor, at: l.created_at.toISOString() })),
       input: row.input,

@@ -13,6 +13,8 @@ import type { AgencyConnectors } from './connectors/registry.js';
 export const SWEEP_JOB = 'automations.sweep';
 /** A scheduled step this late (and held by nobody) has lost its job: the sweep sends it again. */
 export const OVERDUE_SECONDS = 60;
+/** The longest pause before a retry, however many tries are configured. */
+export const MAX_RETRY_PAUSE_MS = 3_600_000;
 
 export interface WorkflowSettings {
   /** Longest a connector call may take (AUTOMATION_CONNECTOR_TIMEOUT_MS). */
@@ -129,9 +131,22 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
         });
         return `failed ${key} (${attempts}) → operator queue`;
       }
-      await writer.schedule(trx, row, row.current_step!, settings.retryBaseMs * 2 ** (attempts - 1), { attempts, last_error: reason });
+      await writer.schedule(trx, row, row.current_step!, Math.min(MAX_RETRY_PAUSE_MS, settings.retryBaseMs * 2 ** (attempts - 1)), { attempts, last_error: reason });
       return `failed ${key} (${attempts}), retried`;
     });
+  }
+
+  /**
+   * The step could not be held: performed already (nothing to do), or held by another performance. A holder
+   * that died leaves its hold to run out: the step is sent again for then (a no-op if the holder finishes).
+   */
+  async function whyNotHeld(automationId: string, key: string): Promise<string> {
+    const row = await createAutomationsRepository(db).findById(automationId);
+    const stillCurrent = row?.current_step && stepKey(row.current_step, row.round) === key;
+    if (!row || !stillCurrent || !row.lease_until) return `not performed (${key}): performed already`;
+    const wait = Math.max(0, row.lease_until.getTime() - Date.now());
+    await deps.jobs.send(STEP_JOB, { automation_id: automationId, step_key: key }, { startAfterSeconds: Math.ceil(wait / 1000) + 1 });
+    return `not performed (${key}): held by another performance; sent again for when its hold runs out`;
   }
 
   /** One performance of the automation's current step (the job's `step_key` must still be current). */
@@ -145,7 +160,7 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     const connector = deps.connectors.byName(row.performer);
     const token = randomUUID();
     const held = await repo.leaseStep(row.id, { step: row.current_step, round: row.round, key }, token, leaseSeconds);
-    if (!held) return `not performed (${key}): performed already, or by another process now`;
+    if (!held) return whyNotHeld(automationId, key);
     if (!connector) return fail(held, token, key, `No connector named '${row.performer}' in this configuration`);
     let outcome: ConnectorStepOutcome;
     try {

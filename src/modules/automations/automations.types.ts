@@ -67,6 +67,8 @@ export interface AutomationView {
   statusReason: string | null;
   /** The question an operator sent back to the owner (status `waiting_on_customer_response`). */
   customerMessage: string | null;
+  /** The owner's last free-text answer to that question (`answer`'s `response`), if any. */
+  customerResponse?: string | null;
   steps: AutomationStepView[];
   logs: AutomationLogEntry[];
   /** The collected input; sensitive fields (catalog type `ssn-last4`, bank details) masked, e.g. '••••'. */

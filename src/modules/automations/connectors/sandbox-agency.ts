@@ -83,7 +83,7 @@ export function createSandboxAgencyConnector(options: { stepMs: number }): Agenc
       { key: 'signature', label: 'Signature', optional: true },
       { key: 'finalize', label: 'Record the account, login and confirmation' },
     ],
-    perform(call) {
+    async perform(call) {
       const step = steps[call.step];
       if (!step) throw new Error(`The sandbox connector has no step '${call.step}'`);
       return step(call);

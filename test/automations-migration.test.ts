@@ -1,0 +1,49 @@
+import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it, inject } from 'vitest';
+import { migrations } from '../src/db/migrations/index.js';
+import { admin, withDatabase } from './helpers/test-database.js';
+
+const AUTOMATIONS = '20261124100000_automations';
+const provider = (names: string[]) => ({ getMigrations: async () => Object.fromEntries(names.map((n) => [n, migrations[n]!])) as Record<string, Migration> });
+
+/** The rows of `task_automations` (inputs collected before there were workers) become automations in the operator queue. */
+describe('migration 20261124100000: task_automations → automations', () => {
+  const { adminUrl } = inject('testCluster');
+  const name = `statehouse_test_migration_${process.pid}`;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an earlier version
+  let db: Kysely<any>;
+  afterAll(async () => {
+    await db?.destroy();
+    await admin(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
+  });
+
+  it('moves each row with its status history, hands it to the operator queue, and drops the old table', async () => {
+    await admin(adminUrl, (c) => c.query(`drop database if exists ${name}`).then(() => c.query(`create database ${name}`)));
+    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: withDatabase(adminUrl, name), max: 2 }) }) });
+    const before = Object.keys(migrations).filter((n) => n < AUTOMATIONS);
+    expect((await new Migrator({ db, provider: provider(before) }).migrateToLatest()).error).toBeUndefined();
+    await sql`
+      insert into platforms (id, name) values ('plt_1', 'Acme');
+      insert into legal_entities (id, platform_id, status, business_name) values ('le_1', 'plt_1', 'active', 'Harbor Labs');
+      insert into tasks (id, legal_entity_id, kind, definition_id, region_code, period_key, due_date, status)
+        values ('task_1', 'le_1', 'requirement', 'ca-edd-employer-registration', 'CA', 'once', '2026-12-15', 'in-progress');
+      insert into task_automations (task_id, legal_entity_id, input, status, history)
+        values ('task_1', 'le_1', '{"officer_name": "Ada"}', 'started', '[{"status": "started", "updated_at": "2026-11-20T10:00:00Z"}]');
+    `.execute(db);
+
+    expect((await new Migrator({ db, provider: provider(Object.keys(migrations)) }).migrateToLatest()).error).toBeUndefined();
+    const rows = (await sql`select * from automations`.execute(db)).rows as Record<string, unknown>[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      task_id: 'task_1', legal_entity_id: 'le_1', platform_id: 'plt_1', requirement_id: 'ca-edd-employer-registration', region_code: 'CA',
+      performer: 'operator', status: 'started', input: { officer_name: 'Ada' }, current_step: null,
+    });
+    expect(String(rows[0]!.id)).toMatch(/^aut_[0-9a-f]{24}$/);
+    const logs = (await sql`select status, reason, actor, created_at from automation_status_logs order by id`.execute(db)).rows as Record<string, unknown>[];
+    expect(logs.map((l) => [l.status, l.actor])).toEqual([['started', 'system'], ['started', 'system']]);
+    expect((logs[0]!.created_at as Date).toISOString()).toBe('2026-11-20T10:00:00.000Z');
+    expect(logs[1]!.reason).toMatch(/handed to the operator queue/);
+    expect((await sql`select to_regclass('task_automations') as t`.execute(db)).rows).toEqual([{ t: null }]);
+  });
+});
