@@ -34,13 +34,13 @@ function automationLines(demo: DemoData): string[] {
   const lines: string[] = [];
   if (filed) {
     lines.push(
-      `  curl -s $BASE/tasks/${filed.taskId}/automation -H "Authorization: Bearer $TOKEN"   # NY payroll registration, ${filed.status} by the sandbox agency: account number, login, confirmation document_id`,
+      `  curl -s $BASE/tasks/${filed.taskId}/automation -H "Authorization: Bearer $TOKEN"   # NY payroll registration filed by the sandbox agency (${filed.status}): account number, login, confirmation document_id`,
       `  curl -s -X POST $BASE/v2/documents/manage/session -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"callback_url":"https://example.com/"}'   # hosted page listing the confirmation PDF`,
     );
   }
   if (queued) {
     lines.push(
-      `  curl -s $BASE/tasks/${queued.taskId}/automation -H "Authorization: Bearer $TOKEN"   # CA foreign qualification, ${queued.status}; performer ${queued.performer}: the sandbox's test value connector-error failed every try, so it waits in the operator queue`,
+      `  curl -s $BASE/tasks/${queued.taskId}/automation -H "Authorization: Bearer $TOKEN"   # CA foreign qualification (${queued.status}, performer ${queued.performer}): the sandbox's test value connector-error failed every try, so it waits in the operator queue`,
     );
   }
   return lines;
