@@ -18,6 +18,8 @@ export interface JobDefinition {
   pollingIntervalSeconds?: number;
   /** Log each finished run (scheduled maintenance jobs); off for the frequent small ones. */
   logRuns?: boolean;
+  /** Jobs of this queue run at once in this process (one worker each; every worker polls at the interval). Default 1. */
+  concurrency?: number;
 }
 
 export interface SendOptions {
@@ -157,16 +159,18 @@ export async function startJobQueue(connectionString: string, log: (message: str
         // pg-boss waits a polling interval after each fetch, even one that found a job: one job per interval (the
         // bench measured 2 automation steps/s). A worker that found a job looks again at once; it waits only when
         // its queue was empty.
-        const worker: { id?: string } = {};
-        worker.id = await boss.work<Record<string, unknown>>(job.name, { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 }, async ([item]) => {
-          if (worker.id) boss.notifyWorker(worker.id);
-          const result = await job.handler(item?.data ?? {}).catch((error: unknown) => {
-            handlerFailures.set(job.name, (handlerFailures.get(job.name) ?? 0) + 1);
-            throw error;
+        for (let n = 0; n < (job.concurrency ?? 1); n++) {
+          const worker: { id?: string } = {};
+          worker.id = await boss.work<Record<string, unknown>>(job.name, { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 }, async ([item]) => {
+            if (worker.id) boss.notifyWorker(worker.id);
+            const result = await job.handler(item?.data ?? {}).catch((error: unknown) => {
+              handlerFailures.set(job.name, (handlerFailures.get(job.name) ?? 0) + 1);
+              throw error;
+            });
+            if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
+            return result;
           });
-          if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
-          return result;
-        });
+        }
       }
     },
     async stats() {

@@ -182,6 +182,8 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     {
       name: STEP_JOB,
       pollingIntervalSeconds: 0.5,
+      // Steps of different automations run side by side (a worker waits its polling interval between jobs).
+      concurrency: 4,
       // A process killed mid-step: its job is handed to another after this; the lease has run out by then.
       expireInSeconds: leaseSeconds + 10,
       handler: async (data) => (typeof data.automation_id === 'string' ? runStep(data.automation_id, typeof data.step_key === 'string' ? data.step_key : undefined) : 'ignored: no automation_id'),
