@@ -8,7 +8,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerLoadShedding } from './http/load-shedding.js';
 import { registerRateLimits } from './http/rate-limits.js';
-import { createOperatorsModule, registerOperatorAuth } from './modules/operators/index.js';
+import { createOperatorsModule, OPERATOR_LINK_PATH, registerOperatorAuth } from './modules/operators/index.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
@@ -64,12 +64,12 @@ export interface AppDeps {
   jobs?: JobSender;
 }
 
-const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH})[^/?#]+`, 'g');
+const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH})[^/?#]+`, 'g');
 
 const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
 
 /**
- * Hosted-session links carry a secret in the path, signed file links one in the query (each is a
+ * Hosted-session and back-office sign-in links carry a secret in the path, signed file links one in the query (each is a
  * credential until it expires): never let either reach a log line.
  */
 export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]').replace(SIGNATURE_IN_QUERY, '$1[redacted]');
@@ -152,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
   const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, now });
-  const operatorsModule = createOperatorsModule({ db });
+  const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
   const accountsModule = createAccountsModule({ db, catalog, vault });
   const { accounts } = accountsModule;
@@ -165,7 +165,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,
     connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
   });
-  const tasksModule = createTasksModule({ db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations });
+  const tasksModule = createTasksModule({
+    db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations, mail: mailModule.mail, publicBaseUrl: config.publicBaseUrl,
+  });
 
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
   // that start-up is not mistaken for an overloaded event loop.
@@ -179,14 +181,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authModule.routes({ auth, signup }));
   await app.register(locationsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
-  await app.register(hostedSessions.routes({ secureCookies: publicOrigin.startsWith('https:') || config.environment === 'production' }));
+  const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';
+  await app.register(hostedSessions.routes({ secureCookies }));
   await app.register(tasksModule.routes({ auth, sessions, publicOrigin }));
   await app.register(automationsModule.routes({ auth }));
   await app.register(payroll.routes({ auth, publicOrigin }));
-  await app.register(mailModule.routes({ auth, sessions, operatorAuth, publicOrigin }));
+  await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit: operatorsModule.audit, publicOrigin }));
   await app.register(connectionsModule.routes({ auth, publicOrigin }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
-  await app.register(operatorsModule.routes({ operatorAuth, accounts, connections: connectionsModule.connections }));
+  await app.register(operatorsModule.routes({
+    operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
+    maxUploadBytes: config.mailMaxBytes,
+  }));
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [

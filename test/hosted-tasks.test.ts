@@ -178,7 +178,7 @@ describe('hosted task pages', () => {
       // A new session for a started automation shows its status.
       const again = await session(`/tasks/${task.id}/automate/sessions`);
       const { browser: second } = await openLink(t.app, again.body.automation_url);
-      expect((await second!.get(`/hosted/automation/${task.id}`)).body).toContain('The automation has started');
+      expect((await second!.get(`/hosted/automation/${task.id}`)).body).toContain('The filing is under way');
     });
 
     it('a task without an automation is a 409', async () => {

@@ -15,7 +15,7 @@ import { createPlatformsModule } from '../modules/platforms/index.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { checkStartMode } from '../production.js';
 import { mailCommand } from './mail-command.js';
-import { operatorKeysCommand } from './operators-command.js';
+import { operatorsCommand } from './operators-command.js';
 import { stopWhenNpmParentDies } from './parent-watch.js';
 import { holdSignalsWhileStarting } from './start-signals.js';
 import { takeEarlyStart } from './early-start.js';
@@ -59,6 +59,11 @@ async function main(argv: string[]): Promise<void> {
       type: { type: 'string' },
       sender: { type: 'string' },
       received: { type: 'string' },
+      'key-id': { type: 'string' },
+      'legal-entity': { type: 'string' },
+      limit: { type: 'string' },
+      before: { type: 'string' },
+      action: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -123,8 +128,7 @@ async function main(argv: string[]): Promise<void> {
       });
       return;
     case 'operators':
-      if (sub !== 'keys') throw new UsageError('Unknown operators command; see statehouse --help');
-      await withDatabase(config, (database) => operatorKeysCommand(createOperatorsModule({ db: database.db }).operators, rest, json));
+      await withDatabase(config, (database) => operatorsCommand(createOperatorsModule({ db: database.db, publicBaseUrl: config.publicBaseUrl }), sub, rest, values, json));
       return;
     case 'accounts': {
       if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown accounts command; see statehouse --help');

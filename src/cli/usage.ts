@@ -19,6 +19,9 @@ Commands:
   operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
   operators keys list [--json]
   operators keys revoke <key_id>
+  operators login --key-id <key_id|name> [--json]   A one-time link signing a browser in to the back office (/operator; 10 min)
+  operators audit [--legal-entity <id>] [--key-id <id>] [--action <a>] [--limit <n>] [--before <event_id>] [--json]
+                                          The operator audit trail, newest first
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
   logins reencrypt [--json]           After a vault key rotation: re-seal every secret (login secrets and instance keys)

@@ -8,6 +8,7 @@ import type { HostedSessionsTable, HostedBrowserSessionsTable } from './schema/h
 import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable } from './schema/legal-entities.js';
 import type { AutomationsTable, AutomationStatusLogsTable, AutomationStepsTable } from './schema/automations.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
+import type { OperatorSessionsTable, OperatorLoginLinksTable } from './schema/operator-sessions.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -16,6 +17,7 @@ export type * from './schema/hosted.js';
 export type * from './schema/accounts.js';
 export type * from './schema/mail-connections.js';
 export type * from './schema/automations.js';
+export type * from './schema/operator-sessions.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -33,6 +35,8 @@ export interface Database {
   login_reveals: LoginRevealsTable;
   operator_keys: OperatorKeysTable;
   operator_audit_events: OperatorAuditEventsTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_login_links: OperatorLoginLinksTable;
   mail_items: MailItemsTable;
   account_connections: AccountConnectionsTable;
   account_connection_events: AccountConnectionEventsTable;

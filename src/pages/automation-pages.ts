@@ -2,7 +2,8 @@ import type { AutomationField } from '../catalog/catalog.schema.js';
 import { csrfInput, errorSummary, textField } from './components.js';
 import { html, layout, type Raw } from './html.js';
 
-function field(f: AutomationField, value: string | undefined, error: string | undefined): Raw {
+/** One input of an automation's form (also the owner's answer form), labelled and tied to its error. */
+export function automationFieldControl(f: AutomationField, value: string | undefined, error: string | undefined): Raw {
   const hint = f.description;
   if (f.type === 'boolean') {
     const id = `f-${f.name}`;
@@ -18,28 +19,43 @@ ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
 
 export function renderAutomationForm(data: {
   platformName: string; title: string; taskId: string; fields: AutomationField[]; values: Record<string, string>; errors: Record<string, string>; csrf: string;
+  /** Why the last submission was not started (the values are kept so nothing typed is lost). */
+  refusal?: string | null;
 }): string {
   return layout({
-    title: `${Object.keys(data.errors).length ? 'Error: ' : ''}Automate: ${data.title}`,
+    title: `${Object.keys(data.errors).length || data.refusal ? 'Error: ' : ''}Automate: ${data.title}`,
     platformName: data.platformName,
     body: html`<h1>${data.title}</h1>
+${data.refusal ? html`<div class="notice error" role="alert"><p>${data.refusal}</p></div>` : ''}
 <p>Statehouse can file this for you. It needs a few details first; they are stored for this filing only.</p>
 ${errorSummary(data.errors, Object.fromEntries(data.fields.map((f) => [f.name, f.label])))}
 <form method="post" action="/hosted/automation/${data.taskId}" novalidate>
 ${csrfInput(data.csrf)}
-${data.fields.map((f) => field(f, data.values[f.name], data.errors[f.name]))}
+${data.fields.map((f) => automationFieldControl(f, data.values[f.name], data.errors[f.name]))}
 <div class="actions"><button type="submit">Start the automation</button></div>
 </form>`,
   });
 }
 
-export function renderAutomationStatus(data: { platformName: string; title: string; status: string; history: { status: string; updated_at: string }[]; callbackUrl: string | null }): string {
+/** The automation page of a task that cannot be started (done, dismissed): said in words, with no form to fill in vain. */
+export function renderAutomationRefused(data: { platformName: string; title: string; reason: string; callbackUrl: string | null }): string {
   return layout({
-    title: `Automation: ${data.title}`,
+    title: `Cannot automate: ${data.title}`,
     platformName: data.platformName,
     body: html`<h1>${data.title}</h1>
-<p role="status">The automation has ${data.status === 'started' ? 'started' : `the status “${data.status}”`}. The task is now in progress; your platform will show its progress.</p>
-<ol class="history">${data.history.map((h) => html`<li><time datetime="${h.updated_at}">${h.updated_at.slice(0, 16).replace('T', ' ')} UTC</time>: ${h.status}</li>`)}</ol>
+<div class="notice error" role="alert"><p>${data.reason}</p></div>
 ${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
   });
+}
+
+/** Why an automation was not started, in the owner's words (the API says it with a 409). */
+export function refusalText(reason: 'done' | 'dismissed' | 'running'): string {
+  switch (reason) {
+    case 'done':
+      return 'This task is already done, so there is nothing to file and nothing was started. If it must be filed again, move the task back to to-do first.';
+    case 'dismissed':
+      return 'This task was dismissed, so nothing was started. Move it back to to-do first if it applies after all.';
+    case 'running':
+      return 'This filing is already under way, so nothing new was started. Its progress is below.';
+  }
 }

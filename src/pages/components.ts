@@ -7,7 +7,7 @@ export interface FieldOptions {
   error?: string | null;
   hint?: string;
   required?: boolean;
-  type?: 'text' | 'email' | 'date' | 'tel' | 'number';
+  type?: 'text' | 'email' | 'date' | 'tel' | 'number' | 'password';
   autocomplete?: string;
 }
 

@@ -8,7 +8,7 @@ export function renderPayrollConsent(data: { platformName: string; businessName:
     body: html`<h1>Connect payroll</h1>
 <p>Allow ${data.platformName} to keep ${data.businessName}'s employee information in Statehouse up to date from payroll:
 in which states you have employees, and how many.</p>
-<p>Your compliance tasks then follow your payroll automatically. The employee settings of your locations can no longer be changed by hand.</p>
+<p>Your compliance tasks then follow your payroll automatically. While payroll is connected, the employee settings of your locations are not changed by hand; the platform can disconnect payroll to give that control back.</p>
 <form method="post" action="/hosted/payroll">
 ${csrfInput(data.csrf)}
 <div class="actions"><button type="submit">Connect payroll</button></div>

@@ -1,3 +1,4 @@
+import { automationStatusText, type AutomationProgress } from './automation-progress-pages.js';
 import { csrfInput } from './components.js';
 import { html, layout, type Raw } from './html.js';
 
@@ -23,7 +24,30 @@ export interface TaskItem {
   unlocks: string[];
   answerType: 'boolean' | 'number' | 'date' | null;
   answer: string | null;
-  automation: { status: string; canStart: boolean } | null;
+  /** Automatable tasks: the latest automation's status (null before any) and, once complete, its results. */
+  automation: TaskAutomationItem | null;
+}
+
+export interface TaskAutomationItem {
+  status: AutomationProgress['status'] | null;
+  results: { name: string; value: string }[];
+  /** The confirmation document's signed download link, once complete. */
+  documentUrl: string | null;
+}
+
+function automationBadge(task: TaskItem): Raw {
+  const a = task.automation;
+  return a?.status ? html` <span class="badge automation-${a.status}">Automation: ${automationStatusText(a.status)}</span>` : html``;
+}
+
+/** A complete automation's results: what the agency assigned and the confirmation. */
+function automationResults(task: TaskItem): Raw {
+  const a = task.automation;
+  if (a?.status !== 'complete' || (a.results.length === 0 && !a.documentUrl)) return html``;
+  return html`<dl class="summary results">
+${a.results.map((r) => html`<div><dt>${r.name}</dt><dd>${r.value}</dd></div>`)}
+${a.documentUrl ? html`<div><dt>Confirmation</dt><dd><a href="${a.documentUrl}" rel="noopener noreferrer">Download the confirmation (PDF)<span class="visually-hidden">: ${task.title}</span></a></dd></div>` : ''}
+</dl>`;
 }
 
 const STATUS_LABELS: Record<TaskItem['status'], string> = { todo: 'To do', 'in-progress': 'In progress', done: 'Done', dismissed: 'Dismissed' };
@@ -101,8 +125,9 @@ ${page.statusOptions.map(([value, label]) => html`<option value="${value}"${valu
 <ul class="tasks">
 ${page.tasks.map((task) => html`<li class="task ${task.status}">
 <h2><a href="/hosted/tasks/${task.id}">${task.title}</a></h2>
-<p class="meta"><span class="badge">${STATUS_LABELS[task.status]}</span> <span>${task.regionName}</span> ${due(task)}${task.fee ? html` <span>Fee: ${task.fee}</span>` : ''}</p>
+<p class="meta"><span class="badge">${STATUS_LABELS[task.status]}</span>${automationBadge(task)} <span>${task.regionName}</span> ${due(task)}${task.fee ? html` <span>Fee: ${task.fee}</span>` : ''}</p>
 ${task.summary ? html`<p>${task.summary}</p>` : ''}
+${automationResults(task)}
 ${task.reasons.length ? html`<p class="why"><span class="muted">Why:</span> ${task.reasons.join('; ')}</p>` : ''}
 ${task.blockedBy.length ? html`<p class="muted">Do first: ${task.blockedBy.join(', ')}</p>` : ''}
 ${taskActions(task, page.csrf, page.returnTo)}
@@ -121,7 +146,7 @@ export function renderTaskDetail(data: { platformName: string; task: TaskItem; c
     body: html`${data.backToList ? html`<p><a href="/hosted/tasks">← All tasks</a></p>` : ''}
 <h1>${t.title}</h1>
 ${notice(data.notice)}
-<p class="meta"><span class="badge">${STATUS_LABELS[t.status]}</span> <span>${t.regionName}</span> ${due(t)}</p>
+<p class="meta"><span class="badge">${STATUS_LABELS[t.status]}</span>${automationBadge(t)} <span>${t.regionName}</span> ${due(t)}</p>
 <p>${t.description}</p>
 <dl class="summary">
 ${t.agency ? html`<div><dt>Agency</dt><dd>${t.agency}</dd></div>` : ''}
@@ -130,8 +155,9 @@ ${t.fee ? html`<div><dt>Fee</dt><dd>${t.fee}</dd></div>` : ''}
 ${t.reasons.length ? html`<div><dt>Why it applies</dt><dd><ul>${t.reasons.map((r) => html`<li>${r}</li>`)}</ul></dd></div>` : ''}
 ${t.blockedBy.length ? html`<div><dt>Do first</dt><dd>${t.blockedBy.join(', ')}</dd></div>` : ''}
 ${t.unlocks.length ? html`<div><dt>Unlocks</dt><dd>${t.unlocks.join(', ')}</dd></div>` : ''}
-${t.automation ? html`<div><dt>Automation</dt><dd>${t.automation.status}</dd></div>` : ''}
+${t.automation ? html`<div><dt>Automation</dt><dd>${t.automation.status ? automationStatusText(t.automation.status) : 'Available: your platform can have Statehouse file this'}</dd></div>` : ''}
 </dl>
+${automationResults(t)}
 ${t.steps.length ? html`<h2>How to do it</h2><ol class="steps-list">${t.steps.map((s) => html`<li><strong>${s.title}</strong><p>${s.description}</p>${s.url ? html`<p><a href="${s.url}" rel="noopener noreferrer">${s.url}</a></p>` : ''}</li>`)}</ol>` : ''}
 ${t.resources.length ? html`<h2>Official resources</h2><ul>${t.resources.map((r) => html`<li><a href="${r.url}" rel="noopener noreferrer">${r.title}</a></li>`)}</ul>` : ''}
 ${taskActions(t, data.csrf, `/hosted/tasks/${t.id}`, data.answerError)}

@@ -101,7 +101,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     const again = await api.session(`/tasks/${task.id}/automate/sessions`);
     await page.goto(again.automation_url!, { waitUntil: 'load' });
     expect(path(page)).toBe(`/hosted/automation/${task.id}`);
-    expect(await page.getByRole('status').textContent()).toContain('The automation has started');
+    expect(await page.getByRole('status').textContent()).toContain('The filing is under way');
     expect(await page.getByRole('button', { name: 'Start the automation' }).count()).toBe(0);
     expect(externalRequests(requests)).toEqual([]);
   });
@@ -169,7 +169,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     const second = await api.session(`/tasks/${edd.id}/automate/sessions`);
     await page.goto(second.automation_url!, { waitUntil: 'load' });
     expect(await heading(page)).toBe(edd.definition.title);
-    expect(await page.getByRole('status').textContent()).toContain('The automation has started');
+    expect(await page.getByRole('status').textContent()).toContain('The filing is under way');
     expect(await page.locator('.history li').count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Return to Acme Payroll' }).getAttribute('href')).toBe(`${platform.url}?ref=tasks`);
     await capture(page, 'automation-status');

@@ -8,6 +8,7 @@ import * as mailConnectionsOperators from './20261122150000_mail-connections-ope
 import * as sealedSecrets from './20261123100000_sealed-secrets.js';
 import * as operatorAudit from './20261124090000_operator-audit.js';
 import * as automations from './20261124100000_automations.js';
+import * as operatorSessions from './20261124110000_operator-sessions.js';
 import * as payrollSync from './20261124120000_payroll-sync.js';
 
 /** Every migration, by sortable name. Append only. */
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '20261123100000_sealed-secrets': sealedSecrets,
   '20261124090000_operator-audit': operatorAudit,
   '20261124100000_automations': automations,
+  '20261124110000_operator-sessions': operatorSessions,
   '20261124120000_payroll-sync': payrollSync,
 };

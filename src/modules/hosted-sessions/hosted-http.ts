@@ -98,7 +98,7 @@ export function requireHostedSession(deps: { sessions: Pick<HostedSessionsServic
 }
 
 /** Our pages send no referrer, so browsers post with `Origin: null`; Sec-Fetch-Site then says where from. */
-function isSameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
+export function isSameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
   const origin = request.headers.origin;
   const site = request.headers['sec-fetch-site'];
   return origin === 'null' ? site === undefined || site === 'same-origin' : !origin || origin === publicOrigin;

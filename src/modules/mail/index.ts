@@ -8,6 +8,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { OperatorHook } from '../operators/operator-auth.js';
+import type { AuditService } from '../operators/audit.service.js';
 import { createVault, loadVaultKeys } from '../accounts/vault.js';
 import { createInstanceKeys, INSTANCE_KEY, type InstanceKeys } from '../system/instance-keys.js';
 import { createFileLinks } from './file-links.js';
@@ -38,6 +39,8 @@ export interface MailRoutesDeps {
   auth: AuthHooks;
   sessions: HostedSessionsService;
   operatorAuth: OperatorHook;
+  /** Operator uploads are audited in the upload's transaction. */
+  audit: Pick<AuditService, 'record'>;
   publicOrigin: string;
 }
 
@@ -66,7 +69,7 @@ export function createMailModule(deps: MailModuleDeps) {
       await app.register(mailRoutes({
         mail, auth: http.auth, sessions: http.sessions, fileUrlTtlSeconds: config.fileUrlTtlSeconds, hostedPage,
       }));
-      await app.register(mailOperatorRoutes({ mail, operatorAuth: http.operatorAuth, maxBytes: config.mailMaxBytes }));
+      await app.register(mailOperatorRoutes({ mail, operatorAuth: http.operatorAuth, audit: http.audit, maxBytes: config.mailMaxBytes }));
     },
   };
 }

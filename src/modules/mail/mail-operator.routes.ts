@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
-import { OPERATOR_SECURITY, OperatorEntityParamsSchema, type OperatorHook } from '../operators/operator-auth.js';
+import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from '../operators/operator-auth.js';
+import type { AuditService } from '../operators/audit.service.js';
 import { MailQuerySchema, OperatorMailSchema, UploadQuerySchema } from './mail.schemas.js';
 import type { MailItemView, MailService } from './mail.service.js';
 
@@ -19,7 +20,7 @@ const PDF = 'application/pdf';
  * Registered as its own plugin so the application/pdf parser and the larger body limit apply to this
  * route only; every other route keeps the 1 MiB JSON limit and its parsers.
  */
-export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: OperatorHook; maxBytes: number }) {
+export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: OperatorHook; audit: Pick<AuditService, 'record'>; maxBytes: number }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['Operator'];
@@ -66,6 +67,10 @@ export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: Oper
         legalEntityId: request.params.legal_entity_id,
         regionCode: q.region ?? null, type: q.type ?? null, receivedOn: q.received ?? null, sender: q.sender ?? null, fileName: q.file_name ?? null,
         bytes: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        inTransaction: (trx, item) => deps.audit.record(trx, {
+          operator: operatorPrincipalOf(request), action: 'mail_item.create', subjectType: 'mail_item', subjectId: item.id, legalEntityId: item.legalEntityId,
+          details: { type: q.type ?? 'registered-agent', region: q.region ?? null },
+        }),
       });
       return reply.code(201).send(toOperatorMail(item));
     });

@@ -27,6 +27,8 @@ export interface MailIngestInput {
   sender?: string | null;
   fileName?: string | null;
   bytes: Buffer;
+  /** Runs in the item's transaction (an operator upload records its audit event there). */
+  inTransaction?: (trx: Db, item: { id: string; legalEntityId: string }) => Promise<void>;
 }
 
 export interface MailItemView {
@@ -115,7 +117,11 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
      */
     async ingest(input: MailIngestInput): Promise<MailItemView> {
       await requireEntity(input.legalEntityId);
-      const row = await db.transaction().execute((trx) => ingestIn(trx, input));
+      const row = await db.transaction().execute(async (trx) => {
+        const item = await ingestIn(trx, input);
+        await input.inTransaction?.(trx, { id: item.id, legalEntityId: input.legalEntityId });
+        return item;
+      });
       return (await toViews([row]))[0]!;
     },
 

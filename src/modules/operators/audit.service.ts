@@ -30,20 +30,28 @@ export interface AuditEventView {
  * (`record(trx, …)`), so an action without its audit line cannot commit. Read by the operator API and the CLI.
  */
 export function createAuditService(deps: { db: Db }) {
+  /** Records one event inside the caller's transaction (or on `db` for a single-statement action). */
+  async function record(trx: Db, event: AuditEvent): Promise<void> {
+    await createAuditRepository(trx).insert({
+      id: newId('aud'),
+      operator_key_id: event.operator.keyId,
+      operator_name: event.operator.name,
+      action: event.action,
+      subject_type: event.subjectType,
+      subject_id: event.subjectId,
+      legal_entity_id: event.legalEntityId,
+      details: event.details ?? {},
+    });
+  }
+
   return {
-    /** Records one event inside the caller's transaction (or on `db` for a single-statement action). */
-    async record(trx: Db, event: AuditEvent): Promise<void> {
-      await createAuditRepository(trx).insert({
-        id: newId('aud'),
-        operator_key_id: event.operator.keyId,
-        operator_name: event.operator.name,
-        action: event.action,
-        subject_type: event.subjectType,
-        subject_id: event.subjectId,
-        legal_entity_id: event.legalEntityId,
-        details: event.details ?? {},
-      });
-    },
+    record,
+
+    /**
+     * For an action that committed on its own (one statement of a service without a transaction to share):
+     * recorded right after it, in the same request.
+     */
+    recordCommitted: (event: AuditEvent): Promise<void> => record(deps.db, event),
 
     /** Newest first. `before` is the id of the last event of the previous page. */
     async list(filter: Omit<AuditFilter, 'before'> & { before?: string }): Promise<AuditEventView[]> {

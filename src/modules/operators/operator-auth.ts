@@ -20,6 +20,9 @@ export function registerOperatorAuth(app: FastifyInstance, operators: OperatorsS
   };
 }
 
+/** For handlers behind the operator hook, which guarantees it is set. */
+export const operatorPrincipalOf = (request: FastifyRequest) => request.operator as OperatorPrincipal;
+
 /** OpenAPI security requirement of operator routes. */
 export const OPERATOR_SECURITY = [{ operatorKey: [] }];
 

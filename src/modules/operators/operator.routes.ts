@@ -7,7 +7,8 @@ import type { AccountsService, AgencyAccountView, LoginView } from '../accounts/
 import type { ConnectionsService } from '../connections/connections.service.js';
 import { CONNECTION_STATUSES } from '../connections/connection-states.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
-import { OPERATOR_SECURITY, OperatorEntityParamsSchema, type OperatorHook } from './operator-auth.js';
+import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
+import type { AuditService } from './audit.service.js';
 import type { OperatorsService } from './operators.service.js';
 
 const SECRET_TEXT = 1000;
@@ -114,6 +115,7 @@ const inBody = (path: (string | number)[]) => ['body', ...(path[0] === 'region_c
  */
 export function operatorRoutes(deps: {
   operators: Pick<OperatorsService, 'requireLegalEntity'>; accounts: AccountsService; connections: Pick<ConnectionsService, 'listWithEvents'>; operatorAuth: OperatorHook;
+  audit: Pick<AuditService, 'recordCommitted'>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -149,6 +151,10 @@ export function operatorRoutes(deps: {
       const id = request.params.legal_entity_id;
       const body = request.body;
       const row = await deps.accounts.createAccount(id, { region_code: body.region, agency_id: body.agency_id, name: body.name, ...(body.data && { data: body.data }) });
+      await deps.audit.recordCommitted({
+        operator: operatorPrincipalOf(request), action: 'agency_account.create', subjectType: 'agency_account', subjectId: row.id, legalEntityId: id,
+        details: { region: body.region, agency_id: body.agency_id, name: body.name },
+      });
       return reply.code(201).send(toAccount(id, deps.accounts.newAccountView(row)));
     });
 
@@ -170,6 +176,11 @@ export function operatorRoutes(deps: {
       const login = await deps.accounts.createLogin(id, {
         agency_account_id: body.agency_account_id ?? null, region_code: body.region, name: body.name, login_url: body.login_url,
         is_supported: body.is_supported ?? false, secrets: body.secrets,
+      });
+      // The secrets are never part of the trail: which login, not what it holds.
+      await deps.audit.recordCommitted({
+        operator: operatorPrincipalOf(request), action: 'login.create', subjectType: 'login', subjectId: login.id, legalEntityId: id,
+        details: { region: body.region, name: body.name, agency_account_id: body.agency_account_id ?? null },
       });
       return reply.code(201).send(toLogin(login));
     });

@@ -20,6 +20,9 @@ export function createOperatorsRepository(db: Db) {
         .where('key_hash', '=', keyHash).where('revoked_at', 'is', null)
         .returning(['id', 'name']).executeTakeFirst(),
 
+    /** Every platform, by name (the back office's platform filter). */
+    listPlatforms: () => db.selectFrom('platforms').select(['id', 'name']).orderBy('name').orderBy('id').execute(),
+
     /** The operator API works on any legal entity: it only needs to know that one exists. */
     legalEntityExists: async (legalEntityId: string) =>
       Boolean(await db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst()),

@@ -13,6 +13,8 @@ export interface OperatorPrincipal {
 /** Operator keys look different from platform keys, so one can never be mistaken for the other. */
 export const OPERATOR_KEY_PREFIX = 'sh_op_';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** Far above a real key (sh_op_ + 43 characters); longer input is refused before it is hashed. */
+const MAX_KEY_LENGTH = 200;
 
 /**
  * Operator keys authenticate the operator API (/operator/v1/...): recording agency accounts, logins and
@@ -20,6 +22,14 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 export function createOperatorsService(db: Db) {
   const repo = createOperatorsRepository(db);
+
+  async function authenticateKey(key: string | undefined): Promise<OperatorPrincipal> {
+    if (!key || !key.startsWith(OPERATOR_KEY_PREFIX) || key.length > MAX_KEY_LENGTH) throw new UnauthorizedError('Missing or invalid operator key');
+    const row = await repo.useKey(hashSecret(key));
+    if (!row) throw new UnauthorizedError('Missing or invalid operator key');
+    return { keyId: row.id, name: row.name };
+  }
+
   return {
     async createKey(name: string) {
       const trimmed = name.trim();
@@ -32,19 +42,19 @@ export function createOperatorsService(db: Db) {
 
     listKeys: () => repo.findKeys(),
 
+    /** The installation's platforms (id, name): operators see every tenant. */
+    listPlatforms: () => repo.listPlatforms(),
+
     async revokeKey(keyId: string) {
       // Revoking a revoked key is fine; an unknown one is not.
       if (!(await repo.revokeKey(keyId)) && !(await repo.keyExists(keyId))) throw new NotFoundError(`Operator key '${keyId}' not found`);
     },
 
     /** `Authorization: Bearer sh_op_…`; every failure is the same 401 so keys cannot be probed. */
-    async authenticate(header: string | undefined): Promise<OperatorPrincipal> {
-      const key = header?.match(BEARER)?.[1];
-      if (!key || !key.startsWith(OPERATOR_KEY_PREFIX)) throw new UnauthorizedError('Missing or invalid operator key');
-      const row = await repo.useKey(hashSecret(key));
-      if (!row) throw new UnauthorizedError('Missing or invalid operator key');
-      return { keyId: row.id, name: row.name };
-    },
+    authenticate: (header: string | undefined): Promise<OperatorPrincipal> => authenticateKey(header?.match(BEARER)?.[1]),
+
+    /** The key itself (the back office's sign-in form); the same 401 as `authenticate` for every failure. */
+    authenticateKey,
 
     /** The operator API's 404 for an unknown legal entity (any entity is in the operator's reach). */
     async requireLegalEntity(legalEntityId: string): Promise<void> {

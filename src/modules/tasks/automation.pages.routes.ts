@@ -1,83 +1,176 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { AutomationField } from '../../catalog/catalog.schema.js';
 import { BoundedString } from '../../http/schemas.js';
-import { HttpError } from '../../lib/errors.js';
-import { renderAutomationForm, renderAutomationStatus } from '../../pages/automation-pages.js';
+import { HttpError, InvalidInputError, InvalidInputsError } from '../../lib/errors.js';
+import { refusalText, renderAutomationForm, renderAutomationRefused } from '../../pages/automation-pages.js';
+import { renderAutomationProgress, type AutomationProgressPage } from '../../pages/automation-progress-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { checkField, type AutomationView } from '../automations/index.js';
-import { isLive, type AutomationService } from './automation.service.js';
-import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
+import { ANSWER_FIELD, isSensitive, type AutomationsService, type AutomationView } from '../automations/index.js';
+import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { AccessScope } from '../../http/principals.js';
+import { automationOf, type TaskView } from './task-view.js';
+import type { TasksService } from './tasks.service.js';
 
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
+const PageQuery = Type.Object({ answered: Type.Optional(BoundedString(1)) });
 
-/** The input form an automation needs (POST /tasks/{task_id}/automate/sessions), and its status once started. */
-export function automationPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>; automation: AutomationService; publicOrigin: string }) {
+export interface AutomationPagesDeps {
+  sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>;
+  tasks: Pick<TasksService, 'get'>;
+  automations: Pick<AutomationsService, 'forTask' | 'start' | 'answer'>;
+  /** The signed download link of one of the entity's documents (the confirmation PDF), if it exists. */
+  documentUrl: (scope: AccessScope, documentId: string) => Promise<string | null>;
+  publicOrigin: string;
+}
+
+/** Per-field messages of a refused input (the automations service checks the fields; a form shows them by name). */
+function fieldErrors(error: unknown): Record<string, string> | null {
+  const list = error instanceof InvalidInputsError ? error.errors : error instanceof InvalidInputError ? [error] : null;
+  return list && Object.fromEntries(list.map((e) => [String(e.path[0] ?? ANSWER_FIELD), e.reason]));
+}
+
+/** The form's values of the automation's fields; empty ones left out (an answer changes only what it names). */
+function valuesOf(fields: readonly AutomationField[], form: Record<string, string>, keepEmpty: boolean): Record<string, string> {
+  return Object.fromEntries(fields.map((f) => [f.name, (form[f.name] ?? '').trim()]).filter(([, v]) => keepEmpty || v !== ''));
+}
+
+/** Values to write back into a page: never a sensitive one (SSN digits, bank details). */
+const withoutSensitive = (fields: readonly AutomationField[], values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).filter(([name]) => !fields.some((f) => f.name === name && isSensitive(f))));
+
+/**
+ * The hosted automation page (POST /tasks/{task_id}/automate/sessions links here): the input form; once started,
+ * the automation's real progress and results; a refused start in words; the owner's answer to an operator.
+ */
+export function automationPageRoutes(deps: AutomationPagesDeps) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const options = { preHandler: requireHostedSession(deps, ['automation']), schema: { hide: true, params: TaskParams } };
 
-    const load = async (request: { params: { task_id: string } } & Parameters<typeof hostedOf>[0]) => {
-      const hosted = hostedOf(request);
-      if (hosted.session.scope.task_id !== request.params.task_id) return null;
+    /** The session's task, if it is this one and can be automated. */
+    async function load(hosted: HostedContext, taskId: string) {
+      if (hosted.session.scope.task_id !== taskId) return null;
       try {
-        return { hosted, ...(await deps.automation.automatable(hosted.scope, request.params.task_id)) };
+        const view = await deps.tasks.get(hosted.scope, taskId);
+        const definition = automationOf(view);
+        return definition && view.kind === 'requirement' ? { view, definition } : null;
       } catch (error) {
-        if (error instanceof HttpError && error.status < 500) return null;
+        if (error instanceof HttpError && error.status === 404) return null;
         throw error;
       }
-    };
-    const titleOf = (view: Awaited<ReturnType<AutomationService['automatable']>>['view']) => (view.kind === 'requirement' ? view.definition.title : view.question.title);
-    const statusPage = (hosted: ReturnType<typeof hostedOf>, title: string, automation: AutomationView, callbackUrl: string | null) =>
-      renderAutomationStatus({ platformName: hosted.platformName, title, status: automation.status, history: automation.logs.map((l) => ({ status: l.status, updated_at: l.at })), callbackUrl });
-    /** A start the task refuses, said in words (no callback: nothing started). */
-    const refusedPage = (hosted: ReturnType<typeof hostedOf>, detail: string) =>
-      renderMessagePage({ title: 'The automation cannot start', body: detail, platformName: hosted.platformName });
-    const doneDetail = (status: string) => `This task is already ${status}: there is nothing to automate. Move it back to to-do first if it must be filed again.`;
+    }
+    const notFound = (reply: FastifyReply, hosted: HostedContext) =>
+      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.', platformName: hosted.platformName }), { status: 404 });
+    type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
 
-    r.get('/hosted/automation/:task_id', options, async (request, reply) => {
-      const found = await load(request);
-      if (!found) return sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.' }), { status: 404 });
-      const { hosted, view, fields, automation } = found;
-      if (automation && (isLive(automation) || automation.status === 'complete')) return sendPage(reply, statusPage(hosted, titleOf(view), automation, hosted.session.callback_url));
-      if (view.row.status === 'done' || view.row.status === 'dismissed') return sendPage(reply, refusedPage(hosted, doneDetail(view.row.status)), { status: 409 });
-      return sendPage(reply, renderAutomationForm({ platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields, values: {}, errors: {}, csrf: hosted.csrf }), { formTarget: hosted.session.callback_url });
+    async function progress(hosted: HostedContext, { view, definition }: Loaded, automation: AutomationView, extra: Partial<AutomationProgressPage> = {}) {
+      const documentId = automation.status === 'complete' ? automation.outputs?.documentId : null;
+      const prefill = Object.fromEntries(definition.fields.filter((f) => !isSensitive(f) && automation.input[f.name] != null).map((f) => [f.name, String(automation.input[f.name])]));
+      return renderAutomationProgress({
+        platformName: hosted.platformName,
+        title: view.kind === 'requirement' ? view.definition.title : '',
+        agencyName: view.kind === 'requirement' ? view.agency.name : '',
+        taskId: view.row.id,
+        automation,
+        dateLabels: Object.fromEntries(definition.outputs.dates.map((d) => [d.name, d.label])),
+        documentUrl: documentId ? await deps.documentUrl(hosted.scope, documentId) : null,
+        answer: automation.status === 'waiting_on_customer_response' ? { fields: definition.fields, values: prefill, errors: {}, csrf: hosted.csrf } : null,
+        notice: null,
+        callbackUrl: hosted.session.callback_url,
+        ...extra,
+      });
+    }
+
+    /** The input form; a sensitive value typed before is never written back into the page. */
+    const form = (hosted: HostedContext, { view, definition }: Loaded, values: Record<string, string>, errors: Record<string, string>, refusal: string | null) =>
+      renderAutomationForm({
+        platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields: definition.fields, errors, csrf: hosted.csrf, refusal,
+        values: withoutSensitive(definition.fields, values),
+      });
+
+    /** What the page shows when no new automation can start now: the live one's progress, or why not in words. */
+    async function refusedStart(reply: FastifyReply, hosted: HostedContext, loaded: Loaded, values: Record<string, string>) {
+      const live = await deps.automations.forTask(hosted.scope, loaded.view.row.id);
+      if (live && live.status !== 'canceled' && live.status !== 'complete') {
+        return sendPage(reply, await progress(hosted, loaded, live, { notice: { kind: 'error', text: refusalText('running') } }), { status: 409 });
+      }
+      const status = (await deps.tasks.get(hosted.scope, loaded.view.row.id)).row.status;
+      const reason = refusalText(status === 'dismissed' ? 'dismissed' : 'done');
+      return sendPage(reply, form(hosted, loaded, values, {}, reason), { status: 409, formTarget: hosted.session.callback_url });
+    }
+
+    r.get('/hosted/automation/:task_id', { ...options, schema: { ...options.schema, querystring: PageQuery } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const loaded = await load(hosted, request.params.task_id);
+      if (!loaded) return notFound(reply, hosted);
+      const automation = await deps.automations.forTask(hosted.scope, loaded.view.row.id);
+      if (automation && automation.status !== 'canceled') {
+        const notice = request.query.answered ? { kind: 'success' as const, text: 'Your answer was sent. The filing goes on; this page shows its progress.' } : null;
+        return sendPage(reply, await progress(hosted, loaded, automation, { notice }));
+      }
+      const status = loaded.view.row.status;
+      if (status === 'done' || status === 'dismissed') {
+        return sendPage(reply, renderAutomationRefused({ platformName: hosted.platformName, title: titleOf(loaded.view), reason: refusalText(status), callbackUrl: hosted.session.callback_url }));
+      }
+      const again = automation ? `The last automation was canceled${automation.statusReason ? ` (${automation.statusReason})` : ''}. You can start it again below.` : null;
+      return sendPage(reply, form(hosted, loaded, {}, {}, again), { formTarget: hosted.session.callback_url });
     });
 
     r.post('/hosted/automation/:task_id', options, async (request, reply) => {
-      const found = await load(request);
-      if (!found) return sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.' }), { status: 404 });
-      const { hosted, view, fields, automation } = found;
-      if (isLive(automation)) return reply.redirect(`/hosted/automation/${view.row.id}`, 303);
-      if (view.row.status === 'done' || view.row.status === 'dismissed') return sendPage(reply, refusedPage(hosted, doneDetail(view.row.status)), { status: 409 });
-      const form = formOf(request);
-      const errors: Record<string, string> = {};
-      const input: Record<string, unknown> = {};
-      for (const f of fields) {
-        const result = checkField(f, form[f.name]);
-        if ('error' in result) errors[f.name] = result.error;
-        else input[f.name] = result.value;
-      }
-      if (Object.keys(errors).length > 0) {
-        return sendPage(reply, renderAutomationForm({ platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields, values: form, errors, csrf: hosted.csrf }), { status: 422, formTarget: hosted.session.callback_url });
-      }
+      const hosted = hostedOf(request);
+      const loaded = await load(hosted, request.params.task_id);
+      if (!loaded) return notFound(reply, hosted);
+      const values = valuesOf(loaded.definition.fields, formOf(request), true);
       let started: AutomationView;
       try {
-        started = await deps.automation.start(hosted.scope, view.row.id, input);
+        started = await deps.automations.start(hosted.scope, loaded.view.row.id, values);
       } catch (error) {
-        // Refused (done meanwhile, or started in another tab): said on the page, and the platform is not told it started.
-        if (error instanceof HttpError && error.status === 409) return sendPage(reply, refusedPage(hosted, error.detail), { status: 409 });
+        const errors = fieldErrors(error);
+        if (errors) return sendPage(reply, form(hosted, loaded, values, errors, null), { status: 422, formTarget: hosted.session.callback_url });
+        if (error instanceof HttpError && error.status === 409) return refusedStart(reply, hosted, loaded, values);
         throw error;
       }
       await deps.sessions.endBrowserSession(hosted.session);
       const callback = hosted.session.callback_url;
       if (callback) {
         const target = new URL(callbackTarget(callback, hosted.scope.legalEntityId, 'started'));
-        target.searchParams.set('task_id', view.row.id);
+        target.searchParams.set('task_id', loaded.view.row.id);
         return reply.header('referrer-policy', 'no-referrer').redirect(target.toString(), 303);
       }
-      return sendPage(reply, statusPage(hosted, titleOf(view), started, null));
+      return sendPage(reply, await progress(hosted, loaded, started));
+    });
+
+    r.post('/hosted/automation/:task_id/answer', options, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const loaded = await load(hosted, request.params.task_id);
+      if (!loaded) return notFound(reply, hosted);
+      const submitted = formOf(request);
+      const response = (submitted[ANSWER_FIELD] ?? '').trim();
+      // Only what the owner changed is sent: a prefilled value sent back as it was is not an answer.
+      const before = (await deps.automations.forTask(hosted.scope, loaded.view.row.id))?.input ?? {};
+      const fields = Object.fromEntries(Object.entries(valuesOf(loaded.definition.fields, submitted, false)).filter(([name, v]) => String(before[name] ?? '') !== v));
+      try {
+        await deps.automations.answer(hosted.scope, loaded.view.row.id, { ...(response && { [ANSWER_FIELD]: response }), ...fields });
+      } catch (error) {
+        const errors = fieldErrors(error);
+        const current = await deps.automations.forTask(hosted.scope, loaded.view.row.id);
+        if (!current) return notFound(reply, hosted);
+        if (errors && current.status === 'waiting_on_customer_response') {
+          const answer = { fields: loaded.definition.fields, values: { ...withoutSensitive(loaded.definition.fields, fields), [ANSWER_FIELD]: response }, errors, csrf: hosted.csrf };
+          return sendPage(reply, await progress(hosted, loaded, current, { answer }), { status: 422 });
+        }
+        if (error instanceof HttpError && error.status === 409) {
+          const text = 'This question no longer waits on an answer, so nothing was sent. The current state is below.';
+          return sendPage(reply, await progress(hosted, loaded, current, { notice: { kind: 'error', text } }), { status: 409 });
+        }
+        throw error;
+      }
+      return reply.redirect(`/hosted/automation/${loaded.view.row.id}?answered=1`, 303);
     });
   };
 }
+
+const titleOf = (view: TaskView) => (view.kind === 'requirement' ? view.definition.title : view.question.title);

@@ -3,10 +3,11 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
+import type { AutomationsService } from '../automations/automations.types.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { LocationsService } from '../locations/locations.service.js';
+import type { MailService } from '../mail/index.js';
 import type { Replanner } from '../planning/index.js';
-import { createAutomationService, type TaskAutomations } from './automation.service.js';
 import { createTaskListCache } from './task-list-cache.js';
 import { createTasksRepository } from './tasks.repository.js';
 import { taskRoutes } from './tasks.routes.js';
@@ -17,7 +18,6 @@ import { automationPageRoutes } from './automation.pages.routes.js';
 import { taskV2Routes } from './tasks.v2.routes.js';
 
 export type { TasksService, TaskView } from './tasks.service.js';
-export type { AutomationService, TaskAutomations } from './automation.service.js';
 
 export interface TasksModuleDeps {
   db: Db;
@@ -25,28 +25,37 @@ export interface TasksModuleDeps {
   now: () => Date;
   planning: Replanner;
   locations: Pick<LocationsService, 'updateIn'>;
-  /** The automations capability: task views carry each task's latest automation; the hosted form starts one. */
-  automations: TaskAutomations;
+  /** Task records and pages show the latest automation of a task; the hosted automation page starts and answers it. */
+  automations: Pick<AutomationsService, 'forTask' | 'forTasks' | 'start' | 'answer'>;
+  /** The confirmation document of a complete automation is one of the entity's mail items (its signed link). */
+  mail: Pick<MailService, 'list'>;
+  /** Statehouse's public base URL: the task records' links (submit_url, hosted_url) start with it. */
+  publicBaseUrl: string;
 }
 
-/** Tasks: reading and acting on an entity's tasks (status, answers, automation) and their API. */
+/** Tasks: reading and acting on an entity's tasks (status, answers) and their API; the hosted task and automation pages. */
 export function createTasksModule(deps: TasksModuleDeps) {
   const tasks = createTasksService(deps);
   const repository = createTasksRepository(deps.db);
-  const automation = createAutomationService({ automations: deps.automations, tasks });
+  const { automations } = deps;
+  /** Signed download links of the entity's documents, by id (one listing for a whole page). */
+  const documentUrls = async (scope: Parameters<MailService['list']>[0]) => new Map((await deps.mail.list(scope)).map((m) => [m.id, m.fileUrl]));
   return {
     tasks,
-    automation,
     jobs: [] as JobDefinition[],
     /** GET/PATCH /tasks…, /v2/tasks…, the session operations and the hosted task and automation pages they link to. */
     routes(http: { auth: AuthHooks; sessions: HostedSessionsService; publicOrigin: string }): FastifyPluginAsync {
       const cache = createTaskListCache(repository);
+      const records = { catalog: deps.catalog, publicBaseUrl: deps.publicBaseUrl };
       return async (app) => {
-        await app.register(taskRoutes({ tasks, catalog: deps.catalog, auth: http.auth, cache }));
-        await app.register(taskV2Routes({ tasks, catalog: deps.catalog, auth: http.auth, cache }));
-        await app.register(taskSessionRoutes({ tasks, automation, sessions: http.sessions, auth: http.auth }));
-        await app.register(taskPageRoutes({ sessions: http.sessions, tasks, catalog: deps.catalog, publicOrigin: http.publicOrigin }));
-        await app.register(automationPageRoutes({ sessions: http.sessions, automation, publicOrigin: http.publicOrigin }));
+        await app.register(taskRoutes({ tasks, records, auth: http.auth, cache }));
+        await app.register(taskV2Routes({ tasks, records, auth: http.auth, cache }));
+        await app.register(taskSessionRoutes({ tasks, automations, sessions: http.sessions, auth: http.auth }));
+        await app.register(taskPageRoutes({ sessions: http.sessions, tasks, catalog: deps.catalog, documentUrls, publicOrigin: http.publicOrigin }));
+        await app.register(automationPageRoutes({
+          sessions: http.sessions, tasks, automations, publicOrigin: http.publicOrigin,
+          documentUrl: async (scope, id) => (await documentUrls(scope)).get(id) ?? null,
+        }));
       };
     },
   };

@@ -1,18 +1,17 @@
 // A task as the services and mappers see it, and its sorting keys: apart from tasks.service.ts and
 // tasks.mappers.ts so that neither imports the other.
-import type { Agency, AutomationField, QuestionDefinition, RequirementDefinition } from '../../catalog/catalog.schema.js';
+import type { Agency, QuestionDefinition, RequirementDefinition } from '../../catalog/catalog.schema.js';
 import type { Region } from '../../catalog/regions.js';
 import type { TaskRow } from '../../db/schema.js';
-import type { AutomationView } from '../automations/index.js';
+import type { AutomationView } from '../automations/automations.types.js';
 
-/** A stored task with what the catalog says about it, and its latest automation (modules/automations). */
+/** What task records and pages read of a task's latest automation (the automations service's view). */
+export type TaskAutomation = Pick<AutomationView, 'status' | 'statusReason' | 'logs' | 'outputs' | 'performer'>;
+
+/** A stored task with what the catalog says about it. */
 export type TaskView =
-  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: AutomationView | undefined }
+  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomation | undefined }
   | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition; automation?: undefined };
-
-/** The input fields of an automatable requirement; null when the task cannot be automated. */
-export const automationFields = (view: TaskView): AutomationField[] | null =>
-  view.kind === 'requirement' && view.definition.resolutions.automation ? [...view.definition.resolutions.automation.fields] : null;
 
 /** Sorting and filtering keys of a task view. */
 export function traitsOf(view: TaskView) {
@@ -20,3 +19,6 @@ export function traitsOf(view: TaskView) {
     ? { definitionId: view.question.id, tags: [] as readonly string[], category: view.question.category, priority: view.question.priority, unlocks: 1, title: view.question.title }
     : { definitionId: view.definition.id, tags: view.definition.tags as readonly string[], category: view.definition.category, priority: view.definition.priority, unlocks: view.definition.unlocks?.length ?? 0, title: view.definition.title };
 }
+
+/** The requirement's automation as the catalog declares it (fields, fulfilment, outputs), if it has one. */
+export const automationOf = (view: TaskView) => (view.kind === 'requirement' ? view.definition.resolutions.automation : undefined);

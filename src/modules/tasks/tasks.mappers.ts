@@ -4,10 +4,15 @@ import type { Region } from '../../catalog/regions.js';
 import type { Static } from 'typebox';
 import type { AccountTaskSchema, PlatformTaskSchema } from './tasks.schemas.js';
 import type { TaskView } from './task-view.js';
+import { automateResolution, automationStatusOf, hostedResolution, offersAutomation, type RecordLinks } from './task-automation.mappers.js';
+
+/** What the mappers need besides the task: the catalog (unlocked requirements) and the public URL of the records' links. */
+export interface RecordContext extends RecordLinks {
+  catalog: Catalog;
+}
 
 type AccountTask = Static<typeof AccountTaskSchema>;
 type PlatformTask = Static<typeof PlatformTaskSchema>;
-type PlatformTaskRequirementSource = Extract<PlatformTask['source'], { type: 'requirement' }>;
 
 const locationRef = (region: Region) => ({ id: region.id, code: region.code, name: region.name });
 const regionRef = (region: Region) => ({ id: region.id, name: region.name, parent_region: null });
@@ -47,7 +52,7 @@ function unlocked(catalog: Catalog, definition: RequirementDefinition) {
 }
 
 /** The unversioned AccountTask (GET /tasks, /tasks/{id}, /locations/{id}/tasks). */
-export function toAccountTask(catalog: Catalog, view: TaskView): AccountTask {
+export function toAccountTask(context: RecordContext, view: TaskView): AccountTask {
   const { row, region } = view;
   const common = {
     id: row.id,
@@ -85,12 +90,16 @@ export function toAccountTask(catalog: Catalog, view: TaskView): AccountTask {
     };
   }
   const { definition, agency } = view;
+  const automation = definition.resolutions.automation;
   return {
     ...common,
     definition: definitionRef(definition, region),
-    resolutions: { manual: manualSteps(definition, row.id) },
-    default_resolution_name: 'manual',
-    unblocks: unlocked(catalog, definition).map((u) => definitionRef(u.definition, u.region)),
+    resolutions: {
+      manual: manualSteps(definition, row.id),
+      ...(automation && { automate: automateResolution(context, row.id, automation.fields) }),
+    },
+    default_resolution_name: automation && offersAutomation(row.status) ? 'automate' : 'manual',
+    unblocks: unlocked(context.catalog, definition).map((u) => definitionRef(u.definition, u.region)),
     fee: { ...definition.fee },
     eta: eta(definition),
     priority: definition.priority,
@@ -126,7 +135,7 @@ const V2_CRITERIA: Record<string, string> = {
 const v2Status = (status: string) => (status === 'dismissed' ? 'deferred' : status) as PlatformTask['status'];
 
 /** The v2 PlatformTask (GET /v2/tasks and friends). */
-export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
+export function toPlatformTask(context: RecordContext, view: TaskView): PlatformTask {
   const { row, region } = view;
   if (view.kind === 'question') {
     return {
@@ -150,6 +159,7 @@ export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
     };
   }
   const { definition } = view;
+  const automatable = definition.resolutions.automation !== undefined;
   return {
     id: row.id,
     title: definition.title,
@@ -168,10 +178,10 @@ export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
       fee: { ...definition.fee },
       eta: eta(definition),
       tags: [...definition.tags],
-      default_resolution_name: 'manual',
-      resolutions: { hosted: null, manual: manualSteps(definition, row.id) },
+      default_resolution_name: automatable && offersAutomation(row.status) ? 'hosted' : 'manual',
+      resolutions: { hosted: automatable ? hostedResolution(context, row.id) : null, manual: manualSteps(definition, row.id) },
       criteria_met: row.criteria_met.map((c) => ({ type: V2_CRITERIA[c.key] ?? 'single-requirement', reason: c.reason, task_id: row.id })),
-      unlocks: unlocked(catalog, definition).map((u) => ({
+      unlocks: unlocked(context.catalog, definition).map((u) => ({
         requirement_id: u.definition.id,
         title: u.definition.title,
         definition: u.definition.description,
@@ -182,8 +192,7 @@ export function toPlatformTask(catalog: Catalog, view: TaskView): PlatformTask {
         source: 'requirement' as const,
       })),
       category: definition.category,
-      automation_status: (view.automation?.status ?? null) as PlatformTaskRequirementSource['automation_status'],
-      automation_status_logs: view.automation ? view.automation.logs.map((l) => ({ status: l.status, updated_at: l.at })) : [],
+      ...automationStatusOf(view.automation),
       agency_accounts: [],
     },
     priority: definition.priority,

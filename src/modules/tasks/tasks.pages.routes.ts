@@ -4,11 +4,12 @@ import { Type } from 'typebox';
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
 import type { HostedScope } from '../../db/schema.js';
+import type { AccessScope } from '../../http/principals.js';
 import { BoundedString } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderTaskDetail, renderTaskList, type Notice, type TaskItem } from '../../pages/task-pages.js';
-import { automationFields } from './task-view.js';
+import { automationOf } from './task-view.js';
 import { isOpen, isOverdue, type TaskFilter } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
@@ -38,7 +39,7 @@ function formatFee(view: TaskView): string | null {
 }
 
 /** What a hosted page shows of a task. */
-export function toTaskItem(catalog: Catalog, view: TaskView, today: string): TaskItem {
+export function toTaskItem(catalog: Catalog, view: TaskView, today: string, documents: ReadonlyMap<string, string> = new Map()): TaskItem {
   const common = {
     id: view.row.id,
     regionCode: view.region.code,
@@ -62,7 +63,11 @@ export function toTaskItem(catalog: Catalog, view: TaskView, today: string): Tas
     resources: d.resources.map((r) => ({ ...r })), steps: d.resolutions.manual.map((s) => ({ ...s })), agency: view.agency.name,
     unlocks: (d.unlocks ?? []).map((id) => catalog.requirement(id)?.definition.title ?? id),
     answerType: null, answer: null,
-    automation: automationFields(view) ? { status: view.automation?.status ?? 'not started', canStart: !view.automation } : null,
+    automation: automationOf(view) ? {
+      status: view.automation?.status ?? null,
+      results: view.automation?.outputs?.accountData.map((d) => ({ ...d })) ?? [],
+      documentUrl: documents.get(view.automation?.outputs?.documentId ?? '') ?? null,
+    } : null,
   };
 }
 
@@ -77,10 +82,17 @@ function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
 const safeReturn = (value: string | undefined, fallback: string) => (value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback);
 
 /** The hosted task list (POST /tasks/sessions, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
-export function taskPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check'>; tasks: TasksService; catalog: Catalog; publicOrigin: string }) {
+export function taskPageRoutes(deps: {
+  sessions: Pick<HostedSessionsService, 'check'>; tasks: TasksService; catalog: Catalog; publicOrigin: string;
+  /** Signed links of the entity's documents by id: complete automations link their confirmation. */
+  documentUrls: (scope: AccessScope) => Promise<ReadonlyMap<string, string>>;
+}) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const guard = requireHostedSession(deps, ['tasks', 'task']);
+    /** Document links only when a shown task has a confirmation to link (one listing per page). */
+    const documentsFor = async (scope: AccessScope, views: TaskView[]) =>
+      views.some((v) => v.automation?.outputs?.documentId) ? deps.documentUrls(scope) : new Map<string, string>();
 
     async function scopedTask(hosted: HostedContext, taskId: string): Promise<TaskView | null> {
       try {
@@ -119,10 +131,11 @@ export function taskPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'ch
       const regions = [...new Map(all.filter((v) => inScope(scope, hosted.session.purpose, v)).map((v) => [v.region.code, { code: v.region.code, name: v.region.name }])).values()]
         .sort((a, b) => a.name.localeCompare(b.name));
       const returnTo = `/hosted/tasks${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')).replace(/([?&])(updated|unlocked|error)=[^&]*/g, '$1').replace(/[?&]+$/, '') : ''}`;
+      const documents = await documentsFor(hosted.scope, selected);
       return sendPage(reply, renderTaskList({
         platformName: hosted.platformName,
         businessName: hosted.businessName,
-        tasks: selected.map((v) => toTaskItem(deps.catalog, v, today)),
+        tasks: selected.map((v) => toTaskItem(deps.catalog, v, today, documents)),
         csrf: hosted.csrf,
         regions,
         region,
@@ -156,7 +169,7 @@ export function taskPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'ch
       if (!view) return notFound(reply, hosted);
       return sendPage(reply, renderTaskDetail({
         platformName: hosted.platformName,
-        task: toTaskItem(deps.catalog, view, deps.tasks.today()),
+        task: toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view])),
         csrf: hosted.csrf,
         backToList: hosted.session.purpose === 'tasks',
         callbackUrl: hosted.session.callback_url,

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Catalog } from '../../catalog/catalog.js';
 import { resolveRegion } from '../../catalog/regions.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { RegionPlatformIdParamsSchema } from '../locations/locations.schemas.js';
-import { toAccountTask } from './tasks.mappers.js';
+import { toAccountTask, type RecordContext } from './tasks.mappers.js';
 import {
   AccountTaskSchema, ListLocationTasksQuerySchema, ListTasksQuerySchema, TaskIdParamsSchema, UpdateTaskStatusSchema,
 } from './tasks.schemas.js';
@@ -19,10 +18,10 @@ const ORDER_DOC =
   'Ordered by importance: open tasks first; among them overdue, then due within 30 days, then the rest; then tasks other ' +
   'requirements wait for; then priority (high, medium, low); then due date (undated last). See docs/tasks.md.';
 
-export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks; cache: TaskListCache }) {
+export function taskRoutes(deps: { tasks: TasksService; records: RecordContext; auth: AuthHooks; cache: TaskListCache }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const { tasks, catalog } = deps;
+    const { tasks, records } = deps;
     const common = { onRequest: deps.auth.bearer };
     const tags = ['Tasks'];
     const security = [{ bearer: [] }];
@@ -32,7 +31,7 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
       const scope = scopeOf(request);
       const entry = await deps.cache.get(scope.legalEntityId, `${key}@${tasks.today()}`, async () => {
         const found = await tasks.search(scope, filter, order);
-        return { body: reply.serializeInput(found.map((v) => toAccountTask(catalog, v)) as never, '200') as string };
+        return { body: reply.serializeInput(found.map((v) => toAccountTask(records, v)) as never, '200') as string };
       });
       return reply.type('application/json; charset=utf-8').send(entry.body as never);
     }
@@ -77,7 +76,7 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
         params: TaskIdParamsSchema,
         response: { 200: AccountTaskSchema, ...errorResponses(401, 404, 422) },
       },
-    }, async (request) => toAccountTask(catalog, await tasks.get(scopeOf(request), request.params.task_id)));
+    }, async (request) => toAccountTask(records, await tasks.get(scopeOf(request), request.params.task_id)));
 
     r.patch('/tasks/:task_id', {
       ...common,
@@ -90,7 +89,7 @@ export function taskRoutes(deps: { tasks: TasksService; catalog: Catalog; auth: 
       },
     }, async (request) => {
       const { task } = await tasks.updateStatus(scopeOf(request), request.params.task_id, request.body.status);
-      return toAccountTask(catalog, task);
+      return toAccountTask(records, task);
     });
   };
 }

@@ -3,6 +3,7 @@ import { BoundedString, DateString, Nullable, StringEnum } from '../../http/sche
 import { TASK_CATEGORIES, TASK_TAGS } from '../../catalog/catalog.schema.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { LocationRefSchema } from '../locations/locations.schemas.js';
+import { AUTOMATION_STATUSES } from '../automations/automations.types.js';
 
 export const ACCOUNT_TASK_STATUSES = ['todo', 'dismissed', 'in-progress', 'done'] as const;
 export const V2_TASK_STATUSES = ['todo', 'deferred', 'in-progress', 'done'] as const;
@@ -43,6 +44,48 @@ const ManualStep = Type.Object({
 });
 const ManualResolution = Type.Object({ type: Type.Literal('manual'), steps: Type.Array(ManualStep) }, { title: 'ManualResolution' });
 const ActionField = Type.Object({ name: Type.String(), description: Type.String(), required: Type.Boolean(), type: Type.String() });
+/** One input of an automation, JSON-schema-like: the catalog's field type is `type` (the JSON type) plus `format`. */
+const FormSpecProperty = Type.Object(
+  {
+    type: StringEnum(['string', 'number', 'boolean'] as const),
+    format: Type.Optional(StringEnum(['date', 'email', 'phone', 'address', 'ssn-last4', 'ein'] as const, { description: 'Our field type, when `type` alone does not say it.' })),
+    title: Type.String({ description: 'The label the hosted form shows.' }),
+    description: Type.Optional(Type.String()),
+    pattern: Type.Optional(Type.String()),
+    maxLength: Type.Optional(Type.Integer()),
+    writeOnly: Type.Optional(Type.Boolean({ description: 'Sensitive: sealed when stored, masked in every listing, never returned.' })),
+  },
+  { title: 'AccountTaskAutomationFormField' },
+);
+const FormSpec = Type.Object(
+  {
+    type: Type.Literal('object'),
+    properties: Type.Record(Type.String(), FormSpecProperty, { description: 'One property per field, in the order the hosted form asks them.' }),
+    required: Type.Array(Type.String()),
+    additionalProperties: Type.Literal(false),
+  },
+  { title: 'AccountTaskAutomationFormSpec', description: 'The input the automation needs, as a JSON Schema of the body `submit_url` takes.' },
+);
+const AutomateResolution = Type.Object(
+  {
+    type: Type.Literal('automate'),
+    form_spec: FormSpec,
+    submit_url: Type.String({ description: 'POST the fields as JSON here with the entity\'s bearer token: starts the automation and answers its state.' }),
+    hosted_url: Type.String({ description: 'POST {callback_url} here with the entity\'s bearer token for a hosted page collecting the fields (`automation_url`).' }),
+  },
+  { title: 'AccountTaskResolutionAutomate' },
+);
+const HostedResolution = Type.Object(
+  {
+    type: Type.Literal('hosted'),
+    description: Type.String(),
+    method: Type.String(),
+    url: Type.String(),
+    content_type: Type.String(),
+    fields: Type.Array(ActionField),
+  },
+  { title: 'PlatformTaskResolutionHosted' },
+);
 const EndpointResolution = (type: 'action' | 'endpoint') =>
   Type.Object({
     type: Type.Literal(type),
@@ -71,8 +114,12 @@ export const AccountTaskSchema = Type.Object(
     id: Type.String(),
     context: Type.Object({ scope: Type.Literal('legal-entity'), legal_entity_id: Type.String() }),
     definition: AccountTaskDefinitionSchema,
-    resolutions: Type.Object({ manual: Type.Optional(ManualResolution), action: Type.Optional(EndpointResolution('action')) }),
-    default_resolution_name: Type.String(),
+    resolutions: Type.Object({
+      manual: Type.Optional(ManualResolution),
+      action: Type.Optional(EndpointResolution('action')),
+      automate: Type.Optional(AutomateResolution),
+    }),
+    default_resolution_name: Type.String({ description: 'The resolution to offer first: `automate` while an automatable task is open, else `manual` (`action` for questions).' }),
     managed_provider: Type.Null(),
     status: AccountTaskStatus,
     period_start_date: Nullable(Type.String({ format: 'date' })),
@@ -92,6 +139,7 @@ export const AccountTaskSchema = Type.Object(
   { title: 'AccountTask' },
 );
 
+const AutomationStatus = StringEnum(AUTOMATION_STATUSES, { title: 'PlatformRequirementTaskAutomationStatus' });
 const RegionRef = Type.Object({ id: Type.String(), name: Type.String(), parent_region: Type.Null() }, { title: 'RegionRef' });
 const Unlock = Type.Object(
   {
@@ -122,13 +170,16 @@ const RequirementSource = Type.Object(
     fee: Nullable(Fee),
     eta: Nullable(Eta),
     tags: Nullable(Type.Array(Type.String())),
-    default_resolution_name: Nullable(StringEnum(['manual', 'hosted', 'endpoint'] as const)),
-    resolutions: Type.Object({ hosted: Type.Null(), manual: Nullable(ManualResolution) }),
+    default_resolution_name: Nullable(StringEnum(['manual', 'hosted', 'endpoint'] as const, { title: 'PlatformTaskResolutionType' })),
+    resolutions: Type.Object({ hosted: Nullable(HostedResolution), manual: Nullable(ManualResolution) }),
     criteria_met: Nullable(Type.Array(Type.Object({ type: Type.String(), reason: Type.String(), task_id: Type.String() }))),
     unlocks: Nullable(Type.Array(Unlock)),
     category: StringEnum(TASK_CATEGORIES),
-    automation_status: Nullable(StringEnum(['started', 'waiting_for_start_file_date', 'waiting_on_state', 'waiting_on_signature', 'waiting_on_customer_response', 'complete', 'canceled'] as const, { title: 'PlatformRequirementTaskAutomationStatus' })),
-    automation_status_logs: Nullable(Type.Array(Type.Object({ status: Type.String(), updated_at: Type.String() }))),
+    automation_status: Nullable(AutomationStatus),
+    automation_status_logs: Nullable(Type.Array(Type.Object(
+      { status: AutomationStatus, updated_at: Type.String({ format: 'date-time' }), reason: Nullable(Type.String({ description: 'Why it changed, when known.' })) },
+      { title: 'PlatformRequirementTaskAutomationStatusChange' },
+    ), { description: 'Every status change of the task\'s latest automation, oldest first.' })),
     agency_accounts: Nullable(Type.Array(Type.Object({}, { additionalProperties: true }))),
   },
   { title: 'PlatformTaskRequirement' },

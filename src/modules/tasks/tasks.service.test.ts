@@ -54,8 +54,7 @@ function harness(options: { refuseLocation?: boolean } = {}) {
       return undefined as never;
     },
   };
-  const automations = { forTasks: async () => new Map() };
-  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, automations, repositoryFor });
+  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: { forTasks: async () => new Map() } });
   return { tasks, events, rows };
 }
 

@@ -7,10 +7,10 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner } from '../planning/index.js';
-import type { TaskAutomations } from './automation.service.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import { traitsOf, type TaskView } from './task-view.js';
+import type { AutomationsService } from '../automations/automations.types.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
 
 export type { TaskView };
@@ -24,8 +24,8 @@ export interface TasksDeps {
   planning: Replanner;
   /** A question that collects a location fact updates the location (its rules, like the payroll lock, apply). */
   locations: Pick<LocationsService, 'updateIn'>;
-  /** The latest automation of each task, for the views (one query for a list). */
-  automations: Pick<TaskAutomations, 'forTasks'>;
+  /** The latest automation of each task of a list (task records and pages show its status). */
+  automations: Pick<AutomationsService, 'forTasks'>;
   repositoryFor?: (db: Db) => TasksRepository;
 }
 
@@ -45,13 +45,13 @@ export function createTasksService(deps: TasksDeps) {
     return found ? { row, kind: 'requirement', region, definition: found.definition, agency: found.agency } : null;
   }
 
-  /** Views of stored tasks, with the automation of each requirement (one query for the list). */
+  /** Views of stored tasks, with the latest automation of each requirement (one call for the whole list). */
   async function views(rows: TaskRow[]): Promise<TaskView[]> {
     const out = rows.map(view).filter((v): v is TaskView => v !== null);
-    if (out.length === 0) return out;
-    const requirements = out.filter((v) => v.kind === 'requirement' && v.definition.resolutions.automation).map((v) => v.row.id);
-    const byTask = await deps.automations.forTasks(out[0]!.row.legal_entity_id, requirements);
-    for (const v of out) if (v.kind === 'requirement') v.automation = byTask.get(v.row.id);
+    const requirements = out.filter((v) => v.kind === 'requirement' && v.definition.resolutions.automation);
+    if (requirements.length === 0) return out;
+    const latest = await deps.automations.forTasks(requirements[0]!.row.legal_entity_id, requirements.map((v) => v.row.id));
+    for (const v of requirements) if (v.kind === 'requirement') v.automation = latest.get(v.row.id);
     return out;
   }
 

@@ -4,9 +4,10 @@ import { Type } from 'typebox';
 import { resolveRegion } from '../../catalog/regions.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, HttpUrlString, Nullable, PlatformErrorSchema, SessionResultSchema, StringEnum, BoundedString } from '../../http/schemas.js';
-import { fieldError } from '../../lib/errors.js';
+import { ConflictError, fieldError } from '../../lib/errors.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import { isLive, type AutomationService } from './automation.service.js';
+import type { AutomationsService } from '../automations/automations.types.js';
+import { automationOf } from './task-view.js';
 import { TaskIdParamsSchema } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';
 
@@ -28,7 +29,7 @@ const AutomationResponse = Type.Object(
 /** The session operations behind the hosted task pages (POST /tasks/{task_id}/automate/sessions, POST /tasks/sessions, and the v2 ones). */
 export function taskSessionRoutes(deps: {
   tasks: TasksService;
-  automation: AutomationService;
+  automations: Pick<AutomationsService, 'forTask' | 'start'>;
   sessions: Pick<HostedSessionsService, 'issueForCallback'>;
   auth: AuthHooks;
 }) {
@@ -101,19 +102,28 @@ export function taskSessionRoutes(deps: {
         summary: 'Start the automation of a task',
         description:
           'When the automation needs input, `automation_url` is a hosted form collecting it. When it needs none, the automation starts ' +
-          'at once (the task moves to in-progress) and `automation_url` shows its status. A task that cannot be automated is 409.',
+          'at once (the task moves to in-progress). Once started, `automation_url` shows its progress and results; for a done task it ' +
+          'says so. A task that cannot be automated is 409. This is the automate resolution\'s `hosted_url`.',
         params: TaskIdParamsSchema, body: CallbackBody,
         response: { 200: AutomationResponse, ...errorResponses(401, 404, 409, 422) },
       },
     }, async (request) => {
       const scope = scopeOf(request);
-      const { fields, automation } = await deps.automation.automatable(scope, request.params.task_id);
+      const taskId = request.params.task_id;
+      const definition = automationOf(await deps.tasks.get(scope, taskId));
+      if (!definition) throw new ConflictError(`Task '${taskId}' cannot be automated: complete it with its manual steps`);
+      // Needing no input, the automation starts at once (unless it runs or is complete: the page then shows it; a
+      // done task is 409); only for an allowed callback, and before the link exists.
+      const latest = await deps.automations.forTask(scope, taskId);
+      const startNow = definition.fields.length === 0 && !isLive(latest) && latest?.status !== 'complete';
       const { url, created_at, expires_at } = await deps.sessions.issueForCallback({
-        platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'automation', callbackUrl: request.body.callback_url, scope: { task_id: request.params.task_id },
-        // Needing no input, the automation starts at once; only for an allowed callback, and before the link exists.
-        ...(fields.length === 0 && !isLive(automation) && automation?.status !== 'complete' && { beforeIssue: () => deps.automation.start(scope, request.params.task_id, {}) }),
+        platformId: scope.platformId, legalEntityId: scope.legalEntityId, purpose: 'automation', callbackUrl: request.body.callback_url, scope: { task_id: taskId },
+        ...(startNow && { beforeIssue: () => deps.automations.start(scope, taskId, {}) }),
       });
       return { automation_url: url, created_at, expires_at };
     });
   };
 }
+
+/** An automation still under way (not complete or canceled). */
+const isLive = (automation: { status: string } | undefined) => !!automation && automation.status !== 'complete' && automation.status !== 'canceled';

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Catalog } from '../../catalog/catalog.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { PlatformErrorSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
-import { toPlatformTask } from './tasks.mappers.js';
+import { toPlatformTask, type RecordContext } from './tasks.mappers.js';
 import {
   AnswerQuestionSchema, ListTasksV2QuerySchema, PlatformTaskSchema, QuestionIdParamsSchema, TaskIdParamsSchema, UpdateTaskStatusV2Schema,
 } from './tasks.schemas.js';
@@ -15,10 +14,10 @@ import { canonicalQuery, type TaskListCache } from './task-list-cache.js';
 
 const errors = { 401: PlatformErrorSchema, 404: PlatformErrorSchema, 409: PlatformErrorSchema };
 
-export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth: AuthHooks; cache: TaskListCache }) {
+export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext; auth: AuthHooks; cache: TaskListCache }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    const { tasks, catalog } = deps;
+    const { tasks, records } = deps;
     // The v2 task operations answer errors as {message, detail}, like the reference document says.
     const common = { onRequest: deps.auth.bearer, config: { errorStyle: 'platform' as const } };
     const tags = ['Tasks'];
@@ -54,7 +53,7 @@ export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth
           headers['x-next-page'] = `${next.pathname}${next.search}`;
           headers.link = `<${headers['x-next-page']}>; rel="next"`;
         }
-        const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(catalog, v));
+        const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(records, v));
         return { body: reply.serializeInput(items as never, '200') as string, headers };
       });
       return reply.headers(entry.headers).type('application/json; charset=utf-8').send(entry.body as never); // already serialised by this route's schema
@@ -69,7 +68,7 @@ export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth
       },
     }, async (request) => {
       assertV2Scope(scopeOf(request), request.query);
-      return toPlatformTask(catalog, await tasks.get(scopeOf(request), request.params.task_id));
+      return toPlatformTask(records, await tasks.get(scopeOf(request), request.params.task_id));
     });
 
     r.patch('/v2/tasks/:task_id', {
@@ -84,7 +83,7 @@ export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth
     }, async (request) => {
       assertV2Scope(scopeOf(request), request.query);
       const { task, unlocked } = await tasks.updateStatus(scopeOf(request), request.params.task_id, request.body.status);
-      return { task: toPlatformTask(catalog, task), unlocked_tasks: unlocked.map((v) => toPlatformTask(catalog, v)) };
+      return { task: toPlatformTask(records, task), unlocked_tasks: unlocked.map((v) => toPlatformTask(records, v)) };
     });
 
     r.patch('/v2/tasks/questions/:question_task_id', {
@@ -99,7 +98,7 @@ export function taskV2Routes(deps: { tasks: TasksService; catalog: Catalog; auth
     }, async (request) => {
       assertV2Scope(scopeOf(request), request.query);
       const { unlocked } = await tasks.answer(scopeOf(request), request.params.question_task_id, request.body.answer);
-      return { unlocked_tasks: unlocked.map((v) => toPlatformTask(catalog, v)) };
+      return { unlocked_tasks: unlocked.map((v) => toPlatformTask(records, v)) };
     });
   };
 }
