@@ -41,6 +41,8 @@ function automationLines(demo: DemoData): string[] {
   if (queued) {
     lines.push(
       `  curl -s $BASE/tasks/${queued.taskId}/automation -H "Authorization: Bearer $TOKEN"   # CA foreign qualification (${queued.status}, performer ${queued.performer}): the sandbox's test value connector-error failed every try, so it waits in the operator queue`,
+      '  npx statehouse operators keys create demo-operator      # once, in another terminal; then a one-time sign-in link to the back office (/operator),',
+      '  npx statehouse operators login --key-id demo-operator   # whose queue lists that CA foreign qualification',
     );
   }
   return lines;
