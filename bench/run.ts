@@ -17,6 +17,8 @@
  *   (g0) bare-pg-mail  a bare node:http server running
  *        `select * from mail_items where legal_entity_id = $1 order by received_on desc, id` on a pg.Pool(10)
  *   (g1) Statehouse GET /v2/mail (bearer token): the demo entity's whole mail listing
+ *   (h)  automations: BENCH_AUTOMATIONS (1000) sandbox automations at zero step delay, started through
+ *        POST /tasks/{task_id}/automate (one entity each) and run to completion (bench/automations.ts)
  *   The f and g targets' mail: BENCH_MAIL_ITEMS PDFs uploaded (untimed) for the demo legal entity through the
  *   operator API, POST /operator/v1/legal_entities/{id}/mail.
  *
@@ -29,6 +31,7 @@
  *      BENCH_TASKS_PER_ENTITY (300: locations are added to the d entity until it has at least this many tasks),
  *      BENCH_TASK_ENTITIES (10000 entities for e; 0 skips e),
  *      BENCH_MAIL_ITEMS (100: mail PDFs of ~100 KB uploaded for the demo entity, listed by g0/g1),
+ *      BENCH_AUTOMATIONS (1000; 0 skips h), BENCH_AUTOMATION_CONCURRENCY (10 starts in flight),
  *      BENCH_CPU_PROFILE (unset; e.g. `d1,e`: after the measured run of these targets, one more run of the same
  *      length under the CPU profiler of the server; profiles and a text summary in bench/results/profiles/).
  *
@@ -40,6 +43,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './children.js';
 import { prepareMailFixture, prepareTasksFixture } from './fixtures.js';
+import { runAutomations } from './automations.js';
+import type { Child } from './children.js';
 import { runTaskGeneration } from './generation-step.js';
 import { measure, profileTarget, profiles, type Measurement } from './load.js';
 import { readMemory, RssSampler } from './proc.js';
@@ -47,7 +52,7 @@ import { memoryUsage, mib } from './report-format.js';
 import { cleanup, Interrupted, state } from './run-state.js';
 import { startServers } from './setup.js';
 import {
-  CONNECTIONS, CPU_PROFILE, DATABASE_URL, MAIL_ITEMS, POOL_SIZE, RESULTS_FILE, say, SECONDS, TASK_ENTITIES, TASKS_PER_ENTITY, WARMUP_SECONDS,
+  AUTOMATION_CONCURRENCY, AUTOMATIONS, CONNECTIONS, CPU_PROFILE, DATABASE_URL, MAIL_ITEMS, POOL_SIZE, RESULTS_FILE, say, SECONDS, TASK_ENTITIES, TASKS_PER_ENTITY, WARMUP_SECONDS,
 } from './settings.js';
 import { buildTargets } from './targets.js';
 import { verdict } from './verdict.js';
@@ -58,6 +63,8 @@ async function main(): Promise<number> {
   if (process.env.BENCH_SCENARIO === 'abuse') return (await import('./abuse.js')).runAbuseScenario();
   // BENCH_SCENARIO=footprint: only the warm starts of the compiled binary, repeated (bench/footprint-starts.ts).
   if (process.env.BENCH_SCENARIO === 'footprint') return (await import('./footprint-starts.js')).runFootprintStarts();
+  // BENCH_SCENARIO=automations: only the automations step (h) and the bare-pg floor (bench/automations-scenario.ts).
+  if (process.env.BENCH_SCENARIO === 'automations') return (await import('./automations-scenario.js')).runAutomationsScenario();
   const startedAt = new Date();
   say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
 
@@ -94,13 +101,16 @@ async function main(): Promise<number> {
   const staticEnd = readMemory(bareStatic.pid);
   const pgEnd = readMemory(barePg.pid);
 
+  // 5a. The automations (h): sandbox automations started through the API and run to completion, on the same Statehouse.
+  const automations = await runAutomations(statehouse as Child<Record<string, unknown>>, servers.sh.connectionString, servers.sh.url, results.find((r) => r.key === 'b') ?? null);
+
   // 5b. Task generation (e), in its own child with its own embedded PostgreSQL, once the load is over.
   //     The other servers stay up but idle.
   const generation = await runTaskGeneration(state.tempDir!);
 
   // 6. Report.
   const { ratios, goal, tasksGoal, generationGoal, memory, footprint, failures, noisy } = await verdict({
-    startup, results, tasksResponse, mailResponse, generation, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt,
+    startup, results, tasksResponse, mailResponse, generation, automations, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt,
   });
 
   // 7. Stop everything (Statehouse must shut down cleanly), then save.
@@ -114,7 +124,8 @@ async function main(): Promise<number> {
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? null, memoryMiB: Math.round(os.totalmem() / 1048576), node: process.version, platform: `${os.platform()}-${os.arch()}` },
     settings: {
       connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, databasePoolSize: POOL_SIZE, database: DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded',
-      tasksPerEntity: TASKS_PER_ENTITY, taskEntities: TASK_ENTITIES, mailItems: MAIL_ITEMS, cpuProfile: [...CPU_PROFILE],
+      tasksPerEntity: TASKS_PER_ENTITY, taskEntities: TASK_ENTITIES, mailItems: MAIL_ITEMS, automations: AUTOMATIONS, automationConcurrency: AUTOMATION_CONCURRENCY,
+      cpuProfile: [...CPU_PROFILE],
     },
     legalEntityResponse: { bytes: entity.body.length, contentType },
     tasksEntity: tasksResponse,
@@ -124,6 +135,7 @@ async function main(): Promise<number> {
     goal,
     tasksGoal,
     generation: generation && { ...generation, goal: generationGoal },
+    automations,
     cpuProfiles: profiles,
     statehouseMemory: memory,
     footprint: { ...startup, goal: footprint },

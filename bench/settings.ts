@@ -19,6 +19,9 @@ export const DATABASE_URL = process.env.BENCH_DATABASE_URL?.trim() || null;
 export const TASKS_PER_ENTITY = Math.round(envNumber('BENCH_TASKS_PER_ENTITY', 300, 1, 5000));
 export const TASK_ENTITIES = Math.round(envNumber('BENCH_TASK_ENTITIES', 10_000, 0, 1_000_000));
 export const MAIL_ITEMS = Math.round(envNumber('BENCH_MAIL_ITEMS', 100, 1, 10_000));
+/** The automations step (h): sandbox automations started through the API, one entity each (0 skips it), and the starts in flight. */
+export const AUTOMATIONS = Math.round(envNumber('BENCH_AUTOMATIONS', 1000, 0, 100_000));
+export const AUTOMATION_CONCURRENCY = Math.round(envNumber('BENCH_AUTOMATION_CONCURRENCY', 10, 1, 1000));
 const PROFILE_KEYS = ['a', 'b', 'c1', 'c2', 'd0', 'd1', 'd2', 'f0', 'f1', 'g0', 'g1', 'e'] as const;
 export const CPU_PROFILE = new Set(
   (process.env.BENCH_CPU_PROFILE ?? '').split(',').map((k) => k.trim()).filter(Boolean).flatMap((k) => (k === 'all' ? [...PROFILE_KEYS] : [k])),

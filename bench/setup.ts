@@ -39,6 +39,9 @@ export async function startServers() {
     RATE_LIMIT_PER_CREDENTIAL: '10000000',
     RATE_LIMIT_PER_ADDRESS: '10000000',
     RATE_LIMIT_AUTH_OPERATIONS: '10000000',
+    // The automations step (h) measures the workflow's own cost: the sandbox agency with no pause between steps.
+    AUTOMATION_SANDBOX: 'on',
+    AUTOMATION_SANDBOX_STEP_MS: '0',
   };
   delete statehouseEnv.DATABASE_URL;
   delete statehouseEnv.PUBLIC_BASE_URL;

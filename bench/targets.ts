@@ -8,8 +8,17 @@ import { MAIL_V2_PATH, TASKS_PATH, TASKS_V2_PATH, unsigned } from './settings.js
 /** Everything the setup and the fixtures captured. */
 export type Ready = Awaited<ReturnType<typeof startServers>> & Awaited<ReturnType<typeof prepareTasksFixture>> & Awaited<ReturnType<typeof prepareMailFixture>>;
 
+/** b, the floor for a database-backed endpoint (also the automations scenario's floor). */
+export function barePgTarget({ barePg, pgCheck }: Pick<Awaited<ReturnType<typeof startServers>>, 'barePg' | 'pgCheck'>): Target {
+  return {
+    key: 'b', name: 'bare-pg', server: barePg, url: barePg.info.url as string, method: 'GET', expectBody: pgCheck.body.toString('utf8'), sampleRss: false,
+    responseBytes: pgCheck.body.length,
+    description: 'node:http + one pg query (pg.Pool of 10) + JSON.stringify(row): the floor for a database-backed endpoint',
+  };
+}
+
 export function buildTargets(ready: Ready): Target[] {
-  const { statehouse, sh, bearer, authHeaders, authBody, auth, entity, bareStatic, barePg, staticCheck, pgCheck } = ready;
+  const { statehouse, sh, bearer, authHeaders, authBody, auth, entity, bareStatic, staticCheck } = ready;
   const { tasksEntity, tasksBearer, tasksReply, tasksV2Reply, barePgTasks, pgTasksCheck, tasksResponse } = ready;
   const { mailReply, mailListing, mailCheck, fileUrl, fileReply, bareStaticPdf, staticPdfCheck, barePgMail, pgMailCheck, pgMailRows } = ready;
   return [
@@ -18,11 +27,7 @@ export function buildTargets(ready: Ready): Target[] {
       responseBytes: staticCheck.body.length,
       description: 'node:http returning the exact bytes of GET /legal_entity (no framework, no database)',
     },
-    {
-      key: 'b', name: 'bare-pg', server: barePg, url: barePg.info.url as string, method: 'GET', expectBody: pgCheck.body.toString('utf8'), sampleRss: false,
-      responseBytes: pgCheck.body.length,
-      description: 'node:http + one pg query (pg.Pool of 10) + JSON.stringify(row): the floor for a database-backed endpoint',
-    },
+    barePgTarget(ready),
     {
       key: 'c1', name: 'GET /legal_entity', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}/legal_entity`, method: 'GET', headers: bearer,
       expectBody: entity.body.toString('utf8'), sampleRss: true, responseBytes: entity.body.length,

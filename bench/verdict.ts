@@ -9,12 +9,16 @@ import {
   CONNECTIONS, GENERATION_GOAL, GOAL, NOISY_OTHER_CPU_PERCENT, SECONDS, TASKS_GOAL, WARMUP_SECONDS,
 } from './settings.js';
 import type { GenerationReport } from './task-generation.js';
+import type { AutomationsReport } from './automations.js';
+import { automationsLines } from './automations-report.js';
 
 export interface VerdictInput {
   results: Measurement[];
   tasksResponse: Awaited<ReturnType<typeof prepareTasksFixture>>['tasksResponse'];
   mailResponse: Awaited<ReturnType<typeof prepareMailFixture>>['mailResponse'];
   generation: (GenerationReport & { pid: number }) | null;
+  /** The automations step (h), null when skipped. */
+  automations: AutomationsReport | null;
   /** Statehouse's memory when idle (before the load) and at its end; the bare servers' at the end. */
   idle: MemoryStatus | null;
   end: MemoryStatus | null;
@@ -29,7 +33,7 @@ export interface VerdictInput {
 }
 
 export async function verdict(input: VerdictInput) {
-  const { results, tasksResponse, mailResponse, generation, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt, startup } = input;
+  const { results, tasksResponse, mailResponse, generation, automations, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt, startup } = input;
   const by = (key: Target['key']) => results.find((r) => r.key === key)!;
   const [a, b, c1, c2, d0, d1, d2] = [by('a'), by('b'), by('c1'), by('c2'), by('d0'), by('d1'), by('d2')];
   const [f0, f1, g0, g1] = [by('f0'), by('f1'), by('g0'), by('g1')];
@@ -95,6 +99,7 @@ export async function verdict(input: VerdictInput) {
     if (run.entities !== generation!.entities) failures.push(`e ${run.name}: rollForwardAll regenerated ${run.entities} entities of ${generation!.entities}`);
   }
   if (generation && generation.runs[0] && generation.runs[0].created === 0) failures.push('e first run: rollForwardAll created no task');
+  failures.push(...(automations?.failures ?? []));
 
   const out: string[] = [];
   out.push('');
@@ -156,9 +161,12 @@ export async function verdict(input: VerdictInput) {
   } else {
     out.push('Task generation: skipped (BENCH_TASK_ENTITIES=0)');
   }
+  out.push('');
+  out.push(...automationsLines(automations));
   const noisy = [
     ...results.filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT).map((r) => ({ key: r.key, other: r.cpuPercent.other })),
     ...(generation?.runs ?? []).map((r, i) => ({ key: `e${i + 1}`, other: r.cpuPercent.other })).filter((r) => r.other > NOISY_OTHER_CPU_PERCENT),
+    ...(automations && automations.cpu.percent.other > NOISY_OTHER_CPU_PERCENT ? [{ key: 'h', other: automations.cpu.percent.other }] : []),
   ];
   if (noisy.length > 0) {
     out.push('');

@@ -23,6 +23,27 @@ export function demoInstructions(config: Config, demo: DemoData): string {
     '  curl -s $BASE/locations -H "Authorization: Bearer $TOKEN"',
     '  curl -s $BASE/v2/agency_accounts -H "Authorization: Bearer $TOKEN"   # with a login; POST /accounts/connect to connect it',
     '  curl -s $BASE/v2/mail -H "Authorization: Bearer $TOKEN"              # file_url downloads the PDF, no token needed',
+    ...automationLines(demo),
     `  API reference: ${base}/docs`,
   ].join('\n');
+}
+
+/** The demo's automations (serve --demo): the one the sandbox filed, and the one waiting in the operator queue. */
+function automationLines(demo: DemoData): string[] {
+  const { filed, queued } = demo.automations ?? {};
+  const lines: string[] = [];
+  if (filed) {
+    lines.push(
+      `  curl -s $BASE/tasks/${filed.taskId}/automation -H "Authorization: Bearer $TOKEN"   # NY payroll registration filed by the sandbox agency (${filed.status}): account number, login, confirmation document_id`,
+      `  curl -s -X POST $BASE/v2/documents/manage/session -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"callback_url":"https://example.com/"}'   # hosted page listing the confirmation PDF`,
+    );
+  }
+  if (queued) {
+    lines.push(
+      `  curl -s $BASE/tasks/${queued.taskId}/automation -H "Authorization: Bearer $TOKEN"   # CA foreign qualification (${queued.status}, performer ${queued.performer}): the sandbox's test value connector-error failed every try, so it waits in the operator queue`,
+      '  npx statehouse operators keys create demo-operator      # once, in another terminal; then a one-time sign-in link to the back office (/operator),',
+      '  npx statehouse operators login --key-id demo-operator   # whose queue lists that CA foreign qualification',
+    );
+  }
+  return lines;
 }

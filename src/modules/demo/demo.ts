@@ -10,14 +10,19 @@ import type { MailService } from '../mail/mail.service.js';
 import { demoApiKey, keepDemoApiKey, type DemoKeyOptions } from './demo-key.js';
 import { createDemoRepository } from './demo.repository.js';
 import { textPdf } from '../../lib/text-pdf.js';
+import { seedDemoAutomations, type DemoAutomation, type DemoAutomationsService } from './demo-automations.js';
 
 export const DEMO_PLATFORM_NAME = 'Statehouse Demo';
 const DEMO_EXTERNAL_ID = 'demo-coffee-co';
 
-/** Services for the demo's agency account, login and mail (the CLI has them; the benchmark does not need them). */
+/**
+ * Services for the demo's agency account, login and mail (the CLI has them; the benchmark does not need them), and
+ * the running server's automations (`serve --demo` only: they need its job queue).
+ */
 export interface DemoExtras {
   accounts: AccountsService;
   mail: MailService;
+  automations?: DemoAutomationsService;
 }
 
 export interface DemoData {
@@ -25,6 +30,8 @@ export interface DemoData {
   apiKey: string;
   legalEntityId: string;
   inactiveLegalEntityId: string;
+  /** The active entity's sandbox-filed automation and the one waiting in the operator queue (with `extras.automations`). */
+  automations?: { filed: DemoAutomation | null; queued: DemoAutomation | null };
 }
 
 /**
@@ -94,7 +101,8 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
   // A repeated run plans the existing entities' tasks up to today.
   await planning.replanBatch([entity.id, pending.id]);
   if (extras) await seedAccountsAndMail(entity.id, extras);
-  return { platformId, apiKey, legalEntityId: entity.id, inactiveLegalEntityId: pending.id };
+  const automations = extras?.automations && await seedDemoAutomations({ platformId, legalEntityId: entity.id }, repo.findTaskByDefinition, extras.automations);
+  return { platformId, apiKey, legalEntityId: entity.id, inactiveLegalEntityId: pending.id, ...(automations && { automations }) };
 }
 
 /**
