@@ -9,7 +9,7 @@ const SECRET_COLUMNS = ['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id'
  * first: one entity's accounts and logins never reach another. The exceptions are the operator's views
  * across entities (the reveal trail, filters optional) and the vault's re-sealing of every login.
  */
-export function createAccountsRepository(db: Db) {
+function accountQueries(db: Db) {
   // The secret columns are never selected by a listing.
   const LOGIN_COLUMNS = ['id', 'legal_entity_id', 'agency_account_id', 'region_code', 'name', 'login_url', 'is_supported', 'created_at', 'updated_at'] as const;
 
@@ -90,6 +90,17 @@ export function createAccountsRepository(db: Db) {
 
     countLogins: async () =>
       Number((await db.selectFrom('account_logins').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count),
+  };
+}
+
+type AccountQueries = ReturnType<typeof accountQueries>;
+
+export function createAccountsRepository(db: Db) {
+  return {
+    ...accountQueries(db),
+    /** Runs `work` in one transaction, with the queries over it (an operator action and its audit line commit together). */
+    inTransaction: <T>(work: (repo: AccountQueries, trx: Db) => Promise<T>): Promise<T> =>
+      db.transaction().execute((trx) => work(accountQueries(trx), trx)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '../../catalog/catalog.js';
+import type { Db } from '../../db/database.js';
 import type { AgencyAccountRow } from '../../db/schema.js';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -29,6 +30,7 @@ function fakeRepository() {
       return { ...rest, created_at: new Date(0), updated_at: new Date(0) };
     },
   };
+  repo.inTransaction = async (work) => work(repo as AccountsRepository, {} as Db);
   return { repo: repo as AccountsRepository, inserted };
 }
 

@@ -122,8 +122,11 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     (await repo.findLogins(scope.legalEntityId, regionCode)).map(toLoginView);
 
   return {
-    /** Operator operation (CLI): records an agency account of a legal entity. */
-    async createAccount(legalEntityId: string, input: NewAgencyAccount) {
+    /**
+     * Operator operation (CLI, operator API): records an agency account of a legal entity. `andThen` runs in the
+     * insert's transaction (the operator API's audit line).
+     */
+    async createAccount(legalEntityId: string, input: NewAgencyAccount, andThen?: (trx: Db, created: { id: string }) => Promise<void>) {
       await requireEntity(legalEntityId);
       const region = requireRegionCode(input.region_code);
       const agencies = deps.catalog.regions.get(region.code)?.agencies;
@@ -137,14 +140,16 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         if (!AGENCY_DATA_STATUSES.includes(status)) throw new BadRequestError(`data[${i}].status must be one of ${AGENCY_DATA_STATUSES.join(', ')}`);
         return { name: text(d.name, `data[${i}].name`), description: optionalText(d.description, `data[${i}].description`), value, status };
       });
-      return repo.insertAccount({
-        id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: region.code, agency_id: input.agency_id,
-        name: text(input.name, 'name'), data,
+      const name = text(input.name, 'name');
+      return repo.inTransaction(async (inTrx, trx) => {
+        const row = await inTrx.insertAccount({ id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: region.code, agency_id: input.agency_id, name, data });
+        await andThen?.(trx, row);
+        return row;
       });
     },
 
-    /** Operator operation (CLI): records a login; its secrets are encrypted before they reach the database. */
-    async createLogin(legalEntityId: string, input: NewAccountLogin) {
+    /** Operator operation (CLI, operator API): records a login; its secrets are encrypted before they reach the database. `andThen` as for accounts. */
+    async createLogin(legalEntityId: string, input: NewAccountLogin, andThen?: (trx: Db, created: { id: string }) => Promise<void>) {
       await requireEntity(legalEntityId);
       const region = requireRegionCode(input.region_code);
       const accountId = input.agency_account_id ?? null;
@@ -159,9 +164,13 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       const loginUrl = httpUrl(input.login_url, 'login_url');
       const id = newId(LOGIN_ID_PREFIX);
       const secret = deps.vault.seal(validateSecrets(input.secrets), id);
-      const row = await repo.insertLogin({
-        id, legal_entity_id: legalEntityId, agency_account_id: accountId, region_code: region.code,
-        name, login_url: loginUrl, is_supported: input.is_supported ?? false, secret,
+      const row = await repo.inTransaction(async (inTrx, trx) => {
+        const inserted = await inTrx.insertLogin({
+          id, legal_entity_id: legalEntityId, agency_account_id: accountId, region_code: region.code,
+          name, login_url: loginUrl, is_supported: input.is_supported ?? false, secret,
+        });
+        await andThen?.(trx, inserted);
+        return inserted;
       });
       return toLoginView(row);
     },

@@ -115,7 +115,7 @@ const inBody = (path: (string | number)[]) => ['body', ...(path[0] === 'region_c
  */
 export function operatorRoutes(deps: {
   operators: Pick<OperatorsService, 'requireLegalEntity'>; accounts: AccountsService; connections: Pick<ConnectionsService, 'listWithEvents'>; operatorAuth: OperatorHook;
-  audit: Pick<AuditService, 'recordCommitted'>;
+  audit: Pick<AuditService, 'record'>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -150,11 +150,11 @@ export function operatorRoutes(deps: {
     }, async (request, reply) => {
       const id = request.params.legal_entity_id;
       const body = request.body;
-      const row = await deps.accounts.createAccount(id, { region_code: body.region, agency_id: body.agency_id, name: body.name, ...(body.data && { data: body.data }) });
-      await deps.audit.recordCommitted({
-        operator: operatorPrincipalOf(request), action: 'agency_account.create', subjectType: 'agency_account', subjectId: row.id, legalEntityId: id,
-        details: { region: body.region, agency_id: body.agency_id, name: body.name },
-      });
+      const row = await deps.accounts.createAccount(id, { region_code: body.region, agency_id: body.agency_id, name: body.name, ...(body.data && { data: body.data }) },
+        (trx, created) => deps.audit.record(trx, {
+          operator: operatorPrincipalOf(request), action: 'agency_account.create', subjectType: 'agency_account', subjectId: created.id, legalEntityId: id,
+          details: { region: body.region, agency_id: body.agency_id, name: body.name },
+        }));
       return reply.code(201).send(toAccount(id, deps.accounts.newAccountView(row)));
     });
 
@@ -173,15 +173,14 @@ export function operatorRoutes(deps: {
       const id = request.params.legal_entity_id;
       const body = request.body;
       // The service checks that the agency account exists for this entity and is in this region (422s).
+      // The secrets are never part of the trail: which login, not what it holds.
       const login = await deps.accounts.createLogin(id, {
         agency_account_id: body.agency_account_id ?? null, region_code: body.region, name: body.name, login_url: body.login_url,
         is_supported: body.is_supported ?? false, secrets: body.secrets,
-      });
-      // The secrets are never part of the trail: which login, not what it holds.
-      await deps.audit.recordCommitted({
-        operator: operatorPrincipalOf(request), action: 'login.create', subjectType: 'login', subjectId: login.id, legalEntityId: id,
+      }, (trx, created) => deps.audit.record(trx, {
+        operator: operatorPrincipalOf(request), action: 'login.create', subjectType: 'login', subjectId: created.id, legalEntityId: id,
         details: { region: body.region, name: body.name, agency_account_id: body.agency_account_id ?? null },
-      });
+      }));
       return reply.code(201).send(toLogin(login));
     });
 
