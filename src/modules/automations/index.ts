@@ -19,6 +19,7 @@ import { createAgencyConnectors, type AgencyConnectorsOptions } from './connecto
 export type * from './automations.types.js';
 export { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES } from './automations.types.js';
 export { checkField, isSensitive, MASK } from './automation-input.js';
+export { createAutomationInputRotation } from './automation-input-rotation.js';
 export { ANSWER_FIELD, AutomationConflictError } from './automations.service.js';
 export type { AgencyConnector, ConnectorStepCall, ConnectorStepOutcome } from './connectors/agency-connector.js';
 
