@@ -31,7 +31,7 @@ describe('automations: a refused start on the hosted form', () => {
     expect(posted.headers.location).toBeUndefined();
     expect(posted.body).toContain('This task is already done');
     expect(await f.t.db.selectFrom('automations').select('id').where('task_id', '=', task.id).execute()).toEqual([]);
-    // Opening the page again says the same instead of offering the form.
+    // Opening the page again says the same instead of offering the form (a page, not a refused action: 200).
     const again = await browser.get(`/hosted/automation/${task.id}`);
     expect(again.statusCode).toBe(200);
     expect(again.body).toContain('This task is already done');
@@ -44,10 +44,9 @@ describe('automations: a refused start on the hosted form', () => {
     const browser = await formFor(owner, task.id);
     expect((await owner.automate(task.id, EDD_INPUT)).statusCode).toBe(201);
     const posted = await browser.post(`/hosted/automation/${task.id}`, { ...EDD_INPUT, officer_name: 'Someone Else' });
-    // The progress page, in words, as the refusal (409): nothing new was started.
     expect(posted.statusCode).toBe(409);
     expect(posted.headers.location).toBeUndefined();
-    expect(posted.body).toContain('already under way');
+    expect(posted.body).toContain('This filing is already under way, so nothing new was started');
     const automations = await f.t.db.selectFrom('automations').selectAll().where('task_id', '=', task.id).execute();
     expect(automations.map((a) => a.input.officer_name)).toEqual(['Ada Lovelace']);
   });

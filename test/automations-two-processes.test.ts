@@ -37,21 +37,24 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
   });
 
   it('two performances of one step at the same moment: the connector is called once, the other finds it held', async () => {
-    // A connector that counts its calls and takes a while, in two modules (as two processes would build them) on one database.
+    // A connector that counts its calls and stays in the call until the test lets it go (not for a fixed time a busy
+    // machine could outlast), in two modules (as two processes would build them) on one database.
     const f = await startAutomationsFixture({ jobs: { send: async () => {} } });
     try {
       const calls: string[] = [];
+      let letGo!: () => void;
+      const gate = new Promise<void>((resolve) => { letGo = resolve; });
       const slow: AgencyConnector = {
         name: 'counting', firstStep: 'submit', steps: [{ key: 'submit', label: 'Submit' }],
         async perform(call) {
           calls.push(call.idempotencyKey);
-          await new Promise((r) => setTimeout(r, 300));
+          await gate;
           return { type: 'rejected', reason: 'counted' };
         },
       };
       const build = () => {
         const db = createDb(f.t.url, 3);
-        const settings: Config['automations'] = { sandbox: false, sandboxStepMs: 0, connectorTimeoutMs: 5000, maxAttempts: 3, retryBaseMs: 100 };
+        const settings: Config['automations'] = { sandbox: false, sandboxStepMs: 0, connectorTimeoutMs: 120_000, maxAttempts: 3, retryBaseMs: 100 };
         const module = createAutomationsModule({
           db, catalog: f.t.app.services.catalog, now: () => new Date(), planning: f.t.app.services.planning.planning, jobs: { send: async () => {} },
           vault: createVault([TEST_VAULT_KEY]), accounts: f.t.app.services.accounts, mail: f.t.app.services.mail,
@@ -64,7 +67,11 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
       const task = await owner.task(EDD);
       const automation = await one.module.automations.start(owner.scope, task.id, EDD_INPUT);
       expect(automation.performer).toBe('counting');
-      const results = await Promise.all([one.module.runStep(automation.id), two.module.runStep(automation.id)]);
+      const runs = [one.module.runStep(automation.id), two.module.runStep(automation.id)];
+      // The one that could not hold the step answers while the other is still in the connector.
+      expect(await Promise.race(runs)).toMatch(/^not performed/);
+      letGo();
+      const results = await Promise.all(runs);
       expect(calls).toEqual([`${automation.id}:submit`]);
       expect(results.filter((r) => r.startsWith('performed submit'))).toHaveLength(1);
       expect(results.filter((r) => r.startsWith('not performed'))).toHaveLength(1);

@@ -4,6 +4,7 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
+import { createAutomationInputRotation } from '../modules/automations/index.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
 import { seedDemo } from '../modules/demo/demo.js';
 import { validateSecrets } from '../modules/accounts/accounts.service.js';
@@ -164,10 +165,14 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'reencrypt') {
         await withDatabase(config, async (database) => {
           const vault = createVault(loadVaultKeys(config));
-          // Instance keys first: one that cannot be opened stops everything before any login is touched.
+          const inputs = createAutomationInputRotation(database.db, vault);
+          // Automation inputs checked, then instance keys: one that cannot be opened stops everything before any login is touched.
+          await inputs.check();
           const { resealed: instanceKeysResealed } = await createSystemModule({ db: database.db, vault }).instanceKeys.reseal();
-          const result = { ...(await reencryptLoginSecrets(database.db, vault)), instanceKeysResealed };
-          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were) and re-sealed ${result.instanceKeysResealed} instance keys`);
+          const logins = await reencryptLoginSecrets(database.db, vault);
+          const { reencrypted: automationInputsReencrypted } = await inputs.reencrypt();
+          const result = { ...logins, instanceKeysResealed, automationInputsReencrypted };
+          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were), re-sealed ${result.instanceKeysResealed} instance keys and ${automationInputsReencrypted} automation inputs`);
         });
         return;
       }

@@ -10,8 +10,12 @@ export const EDD_INPUT = { first_payroll_date: '2026-12-01', officer_name: 'Ada 
 export const FOREIGN = 'ca-foreign-qualification-corporation';
 export const FOREIGN_INPUT = { registered_agent_name: 'Harbor Agents Inc', principal_office_address: '1 Main St, Dover, DE 19901', good_standing_certificate_date: '2026-11-02' } as const;
 
-/** The sandbox with no pause between steps, short connector timeouts and fast retries (tests wait on conditions, not time). */
-export const TEST_AUTOMATIONS: Config['automations'] = { sandbox: true, sandboxStepMs: 0, connectorTimeoutMs: 1500, maxAttempts: 3, retryBaseMs: 100 };
+/**
+ * The sandbox with no pause between steps and fast retries (tests wait on conditions, not time). The connector
+ * timeout is generous: an ordinary sandbox step on a busy machine must never run out of it (a test of the
+ * timeout itself sets a short one: a hanging connector hangs however busy the machine is).
+ */
+export const TEST_AUTOMATIONS: Config['automations'] = { sandbox: true, sandboxStepMs: 0, connectorTimeoutMs: 20_000, maxAttempts: 3, retryBaseMs: 100 };
 
 export interface AutomationState {
   id: string;

@@ -12,7 +12,7 @@ import type { AutomationOutcome, AutomationStatus } from './automations.types.js
 export const STEP_JOB = 'automations.step';
 
 /** What a sealed input is bound to: this automation (a copy on another row does not open). */
-const inputAad = (automationId: string) => Buffer.from(`statehouse:automation-input:v1\n${automationId}`);
+export const inputAad = (automationId: string) => Buffer.from(`statehouse:automation-input:v1\n${automationId}`);
 
 export interface AutomationWriterDeps {
   catalog: Pick<Catalog, 'requirement'>;

@@ -100,6 +100,27 @@ export function createAutomationsRepository(db: Db) {
       return query.orderBy(due).orderBy('a.id').limit(filter.limit + 1).execute();
     },
 
+    /** Automations whose sealed input is under another key than the current one (key rotation), by id. */
+    findStaleInputs: (currentKeyId: string, limit: number) =>
+      db.selectFrom('automations').select(['id', 'sealed_input', 'sealed_input_iv', 'sealed_input_tag', 'sealed_input_key_id'])
+        .where('sealed_input', 'is not', null).where('sealed_input_key_id', '<>', currentKeyId).orderBy('id').limit(limit).execute(),
+
+    /** One automation per key id its sealed input is under, other than the current one (to check each opens first). */
+    findOneStaleInputPerKey: (currentKeyId: string) =>
+      db.selectFrom('automations').distinctOn('sealed_input_key_id')
+        .select(['id', 'sealed_input', 'sealed_input_iv', 'sealed_input_tag', 'sealed_input_key_id'])
+        .where('sealed_input', 'is not', null).where('sealed_input_key_id', '<>', currentKeyId).orderBy('sealed_input_key_id').orderBy('id').execute(),
+
+    /** Replaces a sealed input only if it still holds the one read (same key and iv); returns the rows changed. */
+    resealInputIfUnchanged: async (id: string, read: { keyId: string; iv: Buffer }, sealed: { ciphertext: Buffer; iv: Buffer; tag: Buffer; keyId: string }) =>
+      Number((await db.updateTable('automations')
+        .set({ sealed_input: sealed.ciphertext, sealed_input_iv: sealed.iv, sealed_input_tag: sealed.tag, sealed_input_key_id: sealed.keyId })
+        .where('id', '=', id).where('sealed_input_key_id', '=', read.keyId).where('sealed_input_iv', '=', read.iv)
+        .executeTakeFirst()).numUpdatedRows),
+
+    countSealedInputs: async () =>
+      Number((await db.selectFrom('automations').select((eb) => eb.fn.countAll<number>().as('count')).where('sealed_input', 'is not', null).executeTakeFirstOrThrow()).count),
+
     findWithNames: (id: string) =>
       db.selectFrom('automations as a')
         .innerJoin('legal_entities as e', 'e.id', 'a.legal_entity_id').innerJoin('platforms as p', 'p.id', 'a.platform_id')

@@ -9,6 +9,12 @@ export const AutomationInputSchema = Type.Record(Type.String(), Type.Unknown(), 
   description: "The task's automation fields by name (the task's `resolutions.automate.form_spec`): text, dates as YYYY-MM-DD, numbers, booleans.",
 });
 
+export const AutomationAnswerSchema = Type.Record(Type.String(), Type.Unknown(), {
+  title: 'AutomationAnswer',
+  description: "`response`: the owner's answer as text; beside it, any of the task's automation fields (its `form_spec`) to correct.",
+  examples: [{ response: 'The officer is Ada Lovelace, CEO since 2021.' }],
+});
+
 export const AutomationStateSchema = Type.Object(
   {
     id: Type.String(),

@@ -10,7 +10,7 @@ import { checkInput, splitSensitive } from './automation-input.js';
 import type { AutomationViews } from './automation-view.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
-import type { AutomationView } from './automations.types.js';
+import { FINAL_AUTOMATION_STATUSES, type AutomationStatus, type AutomationView, type ManualActor } from './automations.types.js';
 import type { AgencyConnectors } from './connectors/registry.js';
 
 export const AUTOMATION_ID_PREFIX = 'aut';
@@ -110,6 +110,21 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
     async forTasks(legalEntityId: string, taskIds: readonly string[]): Promise<Map<string, AutomationView>> {
       const rows = await createAutomationsRepository(db).findLatestForTasks(legalEntityId, taskIds);
       return new Map((await viewsOf(rows)).map((v) => [v.taskId, v]));
+    },
+
+    /**
+     * A manual done/dismissed wins over a live automation: it is canceled (no further step; a step job already
+     * queued finds it final and does nothing), the task keeping the status it was given by hand.
+     */
+    async cancelForManualStatus(trx: Db, scope: AccessScope, taskId: string, status: 'done' | 'dismissed', actor: ManualActor): Promise<void> {
+      const repo = createAutomationsRepository(trx);
+      const live = await repo.findLiveForTask(scope.legalEntityId, taskId);
+      const locked = live && (await repo.lockById(live.id));
+      if (!locked || FINAL_AUTOMATION_STATUSES.includes(locked.status as AutomationStatus)) return;
+      await deps.writer.move(trx, locked, {
+        status: 'canceled', reason: status === 'done' ? 'Marked done by hand' : 'Dismissed by hand', actor,
+        set: { current_step: null, step_due_at: null, lease_token: null, lease_until: null },
+      });
     },
 
     /**

@@ -112,6 +112,9 @@ export interface AutomationQueueItem extends AutomationView {
   taskTitle: string;
 }
 
+/** Who changed a task's status by hand: the platform (API) or the business owner (hosted task list). */
+export type ManualActor = 'platform' | 'owner';
+
 export interface AutomationsService {
   /**
    * Starts the task's automation in ONE transaction: checks (409 done/dismissed, no automation, already
@@ -125,6 +128,11 @@ export interface AutomationsService {
   forTasks(legalEntityId: string, taskIds: readonly string[]): Promise<Map<string, AutomationView>>;
   /** The owner answered an operator's question (`waiting_on_customer_response` → `started`, back to its performer). */
   answer(scope: AccessScope, taskId: string, input: Record<string, unknown>): Promise<AutomationView>;
+  /**
+   * The task was marked done or dismissed by hand: its live automation (if any) is canceled in the caller's
+   * transaction (which holds the entity's planning lock), with that reason and actor in its status log.
+   */
+  cancelForManualStatus(trx: Db, scope: AccessScope, taskId: string, status: 'done' | 'dismissed', actor: ManualActor): Promise<void>;
 
   // The operator side (back office and operator API). Each action is audited in its own transaction.
   queue(filter: AutomationQueueFilter): Promise<{ items: AutomationQueueItem[]; nextCursor: string | null }>;

@@ -19,6 +19,7 @@ import { createAgencyConnectors, type AgencyConnectorsOptions } from './connecto
 export type * from './automations.types.js';
 export { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES } from './automations.types.js';
 export { checkField, isSensitive, MASK } from './automation-input.js';
+export { createAutomationInputRotation } from './automation-input-rotation.js';
 export { ANSWER_FIELD, AutomationConflictError } from './automations.service.js';
 export type { AgencyConnector, ConnectorStepCall, ConnectorStepOutcome } from './connectors/agency-connector.js';
 
@@ -45,7 +46,8 @@ export function createAutomationsModule(deps: AutomationsModuleDeps) {
   const operator = createOperatorAutomations({ db: deps.db, catalog: deps.catalog, planning: deps.planning, writer, audit: deps.audit, owner });
   const workflow = createAutomationWorkflow({ ...deps, connectors, writer });
   const automations: AutomationsService & Pick<typeof owner, 'automatable'> = {
-    start: owner.start, forTask: owner.forTask, forTasks: owner.forTasks, answer: owner.answer, automatable: owner.automatable,
+    start: owner.start, forTask: owner.forTask, forTasks: owner.forTasks, answer: owner.answer, cancelForManualStatus: owner.cancelForManualStatus,
+    automatable: owner.automatable,
     queue: operator.queue, get: operator.get, revealInput: operator.revealInput, claim: operator.claim, complete: operator.complete,
     requestCustomerResponse: operator.requestCustomerResponse, cancel: operator.cancel,
   };

@@ -11,6 +11,7 @@ import { ANSWER_FIELD, isSensitive, type AutomationsService, type AutomationView
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { AccessScope } from '../../http/principals.js';
+import { offersAutomation } from './task-automation.mappers.js';
 import { automationOf, type TaskView } from './task-view.js';
 import type { TasksService } from './tasks.service.js';
 
@@ -107,15 +108,19 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
       const loaded = await load(hosted, request.params.task_id);
       if (!loaded) return notFound(reply, hosted);
       const automation = await deps.automations.forTask(hosted.scope, loaded.view.row.id);
-      if (automation && automation.status !== 'canceled') {
+      const status = loaded.view.row.status;
+      // A completed filing whose task was reopened by hand (to-do again) can be filed anew.
+      const reopened = automation?.status === 'complete' && offersAutomation(status);
+      if (automation && automation.status !== 'canceled' && !reopened) {
         const notice = request.query.answered ? { kind: 'success' as const, text: 'Your answer was sent. The filing goes on; this page shows its progress.' } : null;
         return sendPage(reply, await progress(hosted, loaded, automation, { notice }));
       }
-      const status = loaded.view.row.status;
       if (status === 'done' || status === 'dismissed') {
         return sendPage(reply, renderAutomationRefused({ platformName: hosted.platformName, title: titleOf(loaded.view), reason: refusalText(status), callbackUrl: hosted.session.callback_url }));
       }
-      const again = automation ? `The last automation was canceled${automation.statusReason ? ` (${automation.statusReason})` : ''}. You can start it again below.` : null;
+      const again = !automation ? null : reopened
+        ? 'The last automation completed, and the task was reopened since. You can start it again below.'
+        : `The last automation was canceled${automation.statusReason ? ` (${automation.statusReason})` : ''}. You can start it again below.`;
       return sendPage(reply, form(hosted, loaded, {}, {}, again), { formTarget: hosted.session.callback_url });
     });
 

@@ -26,7 +26,7 @@ export interface TasksModuleDeps {
   planning: Replanner;
   locations: Pick<LocationsService, 'updateIn'>;
   /** Task records and pages show the latest automation of a task; the hosted automation page starts and answers it. */
-  automations: Pick<AutomationsService, 'forTask' | 'forTasks' | 'start' | 'answer'>;
+  automations: Pick<AutomationsService, 'forTask' | 'forTasks' | 'start' | 'answer' | 'cancelForManualStatus'>;
   /** The confirmation document of a complete automation is one of the entity's mail items (its signed link). */
   mail: Pick<MailService, 'list'>;
   /** Statehouse's public base URL: the task records' links (submit_url, hosted_url) start with it. */

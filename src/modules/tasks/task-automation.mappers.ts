@@ -21,6 +21,8 @@ type FormSpecProperty = {
 
 /** Free text is limited as the hosted form limits it (automation.service.ts, checkField). */
 const MAX_TEXT = 500;
+/** The owner's free-text answer is limited as the automations service limits it. */
+const MAX_ANSWER = 2000;
 
 /** One catalog field as a JSON Schema property: the JSON type, our field type as `format`, what the form checks. */
 export function formSpecProperty(field: AutomationField): FormSpecProperty {
@@ -56,12 +58,22 @@ export function formSpec(fields: readonly AutomationField[]) {
 
 const base = (links: RecordLinks) => links.publicBaseUrl.replace(/\/+$/, '');
 
-/** The unversioned `automate` resolution: submit the fields as JSON, or get a hosted page that collects them. */
-export function automateResolution(links: RecordLinks, taskId: string, fields: readonly AutomationField[]) {
+/** The body of the owner's answer: free text and/or corrected fields, none required (one of them is). */
+export function answerFormSpec(fields: readonly AutomationField[]) {
+  const response: FormSpecProperty = { type: 'string', title: 'Your answer', description: 'The answer to the question in the automation\'s customer_message.', maxLength: MAX_ANSWER };
+  const spec = formSpec(fields);
+  return { ...spec, properties: { response, ...spec.properties }, required: [] };
+}
+
+/**
+ * The unversioned `automate` resolution: submit the fields as JSON, or get a hosted page that collects them.
+ * While the automation waits on the owner's answer, `submit_url` and `form_spec` are the answer's.
+ */
+export function automateResolution(links: RecordLinks, taskId: string, fields: readonly AutomationField[], waitingOnAnswer = false) {
   return {
     type: 'automate' as const,
-    form_spec: formSpec(fields),
-    submit_url: `${base(links)}/tasks/${taskId}/automate`,
+    form_spec: waitingOnAnswer ? answerFormSpec(fields) : formSpec(fields),
+    submit_url: `${base(links)}/tasks/${taskId}/${waitingOnAnswer ? 'automation/answer' : 'automate'}`,
     hosted_url: `${base(links)}/tasks/${taskId}/automate/sessions`,
   };
 }

@@ -31,6 +31,7 @@ function harness() {
     planning: { lock: async () => undefined, replan: async () => new Map() },
     locations: { updateIn: async () => undefined as never },
     automations: {
+      cancelForManualStatus: async () => undefined,
       forTasks: async (legalEntityId, ids) => {
         calls.push({ legalEntityId, ids });
         return new Map([[automatable[0]!.id, started]]);

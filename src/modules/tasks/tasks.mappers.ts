@@ -96,7 +96,7 @@ export function toAccountTask(context: RecordContext, view: TaskView): AccountTa
     definition: definitionRef(definition, region),
     resolutions: {
       manual: manualSteps(definition, row.id),
-      ...(automation && { automate: automateResolution(context, row.id, automation.fields) }),
+      ...(automation && { automate: automateResolution(context, row.id, automation.fields, view.automation?.status === 'waiting_on_customer_response') }),
     },
     default_resolution_name: automation && offersAutomation(row.status) ? 'automate' : 'manual',
     unblocks: unlocked(context.catalog, definition).map((u) => definitionRef(u.definition, u.region)),

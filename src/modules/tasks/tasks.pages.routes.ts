@@ -186,7 +186,7 @@ export function taskPageRoutes(deps: {
       const status = form.status;
       if (status !== 'todo' && status !== 'in-progress' && status !== 'done' && status !== 'dismissed') return reply.redirect(withParam(back, 'error', 'Choose a valid status'), 303);
       try {
-        await deps.tasks.updateStatus(hosted.scope, view.row.id, status);
+        await deps.tasks.updateStatus(hosted.scope, view.row.id, status, 'owner');
       } catch (error) {
         if (error instanceof HttpError && error.status === 409) {
           const current = (await scopedTask(hosted, view.row.id))?.row.status ?? view.row.status;

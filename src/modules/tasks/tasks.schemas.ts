@@ -70,7 +70,10 @@ const AutomateResolution = Type.Object(
   {
     type: Type.Literal('automate'),
     form_spec: FormSpec,
-    submit_url: Type.String({ description: 'POST the fields as JSON here with the entity\'s bearer token: starts the automation and answers its state.' }),
+    submit_url: Type.String({
+      description: 'POST the fields as JSON here with the entity\'s bearer token: starts the automation and answers its state. While the automation ' +
+        'is `waiting_on_customer_response` it is the answer operation (POST /tasks/{task_id}/automation/answer) and `form_spec` is the answer\'s body.',
+    }),
     hosted_url: Type.String({ description: 'POST {callback_url} here with the entity\'s bearer token for a hosted page collecting the fields (`automation_url`).' }),
   },
   { title: 'AccountTaskResolutionAutomate' },

@@ -54,7 +54,7 @@ function harness(options: { refuseLocation?: boolean } = {}) {
       return undefined as never;
     },
   };
-  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: { forTasks: async () => new Map() } });
+  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: { forTasks: async () => new Map(), cancelForManualStatus: async () => undefined } });
   return { tasks, events, rows };
 }
 

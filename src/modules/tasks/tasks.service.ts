@@ -10,7 +10,7 @@ import type { Replanner } from '../planning/index.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import { traitsOf, type TaskView } from './task-view.js';
-import type { AutomationsService } from '../automations/automations.types.js';
+import type { AutomationsService, ManualActor } from '../automations/automations.types.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
 
 export type { TaskView };
@@ -25,7 +25,7 @@ export interface TasksDeps {
   /** A question that collects a location fact updates the location (its rules, like the payroll lock, apply). */
   locations: Pick<LocationsService, 'updateIn'>;
   /** The latest automation of each task of a list (task records and pages show its status). */
-  automations: Pick<AutomationsService, 'forTasks'>;
+  automations: Pick<AutomationsService, 'forTasks' | 'cancelForManualStatus'>;
   repositoryFor?: (db: Db) => TasksRepository;
 }
 
@@ -98,8 +98,11 @@ export function createTasksService(deps: TasksDeps) {
       return keyed.map((k) => k.v);
     },
 
-    /** A status change can unlock tasks (requirements waiting for this one), so it re-plans. */
-    async updateStatus(scope: AccessScope, id: string, status: TaskStatus) {
+    /**
+     * A status change can unlock tasks (requirements waiting for this one), so it re-plans. Done or dismissed
+     * by hand cancels the task's live automation in the same transaction.
+     */
+    async updateStatus(scope: AccessScope, id: string, status: TaskStatus, actor: ManualActor = 'platform') {
       const task = await requireTask(scope, id);
       if (task.kind === 'question') {
         // The wire text names the operation that answers (kept as documented; see docs/decisions.md, "Planning").
@@ -110,6 +113,7 @@ export function createTasksService(deps: TasksDeps) {
       }
       const unlocked = await changeAndReplan(scope, async (trx) => {
         if (status === task.row.status) return;
+        if (status === 'done' || status === 'dismissed') await deps.automations.cancelForManualStatus(trx, scope, id, status, actor);
         await repositoryFor(trx).setStatus(scope.legalEntityId, id, status, status === 'done' ? deps.now() : null);
       });
       return { task: await requireTask(scope, id), unlocked };
