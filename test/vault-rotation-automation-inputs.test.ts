@@ -30,8 +30,10 @@ describe('vault key rotation: automation inputs', () => {
 
   it('fails clearly, changing nothing, when an input’s key is not configured', async () => {
     // One input sealed under a key the rotation below is not given (as if an older rotation had been half done).
+    // Its own input, re-sealed (row order by id is not creation order: which SSN it holds is read, not assumed).
     const [first] = await rows();
-    const stray = createVault([strayKey]).sealBytes(Buffer.from(JSON.stringify({ officer_ssn_last4: ssns[0] })), inputAad(first!.id));
+    const own = createVault([TEST_VAULT_KEY]).openBytes(sealedOf(first!), inputAad(first!.id));
+    const stray = createVault([strayKey]).sealBytes(own, inputAad(first!.id));
     await f.t.db.updateTable('automations').set({ sealed_input: stray.ciphertext, sealed_input_iv: stray.iv, sealed_input_tag: stray.tag, sealed_input_key_id: stray.keyId })
       .where('id', '=', first!.id).execute();
     const instanceKeys = () => f.t.db.selectFrom('instance_secrets').select(['name', 'key_id']).orderBy('name').execute();
