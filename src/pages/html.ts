@@ -39,17 +39,20 @@ export interface LayoutOptions {
   body: Raw;
 }
 
-export function layout({ title, platformName, body }: LayoutOptions): string {
-  return html`<!doctype html>
+/** The document's start up to <body>: one head for the hosted pages and the back office. */
+export const documentHead = (title: string) => html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${title} · Statehouse</title>
+<title>${title}</title>
 <link rel="stylesheet" href="/hosted/assets/statehouse.css">
 </head>
-<body>
+`;
+
+export function layout({ title, platformName, body }: LayoutOptions): string {
+  return html`${documentHead(`${title} · Statehouse`)}<body>
 <header class="top"><span class="brand">${platformName ?? 'Statehouse'}</span></header>
 <main id="main" class="card">
 ${body}

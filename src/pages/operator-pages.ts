@@ -1,6 +1,6 @@
 /** The back office's shell (layout, header with sign-out), sign-in and message pages. */
 import { csrfInput, errorSummary, textField } from './components.js';
-import { html, type Raw } from './html.js';
+import { documentHead, html, type Raw } from './html.js';
 
 export interface OperatorShell {
   /** The signed-in operator; null on the sign-in and message pages. */
@@ -9,16 +9,7 @@ export interface OperatorShell {
 }
 
 export function operatorLayout(data: OperatorShell & { title: string; body: Raw; wide?: boolean }): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${data.title} · Statehouse back office</title>
-<link rel="stylesheet" href="/hosted/assets/statehouse.css">
-</head>
-<body>
+  return html`${documentHead(`${data.title} · Statehouse back office`)}<body>
 <header class="top operator-top"><a class="brand" href="/operator">Statehouse back office</a>
 ${data.operator && data.csrf
     ? html`<form class="sign-out" method="post" action="/operator/sign-out"><span class="muted">Signed in as ${data.operator.name}</span> ${csrfInput(data.csrf)}<button type="submit" class="secondary">Sign out</button></form>`
