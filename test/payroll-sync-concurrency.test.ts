@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
-import { openLink } from './helpers/hosted.js';
+import { connectPayroll } from './helpers/hosted.js';
 
 const PICTURES = [
   [{ region: 'CA', employee_count: 5 }, { region: 'NY', employee_count: 2 }],
@@ -17,13 +17,7 @@ describe('payroll reports at the same time', () => {
   beforeAll(async () => {
     t = await createTestApp();
     ({ apiKey, entityId, token } = await createPlatformWithEntity(t));
-    const setup = await t.app.inject({
-      method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey },
-      payload: { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' },
-    });
-    const { browser } = await openLink(t.app, json(setup).url);
-    await browser!.get('/hosted/payroll');
-    expect((await browser!.post('/hosted/payroll', {})).statusCode).toBe(303);
+    await connectPayroll(t.app, apiKey, entityId);
   });
   afterAll(async () => t.close());
 

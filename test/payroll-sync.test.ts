@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
-import { openLink } from './helpers/hosted.js';
+import { connectPayroll } from './helpers/hosted.js';
 
 const CA = { id: '99be5e8f54c4680d', code: 'CA', name: 'California' };
 const NY = { id: '5894aa7b4729ed13', code: 'NY', name: 'New York' };
@@ -29,17 +29,7 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
   const requirementsIn = async (region: string) => (await tasks(region)).map((task) => task.source.requirement_id);
   const entity = async () => json(await t.app.inject({ url: '/v2/legal_entity', headers: bearer(token) }));
 
-  /** The business owner accepts on the hosted consent page, as in test/payroll.test.ts. */
-  async function connectPayroll(key: string, legalEntityId: string) {
-    const setup = await t.app.inject({
-      method: 'POST', url: '/v2/auth/payroll', headers: { authorization: key },
-      payload: { legal_entity_id: legalEntityId, authorization_callback_url: 'https://platform.example/payroll' },
-    });
-    expect(setup.statusCode).toBe(200);
-    const { browser } = await openLink(t.app, json(setup).url);
-    await browser!.get('/hosted/payroll');
-    expect((await browser!.post('/hosted/payroll', {})).statusCode).toBe(303);
-  }
+  const connect = (key: string, legalEntityId: string) => connectPayroll(t.app, key, legalEntityId);
 
   it('answers 409 while payroll is not connected, changing nothing', async () => {
     await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
@@ -52,7 +42,7 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
   });
 
   it('a report sets the employee settings, adds the new region and re-plans once', async () => {
-    await connectPayroll(apiKey, entityId);
+    await connect(apiKey, entityId);
     expect((await entity()).last_payroll_update).toBeNull();
     expect(await tasks('NY')).toEqual([]);
 
@@ -152,7 +142,7 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
 
     // A second entity of the same platform, connected: its report touches only its own locations.
     const sibling = await signupWithToken(t.app, apiKey);
-    await connectPayroll(apiKey, sibling.entityId);
+    await connect(apiKey, sibling.entityId);
     expect(json(await report([{ region: 'TX', employee_count: 7 }], sibling.token)).regions).toEqual([
       { region: { id: expect.any(String), code: 'TX', name: 'Texas' }, has_employees: true, employee_count: 7, added_by: 'payroll' },
     ]);
@@ -174,7 +164,7 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
     expect((await entity()).last_payroll_update).toBe(at);
 
     // Connecting again hands the settings back to payroll.
-    await connectPayroll(apiKey, entityId);
+    await connect(apiKey, entityId);
     expect((await t.app.inject({ method: 'PATCH', url: '/locations/NY', headers: bearer(token), payload: { config: { has_employees: true } } })).statusCode).toBe(409);
     expect(json(await report([{ region: 'NY', employee_count: 3 }])).updated).toEqual([CA, NY]);
   });

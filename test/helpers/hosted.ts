@@ -61,3 +61,19 @@ export async function finishSignup(app: FastifyInstance, url: string): Promise<L
   await browser.get('/hosted/signup/review');
   return browser.post('/hosted/signup/review', {});
 }
+
+/**
+ * Connects payroll as the business owner does: `POST /v2/auth/payroll` with the platform's key, then the
+ * owner accepts on the hosted consent page (test/payroll.test.ts tests that page itself).
+ */
+export async function connectPayroll(app: FastifyInstance, apiKey: string, legalEntityId: string): Promise<void> {
+  const setup = await app.inject({
+    method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey },
+    payload: { legal_entity_id: legalEntityId, authorization_callback_url: 'https://platform.example/payroll' },
+  });
+  if (setup.statusCode !== 200) throw new Error(`POST /v2/auth/payroll answered ${setup.statusCode}: ${setup.body}`);
+  const { browser } = await openLink(app, (JSON.parse(setup.body) as { url: string }).url);
+  await browser!.get('/hosted/payroll');
+  const accepted = await browser!.post('/hosted/payroll', {});
+  if (accepted.statusCode !== 303) throw new Error(`POST /hosted/payroll answered ${accepted.statusCode}: ${accepted.body}`);
+}
