@@ -1,15 +1,9 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { OperatorAuditEventsTable } from '../../db/schema.js';
 
-export interface NewAuditEvent {
-  id: string;
-  operator_key_id: string;
-  operator_name: string;
-  action: string;
-  subject_type: string;
-  subject_id: string;
-  legal_entity_id: string | null;
-  details: Record<string, unknown>;
-}
+/** A row to insert: the table's columns (created_at by the database), details as an object. */
+export type NewAuditEvent = Omit<Insertable<OperatorAuditEventsTable>, 'created_at' | 'details'> & { details: Record<string, unknown> };
 
 export interface AuditFilter {
   legalEntityId?: string;
