@@ -29,6 +29,7 @@ import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
+import { createEventsModule } from './modules/events/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -151,6 +152,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
   const planningModule = createPlanningModule({ db, catalog, now });
   const { planning } = planningModule;
+  // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
+  const eventsModule = createEventsModule({ db });
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
@@ -199,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    platformsModule, system, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
+    platformsModule, system, eventsModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
     operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule,
   ].flatMap((m) => m.jobs);
 

@@ -9,6 +9,9 @@ import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable } from '
 import type { AutomationsTable, AutomationStatusLogsTable, AutomationStepsTable } from './schema/automations.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
 import type { OperatorSessionsTable, OperatorLoginLinksTable } from './schema/operator-sessions.js';
+import type {
+  EventsTable, WebhookEndpointsTable, WebhookEndpointSecretsTable, WebhookDeliveriesTable, WebhookAttemptsTable, EventDispatchStateTable,
+} from './schema/events-webhooks.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -18,6 +21,7 @@ export type * from './schema/accounts.js';
 export type * from './schema/mail-connections.js';
 export type * from './schema/automations.js';
 export type * from './schema/operator-sessions.js';
+export type * from './schema/events-webhooks.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -43,6 +47,12 @@ export interface Database {
   automations: AutomationsTable;
   automation_status_logs: AutomationStatusLogsTable;
   automation_steps: AutomationStepsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_endpoint_secrets: WebhookEndpointSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  event_dispatch_state: EventDispatchStateTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

@@ -10,6 +10,7 @@ import * as operatorAudit from './20261124090000_operator-audit.js';
 import * as automations from './20261124100000_automations.js';
 import * as operatorSessions from './20261124110000_operator-sessions.js';
 import * as payrollSync from './20261124120000_payroll-sync.js';
+import * as eventsWebhooks from './20261125090000_events-webhooks.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261124100000_automations': automations,
   '20261124110000_operator-sessions': operatorSessions,
   '20261124120000_payroll-sync': payrollSync,
+  '20261125090000_events-webhooks': eventsWebhooks,
 };

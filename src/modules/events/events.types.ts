@@ -1,0 +1,58 @@
+/**
+ * The events capability's contract: what every module that changes something a platform cares about
+ * records, in the transaction of the change (a transactional outbox; see docs/events.md).
+ */
+import type { Db } from '../../db/database.js';
+
+/** Every event type Statehouse records, `<resource>.<what happened>`. */
+export const EVENT_TYPES = [
+  'legal_entity.signup_completed',
+  'legal_entity.updated',
+  'location.updated',
+  'task.created',
+  'task.updated',
+  'task.deleted',
+  'automation.status_changed',
+  'connection.status_changed',
+  'agency_account.created',
+  'agency_account.updated',
+  'login.created',
+  'mail.received',
+  'payroll.connected',
+  'payroll.disconnected',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
+
+/**
+ * An event's `data`: the resource as the API answers it (its /v2 shape where the resource has one), and for
+ * `*.updated`/`*.status_changed` events the names of the fields that changed.
+ */
+export interface EventData {
+  object: Record<string, unknown>;
+  changed?: string[];
+}
+
+/** One event to record. The platform is the owner of the legal entity (or of the resource). */
+export interface NewEvent {
+  type: EventType;
+  platformId: string;
+  /** null only for a platform-level resource with no entity. */
+  legalEntityId: string | null;
+  data: EventData;
+}
+
+/** The event as the API and webhook deliveries show it. */
+export interface PlatformEvent {
+  id: string;
+  type: EventType;
+  created_at: string;
+  legal_entity_id: string | null;
+  data: EventData;
+}
+
+/** What modules are given: record events inside the caller's transaction (never after it, never outside it). */
+export interface EventRecorder {
+  record(trx: Db, events: NewEvent | readonly NewEvent[]): Promise<void>;
+}

@@ -1,0 +1,38 @@
+/**
+ * The webhooks capability's contract between its two halves: endpoints (management, secrets, the URL
+ * guard; webhooks.*) and deliveries (fan-out from the event outbox, signed attempts, retries; deliveries.*).
+ */
+import type { LookupAddress } from 'node:dns';
+import type { Db } from '../../db/database.js';
+
+/** An enabled endpoint an event is to be delivered to. */
+export interface DeliveryTarget {
+  id: string;
+  platformId: string;
+  url: string;
+}
+
+/** What the delivery side reads and reports about endpoints. */
+export interface EndpointsForDelivery {
+  /** The platform's enabled, not deleted endpoints subscribed to this event type (in the caller's transaction). */
+  subscribedTo(trx: Db, platformId: string, type: string): Promise<DeliveryTarget[]>;
+  /** The endpoint, if it still exists and is enabled (a delivery to a deleted or disabled one is not attempted). */
+  target(db: Db, endpointId: string): Promise<DeliveryTarget | null>;
+  /** Secrets to sign with now (`whsec_…`): the current one first, then rotated-out ones not yet expired. */
+  signingSecrets(db: Db, endpointId: string): Promise<string[]>;
+  /** Counts an attempt's outcome; after sustained failure the endpoint is disabled with the reason recorded. */
+  recordOutcome(trx: Db, endpointId: string, outcome: { ok: boolean; at: Date; error?: string }): Promise<void>;
+}
+
+/**
+ * Where a delivery may connect: refuses loopback, private, link-local, unique-local, multicast and unspecified
+ * addresses after DNS resolution unless private destinations are allowed (STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1).
+ * Used when an endpoint is created or changed (422) and as the `lookup` of every delivery's socket, so a name
+ * that later resolves to a forbidden address (DNS rebinding) is refused at connect time.
+ */
+export interface DestinationGuard {
+  /** Throws InvalidInputError-ready reasons as an Error whose message says why; resolves when the URL may be used. */
+  check(url: string): Promise<void>;
+  /** A `lookup` for http(s).request: resolves like dns.lookup, failing for a forbidden address. */
+  lookup(hostname: string, options: object, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void;
+}
