@@ -30,6 +30,16 @@ export interface Config {
   sandboxConnectorStepMs: number;
   /** Automations (docs/automations.md): the sandbox agency (on by default outside production, refused in it), its pause between steps, each connector call's time limit, and the failed tries of a step before it goes to the operator queue, with the first retry's pause (doubled at each). */
   automations: { sandbox: boolean; sandboxStepMs: number; connectorTimeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  /** The event log (docs/events.md): days an event is kept before the prune job deletes it. */
+  events: { retentionDays: number };
+  /**
+   * Webhooks (docs/webhooks.md): private/loopback destinations allowed (development and tests only), each attempt's
+   * time limit, the pause before the first retry (growing to cover at least 24 hours), the attempts of one delivery,
+   * and when an endpoint that keeps failing is disabled (no success for this many hours and at least this many failures).
+   */
+  webhooks: { allowPrivate: boolean; attemptTimeoutMs: number; retryBaseMs: number; maxAttempts: number; disableAfterHours: number; disableAfterFailures: number };
+  /** Idempotency-Key (docs/idempotency.md): hours a key and its stored response are kept. */
+  idempotency: { retentionHours: number };
   /** Bearer token that /metrics requires; null: /metrics answers loopback clients only (docs/observability.md). */
   metricsToken: string | null;
   /** STATEHOUSE_ENV, else NODE_ENV=production; production refuses unsafe setups (see src/production.ts). */
@@ -154,6 +164,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxAttempts: integer('AUTOMATION_MAX_ATTEMPTS', 4, 1, 20),
       retryBaseMs: integer('AUTOMATION_RETRY_BASE_MS', 2000, 0, 3_600_000),
     },
+    events: { retentionDays: integer('EVENTS_RETENTION_DAYS', 30, 1, 3650) },
+    webhooks: {
+      allowPrivate: onOff('STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', false, problems, read),
+      attemptTimeoutMs: integer('WEBHOOKS_ATTEMPT_TIMEOUT_MS', 10_000, 100, 120_000),
+      retryBaseMs: integer('WEBHOOKS_RETRY_BASE_MS', 60_000, 0, 3_600_000),
+      maxAttempts: integer('WEBHOOKS_MAX_ATTEMPTS', 12, 1, 50),
+      disableAfterHours: integer('WEBHOOKS_DISABLE_AFTER_HOURS', 72, 0, 30 * 24),
+      disableAfterFailures: integer('WEBHOOKS_DISABLE_AFTER_FAILURES', 20, 1, 100_000),
+    },
+    idempotency: { retentionHours: integer('IDEMPOTENCY_RETENTION_HOURS', 24, 1, 24 * 30) },
     metricsToken,
     environment,
     rateLimits: {
