@@ -30,6 +30,7 @@ import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
+import { createIdempotencyModule } from './modules/idempotency/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -182,6 +183,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);
+  // Idempotency-Key: its hooks mark the credentialed POST/PATCH routes as they are registered, so it comes first.
+  const idempotencyModule = createIdempotencyModule({ db, vault, retentionHours: config.idempotency.retentionHours });
+  await app.register(idempotencyModule.plugin({ credentialHooks: [auth.apiKey, auth.bearer, operatorAuth] }));
   await app.register(system.routes());
   await app.register(legalEntities.routes({ auth, sessions, publicOrigin }));
   await app.register(authModule.routes({ auth, signup }));
@@ -203,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
     platformsModule, system, eventsModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
-    operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule,
+    operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule, idempotencyModule,
   ].flatMap((m) => m.jobs);
 
   app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, automations: automationsModule, jobDefinitions });

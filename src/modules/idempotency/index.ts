@@ -1,0 +1,43 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../../db/database.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import type { Vault } from '../accounts/vault.js';
+import { idempotencyPlugin, type IdempotencyHttpDeps } from './idempotency.plugin.js';
+import { createIdempotencyRepository } from './idempotency.repository.js';
+import { createIdempotencyService } from './idempotency.service.js';
+
+export { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency.fns.js';
+
+export const PRUNE_JOB = 'idempotency.prune';
+/** Long enough for any request; a claim older than this is taken to belong to a process that died. */
+export const CLAIM_LOCK_SECONDS = 60;
+
+export interface IdempotencyModuleDeps {
+  db: Db;
+  /** Stored responses are sealed with the vault key: they may hold access tokens, session links or revealed secrets. */
+  vault: Pick<Vault, 'sealBytes' | 'openBytes'>;
+  /** IDEMPOTENCY_RETENTION_HOURS. */
+  retentionHours: number;
+}
+
+/** Idempotency-Key on the API's POST and PATCH operations (docs/idempotency.md). */
+export function createIdempotencyModule(deps: IdempotencyModuleDeps) {
+  const idempotency = createIdempotencyService({
+    repository: createIdempotencyRepository(deps.db),
+    vault: deps.vault,
+    retentionHours: deps.retentionHours,
+    lockSeconds: CLAIM_LOCK_SECONDS,
+  });
+  const jobs: JobDefinition[] = [
+    // Hourly: a key is forgotten at most an hour after its retention (a later request finds it expired anyway).
+    { name: PRUNE_JOB, cron: '17 * * * *', handler: () => idempotency.prune(), logRuns: true },
+  ];
+  return {
+    idempotency,
+    jobs,
+    /** The hooks (no routes): register before the routes, after the app's validation hook. */
+    plugin: (http: IdempotencyHttpDeps): FastifyPluginAsync => idempotencyPlugin(idempotency, http),
+  };
+}
+
+export type IdempotencyModule = ReturnType<typeof createIdempotencyModule>;
