@@ -19,10 +19,14 @@ export async function keyRows(db: Db, key?: string) {
   return rows;
 }
 
-/** A requirement task of the entity still to do (a Delaware corporation has several from its signup alone). */
+/** A requirement task of the entity (a Delaware corporation has some from its signup alone), reopened if done. */
 export async function todoRequirement(app: FastifyInstance, token: string, skip: string[] = []): Promise<string> {
   const tasks = json<{ id: string; status: string; definition: { type: string } }[]>(await app.inject({ url: '/tasks', headers: bearer(token) }));
-  const task = tasks.find((x) => x.definition.type === 'requirement' && x.status === 'todo' && !skip.includes(x.id));
-  if (!task) throw new Error('no requirement task to do');
+  const task = tasks.find((x) => x.definition.type === 'requirement' && !skip.includes(x.id));
+  if (!task) throw new Error('no requirement task');
+  if (task.status !== 'todo') {
+    const reopened = await app.inject({ method: 'PATCH', url: `/v2/tasks/${task.id}`, headers: bearer(token), payload: { status: 'todo' } });
+    if (reopened.statusCode !== 200) throw new Error(`could not reopen ${task.id}: ${reopened.body}`);
+  }
   return task.id;
 }
