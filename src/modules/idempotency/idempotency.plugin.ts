@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import { RawBody } from '../../http/body-parsers.js';
 import { fieldError, HttpError } from '../../lib/errors.js';
@@ -7,10 +7,6 @@ import type { KeyClaim } from './idempotency.repository.js';
 import type { IdempotencyService } from './idempotency.service.js';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Set on every POST and PATCH behind a credential hook: the route honours Idempotency-Key. */
-    idempotent?: boolean;
-  }
   interface FastifyRequest {
     /** The key this request holds while its operation runs (set by the idempotency plugin). */
     idempotencyClaim: KeyClaim | null;
@@ -29,7 +25,7 @@ export interface IdempotencyHttpDeps {
 /** 1–255 printable ASCII characters (a UUID, or any token the client keeps for its retries). */
 export const IdempotencyKeySchema = Type.String({
   minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$',
-  description: 'Makes a retry of this request safe: the same key with the same request within 24 hours returns the first response ' +
+  description: 'Makes a retry of this request safe: the same key with the same request (kept 24 hours by default) returns the first response ' +
     '(with `Idempotent-Replayed: true`) without doing the work again. 1–255 printable ASCII characters, e.g. a UUID. See docs/idempotency.md.',
 });
 
@@ -57,64 +53,67 @@ function withKeyHeader(options: RouteOptions): void {
 }
 
 /**
- * Idempotency-Key on every POST and PATCH of the API. Registered before the routes (it marks them as they are
- * added) and after the app's validation hook (it claims the key only once the request is valid). Requests
- * without the header, and routes without a credential (hosted pages, the back office), cost nothing here.
+ * Idempotency-Key on every POST and PATCH of the API. Registered before the routes: as each is added, a POST or
+ * PATCH behind a credential hook gets the header in its schema (checked by the app's validation with the rest of
+ * the request), a `preHandler` that claims the key once the request is valid, and an `onSend` that keeps or lets go
+ * of the answer. Other routes get nothing (no cost at all); a marked route without the header pays a property check.
  */
 export function idempotencyPlugin(service: IdempotencyService, deps: IdempotencyHttpDeps): FastifyPluginAsync {
   const credentialHooks = new Set(deps.credentialHooks);
+
+  async function claimKey(request: FastifyRequest, reply: FastifyReply) {
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (typeof key !== 'string') return;
+    const caller = callerOf(request);
+    if (!caller) return;
+    const body = request.body instanceof RawBody ? Buffer.from(request.body.text) : request.body;
+    const fingerprint = fingerprintOf({
+      method: request.method, route: request.routeOptions.url ?? request.url, params: request.params, query: request.query, body, legalEntityId: caller.legalEntityId,
+    });
+    const outcome = await service.begin(caller.scope, key, fingerprint);
+    switch (outcome.kind) {
+      case 'run':
+        request.idempotencyClaim = outcome.claim;
+        return;
+      case 'replay':
+        return reply.code(outcome.response.status).headers({ ...outcome.response.headers, [REPLAYED_HEADER]: 'true' }).send(outcome.response.body);
+      case 'mismatch':
+        throw fieldError(['header', IDEMPOTENCY_KEY_HEADER], MISMATCH, key, request.body);
+      case 'in_flight':
+        throw new KeyInFlightError(outcome.retryAfterSeconds);
+    }
+  }
+
+  async function keepAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = null;
+    // A streamed body cannot be kept: the key is let go, so a retry runs the operation again.
+    const body = payload === undefined || payload === null ? Buffer.alloc(0)
+      : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+    try {
+      const result = await service.finish(claim, body && { status: reply.statusCode, headers: replayedHeaders(reply.getHeaders()), body });
+      if (result === 'lost') request.log.warn('an idempotent request ran past its key\'s lock and another request took the key over');
+    } catch (error) {
+      // The operation's answer still goes out; the key stays in flight until its lock lapses.
+      request.log.warn({ err: error }, 'could not record the response of an idempotent request');
+    }
+    return payload;
+  }
+
   const plugin = async (app: FastifyInstance) => {
     app.decorateRequest('idempotencyClaim', null);
-
     app.addHook('onRoute', (options) => {
       const methods = [options.method].flat();
       const hooks = [options.onRequest ?? []].flat();
       if (!methods.some((m) => m === 'POST' || m === 'PATCH') || !hooks.some((hook) => credentialHooks.has(hook))) return;
-      options.config = { ...options.config, idempotent: true };
       withKeyHeader(options);
-    });
-
-    app.addHook('preHandler', async (request, reply) => {
-      if (!request.routeOptions.config.idempotent) return;
-      const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-      const caller = typeof key === 'string' ? callerOf(request) : null;
-      if (!caller || typeof key !== 'string') return;
-      const body = request.body instanceof RawBody ? Buffer.from(request.body.text) : request.body;
-      const fingerprint = fingerprintOf({
-        method: request.method, route: request.routeOptions.url ?? request.url, params: request.params, query: request.query, body, legalEntityId: caller.legalEntityId,
-      });
-      const outcome = await service.begin(caller.scope, key, fingerprint);
-      switch (outcome.kind) {
-        case 'run':
-          request.idempotencyClaim = outcome.claim;
-          return;
-        case 'replay':
-          return reply.code(outcome.response.status).headers({ ...outcome.response.headers, [REPLAYED_HEADER]: 'true' }).send(outcome.response.body);
-        case 'mismatch':
-          throw fieldError(['header', IDEMPOTENCY_KEY_HEADER], MISMATCH, key, request.body);
-        case 'in_flight':
-          throw new KeyInFlightError(outcome.retryAfterSeconds);
-      }
-    });
-
-    app.addHook('onSend', async (request, reply, payload) => {
-      const claim = request.idempotencyClaim;
-      if (!claim) return payload;
-      request.idempotencyClaim = null;
-      // A streamed body cannot be kept: the key is let go, so a retry runs the operation again.
-      const body = payload === undefined || payload === null ? Buffer.alloc(0)
-        : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
-      try {
-        const result = await service.finish(claim, body && { status: reply.statusCode, headers: replayedHeaders(reply.getHeaders()), body });
-        if (result === 'lost') request.log.warn('an idempotent request ran past its key\'s lock and another request took the key over');
-      } catch (error) {
-        // The operation's answer still goes out; the key stays in flight until its lock lapses.
-        request.log.warn({ err: error }, 'could not record the response of an idempotent request');
-      }
-      return payload;
+      // Last of the route's own preHandlers (after the app's validation): only a request about to run takes the key.
+      options.preHandler = [...[options.preHandler ?? []].flat(), claimKey];
+      options.onSend = [...[options.onSend ?? []].flat(), keepAnswer];
     });
   };
-  // Its hooks apply to the whole app, not only inside this plugin (what fastify-plugin does).
+  // Its onRoute hook sees every route of the app, not only this plugin's (what fastify-plugin does).
   Object.assign(plugin, { [Symbol.for('skip-override')]: true });
   return plugin;
 }
