@@ -12,6 +12,7 @@ import type { OperatorSessionsTable, OperatorLoginLinksTable } from './schema/op
 import type {
   EventsTable, WebhookEndpointsTable, WebhookEndpointSecretsTable, WebhookDeliveriesTable, WebhookAttemptsTable, EventDispatchStateTable,
 } from './schema/events-webhooks.js';
+import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -22,6 +23,7 @@ export type * from './schema/mail-connections.js';
 export type * from './schema/automations.js';
 export type * from './schema/operator-sessions.js';
 export type * from './schema/events-webhooks.js';
+export type * from './schema/calendar.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -53,6 +55,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   event_dispatch_state: EventDispatchStateTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;
