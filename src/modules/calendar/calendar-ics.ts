@@ -49,13 +49,21 @@ function describe(catalog: Catalog, task: FeedTaskRow): { title: string; lines: 
   return { title: found.definition.title, lines: [`Agency: ${found.agency.name}`, `Location: ${region.name}`, `Fee: ${feeText(found.definition.fee)}`] };
 }
 
+/**
+ * The calendar's name as a TEXT value. ical-generator 10 writes NAME and X-WR-CALNAME unescaped (it escapes event
+ * text only), so a line break in a business name would start a content line of its own: control characters become
+ * spaces and the TEXT specials are escaped here (RFC 5545, 3.3.11).
+ */
+export const calendarName = (businessName: string) =>
+  `${businessName} — compliance`.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\\;,]/g, (c) => `\\${c}`);
+
 const nextDay = (isoDate: string) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000);
 
 /** The whole feed: one all-day event per dated task, on its due date, with no time zone (a date is the same everywhere). */
 export function renderFeed(catalog: Catalog, links: FeedLinks, feed: FeedContent): string {
   const host = new URL(links.publicBaseUrl).host;
   const calendar = ical({
-    name: `${feed.businessName} — compliance`,
+    name: calendarName(feed.businessName),
     prodId: { company: 'Statehouse', product: 'Compliance calendar', language: 'EN' },
     ttl: REFRESH_SECONDS,
   });
