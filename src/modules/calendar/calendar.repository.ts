@@ -36,6 +36,23 @@ export function createCalendarRepository(db: Db) {
         .where('legal_entity_id', '=', legalEntityId).where('platform_id', '=', platformId).where('revoked_at', 'is', null)
         .executeTakeFirst()).numUpdatedRows),
 
+    /** Live feeds whose token is sealed under another key than the current one (key rotation), a batch at a time. */
+    findStaleTokens: (currentKeyId: string, limit: number, onePerKey = false) => {
+      const query = db.selectFrom('calendar_feeds').select(['id', 'token_sealed', 'token_iv', 'token_tag', 'key_id'])
+        .where('key_id', '<>', currentKeyId).where('revoked_at', 'is', null);
+      return (onePerKey ? query.distinctOn('key_id').orderBy('key_id') : query.orderBy('id')).limit(limit).execute();
+    },
+
+    /** Re-seals a token if the row still holds the sealing that was read; 1 when it did. */
+    resealIfUnchanged: async (id: string, read: { keyId: string; iv: Buffer }, sealed: { ciphertext: Buffer; iv: Buffer; tag: Buffer; keyId: string }) =>
+      Number((await db.updateTable('calendar_feeds')
+        .set({ token_sealed: sealed.ciphertext, token_iv: sealed.iv, token_tag: sealed.tag, key_id: sealed.keyId })
+        .where('id', '=', id).where('key_id', '=', read.keyId).where('token_iv', '=', read.iv)
+        .executeTakeFirst()).numUpdatedRows),
+
+    countLive: async () =>
+      Number((await db.selectFrom('calendar_feeds').select((eb) => eb.fn.countAll<string>().as('n')).where('revoked_at', 'is', null).executeTakeFirstOrThrow()).n),
+
     /**
      * The feed of a live token with its entity's name and dated open tasks, in one query: one row per task
      * (task columns null when there is none), no row for an unknown or revoked token. Tasks as the task list

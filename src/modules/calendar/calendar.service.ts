@@ -16,7 +16,7 @@ const TOKEN_SHAPE = /^shcal_[A-Za-z0-9_-]{43}$/;
 const FEED_ID_PREFIX = 'cal';
 
 /** What a sealed token is bound to: this very feed row, so a sealed token copied onto another row does not open. */
-const tokenAad = (feedId: string) => Buffer.from(`statehouse:calendar-token:v1\n${feedId}`);
+export const tokenAad = (feedId: string) => Buffer.from(`statehouse:calendar-token:v1\n${feedId}`);
 
 /**
  * The feed holds every dated task of the entity, so only a task list that may show all of them offers it: not one
