@@ -71,8 +71,8 @@ const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH}|
 const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
 
 /**
- * Hosted-session and back-office sign-in links and calendar feed URLs carry a secret in the path, signed file links one in the query (each is a
- * credential until it expires or is revoked): never let one reach a log line.
+ * Hosted-session and back-office sign-in links and calendar feed URLs carry a secret in the path, signed file links
+ * one in the query (each is a credential until it expires or is revoked): never let one reach a log line.
  */
 export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]').replace(SIGNATURE_IN_QUERY, '$1[redacted]');
 
