@@ -38,6 +38,9 @@ const layers = [
   // The task views show automations, and the hosted form starts one: tasks → automations, never the reverse.
   { target: './src/modules/automations', from: './src/modules/tasks',
     message: 'automations must not import modules/tasks (tasks imports automations).' },
+  // The hosted task list offers the calendar subscription: tasks → calendar, never the reverse (the feed reads the catalog).
+  { target: './src/modules/calendar', from: './src/modules/tasks',
+    message: 'calendar must not import modules/tasks (tasks imports calendar).' },
   { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
     message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
   { target: ['./src/app.ts', './src/server.ts', './src/production.ts'], from: './src/cli',

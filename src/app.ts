@@ -31,6 +31,7 @@ import { createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
+import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -66,13 +67,13 @@ export interface AppDeps {
   jobs?: JobSender;
 }
 
-const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH})[^/?#]+`, 'g');
+const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH}|${CALENDAR_FEED_PATH})[^/?#]+`, 'g');
 
 const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
 
 /**
- * Hosted-session and back-office sign-in links carry a secret in the path, signed file links one in the query (each is a
- * credential until it expires): never let either reach a log line.
+ * Hosted-session and back-office sign-in links and calendar feed URLs carry a secret in the path, signed file links
+ * one in the query (each is a credential until it expires or is revoked): never let one reach a log line.
  */
 export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]').replace(SIGNATURE_IN_QUERY, '$1[redacted]');
 
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,
     connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
   });
+  const calendarModule = createCalendarModule({ db, catalog, vault, publicBaseUrl: config.publicBaseUrl });
   const tasksModule = createTasksModule({
     db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations, mail: mailModule.mail, publicBaseUrl: config.publicBaseUrl,
   });
@@ -193,7 +195,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';
   await app.register(hostedSessions.routes({ secureCookies }));
-  await app.register(tasksModule.routes({ auth, sessions, publicOrigin }));
+  await app.register(tasksModule.routes({ auth, sessions, publicOrigin, calendar: calendarModule.calendar }));
+  await app.register(calendarModule.routes({ auth, sessions, publicOrigin }));
   await app.register(automationsModule.routes({ auth }));
   await app.register(payroll.routes({ auth, publicOrigin }));
   await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit: operatorsModule.audit, publicOrigin }));
@@ -206,7 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    platformsModule, system, eventsModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
+    platformsModule, system, eventsModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, calendarModule, payroll,
     operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule, idempotencyModule,
   ].flatMap((m) => m.jobs);
 

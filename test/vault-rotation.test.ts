@@ -24,7 +24,7 @@ describe('vault key rotation: statehouse logins reencrypt', () => {
     const env = { DATABASE_URL: t.url, STATEHOUSE_VAULT_KEY: `${newKey.toString('base64')},${TEST_VAULT_KEY.toString('base64')}` };
     const first = await runCli(['logins', 'reencrypt', '--json'], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ reencrypted: 3, alreadyCurrent: 0, instanceKeysResealed: 3, automationInputsReencrypted: 0 });
+    expect(JSON.parse(first.stdout)).toEqual({ reencrypted: 3, alreadyCurrent: 0, instanceKeysResealed: 3, automationInputsReencrypted: 0, calendarTokensReencrypted: 0 });
     const rows = await t.db.selectFrom('account_logins').selectAll().execute();
     expect(new Set(rows.map((r) => r.key_id))).toEqual(new Set([vaultKeyId(newKey)]));
     const onlyNew = createVault([newKey]);
@@ -32,7 +32,7 @@ describe('vault key rotation: statehouse logins reencrypt', () => {
       expect(onlyNew.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id, aadVersion: 2 }, row.id)).toEqual(secrets);
     }
     const again = await runCli(['logins', 'reencrypt', '--json'], env);
-    expect(JSON.parse(again.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 3, instanceKeysResealed: 0, automationInputsReencrypted: 0 });
+    expect(JSON.parse(again.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 3, instanceKeysResealed: 0, automationInputsReencrypted: 0, calendarTokensReencrypted: 0 });
     expect(new Set((await t.db.selectFrom('instance_secrets').select('key_id').execute()).map((r) => r.key_id))).toEqual(new Set([vaultKeyId(newKey)]));
   });
 
@@ -62,7 +62,7 @@ describe('vault key rotation: statehouse logins reencrypt', () => {
 
     const result = await runCli(['logins', 'reencrypt', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ reencrypted: 1, alreadyCurrent: 2, instanceKeysResealed: 0, automationInputsReencrypted: 0 });
+    expect(JSON.parse(result.stdout)).toEqual({ reencrypted: 1, alreadyCurrent: 2, instanceKeysResealed: 0, automationInputsReencrypted: 0, calendarTokensReencrypted: 0 });
     const upgraded = await read();
     expect(upgraded.secret_aad_version).toBe(2);
     const sealed = { ciphertext: upgraded.secret_ciphertext, iv: upgraded.secret_iv, tag: upgraded.secret_tag, keyId: upgraded.key_id, aadVersion: 2 as const };

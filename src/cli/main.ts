@@ -5,6 +5,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/databa
 import { loadCatalog } from '../catalog/catalog.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createAutomationInputRotation } from '../modules/automations/index.js';
+import { createCalendarTokenRotation } from '../modules/calendar/index.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
 import { seedDemo } from '../modules/demo/demo.js';
 import { validateSecrets } from '../modules/accounts/accounts.service.js';
@@ -166,13 +167,16 @@ async function main(argv: string[]): Promise<void> {
         await withDatabase(config, async (database) => {
           const vault = createVault(loadVaultKeys(config));
           const inputs = createAutomationInputRotation(database.db, vault);
-          // Automation inputs checked, then instance keys: one that cannot be opened stops everything before any login is touched.
+          const calendarTokens = createCalendarTokenRotation(database.db, vault);
+          // Automation inputs and calendar tokens checked, then instance keys: one that cannot be opened stops everything before any login is touched.
           await inputs.check();
+          await calendarTokens.check();
           const { resealed: instanceKeysResealed } = await createSystemModule({ db: database.db, vault }).instanceKeys.reseal();
           const logins = await reencryptLoginSecrets(database.db, vault);
           const { reencrypted: automationInputsReencrypted } = await inputs.reencrypt();
-          const result = { ...logins, instanceKeysResealed, automationInputsReencrypted };
-          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were), re-sealed ${result.instanceKeysResealed} instance keys and ${automationInputsReencrypted} automation inputs`);
+          const { reencrypted: calendarTokensReencrypted } = await calendarTokens.reencrypt();
+          const result = { ...logins, instanceKeysResealed, automationInputsReencrypted, calendarTokensReencrypted };
+          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were), re-sealed ${result.instanceKeysResealed} instance keys, ${automationInputsReencrypted} automation inputs and ${calendarTokensReencrypted} calendar URLs`);
         });
         return;
       }

@@ -25,7 +25,7 @@ Commands:
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
   logins reencrypt [--json]           After a vault key rotation: re-seal every secret (login secrets, instance keys,
-                                      automations' sensitive inputs) with the current (first) key; also upgrades
+                                      automations' sensitive inputs, calendar URLs) with the current (first) key; also upgrades
                                       older login-secret bindings
   vault reencrypt [--json]            The same as logins reencrypt
   tokens rotate-key                   A new access-token signing key; the previous one still verifies what it signed

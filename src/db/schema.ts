@@ -13,6 +13,7 @@ import type {
   EventsTable, WebhookEndpointsTable, WebhookEndpointSecretsTable, WebhookDeliveriesTable, WebhookAttemptsTable, EventDispatchStateTable,
 } from './schema/events-webhooks.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
+import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -24,6 +25,7 @@ export type * from './schema/automations.js';
 export type * from './schema/operator-sessions.js';
 export type * from './schema/events-webhooks.js';
 export type * from './schema/idempotency.js';
+export type * from './schema/calendar.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -56,6 +58,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   event_dispatch_state: EventDispatchStateTable;
   idempotency_keys: IdempotencyKeysTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

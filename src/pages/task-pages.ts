@@ -1,4 +1,5 @@
 import { automationStatusText, type AutomationProgress } from './automation-progress-pages.js';
+import { calendarSection, type CalendarOffer } from './calendar-pages.js';
 import { csrfInput } from './components.js';
 import { html, layout, type Raw } from './html.js';
 
@@ -106,6 +107,8 @@ export interface TaskListPage {
   callbackUrl: string | null;
   notice: Notice | null;
   returnTo: string;
+  /** The calendar subscription, when this list may offer it. */
+  calendar: CalendarOffer | null;
 }
 
 export function renderTaskList(page: TaskListPage): string {
@@ -134,6 +137,7 @@ ${taskActions(task, page.csrf, page.returnTo)}
 </li>`)}
 </ul>
 ${page.tasks.length === 0 ? html`<p>No tasks match these filters.</p>` : ''}
+${page.calendar ? calendarSection(page.calendar, page.csrf) : ''}
 ${page.callbackUrl ? html`<p class="actions"><a class="button" href="${page.callbackUrl}">I'm done</a></p>` : ''}`,
   });
 }

@@ -12,6 +12,7 @@ import * as operatorSessions from './20261124110000_operator-sessions.js';
 import * as payrollSync from './20261124120000_payroll-sync.js';
 import * as eventsWebhooks from './20261125090000_events-webhooks.js';
 import * as idempotencyKeys from './20261125100000_idempotency-keys.js';
+import * as calendarFeeds from './20261125110000_calendar-feeds.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261124120000_payroll-sync': payrollSync,
   '20261125090000_events-webhooks': eventsWebhooks,
   '20261125100000_idempotency-keys': idempotencyKeys,
+  '20261125110000_calendar-feeds': calendarFeeds,
 };

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { AutomationsService } from '../automations/automations.types.js';
+import type { CalendarSubscriptions } from '../calendar/index.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { LocationsService } from '../locations/locations.service.js';
 import type { MailService } from '../mail/index.js';
@@ -44,14 +45,14 @@ export function createTasksModule(deps: TasksModuleDeps) {
     tasks,
     jobs: [] as JobDefinition[],
     /** GET/PATCH /tasks…, /v2/tasks…, the session operations and the hosted task and automation pages they link to. */
-    routes(http: { auth: AuthHooks; sessions: HostedSessionsService; publicOrigin: string }): FastifyPluginAsync {
+    routes(http: { auth: AuthHooks; sessions: HostedSessionsService; publicOrigin: string; calendar: Pick<CalendarSubscriptions, 'current'> }): FastifyPluginAsync {
       const cache = createTaskListCache(repository);
       const records = { catalog: deps.catalog, publicBaseUrl: deps.publicBaseUrl };
       return async (app) => {
         await app.register(taskRoutes({ tasks, records, auth: http.auth, cache }));
         await app.register(taskV2Routes({ tasks, records, auth: http.auth, cache }));
         await app.register(taskSessionRoutes({ tasks, automations, sessions: http.sessions, auth: http.auth }));
-        await app.register(taskPageRoutes({ sessions: http.sessions, tasks, catalog: deps.catalog, documentUrls, publicOrigin: http.publicOrigin }));
+        await app.register(taskPageRoutes({ sessions: http.sessions, tasks, catalog: deps.catalog, documentUrls, publicOrigin: http.publicOrigin, calendar: http.calendar }));
         await app.register(automationPageRoutes({
           sessions: http.sessions, tasks, automations, publicOrigin: http.publicOrigin,
           documentUrl: async (scope, id) => (await documentUrls(scope)).get(id) ?? null,

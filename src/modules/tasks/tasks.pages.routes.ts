@@ -14,6 +14,7 @@ import { isOpen, isOverdue, type TaskFilter } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { offersCalendar, type CalendarSubscriptions } from '../calendar/index.js';
 
 const STATUS_OPTIONS: [string, string][] = [
   ['open', 'To do and in progress'], ['todo', 'To do'], ['in-progress', 'In progress'], ['done', 'Done'], ['dismissed', 'Dismissed'], ['all', 'All'],
@@ -27,6 +28,7 @@ const ListQuery = Type.Object({
   updated: Type.Optional(BoundedString(64)),
   unlocked: Type.Optional(BoundedString(2000)),
   error: Type.Optional(BoundedString(300)),
+  calendar: Type.Optional(BoundedString(3)),
 });
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 
@@ -86,6 +88,8 @@ export function taskPageRoutes(deps: {
   sessions: Pick<HostedSessionsService, 'check'>; tasks: TasksService; catalog: Catalog; publicOrigin: string;
   /** Signed links of the entity's documents by id: complete automations link their confirmation. */
   documentUrls: (scope: AccessScope) => Promise<ReadonlyMap<string, string>>;
+  /** The list offers the entity's calendar subscription (modules/calendar serves its forms). */
+  calendar: Pick<CalendarSubscriptions, 'current'>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -130,8 +134,9 @@ export function taskPageRoutes(deps: {
       });
       const regions = [...new Map(all.filter((v) => inScope(scope, hosted.session.purpose, v)).map((v) => [v.region.code, { code: v.region.code, name: v.region.name }])).values()]
         .sort((a, b) => a.name.localeCompare(b.name));
-      const returnTo = `/hosted/tasks${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')).replace(/([?&])(updated|unlocked|error)=[^&]*/g, '$1').replace(/[?&]+$/, '') : ''}`;
+      const returnTo = `/hosted/tasks${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')).replace(/([?&])(updated|unlocked|error|calendar)=[^&]*/g, '$1').replace(/[?&]+$/, '') : ''}`;
       const documents = await documentsFor(hosted.scope, selected);
+      const calendar = offersCalendar(scope) ? { url: (await deps.calendar.current(hosted.scope))?.url ?? null } : null;
       return sendPage(reply, renderTaskList({
         platformName: hosted.platformName,
         businessName: hosted.businessName,
@@ -145,11 +150,14 @@ export function taskPageRoutes(deps: {
         callbackUrl: hosted.session.callback_url,
         notice: await noticeOf(hosted, q),
         returnTo: safeReturn(returnTo, '/hosted/tasks'),
+        calendar,
       }));
     });
 
-    async function noticeOf(hosted: HostedContext, q: { updated?: string; unlocked?: string; error?: string }): Promise<Notice | null> {
+    async function noticeOf(hosted: HostedContext, q: { updated?: string; unlocked?: string; error?: string; calendar?: string }): Promise<Notice | null> {
       if (q.error) return { kind: 'error', text: q.error };
+      if (q.calendar === 'on') return { kind: 'success', text: 'Your calendar link is ready: add it to your calendar app below.' };
+      if (q.calendar === 'off') return { kind: 'success', text: 'You stopped sharing your calendar: the old link no longer works.' };
       if (q.unlocked !== undefined) {
         const ids = q.unlocked.split(',').filter(Boolean).slice(0, 50);
         const titles = [];
