@@ -27,7 +27,7 @@ import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
-import { createTasksModule, type TasksService } from './modules/tasks/index.js';
+import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
@@ -150,10 +150,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const catalog = deps.catalog ?? loadCatalog();
   const now = () => new Date(deps.now ? deps.now() : Date.now());
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
-  const planningModule = createPlanningModule({ db, catalog, now });
-  const { planning } = planningModule;
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db });
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
+  const planningModule = createPlanningModule({ db, catalog, now, taskEvents });
+  const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
