@@ -27,9 +27,9 @@ import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
-import { createTasksModule, type TasksService } from './modules/tasks/index.js';
+import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
-import { createEventsModule } from './modules/events/index.js';
+import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
 import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
   await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
   app.addHook('preHandler', validateRequest);
-  await registerOpenApi(app);
+  await registerOpenApi(app, eventWebhooksDocument());
 
   const jobs = deps.jobs ?? noJobQueue;
   const platformsModule = createPlatformsModule({ db, requireRegisteredCallbacks: config.environment === 'production' });
@@ -152,14 +152,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const catalog = deps.catalog ?? loadCatalog();
   const now = () => new Date(deps.now ? deps.now() : Date.now());
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
-  const planningModule = createPlanningModule({ db, catalog, now });
-  const { planning } = planningModule;
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
-  const eventsModule = createEventsModule({ db });
+  const eventsModule = createEventsModule({ db, now, retentionDays: config.events.retentionDays });
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
+  const planningModule = createPlanningModule({ db, catalog, now, taskEvents });
+  const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
-  const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, now });
+  const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, events: eventsModule.events, now });
   const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
   const accountsModule = createAccountsModule({ db, catalog, vault });
@@ -191,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(system.routes());
   await app.register(legalEntities.routes({ auth, sessions, publicOrigin }));
   await app.register(authModule.routes({ auth, signup }));
+  await app.register(eventsModule.routes({ auth, entities: signup }));
   await app.register(locationsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';
