@@ -12,7 +12,7 @@ export function deliveryJobs(attempts: ReturnType<typeof createDeliveryAttempts>
     },
     concurrency: DELIVERY_WORKERS,
     // An attempt that outlives this was cut off by a crash: another worker makes it again (at least once).
-    expireInSeconds: Math.ceil(attemptTimeoutMs / 1000) + 60,
+    expireInSeconds: Math.ceil(attemptTimeoutMs / 1000) + 30,
     // A throw here is our database failing while recording, not the receiver: tried again by pg-boss.
     retryLimit: 5,
   }];
