@@ -155,14 +155,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { planning } = planningModule;
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db });
-  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
-  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks });
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
   const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, now });
   const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
+  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
+  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks, production: config.environment === 'production', now });
   const accountsModule = createAccountsModule({ db, catalog, vault });
   const { accounts } = accountsModule;
   const mailModule = createMailModule({ config, db, now, instanceKeys });
@@ -198,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit: operatorsModule.audit, publicOrigin }));
   await app.register(connectionsModule.routes({ auth, publicOrigin }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
+  await app.register(webhooksModule.routes({ auth, operatorAuth, audit: operatorsModule.audit }));
   await app.register(operatorsModule.routes({
     operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
     maxUploadBytes: config.mailMaxBytes,
