@@ -158,17 +158,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { planning } = planningModule;
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db });
-  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
-  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks });
-  const webhookDeliveries = createWebhookDeliveriesModule({
-    db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
-  });
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
   const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, now });
   const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
+  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
+  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks, production: config.environment === 'production', now });
+  const webhookDeliveries = createWebhookDeliveriesModule({
+    db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
+  });
   const accountsModule = createAccountsModule({ db, catalog, vault });
   const { accounts } = accountsModule;
   const mailModule = createMailModule({ config, db, now, instanceKeys });
@@ -205,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(connectionsModule.routes({ auth, publicOrigin }));
   await app.register(webhookDeliveries.routes({ auth }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
+  await app.register(webhooksModule.routes({ auth, operatorAuth, audit: operatorsModule.audit }));
   await app.register(operatorsModule.routes({
     operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
     maxUploadBytes: config.mailMaxBytes,
