@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
 import { NotFoundError } from '../../lib/errors.js';
+import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
 import { groupBy, reconcile, toEngineInput } from './planning.fns.js';
 import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
 
@@ -13,8 +14,36 @@ export interface PlanningDeps {
   db: Db;
   catalog: Catalog;
   now: () => Date;
+  /** task.created/updated/deleted of every change, recorded in the re-planning's transaction. */
+  taskEvents: TaskEvents;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
+}
+
+/**
+ * The change that calls for a re-planning, recorded with the re-planning's own task events in ONE insert: events
+ * built by the caller (e.g. location.updated) first, then its task changes (e.g. a status), described after the
+ * re-planning so their payloads show the final state.
+ */
+export interface ReplanCause {
+  events?: readonly NewEvent[];
+  tasks?: readonly TaskChange[];
+}
+
+/** One task.updated per task: a task the caller changed that the re-planning changes too lists both's fields. */
+function mergeUpdates(changes: TaskChange[]): TaskChange[] {
+  const updated = new Map<string, TaskChange>();
+  const out: TaskChange[] = [];
+  for (const change of changes) {
+    const first = change.kind === 'updated' ? updated.get(change.taskId) : undefined;
+    if (first) first.changed = [...new Set([...(first.changed ?? []), ...(change.changed ?? [])])];
+    else {
+      const copy = { ...change };
+      if (change.kind === 'updated') updated.set(change.taskId, copy);
+      out.push(copy);
+    }
+  }
+  return out;
 }
 
 /**
@@ -42,9 +71,12 @@ export function createPlanningService(deps: PlanningDeps) {
    * (marked not applicable) those someone acted on. Entities are locked first (see `lock`), so concurrent
    * re-plannings of one entity run one after the other and cannot duplicate or lose anything.
    */
-  async function replan(trx: Db, legalEntityIds: string[]): Promise<Map<string, CreatedTask[]>> {
+  async function replan(trx: Db, legalEntityIds: string[], cause: ReplanCause = {}): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
-    if (ids.length === 0) return new Map();
+    if (ids.length === 0) {
+      await deps.taskEvents.record(trx, cause.tasks ?? [], cause.events);
+      return new Map();
+    }
     const repo = repositoryFor(trx);
     await repo.lockEntities(ids);
     const entities = await repo.findPlanningEntities(ids);
@@ -53,17 +85,27 @@ export function createPlanningService(deps: PlanningDeps) {
     const inserts: { legalEntityId: string; task: PlannedTask }[] = [];
     const deletes: string[] = [];
     const notApplicable: string[] = [];
+    const changes: TaskChange[] = [...(cause.tasks ?? [])];
     for (const entity of entities) {
       const existing = existingTasks.get(entity.id) ?? [];
       const plan = reconcile(existing, planTasks(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, today())));
       for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
+      changes.push(...plan.updates.filter((u) => u.changed.length).map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed })));
       inserts.push(...plan.inserts.map((task) => ({ legalEntityId: entity.id, task })));
       deletes.push(...plan.deletes);
       notApplicable.push(...plan.notApplicable);
     }
+    // A deleted task's payload is read before it goes; every event of the re-planning is then one insert.
+    const deleted = await deps.taskEvents.describe(trx, deletes.map((taskId) => ({ taskId, kind: 'deleted' })));
     await repo.deleteTasks(ids, deletes);
     await repo.markNotApplicable(ids, notApplicable);
-    return groupBy(await repo.insertPlanned(inserts), (t) => t.legal_entity_id);
+    const created = await repo.insertPlanned(inserts);
+    changes.push(
+      ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'] })),
+      ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created' })),
+    );
+    await deps.taskEvents.record(trx, mergeUpdates(changes), [...(cause.events ?? []), ...deleted]);
+    return groupBy(created, (t) => t.legal_entity_id);
   }
 
   /** One batch of the roll-forward: its own transaction. */

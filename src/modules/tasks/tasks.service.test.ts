@@ -30,7 +30,7 @@ function harness(options: { refuseLocation?: boolean } = {}) {
   const repositoryFor = (on: Db): TasksRepository => ({
     findTasks: async () => rows.map((r) => ({ ...r })),
     findTask: async (_le, id) => rows.find((r) => r.id === id),
-    listVersion: async () => '',
+    listVersion: async () => '', findForEvents: async () => [],
     setStatus: async () => { throw new Error('not used'); },
     setAnswer: async (_le, id, answer, status) => {
       events.push(`setAnswer in ${trxOf(on)}`);
@@ -51,7 +51,7 @@ function harness(options: { refuseLocation?: boolean } = {}) {
     updateIn: async (trx: Db) => {
       events.push(`location in ${trxOf(trx)}`);
       if (options.refuseLocation) throw new ConflictError('payroll owns it');
-      return undefined as never;
+      return { location: undefined as never, event: null };
     },
   };
   const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: { forTasks: async () => new Map(), cancelForManualStatus: async () => undefined } });
