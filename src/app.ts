@@ -32,6 +32,8 @@ import { createAutomationsModule, type AutomationsModule } from './modules/autom
 import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
 import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
+import { createWebhooksModule } from './modules/webhooks/index.js';
+import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -46,6 +48,8 @@ declare module 'fastify' {
       automations: Pick<AutomationsModule, 'automations' | 'runStep'>;
       /** Background jobs of the domain services, run by the server's job queue. */
       jobDefinitions: JobDefinition[];
+      /** The outbox's fan-out to webhook endpoints: a process running the job queue runs its loop too (src/server.ts). */
+      webhookDeliveries: Pick<WebhookDeliveriesModule, 'fanOut' | 'startFanOut'>;
     };
   }
 }
@@ -163,6 +167,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, events: eventsModule.events, now });
   const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
+  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
+  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks, production: config.environment === 'production', now });
+  const webhookDeliveries = createWebhookDeliveriesModule({
+    db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
+  });
   const accountsModule = createAccountsModule({ db, catalog, vault });
   const { accounts } = accountsModule;
   const mailModule = createMailModule({ config, db, now, instanceKeys });
@@ -203,7 +212,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(payroll.routes({ auth, publicOrigin }));
   await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit: operatorsModule.audit, publicOrigin }));
   await app.register(connectionsModule.routes({ auth, publicOrigin }));
+  await app.register(webhookDeliveries.routes({ auth }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
+  await app.register(webhooksModule.routes({ auth, operatorAuth, audit: operatorsModule.audit }));
   await app.register(operatorsModule.routes({
     operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
     maxUploadBytes: config.mailMaxBytes,
@@ -211,10 +222,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    platformsModule, system, eventsModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, calendarModule, payroll,
+    platformsModule, system, eventsModule, webhooksModule, webhookDeliveries, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, calendarModule, payroll,
     operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule, idempotencyModule,
   ].flatMap((m) => m.jobs);
 
-  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, automations: automationsModule, jobDefinitions });
+  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, automations: automationsModule, jobDefinitions, webhookDeliveries });
   return app;
 }

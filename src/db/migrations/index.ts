@@ -13,6 +13,7 @@ import * as payrollSync from './20261124120000_payroll-sync.js';
 import * as eventsWebhooks from './20261125090000_events-webhooks.js';
 import * as idempotencyKeys from './20261125100000_idempotency-keys.js';
 import * as calendarFeeds from './20261125110000_calendar-feeds.js';
+import * as webhookDispatch from './20261125130000_webhook-dispatch.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '20261125090000_events-webhooks': eventsWebhooks,
   '20261125100000_idempotency-keys': idempotencyKeys,
   '20261125110000_calendar-feeds': calendarFeeds,
+  '20261125130000_webhook-dispatch': webhookDispatch,
 };
