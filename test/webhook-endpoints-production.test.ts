@@ -21,7 +21,7 @@ describe('production refuses STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1', () => {
   }, 120_000);
 
   it('is one of the problems only when set (development lists it in its warning)', () => {
-    const config = (env: Record<string, string>) => loadConfig({ ...safe, ...env } as Record<string, string>);
+    const config = (env: Record<string, string>) => loadConfig({ ...safe, ...env });
     expect(productionProblems(config({}), { demo: false })).toEqual([]);
     expect(productionProblems(config({ STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1' }), { demo: false })).toEqual([
       expect.stringContaining('STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE is on'),
