@@ -39,7 +39,7 @@ const layers = [
   { target: './src/modules/automations', from: './src/modules/tasks',
     message: 'automations must not import modules/tasks (tasks imports automations).' },
   // Webhooks: the deliveries half uses the endpoints half (webhooks.types.ts), never the reverse.
-  { target: './src/modules/webhook-deliveries', from: './src/modules/webhooks',
+  { target: './src/modules/webhooks', from: './src/modules/webhook-deliveries',
     message: 'webhooks must not import modules/webhook-deliveries (deliveries use the endpoints through webhooks.types.ts).' },
   { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
     message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
