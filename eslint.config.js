@@ -41,6 +41,9 @@ const layers = [
   // The hosted task list offers the calendar subscription: tasks → calendar, never the reverse (the feed reads the catalog).
   { target: './src/modules/calendar', from: './src/modules/tasks',
     message: 'calendar must not import modules/tasks (tasks imports calendar).' },
+  // Webhooks: the deliveries half uses the endpoints half (webhooks.types.ts), never the reverse.
+  { target: './src/modules/webhooks', from: './src/modules/webhook-deliveries',
+    message: 'webhooks must not import modules/webhook-deliveries (deliveries use the endpoints through webhooks.types.ts).' },
   { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
     message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
   { target: ['./src/app.ts', './src/server.ts', './src/production.ts'], from: './src/cli',
