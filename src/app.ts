@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const automationsModule = createAutomationsModule({
     db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,
-    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
+    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } }, events: eventsModule.events, taskEvents,
   });
   const tasksModule = createTasksModule({
     db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations, mail: mailModule.mail, publicBaseUrl: config.publicBaseUrl,
