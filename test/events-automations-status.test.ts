@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
-import { eventsOf, eventsText, type RecordedEvent } from './helpers/events.js';
+import { eventsOf, eventsText, type RecordedEvent } from './helpers/outbox.js';
 import { createOperatorKey } from './helpers/back-office.js';
 
 type Fixture = Awaited<ReturnType<typeof startAutomationsFixture>>;

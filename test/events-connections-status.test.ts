@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from './helpers/app.js';
 import { PASSWORD, TOTP_SEED, USERNAME, startConnectionsFixture, type ConnectionsFixture } from './helpers/connections.js';
-import { eventsOf, eventsText } from './helpers/events.js';
+import { eventsOf, eventsText } from './helpers/outbox.js';
 import { openLink } from './helpers/hosted.js';
 
 describe('events: connection status changes', () => {

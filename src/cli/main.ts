@@ -12,7 +12,7 @@ import { createAccountsModule, type AccountsService } from '../modules/accounts/
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
-import { createEventsModule } from '../modules/events/index.js';
+import { createEventsService } from '../modules/events/index.js';
 import { createTaskEvents } from '../modules/tasks/index.js';
 import { createPlatformsModule } from '../modules/platforms/index.js';
 import { closeOnSignals, startServer } from '../server.js';
@@ -203,16 +203,16 @@ async function main(argv: string[]): Promise<void> {
 
 function planningFor(db: DatabaseHandle['db'], config: Config) {
   const catalog = loadCatalog();
-  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsModule({ db }).events });
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService() });
   return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
 }
 
 const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });
 
-const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsModule({ db }).events }).mail;
+const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsService() }).mail;
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
-  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)), events: createEventsModule({ db }).events }).accounts;
+  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)), events: createEventsService() }).accounts;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
