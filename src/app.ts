@@ -172,16 +172,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webhookDeliveries = createWebhookDeliveriesModule({
     db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
   });
-  const accountsModule = createAccountsModule({ db, catalog, vault });
+  const accountsModule = createAccountsModule({ db, catalog, vault, events: eventsModule.events });
   const { accounts } = accountsModule;
-  const mailModule = createMailModule({ config, db, now, instanceKeys });
+  const mailModule = createMailModule({ config, db, now, instanceKeys, events: eventsModule.events });
   const connectionsModule = createConnectionsModule({
     db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
-    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
+    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now, events: eventsModule.events,
   });
   const automationsModule = createAutomationsModule({
     db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,
-    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
+    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } }, events: eventsModule.events, taskEvents,
   });
   const calendarModule = createCalendarModule({ db, catalog, vault, publicBaseUrl: config.publicBaseUrl });
   const tasksModule = createTasksModule({
