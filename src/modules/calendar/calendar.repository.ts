@@ -1,19 +1,12 @@
 import type { Db } from '../../db/database.js';
-import type { TaskRow } from '../../db/schema.js';
+import type { Insertable } from 'kysely';
+import type { CalendarFeedsTable, TaskRow } from '../../db/schema.js';
 
 /** What the feed shows of a task; the rest of a task row stays in the database. */
 export type FeedTaskRow = Pick<TaskRow, 'id' | 'kind' | 'definition_id' | 'region_code' | 'due_date' | 'status' | 'created_at' | 'updated_at'>;
 
-export interface NewFeedRow {
-  id: string;
-  platform_id: string;
-  legal_entity_id: string;
-  token_hash: Buffer;
-  token_sealed: Buffer;
-  token_iv: Buffer;
-  token_tag: Buffer;
-  key_id: string;
-}
+/** A new subscription row: every column but the ones the database fills. */
+export type NewFeedRow = Omit<Insertable<CalendarFeedsTable>, 'created_at' | 'revoked_at'>;
 
 /** Every query of the calendar feeds; tenant first. */
 export function createCalendarRepository(db: Db) {

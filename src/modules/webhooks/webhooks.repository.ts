@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { WebhookEndpointsTable, WebhookEndpointSecretsTable } from '../../db/schema.js';
 
@@ -14,14 +14,8 @@ export interface NewEndpointRow {
   event_types: string[] | null;
 }
 
-export interface NewSecretRow {
-  id: string;
-  endpoint_id: string;
-  sealed: Buffer;
-  iv: Buffer;
-  tag: Buffer;
-  key_id: string;
-}
+/** A new signing secret: every column but the ones the database fills. */
+export type NewSecretRow = Omit<Insertable<WebhookEndpointSecretsTable>, 'created_at' | 'expires_at'>;
 
 /** Every query of webhook endpoints and their signing secrets (platform id first where a platform asks). */
 export function createWebhooksRepository(db: Db) {
