@@ -30,6 +30,7 @@ import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
+import { createWebhooksModule } from './modules/webhooks/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -154,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { planning } = planningModule;
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db });
+  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
+  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks });
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
@@ -202,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    platformsModule, system, eventsModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
+    platformsModule, system, eventsModule, webhooksModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
     operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule,
   ].flatMap((m) => m.jobs);
 

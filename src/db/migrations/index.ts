@@ -11,6 +11,7 @@ import * as automations from './20261124100000_automations.js';
 import * as operatorSessions from './20261124110000_operator-sessions.js';
 import * as payrollSync from './20261124120000_payroll-sync.js';
 import * as eventsWebhooks from './20261125090000_events-webhooks.js';
+import * as webhookDispatch from './20261125130000_webhook-dispatch.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '20261124110000_operator-sessions': operatorSessions,
   '20261124120000_payroll-sync': payrollSync,
   '20261125090000_events-webhooks': eventsWebhooks,
+  '20261125130000_webhook-dispatch': webhookDispatch,
 };

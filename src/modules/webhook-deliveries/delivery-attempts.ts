@@ -1,0 +1,86 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { JobSender } from '../../jobs/queue.js';
+import type { DestinationGuard, EndpointsForDelivery } from '../webhooks/webhooks.types.js';
+import { retryDelayMs } from './retry-schedule.js';
+import { createWebhookDeliveriesRepository, type DeliveryToAttempt } from './webhook-deliveries.repository.js';
+import { DELIVER_JOB, type DeliverJobData } from './webhook-deliveries.types.js';
+import { platformEventOf, signedHeaders } from './webhook-message.js';
+import { postWebhook, type AttemptOutcome } from './webhook-request.js';
+
+/** Attempts of one endpoint running at once in a process; more wait a second, so one slow receiver cannot hold every worker. */
+export const ENDPOINT_SHARE = 4;
+/** Workers of the delivery queue per process (twice the share: others' deliveries always have room). */
+export const DELIVERY_WORKERS = 2 * ENDPOINT_SHARE;
+
+export const NOT_ATTEMPTED = 'Not attempted: the endpoint is disabled or deleted';
+
+export interface DeliveryAttemptsDeps {
+  db: Db;
+  endpoints: EndpointsForDelivery;
+  guard: DestinationGuard;
+  jobs: JobSender;
+  settings: Pick<Config['webhooks'], 'attemptTimeoutMs' | 'retryBaseMs' | 'maxAttempts'>;
+  now: () => Date;
+}
+
+/** The `webhooks.deliver` job: one signed attempt, recorded with its consequences in one transaction. */
+export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
+  const inFlight = new Map<string, number>();
+
+  /**
+   * Records the attempt, the delivery's new state, the endpoint's outcome and (failed, automatic, attempts left)
+   * the next attempt's job, together: a crash leaves either all of them or none (and the job runs again).
+   */
+  async function record(delivery: DeliveryToAttempt, job: DeliverJobData, outcome: AttemptOutcome, at: Date, options: { countsForEndpoint: boolean }) {
+    const attemptsAfter = delivery.attempts + 1;
+    const retry = !outcome.ok && !job.manual && options.countsForEndpoint && attemptsAfter < deps.settings.maxAttempts;
+    const pauseMs = retry ? retryDelayMs(attemptsAfter, deps.settings.retryBaseMs) : 0;
+    await deps.db.transaction().execute(async (trx) => {
+      await createWebhookDeliveriesRepository(trx).recordAttempt(delivery.id, {
+        trigger: job.manual ? 'manual' : 'automatic', attempted_at: at, status_code: outcome.statusCode, error: outcome.error,
+        latency_ms: outcome.latencyMs, response_excerpt: outcome.excerpt,
+      }, { status: outcome.ok ? 'succeeded' : retry ? 'pending' : 'failed', nextAttemptAt: retry ? new Date(at.getTime() + pauseMs) : null });
+      if (options.countsForEndpoint) {
+        await deps.endpoints.recordOutcome(trx, delivery.endpoint_id, { ok: outcome.ok, at, ...(outcome.error !== null && { error: outcome.error }) });
+      }
+      if (retry) {
+        await deps.jobs.send(DELIVER_JOB, { deliveryId: delivery.id, attempt: attemptsAfter + 1 }, { transaction: trx, startAfterSeconds: pauseMs / 1000 });
+      }
+    });
+  }
+
+  return {
+    async deliver(job: DeliverJobData): Promise<string> {
+      const delivery = await createWebhookDeliveriesRepository(deps.db).deliveryToAttempt(job.deliveryId);
+      // Gone with its event (retention) or its endpoint; or this attempt was already made and recorded.
+      if (!delivery) return 'no such delivery';
+      if (!job.manual && (delivery.status !== 'pending' || delivery.attempts >= job.attempt)) return 'already attempted';
+      const target = await deps.endpoints.target(deps.db, delivery.endpoint_id);
+      if (!target) {
+        await record(delivery, job, { ok: false, statusCode: null, error: NOT_ATTEMPTED, latencyMs: 0, excerpt: null }, deps.now(), { countsForEndpoint: false });
+        return 'endpoint disabled or deleted';
+      }
+      const busy = inFlight.get(target.id) ?? 0;
+      if (busy >= ENDPOINT_SHARE) {
+        await deps.jobs.send(DELIVER_JOB, job, { startAfterSeconds: 1 });
+        return 'deferred: the endpoint has its share of attempts running';
+      }
+      inFlight.set(target.id, busy + 1);
+      try {
+        const secrets = await deps.endpoints.signingSecrets(deps.db, target.id);
+        const body = JSON.stringify(platformEventOf(delivery));
+        const at = deps.now();
+        const outcome = await postWebhook(target.url, signedHeaders(delivery.event_id, body, secrets, at), body, {
+          timeoutMs: deps.settings.attemptTimeoutMs, guard: deps.guard,
+        });
+        await record(delivery, job, outcome, at, { countsForEndpoint: true });
+        return outcome.ok ? 'delivered' : `failed: ${outcome.error}`;
+      } finally {
+        const left = (inFlight.get(target.id) ?? 1) - 1;
+        if (left > 0) inFlight.set(target.id, left);
+        else inFlight.delete(target.id);
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Db } from '../../db/database.js';
+import type { JobSender } from '../../jobs/queue.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
+import { createWebhookDeliveriesRepository, type AttemptRow, type DeliveryRow, type WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { DELIVER_JOB, type DeliveryStatus } from './webhook-deliveries.types.js';
+
+export interface DeliveriesPage {
+  items: DeliveryRow[];
+  /** The last item's id when another page follows (its `starting_after`). */
+  nextStartingAfter: string | null;
+}
+
+export interface WebhookDeliveriesServiceDeps {
+  db: Db;
+  jobs: JobSender;
+  /** The queries over a database or transaction (a fake in unit tests). */
+  repositoryFor?: (db: Db) => WebhookDeliveriesRepository;
+}
+
+/** What a platform reads and asks of its endpoints' deliveries (GET …/deliveries, POST …/redeliver). */
+export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDeps) {
+  const repositoryFor = deps.repositoryFor ?? createWebhookDeliveriesRepository;
+
+  const endpointOf = async (repository: WebhookDeliveriesRepository, platformId: string, endpointId: string) => {
+    const endpoint = await repository.endpointOf(platformId, endpointId);
+    if (!endpoint) throw new NotFoundError(`Webhook endpoint '${endpointId}' not found`);
+    return endpoint;
+  };
+  const deliveryOf = async (repository: WebhookDeliveriesRepository, endpointId: string, deliveryId: string, lock = false) => {
+    const delivery = await repository.delivery(endpointId, deliveryId, { lock });
+    if (!delivery) throw new NotFoundError(`Webhook delivery '${deliveryId}' not found`);
+    return delivery;
+  };
+
+  return {
+    async list(platformId: string, endpointId: string, query: { status?: DeliveryStatus; startingAfter?: string; limit: number }): Promise<DeliveriesPage> {
+      const repository = repositoryFor(deps.db);
+      await endpointOf(repository, platformId, endpointId);
+      if (query.startingAfter && !(await repository.delivery(endpointId, query.startingAfter))) {
+        throw new InvalidInputError(['starting_after'], 'not a delivery of this endpoint', query.startingAfter);
+      }
+      // One more than asked tells whether a next page exists.
+      const found = await repository.listDeliveries(endpointId, { status: query.status, afterId: query.startingAfter, limit: query.limit + 1 });
+      const items = found.slice(0, query.limit);
+      return { items, nextStartingAfter: found.length > query.limit ? items.at(-1)!.id : null };
+    },
+
+    async get(platformId: string, endpointId: string, deliveryId: string): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }> {
+      const repository = repositoryFor(deps.db);
+      await endpointOf(repository, platformId, endpointId);
+      const delivery = await deliveryOf(repository, endpointId, deliveryId);
+      return { delivery, attempts: await repository.attemptsOf(deliveryId) };
+    },
+
+    /**
+     * Queues a manual attempt now (trigger 'manual'), for a delivery that succeeded or failed for good; one still
+     * being retried automatically, or an endpoint that is disabled, is a conflict.
+     */
+    async redeliver(platformId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow> {
+      return deps.db.transaction().execute(async (trx) => {
+        const repository = repositoryFor(trx);
+        const endpoint = await endpointOf(repository, platformId, endpointId);
+        if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled: enable it before redelivering');
+        const delivery = await deliveryOf(repository, endpointId, deliveryId, true);
+        if (delivery.status === 'pending') {
+          throw new ConflictError(`The delivery is still being attempted${delivery.next_attempt_at ? ` (next attempt at ${delivery.next_attempt_at.toISOString()})` : ''}`);
+        }
+        await deps.jobs.send(DELIVER_JOB, { deliveryId, manual: true }, { transaction: trx });
+        return delivery;
+      });
+    },
+  };
+}
+
+export type WebhookDeliveriesService = ReturnType<typeof createWebhookDeliveriesService>;
