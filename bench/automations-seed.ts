@@ -10,6 +10,8 @@ import { REGIONS } from '../src/catalog/regions.js';
 import type { Db } from '../src/db/database.js';
 import { newId, ID_PREFIX } from '../src/lib/ids.js';
 import { BATCH_SIZE, createPlanningModule } from '../src/modules/planning/index.js';
+import { createEventsModule } from '../src/modules/events/index.js';
+import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { createPlatformsModule } from '../src/modules/platforms/index.js';
 import { expectStatus, request } from './http-client.js';
 
@@ -62,7 +64,9 @@ export async function seedAutomationEntities(db: Db, baseUrl: string, count: num
       select id, ${CA_REGION_ID}, true, true, 8, ${today}, ${today} from unnest(${chunk}::text[]) as t(id)
     `.execute(db);
   }
-  const { planning } = createPlanningModule({ db, catalog: loadCatalog(), now: () => new Date() });
+  const catalog = loadCatalog();
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: baseUrl, events: createEventsModule({ db }).events });
+  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
   for (let start = 0; start < count; start += BATCH_SIZE) await planning.replanBatch(ids.slice(start, start + BATCH_SIZE));
 
   const tasks = await sql<{ legal_entity_id: string; definition_id: string; id: string }>`

@@ -26,6 +26,8 @@ import { loadCatalog } from '../src/catalog/catalog.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
 import { BATCH_SIZE, createPlanningModule, rollForwardAll, type PlanningService } from '../src/modules/planning/index.js';
+import { createEventsModule } from '../src/modules/events/index.js';
+import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { seed } from './generation-seed.js';
 import { readMachineCpu, readProcessTreeCpuSeconds, treeCpuDelta } from './proc.js';
@@ -161,7 +163,9 @@ try {
   say(`inserted ${seeded.entities} legal entities and ${seeded.locations} locations in ${seedSeconds.toFixed(1)} s (${JSON.stringify(seeded.byType)})`);
 
   const catalog = loadCatalog();
-  const { planning } = createPlanningModule({ db, catalog, now: () => new Date() });
+  // Task events are recorded as the server records them: part of what a roll-forward costs.
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsModule({ db }).events });
+  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
   const runs: GenerationRun[] = [];
   for (const name of ['first run', 're-run']) {
     say(`rollForwardAll (${name}) over ${seeded.entities} entities, batches of ${BATCH_SIZE}`);

@@ -27,7 +27,7 @@ import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
-import { createTasksModule, type TasksService } from './modules/tasks/index.js';
+import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
@@ -151,12 +151,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const catalog = deps.catalog ?? loadCatalog();
   const now = () => new Date(deps.now ? deps.now() : Date.now());
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
-  const planningModule = createPlanningModule({ db, catalog, now });
-  const { planning } = planningModule;
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db });
   // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
   const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks });
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
+  const planningModule = createPlanningModule({ db, catalog, now, taskEvents });
+  const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
@@ -172,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const automationsModule = createAutomationsModule({
     db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,
-    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
+    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } }, events: eventsModule.events, taskEvents,
   });
   const tasksModule = createTasksModule({
     db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations, mail: mailModule.mail, publicBaseUrl: config.publicBaseUrl,

@@ -12,6 +12,8 @@ import { createAccountsModule, type AccountsService } from '../modules/accounts/
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
+import { createEventsModule } from '../modules/events/index.js';
+import { createTaskEvents } from '../modules/tasks/index.js';
 import { createPlatformsModule } from '../modules/platforms/index.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { checkStartMode } from '../production.js';
@@ -111,14 +113,14 @@ async function main(argv: string[]): Promise<void> {
     case 'catalog':
       if (sub === 'list') return catalogList(values.region, json);
       if (sub === 'explain' && rest[0]) {
-        await withDatabase(config, async (database) => catalogExplain(planningFor(database.db).planning, rest[0]!, json));
+        await withDatabase(config, async (database) => catalogExplain(planningFor(database.db, config).planning, rest[0]!, json));
         return;
       }
       throw new UsageError('Unknown catalog command; see statehouse --help');
     case 'tasks':
       if (sub !== 'roll-forward') throw new UsageError('Unknown tasks command; see statehouse --help');
       await withDatabase(config, async (database) => {
-        const result = await planningFor(database.db).rollForward();
+        const result = await planningFor(database.db, config).rollForward();
         print(json, result, `rolled forward ${result.entities} legal entities, ${result.created} new tasks`);
       });
       return;
@@ -199,8 +201,10 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-function planningFor(db: DatabaseHandle['db']) {
-  return createPlanningModule({ db, catalog: loadCatalog(), now: () => new Date() });
+function planningFor(db: DatabaseHandle['db'], config: Config) {
+  const catalog = loadCatalog();
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsModule({ db }).events });
+  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
 }
 
 const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: createMailModule({ config, db }).mail });

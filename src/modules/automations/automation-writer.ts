@@ -5,6 +5,7 @@ import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Vault } from '../accounts/vault.js';
 import type { MailService } from '../mail/index.js';
+import type { AutomationEvents } from './automation-events.js';
 import { stepKey } from './automation-view.js';
 import { createAutomationsRepository } from './automations.repository.js';
 import type { AutomationOutcome, AutomationStatus } from './automations.types.js';
@@ -20,6 +21,8 @@ export interface AutomationWriterDeps {
   vault: Pick<Vault, 'sealBytes' | 'openBytes'>;
   accounts: Pick<AccountsService, 'recordFiledAccount'>;
   mail: Pick<MailService, 'ingestIn'>;
+  /** Records each status change's events in its transaction. */
+  announce: AutomationEvents;
   now: () => Date;
 }
 
@@ -44,12 +47,19 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
     return { ...row.input, ...(JSON.parse(opened.toString('utf8')) as Record<string, unknown>) };
   }
 
-  /** A change of the row; with `status`, a line in its status log (every change of status, and every hand-over, is logged). */
-  async function move(trx: Db, row: AutomationRow, change: { status?: AutomationStatus; reason?: string | null; actor: string; set?: Parameters<ReturnType<typeof createAutomationsRepository>['update']>[1] }) {
+  /**
+   * A change of the row; with `status`, a line in its status log (every change of status, and every hand-over, is
+   * logged) and its `automation.status_changed` event (with `task.updated` when `taskStatusChanged`).
+   */
+  async function move(trx: Db, row: AutomationRow, change: {
+    status?: AutomationStatus; reason?: string | null; actor: string; set?: Parameters<ReturnType<typeof createAutomationsRepository>['update']>[1];
+    taskStatusChanged?: boolean;
+  }) {
     const repo = createAutomationsRepository(trx);
     const status = change.status ?? (row.status as AutomationStatus);
     const updated = await repo.update(row.id, { ...change.set, status, ...(change.status && { status_reason: change.reason ?? null }) });
     if (change.status || change.reason) await repo.insertLog(row.id, status, change.reason ?? null, change.actor);
+    if (change.status) await deps.announce.statusChanged(trx, updated, { taskStatusChanged: change.taskStatusChanged ?? false });
     return updated;
   }
 
@@ -99,7 +109,7 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
     };
     await createAutomationsRepository(trx).setTaskStatus(row.legal_entity_id, row.task_id, 'done', deps.now());
     return move(trx, row, {
-      status: 'complete', reason: 'Filed with the agency', actor,
+      status: 'complete', reason: 'Filed with the agency', actor, taskStatusChanged: true,
       set: { outputs: JSON.stringify(outputs), completed_at: deps.now(), current_step: null, step_due_at: null, lease_token: null, lease_until: null, last_error: null },
     });
   }
@@ -108,11 +118,14 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
   async function cancel(trx: Db, row: AutomationRow, reason: string, actor: string) {
     const repo = createAutomationsRepository(trx);
     const task = await repo.findTask(row.legal_entity_id, row.task_id);
-    if (task?.status === 'in-progress') await repo.setTaskStatus(row.legal_entity_id, row.task_id, 'todo', null);
-    return move(trx, row, { status: 'canceled', reason, actor, set: { current_step: null, step_due_at: null, lease_token: null, lease_until: null } });
+    const reopened = task?.status === 'in-progress';
+    if (reopened) await repo.setTaskStatus(row.legal_entity_id, row.task_id, 'todo', null);
+    return move(trx, row, {
+      status: 'canceled', reason, actor, taskStatusChanged: reopened, set: { current_step: null, step_due_at: null, lease_token: null, lease_until: null },
+    });
   }
 
-  return { seal, openInput, move, schedule, complete, cancel };
+  return { seal, openInput, move, schedule, complete, cancel, announce: deps.announce };
 }
 
 export type AutomationWriter = ReturnType<typeof createAutomationWriter>;

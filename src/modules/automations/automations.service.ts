@@ -93,10 +93,10 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
         });
         await repo.insertLog(id, 'started', connector ? `Started; ${connector.name} files it` : 'Started; waiting in the operator queue', 'owner');
         if (connector) created = await deps.writer.schedule(trx, created, connector.firstStep, 0);
-        if (task.status === 'todo') {
-          await repo.setTaskStatus(scope.legalEntityId, taskId, 'in-progress', null);
-          await deps.planning.replan(trx, [scope.legalEntityId]);
-        }
+        const taskStarted = task.status === 'todo';
+        if (taskStarted) await repo.setTaskStatus(scope.legalEntityId, taskId, 'in-progress', null);
+        await deps.writer.announce.statusChanged(trx, created, { taskStatusChanged: taskStarted });
+        if (taskStarted) await deps.planning.replan(trx, [scope.legalEntityId]);
         return created;
       });
       return viewOf(row);

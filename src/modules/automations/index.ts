@@ -5,8 +5,10 @@ import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Vault } from '../accounts/vault.js';
+import type { EventRecorder, TaskEvents } from '../events/index.js';
 import type { MailService } from '../mail/index.js';
 import type { Replanner } from '../planning/index.js';
+import { createAutomationEvents } from './automation-events.js';
 import { createAutomationViews } from './automation-view.js';
 import { createAutomationWriter } from './automation-writer.js';
 import { createAutomationWorkflow, type WorkflowSettings } from './automations.jobs.js';
@@ -35,13 +37,17 @@ export interface AutomationsModuleDeps {
   audit: AutomationsAudit;
   connectors: AgencyConnectorsOptions;
   settings: WorkflowSettings;
+  /** automation.status_changed, in each change's transaction. */
+  events: EventRecorder;
+  /** task.updated when an automation moves its task (start, completion, cancel). */
+  taskEvents: Pick<TaskEvents, 'record'>;
 }
 
 /** Automations: durable workflows that file a task's requirement through a connector or the operator queue. */
 export function createAutomationsModule(deps: AutomationsModuleDeps) {
   const connectors = createAgencyConnectors(deps.connectors);
-  const writer = createAutomationWriter(deps);
   const views = createAutomationViews({ catalog: deps.catalog, connectors });
+  const writer = createAutomationWriter({ ...deps, announce: createAutomationEvents({ views, events: deps.events, taskEvents: deps.taskEvents }) });
   const owner = createOwnerAutomations({ db: deps.db, catalog: deps.catalog, planning: deps.planning, connectors, writer, views });
   const operator = createOperatorAutomations({ db: deps.db, catalog: deps.catalog, planning: deps.planning, writer, audit: deps.audit, owner });
   const workflow = createAutomationWorkflow({ ...deps, connectors, writer });

@@ -56,3 +56,23 @@ export interface PlatformEvent {
 export interface EventRecorder {
   record(trx: Db, events: NewEvent | readonly NewEvent[]): Promise<void>;
 }
+
+/** One change of a task, as planning and the task operations report it to `TaskEvents`. */
+export interface TaskChange {
+  taskId: string;
+  kind: 'created' | 'updated' | 'deleted';
+  /** For `updated`: the fields that changed (the v2 task's names, e.g. 'due_date', 'status', 'answer'). */
+  changed?: string[];
+}
+
+/**
+ * task.created/updated/deleted with the v2 platform task as payload. Implemented by the tasks module (which owns
+ * that shape) and given to planning and the task-changing modules through app.ts, so planning needs no import of
+ * tasks (tasks → planning, never the reverse).
+ */
+export interface TaskEvents {
+  /** The events of these changes, the tasks read now in one query: call it before deleting a task. */
+  describe(trx: Db, changes: readonly TaskChange[]): Promise<NewEvent[]>;
+  /** Describes these changes and records them with events described earlier in the transaction: one insert. */
+  record(trx: Db, changes: readonly TaskChange[], described?: readonly NewEvent[]): Promise<void>;
+}

@@ -3,7 +3,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import { createEventsService } from './events.service.js';
 
 export { EVENT_TYPES, isEventType } from './events.types.js';
-export type { EventType, EventData, NewEvent, PlatformEvent, EventRecorder } from './events.types.js';
+export type { EventType, EventData, NewEvent, PlatformEvent, EventRecorder, TaskChange, TaskEvents } from './events.types.js';
 
 export interface EventsModuleDeps {
   db: Db;

@@ -1,5 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
+import type { TaskEvents } from '../events/index.js';
 import { planningJobs, rollForwardAll } from './planning.jobs.js';
 import { createPlanningService } from './planning.service.js';
 
@@ -10,6 +11,8 @@ export interface PlanningModuleDeps {
   db: Db;
   catalog: Catalog;
   now: () => Date;
+  /** task.* events of every re-planning (the tasks module's createTaskEvents). */
+  taskEvents: TaskEvents;
 }
 
 /** Planning: "an entity's facts changed → plan its tasks", and the daily roll-forward. No routes of its own. */

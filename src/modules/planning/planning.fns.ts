@@ -39,7 +39,8 @@ export function toEngineInput(entity: PlanningEntityRow, locations: LocationRow[
 /** How one entity's stored tasks must change to match its plan. */
 export interface Reconciliation {
   inserts: PlannedTask[];
-  updates: { id: string; task: PlannedTask }[];
+  /** `changed`: the fields of the v2 task that change ('applicable' when a retired task applies again); empty when none it shows. */
+  updates: { id: string; task: PlannedTask; changed: string[] }[];
   /** Untouched tasks that no longer apply. */
   deletes: string[];
   /** Tasks someone acted on that no longer apply: kept, marked not applicable. */
@@ -55,7 +56,7 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
     if (!current) out.inserts.push(task);
     else {
       byIdentity.delete(plannedIdentity(task));
-      if (changed(current, task)) out.updates.push({ id: current.id, task });
+      if (differs(current, task)) out.updates.push({ id: current.id, task, changed: shownChanges(current, task) });
     }
   }
   for (const stale of byIdentity.values()) {
@@ -76,7 +77,18 @@ export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[
   return out;
 }
 
-function changed(current: TaskRow, planned: PlannedTask) {
+/** What a platform sees change: the v2 task's dates and reasons, and a retired task applying again. */
+function shownChanges(current: TaskRow, planned: PlannedTask): string[] {
+  return [
+    current.period_start_date !== planned.periodStartDate && 'period_start_date',
+    current.period_end_date !== planned.periodEndDate && 'period_end_date',
+    current.due_date !== planned.dueDate && 'due_date',
+    canonical(current.criteria_met) !== canonical(planned.criteriaMet) && 'criteria_met',
+    !current.applicable && 'applicable',
+  ].filter((field): field is string => field !== false);
+}
+
+function differs(current: TaskRow, planned: PlannedTask) {
   return current.due_date !== planned.dueDate ||
     current.period_start_date !== planned.periodStartDate ||
     current.period_end_date !== planned.periodEndDate ||

@@ -4,6 +4,7 @@ import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
 import type { PlannedTask } from '../../engine/engine.js';
+import type { TaskChange, TaskEvents } from '../events/index.js';
 import type { PlanningEntityRow, PlanningRepository } from './planning.repository.js';
 import { createPlanningService } from './planning.service.js';
 
@@ -43,17 +44,29 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
   return { repo, tasks, calls };
 }
 
+/** Task events as planning reports them: what it describes and records, by kind. */
+const recordedChanges: TaskChange[] = [];
+const taskEvents: TaskEvents = {
+  describe: async (_trx, changes) => changes.map((c) => ({ type: `task.${c.kind}`, platformId: 'pl_a', legalEntityId: 'le_a', data: { object: { id: c.taskId } } })),
+  record: async (_trx, changes, described = []) => {
+    recordedChanges.push(...described.map((e): TaskChange => ({ taskId: String(e.data.object.id), kind: 'deleted' })), ...changes);
+  },
+};
+
 const serviceOver = (repo: PlanningRepository) =>
-  createPlanningService({ db: {} as Db, catalog, now: () => TODAY, repositoryFor: () => repo });
+  createPlanningService({ db: {} as Db, catalog, now: () => TODAY, taskEvents, repositoryFor: () => repo });
 
 describe('planning service', () => {
-  it('plans an entity once: a second re-planning changes nothing', async () => {
+  it('plans an entity once: a second re-planning changes nothing and reports no task change', async () => {
     const fake = fakeRepository([ENTITY]);
     const planning = serviceOver(fake.repo);
+    recordedChanges.length = 0;
     const created = (await planning.replan({} as Db, ['le_a'])).get('le_a') ?? [];
     expect(created.length).toBeGreaterThan(0);
+    expect(recordedChanges).toEqual(created.map((t) => ({ taskId: t.id, kind: 'created' })));
     expect(fake.tasks.every((t) => t.region_code === 'DE')).toBe(true);
     expect((await planning.replan({} as Db, ['le_a'])).size).toBe(0);
+    expect(recordedChanges).toHaveLength(created.length);
     expect(fake.tasks).toHaveLength(created.length);
   });
 
@@ -78,8 +91,14 @@ describe('planning service', () => {
     // The same tasks, now without the California location.
     const withoutCa = fakeRepository([ENTITY]);
     withoutCa.tasks.push(...withCa.tasks);
+    recordedChanges.length = 0;
     await serviceOver(withoutCa.repo).replan({} as Db, ['le_a']);
     expect(withoutCa.tasks.filter((t) => t.region_code === 'CA')).toEqual([expect.objectContaining({ id: caTasks[0]!.id, applicable: false })]);
+    expect(recordedChanges).toEqual(expect.arrayContaining([
+      ...caTasks.slice(1).map((t) => ({ taskId: t.id, kind: 'deleted' })),
+      { taskId: caTasks[0]!.id, kind: 'updated', changed: ['applicable'] },
+    ]));
+    expect(recordedChanges).toHaveLength(caTasks.length);
   });
 
   it('an unknown entity is a 404 for explain', async () => {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
 import { NotFoundError } from '../../lib/errors.js';
+import type { TaskChange, TaskEvents } from '../events/index.js';
 import { groupBy, reconcile, toEngineInput } from './planning.fns.js';
 import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
 
@@ -13,6 +14,8 @@ export interface PlanningDeps {
   db: Db;
   catalog: Catalog;
   now: () => Date;
+  /** task.created/updated/deleted of every change, recorded in the re-planning's transaction. */
+  taskEvents: TaskEvents;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
 }
@@ -53,17 +56,27 @@ export function createPlanningService(deps: PlanningDeps) {
     const inserts: { legalEntityId: string; task: PlannedTask }[] = [];
     const deletes: string[] = [];
     const notApplicable: string[] = [];
+    const changes: TaskChange[] = [];
     for (const entity of entities) {
       const existing = existingTasks.get(entity.id) ?? [];
       const plan = reconcile(existing, planTasks(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, today())));
       for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
+      changes.push(...plan.updates.filter((u) => u.changed.length).map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed })));
       inserts.push(...plan.inserts.map((task) => ({ legalEntityId: entity.id, task })));
       deletes.push(...plan.deletes);
       notApplicable.push(...plan.notApplicable);
     }
+    // A deleted task's payload is read before it goes; every event of the re-planning is then one insert.
+    const deleted = await deps.taskEvents.describe(trx, deletes.map((taskId) => ({ taskId, kind: 'deleted' })));
     await repo.deleteTasks(ids, deletes);
     await repo.markNotApplicable(ids, notApplicable);
-    return groupBy(await repo.insertPlanned(inserts), (t) => t.legal_entity_id);
+    const created = await repo.insertPlanned(inserts);
+    changes.push(
+      ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'] })),
+      ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created' })),
+    );
+    await deps.taskEvents.record(trx, changes, deleted);
+    return groupBy(created, (t) => t.legal_entity_id);
   }
 
   /** One batch of the roll-forward: its own transaction. */

@@ -18,6 +18,7 @@ import { automationPageRoutes } from './automation.pages.routes.js';
 import { taskV2Routes } from './tasks.v2.routes.js';
 
 export type { TasksService, TaskView } from './tasks.service.js';
+export { createTaskEvents } from './task-events.js';
 
 export interface TasksModuleDeps {
   db: Db;

@@ -1,7 +1,8 @@
 // A task as the services and mappers see it, and its sorting keys: apart from tasks.service.ts and
 // tasks.mappers.ts so that neither imports the other.
 import type { Agency, QuestionDefinition, RequirementDefinition } from '../../catalog/catalog.schema.js';
-import type { Region } from '../../catalog/regions.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import { regionByCode, type Region } from '../../catalog/regions.js';
 import type { TaskRow } from '../../db/schema.js';
 import type { AutomationView } from '../automations/automations.types.js';
 
@@ -22,3 +23,15 @@ export function traitsOf(view: TaskView) {
 
 /** The requirement's automation as the catalog declares it (fields, fulfilment, outputs), if it has one. */
 export const automationOf = (view: TaskView) => (view.kind === 'requirement' ? view.definition.resolutions.automation : undefined);
+
+/** A stored task with its catalog definition; null when the catalog no longer knows it (never shown). */
+export function taskViewOf(catalog: Catalog, row: TaskRow): TaskView | null {
+  const region = regionByCode(row.region_code);
+  if (!region) return null;
+  if (row.kind === 'question') {
+    const question = catalog.questions.find((q) => q.id === row.definition_id);
+    return question ? { row, kind: 'question', region, question } : null;
+  }
+  const found = catalog.requirement(row.definition_id);
+  return found ? { row, kind: 'requirement', region, definition: found.definition, agency: found.agency } : null;
+}

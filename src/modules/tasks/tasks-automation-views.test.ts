@@ -23,7 +23,7 @@ function harness() {
   const calls: { legalEntityId: string; ids: readonly string[] }[] = [];
   const started = { status: 'started', logs: [], outputs: null, performer: 'sandbox', statusReason: null } as unknown as AutomationView;
   const repositoryFor = (): TasksRepository => ({
-    findTasks: async () => rows, findTask: async (_le, id) => rows.find((r) => r.id === id), listVersion: async () => '',
+    findTasks: async () => rows, findTask: async (_le, id) => rows.find((r) => r.id === id), listVersion: async () => '', findForEvents: async () => [],
     setStatus: async () => { throw new Error('not used'); }, setAnswer: async () => { throw new Error('not used'); },
   });
   const tasks = createTasksService({

@@ -30,7 +30,7 @@ function harness(options: { refuseLocation?: boolean } = {}) {
   const repositoryFor = (on: Db): TasksRepository => ({
     findTasks: async () => rows.map((r) => ({ ...r })),
     findTask: async (_le, id) => rows.find((r) => r.id === id),
-    listVersion: async () => '',
+    listVersion: async () => '', findForEvents: async () => [],
     setStatus: async () => { throw new Error('not used'); },
     setAnswer: async (_le, id, answer, status) => {
       events.push(`setAnswer in ${trxOf(on)}`);

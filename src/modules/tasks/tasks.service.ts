@@ -1,5 +1,4 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
@@ -9,7 +8,7 @@ import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner } from '../planning/index.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
-import { traitsOf, type TaskView } from './task-view.js';
+import { taskViewOf, traitsOf, type TaskView } from './task-view.js';
 import type { AutomationsService, ManualActor } from '../automations/automations.types.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
 
@@ -34,16 +33,7 @@ export function createTasksService(deps: TasksDeps) {
   const repositoryFor = deps.repositoryFor ?? createTasksRepository;
   const today = () => toIso(deps.now());
 
-  function view(row: TaskRow): TaskView | null {
-    const region = regionByCode(row.region_code);
-    if (!region) return null;
-    if (row.kind === 'question') {
-      const question = catalog.questions.find((q) => q.id === row.definition_id);
-      return question ? { row, kind: 'question', region, question } : null;
-    }
-    const found = catalog.requirement(row.definition_id);
-    return found ? { row, kind: 'requirement', region, definition: found.definition, agency: found.agency } : null;
-  }
+  const view = (row: TaskRow) => taskViewOf(catalog, row);
 
   /** Views of stored tasks, with the latest automation of each requirement (one call for the whole list). */
   async function views(rows: TaskRow[]): Promise<TaskView[]> {
