@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../src/modules/events/index.js';
 import { bearer, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
@@ -29,7 +30,7 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
     await t?.close();
   });
 
-  const inject = async (what: string, options: Parameters<TestApp['app']['inject']>[0] & object, status = 200) => {
+  const inject = async (what: string, options: InjectOptions, status = 200) => {
     const res = await t.app.inject(options);
     if (res.statusCode !== status) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
     return res;
