@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
-  const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, now });
+  const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, events: eventsModule.events, now });
   const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
   const accountsModule = createAccountsModule({ db, catalog, vault });

@@ -7,6 +7,7 @@ import type { Replanner } from '../planning/index.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import type { PlatformPrincipal } from '../platforms/platforms.service.js';
 import { completeProfile, type EntityProfile } from './legal-entities.fns.js';
+import { legalEntityEvents } from './legal-entity-events.js';
 import { createLegalEntitiesRepository, isExternalIdConflict, type LegalEntitiesRepository } from './legal-entities.repository.js';
 
 export interface SignupResult {
@@ -45,12 +46,17 @@ export function createSignupService(deps: SignupDeps) {
   const issueSignupSession = (entityId: string, callbackUrl: string | null) =>
     deps.sessions.issue({ purpose: 'signup', legalEntityId: entityId, callbackUrl, ttlSeconds: deps.signupTtlSeconds });
 
-  /** One transaction: the planning lock, the change, one re-planning of the entity (when the change made one). */
+  /**
+   * One transaction: the planning lock, the change, one re-planning of the entity (when the change made one) that
+   * records the change's events with its own.
+   */
   const changeAndReplan = <T extends LegalEntityRow | undefined>(legalEntityId: string, change: (repo: LegalEntitiesRepository) => Promise<T>) =>
     db.transaction().execute(async (trx) => {
       await planning.lock(trx, [legalEntityId]);
-      const changed = await change(repositoryFor(trx));
-      if (changed) await planning.replan(trx, [legalEntityId]);
+      const repo = repositoryFor(trx);
+      const before = await repo.findById(legalEntityId);
+      const changed = await change(repo);
+      if (changed) await planning.replan(trx, [legalEntityId], { events: legalEntityEvents(before, changed) });
       return changed;
     });
 
@@ -119,10 +125,10 @@ export function createSignupService(deps: SignupDeps) {
       return { legal_entity_status: 'inactive', signup_complete: false, signup_url: session.url, signup_url_expires_at: session.expires_at };
     },
 
-    /** Operator action (demo data, support): activate without the hosted flow. */
+    /** Operator action (demo data, support): activate without the hosted flow (signup_completed like the hosted flow). */
     async activate(principal: Pick<PlatformPrincipal, 'platformId'>, legalEntityId: string): Promise<LegalEntityRow> {
       const entity = await get(principal, legalEntityId);
-      return (await repo.activate(entity.id)) ?? entity;
+      return (await changeAndReplan(entity.id, (trx) => trx.activate(entity.id))) ?? entity;
     },
 
     /** A step of the hosted signup: store what the user entered and where to resume. */

@@ -18,11 +18,10 @@ export function createLocationsRepository(db: Db) {
         .onConflict((oc) => oc.columns(['legal_entity_id', 'region_id']).doUpdateSet({ ...config, updated_at: new Date() }))
         .returningAll().executeTakeFirstOrThrow(),
 
-    /** Inserts the location if missing and returns it; the lock then serialises its updates. */
-    ensureLocation: async (legalEntityId: string, regionId: string) => {
-      await db.insertInto('legal_entity_locations').values({ legal_entity_id: legalEntityId, region_id: regionId })
-        .onConflict((oc) => oc.columns(['legal_entity_id', 'region_id']).doNothing()).execute();
-    },
+    /** Inserts the location if missing (true when it did); the lock then serialises its updates. */
+    ensureLocation: async (legalEntityId: string, regionId: string): Promise<boolean> =>
+      (await db.insertInto('legal_entity_locations').values({ legal_entity_id: legalEntityId, region_id: regionId })
+        .onConflict((oc) => oc.columns(['legal_entity_id', 'region_id']).doNothing()).returning('region_id').execute()).length > 0,
 
     /** Every location of the entity, row-locked (payroll sync replaces the whole employee picture). */
     findLocationsForUpdate: (legalEntityId: string) =>

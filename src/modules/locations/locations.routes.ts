@@ -6,9 +6,8 @@ import { errorResponses } from '../../http/schemas.js';
 import {
   CreateLocationRequestSchema, LocationIdParamsSchema, LocationSchema, RegionPlatformIdParamsSchema, UpdateLocationRequestSchema,
 } from './locations.schemas.js';
-import type { EntityLocation, LocationsService } from './locations.service.js';
-
-const toLocation = ({ region, config }: EntityLocation) => ({ location: { id: region.id, code: region.code, name: region.name }, config });
+import type { LocationsService } from './locations.service.js';
+import { toLocation } from './location-events.js';
 
 const CONFIG_DOC =
   '`has_employees`: include or filter out tasks that apply when employees live or work in the location (kept in sync, and locked, once payroll is connected). ' +

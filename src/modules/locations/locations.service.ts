@@ -3,7 +3,9 @@ import type { LocationAddedBy, LocationRow } from '../../db/schema.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
+import type { NewEvent } from '../events/index.js';
 import type { Replanner } from '../planning/index.js';
+import { locationEvent } from './location-events.js';
 import { applyConfigChange, changesEmployees, isProblem, type LocationConfigChange, type LocationConfigState } from './locations.fns.js';
 import { createLocationsRepository, type LocationsRepository } from './locations.repository.js';
 
@@ -15,6 +17,12 @@ export interface EntityLocation {
 
 const PAYROLL_LOCK =
   'has_employees cannot be changed once payroll is connected for this legal entity: payroll keeps the employee configuration in sync';
+
+/** A location after a change, and the change's location.updated (null when nothing changed). */
+export interface ConfiguredLocation {
+  location: EntityLocation;
+  event: NewEvent | null;
+}
 
 interface ConfigureOptions {
   create: boolean;
@@ -54,9 +62,9 @@ export function createLocationsService(deps: LocationsDeps) {
    * Adds (when `create`) or updates one location under a row lock, inside the caller's transaction;
    * refuses employee changes once payroll is connected. Does not re-plan: the caller does, once.
    */
-  async function configureIn(trx: Db, scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) {
+  async function configureIn(trx: Db, scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions): Promise<ConfiguredLocation> {
     const repo = repositoryFor(trx);
-    if (options.create) await repo.ensureLocation(scope.legalEntityId, region.id);
+    const added = options.create && (await repo.ensureLocation(scope.legalEntityId, region.id));
     const row = await repo.findLocationForUpdate(scope.legalEntityId, region.id);
     if (!row) {
       // The wire text names the operation that adds a location (kept as documented; see docs/decisions.md, "Planning").
@@ -66,20 +74,21 @@ export function createLocationsService(deps: LocationsDeps) {
     const next = applyConfigChange(current, change);
     if (isProblem(next)) throw new InvalidInputError([...options.inputPath, next.field], next.message, change[next.field]);
     if (changesEmployees(current, next) && (await repo.isPayrollConnected(scope.legalEntityId))) throw new ConflictError(PAYROLL_LOCK);
-    return toEntityLocation(await repo.upsertLocation(scope.legalEntityId, region.id, next));
+    const location = toEntityLocation(await repo.upsertLocation(scope.legalEntityId, region.id, next));
+    return { location, event: locationEvent(scope, added ? null : current, location) };
   }
 
-  /** One transaction: planning lock, the change, one re-planning. */
-  const changeAndReplan = <T>(scope: AccessScope, change: (trx: Db) => Promise<T>): Promise<T> =>
+  /** One transaction: planning lock, the changes, one re-planning that records their events with its own. */
+  const changeAndReplan = (scope: AccessScope, change: (trx: Db) => Promise<ConfiguredLocation[]>): Promise<EntityLocation[]> =>
     db.transaction().execute(async (trx) => {
       await planning.lock(trx, [scope.legalEntityId]);
-      const result = await change(trx);
-      await planning.replan(trx, [scope.legalEntityId]);
-      return result;
+      const results = await change(trx);
+      await planning.replan(trx, [scope.legalEntityId], { events: results.flatMap((r) => (r.event ? [r.event] : [])) });
+      return results.map((r) => r.location);
     });
 
-  const configure = (scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) =>
-    changeAndReplan(scope, (trx) => configureIn(trx, scope, region, change, options));
+  const configure = async (scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) =>
+    (await changeAndReplan(scope, async (trx) => [await configureIn(trx, scope, region, change, options)]))[0]!;
 
   const inRegionOrder = (rows: LocationRow[]) =>
     rows.map(toEntityLocation).sort((a, b) => regionOrder.get(a.region.id)! - regionOrder.get(b.region.id)!);
@@ -111,7 +120,7 @@ export function createLocationsService(deps: LocationsDeps) {
 
     /**
      * Applies a location fact inside the caller's transaction (a question's answer, PATCH /v2/tasks/questions/{id}),
-     * with the same rules as PATCH /locations/{id}; the caller re-plans.
+     * with the same rules as PATCH /locations/{id}; the caller re-plans, recording the returned event with it.
      */
     updateIn: (trx: Db, scope: AccessScope, idOrCode: string, change: LocationConfigChange) =>
       configureIn(trx, scope, requireRegion(idOrCode), change, { create: false, inputPath: ['config'] }),
@@ -125,7 +134,7 @@ export function createLocationsService(deps: LocationsDeps) {
       changeAndReplan(scope, async (trx) => {
         // Lock rows in one fixed (catalog) order so concurrent batches cannot deadlock.
         const codes = Object.keys(config).sort((a, b) => regionOrder.get(regionByCode(a)!.id)! - regionOrder.get(regionByCode(b)!.id)!);
-        const results: EntityLocation[] = [];
+        const results: ConfiguredLocation[] = [];
         for (const code of codes) {
           const change = { employee_count: config[code]!.employee_count };
           results.push(await configureIn(trx, scope, regionByCode(code)!, change, { create: true, inputPath: ['config', code] }));

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { EventRecorder } from '../events/index.js';
 import type { Replanner } from '../planning/index.js';
 import { createPayrollRepository } from './payroll.repository.js';
 import { payrollRoutes } from './payroll.routes.js';
@@ -16,12 +17,16 @@ export interface PayrollModuleDeps {
   entities: PayrollServiceDeps['entities'];
   locations: PayrollSyncDeps['locations'];
   planning: Replanner;
+  /** payroll.connected / payroll.disconnected (the sync's location and task events come with its re-planning). */
+  events: EventRecorder;
   now: () => Date;
 }
 
 /** The payroll connection: POST/DELETE /v2/auth/payroll, its hosted consent page and the employee reports. */
 export function createPayrollModule(deps: PayrollModuleDeps) {
-  const payroll = createPayrollService({ repository: createPayrollRepository(deps.db), sessions: deps.sessions, entities: deps.entities, now: deps.now });
+  const payroll = createPayrollService({
+    db: deps.db, repositoryFor: createPayrollRepository, events: deps.events, sessions: deps.sessions, entities: deps.entities, now: deps.now,
+  });
   const sync = createPayrollSyncService({
     db: deps.db, repositoryFor: createPayrollRepository, locations: deps.locations, planning: deps.planning, now: deps.now,
   });

@@ -7,7 +7,7 @@ import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { Region } from '../../catalog/regions.js';
 import type { PayrollSyncService } from './payroll-sync.service.js';
 import { PayrollConnectionSchema, PayrollEmployeesReportSchema, PayrollEmployeesSyncSchema } from './payroll.schemas.js';
-import type { PayrollService } from './payroll.service.js';
+import { toPayrollConnection, type PayrollService } from './payroll.service.js';
 
 const ref = (region: Region) => ({ id: region.id, code: region.code, name: region.name });
 
@@ -61,11 +61,7 @@ export function payrollSyncRoutes(deps: { payroll: PayrollService; sync: Payroll
     }, async (request) => {
       const scope = scopeOf(request);
       assertV2Scope(scope, request.query);
-      const connection = await deps.payroll.disconnect(scope);
-      return {
-        legal_entity_id: connection.legalEntityId, connected: connection.connected,
-        last_payroll_update: connection.lastPayrollUpdate?.toISOString() ?? null,
-      };
+      return toPayrollConnection(await deps.payroll.disconnect(scope));
     });
   };
 }

@@ -31,8 +31,8 @@ function harness(options: { connected?: boolean; locations?: EntityLocation[] } 
   }) as unknown as PayrollRepository;
   const planning: Replanner = {
     lock: async (trx) => void events.push(`lock in ${trxOf(trx)}`),
-    replan: async (trx) => {
-      events.push(`replan in ${trxOf(trx)}`);
+    replan: async (trx, _ids, cause) => {
+      events.push(`replan in ${trxOf(trx)}`, ...(cause?.events ?? []).map((e) => `${e.type} ${String((e.data.object.location as { code: string }).code)} ${e.data.changed?.join(',')}`));
       return new Map();
     },
   };
@@ -57,7 +57,8 @@ describe('payroll sync service', () => {
     const h = harness();
     const result = await h.sync.reportEmployees(scope, [{ region: 'CA', employee_count: 12 }, { region: 'NY', employee_count: 3 }]);
     expect(h.events).toEqual([
-      'lock in 1', 'connection in 1', 'locations in 1', `set ${NY.id}=3 in 1`, `sync ${NOW.toISOString()} in 1`, 'replan in 1', 'locations in 1',
+      'lock in 1', 'connection in 1', 'locations in 1', `set ${NY.id}=3 in 1`, `sync ${NOW.toISOString()} in 1`, 'locations in 1',
+      'replan in 1', 'location.updated NY location,has_employees,employee_count',
     ]);
     expect(result).toMatchObject({ legalEntityId: 'le_a', added: [NY], updated: [], lastPayrollUpdate: NOW });
     expect(result.locations.map((l) => [l.region.code, l.config.employee_count, l.addedBy])).toEqual([['CA', 12, 'api'], ['NY', 3, 'payroll']]);

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
-import type { EntityLocation, LocationsService } from '../locations/index.js';
+import { locationEvent, type EntityLocation, type LocationsService } from '../locations/index.js';
 import type { Replanner } from '../planning/index.js';
 import { employeeChanges, firstRepeatedRegion } from './payroll-sync.fns.js';
 import type { PayrollRepository } from './payroll.repository.js';
@@ -63,10 +63,19 @@ export function createPayrollSyncService(deps: PayrollSyncDeps) {
         // Every accepted report is a sync, even one that confirms the picture: the time says how fresh it is.
         const at = deps.now();
         await repository.recordSync(legalEntityId, at);
-        if (changes.length > 0) await deps.planning.replan(trx, [legalEntityId]);
+        const after = changes.length > 0 ? await deps.locations.lockAllIn(trx, legalEntityId) : before;
+        if (changes.length > 0) {
+          // One location.updated per location the report added or changed, recorded with the re-planning's task events.
+          const events = changes.flatMap((c) => {
+            const location = after.find((l) => l.region.id === c.regionId);
+            const event = location && locationEvent(scope, c.add ? null : before.find((l) => l.region.id === c.regionId)!.config, location);
+            return event ? [event] : [];
+          });
+          await deps.planning.replan(trx, [legalEntityId], { events });
+        }
         return {
           legalEntityId,
-          locations: changes.length > 0 ? await deps.locations.lockAllIn(trx, legalEntityId) : before,
+          locations: after,
           added: changes.filter((c) => c.add).map((c) => regionById(c.regionId)!),
           updated: changes.filter((c) => !c.add).map((c) => regionById(c.regionId)!),
           lastPayrollUpdate: at,

@@ -46,7 +46,7 @@ export function payrollRoutes(deps: {
 
     r.post('/hosted/payroll', guard, async (request, reply) => {
       const hosted = hostedOf(request);
-      await deps.payroll.connect(hosted.scope.legalEntityId);
+      await deps.payroll.connect(hosted.scope);
       await deps.sessions.endBrowserSession(hosted.session);
       const callback = hosted.session.callback_url;
       if (callback) return reply.header('referrer-policy', 'no-referrer').redirect(callbackTarget(callback, hosted.scope.legalEntityId, 'connected'), 303);

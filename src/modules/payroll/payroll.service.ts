@@ -1,9 +1,15 @@
+import type { Db } from '../../db/database.js';
 import type { AccessScope, PlatformPrincipal } from '../../http/principals.js';
+import type { EventRecorder } from '../events/index.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { PayrollRepository } from './payroll.repository.js';
 
 export interface PayrollServiceDeps {
-  repository: PayrollRepository;
+  /** Opens the transactions of connecting and disconnecting; queries go through the repository. */
+  db: Db;
+  repositoryFor: (db: Db) => PayrollRepository;
+  /** payroll.connected / payroll.disconnected, in the transaction of the change. */
+  events: EventRecorder;
   sessions: Pick<HostedSessionsService, 'issueForCallback'>;
   /** The platform's legal entity, a 404 for another platform's (legal-entities' signup service). */
   entities: { get(platform: Pick<PlatformPrincipal, 'platformId'>, legalEntityId: string): Promise<{ id: string }> };
@@ -17,6 +23,11 @@ export interface PayrollConnection {
   lastPayrollUpdate: Date | null;
 }
 
+/** The PayrollConnection shape of DELETE /v2/auth/payroll (and of the payroll events). */
+export const toPayrollConnection = (connection: PayrollConnection) => ({
+  legal_entity_id: connection.legalEntityId, connected: connection.connected, last_payroll_update: connection.lastPayrollUpdate?.toISOString() ?? null,
+});
+
 /**
  * Connecting payroll: the platform (itself the payroll system) asks the business owner, on a hosted page,
  * to let it keep the employee configuration in sync. Once connected, `has_employees` and `employee_count`
@@ -24,6 +35,24 @@ export interface PayrollConnection {
  * the platform disconnects it.
  */
 export function createPayrollService(deps: PayrollServiceDeps) {
+  /** One transaction: the change and, when it changed something, its event (a repeated call records nothing). */
+  const change = (scope: AccessScope, to: 'connect' | 'disconnect'): Promise<PayrollConnection> =>
+    deps.db.transaction().execute(async (trx) => {
+      const repository = deps.repositoryFor(trx);
+      const changed = to === 'connect'
+        ? await repository.markConnected(scope.legalEntityId, deps.now())
+        : await repository.markDisconnected(scope.legalEntityId, deps.now());
+      const row = await repository.connection(scope.legalEntityId);
+      const connection = { legalEntityId: scope.legalEntityId, connected: row.payroll_connected_at !== null, lastPayrollUpdate: row.last_payroll_update };
+      if (changed) {
+        await deps.events.record(trx, {
+          type: to === 'connect' ? 'payroll.connected' : 'payroll.disconnected', platformId: scope.platformId, legalEntityId: scope.legalEntityId,
+          data: { object: toPayrollConnection(connection) },
+        });
+      }
+      return connection;
+    });
+
   return {
     /** POST /v2/auth/payroll: the link to the consent page. */
     async setupSession(platform: PlatformPrincipal, legalEntityId: string, callbackUrl: string): Promise<{ url: string }> {
@@ -34,17 +63,13 @@ export function createPayrollService(deps: PayrollServiceDeps) {
       return { url };
     },
 
-    isConnected: async (legalEntityId: string) => (await deps.repository.connection(legalEntityId)).payroll_connected_at !== null,
+    isConnected: async (legalEntityId: string) => (await deps.repositoryFor(deps.db).connection(legalEntityId)).payroll_connected_at !== null,
 
     /** POST /hosted/payroll: the owner consented. */
-    connect: (legalEntityId: string) => deps.repository.markConnected(legalEntityId, deps.now()),
+    connect: (scope: AccessScope) => change(scope, 'connect'),
 
     /** DELETE /v2/auth/payroll: employee settings return to manual edits; disconnecting twice is one disconnect. */
-    async disconnect(scope: AccessScope): Promise<PayrollConnection> {
-      await deps.repository.markDisconnected(scope.legalEntityId, deps.now());
-      const row = await deps.repository.connection(scope.legalEntityId);
-      return { legalEntityId: scope.legalEntityId, connected: row.payroll_connected_at !== null, lastPayrollUpdate: row.last_payroll_update };
-    },
+    disconnect: (scope: AccessScope) => change(scope, 'disconnect'),
   };
 }
 

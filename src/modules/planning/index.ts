@@ -4,7 +4,7 @@ import type { TaskEvents } from '../events/index.js';
 import { planningJobs, rollForwardAll } from './planning.jobs.js';
 import { createPlanningService } from './planning.service.js';
 
-export type { PlanningService, Replanner, CreatedTask } from './planning.service.js';
+export type { PlanningService, Replanner, CreatedTask, ReplanCause } from './planning.service.js';
 export { rollForwardAll, BATCH_SIZE } from './planning.jobs.js';
 
 export interface PlanningModuleDeps {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
 import { NotFoundError } from '../../lib/errors.js';
-import type { TaskChange, TaskEvents } from '../events/index.js';
+import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
 import { groupBy, reconcile, toEngineInput } from './planning.fns.js';
 import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
 
@@ -18,6 +18,32 @@ export interface PlanningDeps {
   taskEvents: TaskEvents;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
+}
+
+/**
+ * The change that calls for a re-planning, recorded with the re-planning's own task events in ONE insert: events
+ * built by the caller (e.g. location.updated) first, then its task changes (e.g. a status), described after the
+ * re-planning so their payloads show the final state.
+ */
+export interface ReplanCause {
+  events?: readonly NewEvent[];
+  tasks?: readonly TaskChange[];
+}
+
+/** One task.updated per task: a task the caller changed that the re-planning changes too lists both's fields. */
+function mergeUpdates(changes: TaskChange[]): TaskChange[] {
+  const updated = new Map<string, TaskChange>();
+  const out: TaskChange[] = [];
+  for (const change of changes) {
+    const first = change.kind === 'updated' ? updated.get(change.taskId) : undefined;
+    if (first) first.changed = [...new Set([...(first.changed ?? []), ...(change.changed ?? [])])];
+    else {
+      const copy = { ...change };
+      if (change.kind === 'updated') updated.set(change.taskId, copy);
+      out.push(copy);
+    }
+  }
+  return out;
 }
 
 /**
@@ -45,9 +71,12 @@ export function createPlanningService(deps: PlanningDeps) {
    * (marked not applicable) those someone acted on. Entities are locked first (see `lock`), so concurrent
    * re-plannings of one entity run one after the other and cannot duplicate or lose anything.
    */
-  async function replan(trx: Db, legalEntityIds: string[]): Promise<Map<string, CreatedTask[]>> {
+  async function replan(trx: Db, legalEntityIds: string[], cause: ReplanCause = {}): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
-    if (ids.length === 0) return new Map();
+    if (ids.length === 0) {
+      await deps.taskEvents.record(trx, cause.tasks ?? [], cause.events);
+      return new Map();
+    }
     const repo = repositoryFor(trx);
     await repo.lockEntities(ids);
     const entities = await repo.findPlanningEntities(ids);
@@ -56,7 +85,7 @@ export function createPlanningService(deps: PlanningDeps) {
     const inserts: { legalEntityId: string; task: PlannedTask }[] = [];
     const deletes: string[] = [];
     const notApplicable: string[] = [];
-    const changes: TaskChange[] = [];
+    const changes: TaskChange[] = [...(cause.tasks ?? [])];
     for (const entity of entities) {
       const existing = existingTasks.get(entity.id) ?? [];
       const plan = reconcile(existing, planTasks(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, today())));
@@ -75,7 +104,7 @@ export function createPlanningService(deps: PlanningDeps) {
       ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'] })),
       ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created' })),
     );
-    await deps.taskEvents.record(trx, changes, deleted);
+    await deps.taskEvents.record(trx, mergeUpdates(changes), [...(cause.events ?? []), ...deleted]);
     return groupBy(created, (t) => t.legal_entity_id);
   }
 

@@ -51,7 +51,7 @@ function harness(options: { refuseLocation?: boolean } = {}) {
     updateIn: async (trx: Db) => {
       events.push(`location in ${trxOf(trx)}`);
       if (options.refuseLocation) throw new ConflictError('payroll owns it');
-      return undefined as never;
+      return { location: undefined as never, event: null };
     },
   };
   const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: { forTasks: async () => new Map(), cancelForManualStatus: async () => undefined } });

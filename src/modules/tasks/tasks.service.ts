@@ -5,7 +5,7 @@ import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { LocationsService } from '../locations/locations.service.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner, ReplanCause } from '../planning/index.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import { taskViewOf, traitsOf, type TaskView } from './task-view.js';
@@ -56,13 +56,13 @@ export function createTasksService(deps: TasksDeps) {
    * One transaction: the planning lock, the change, one re-planning. Reports the tasks that did not exist
    * before the change (the tasks it unlocked); a failure anywhere rolls all of it back.
    */
-  async function changeAndReplan(scope: AccessScope, change: (trx: Db) => Promise<void>): Promise<TaskView[]> {
+  async function changeAndReplan(scope: AccessScope, change: (trx: Db) => Promise<ReplanCause>): Promise<TaskView[]> {
     const created = await db.transaction().execute(async (trx) => {
       const repo = repositoryFor(trx);
       await planning.lock(trx, [scope.legalEntityId]);
       const before = new Set((await repo.findTasks(scope.legalEntityId)).map((t) => t.id));
-      await change(trx);
-      await planning.replan(trx, [scope.legalEntityId]);
+      // The change's events are recorded by the re-planning, with its own, in one insert.
+      await planning.replan(trx, [scope.legalEntityId], await change(trx));
       return (await repo.findTasks(scope.legalEntityId)).filter((t) => !before.has(t.id));
     });
     return views(created);
@@ -102,9 +102,10 @@ export function createTasksService(deps: TasksDeps) {
         throw new ConflictError(`Task '${id}' cannot move from ${task.row.status} to ${status}; reopen it (status todo) first`);
       }
       const unlocked = await changeAndReplan(scope, async (trx) => {
-        if (status === task.row.status) return;
+        if (status === task.row.status) return {};
         if (status === 'done' || status === 'dismissed') await deps.automations.cancelForManualStatus(trx, scope, id, status, actor);
         await repositoryFor(trx).setStatus(scope.legalEntityId, id, status, status === 'done' ? deps.now() : null);
+        return { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] };
       });
       return { task: await requireTask(scope, id), unlocked };
     },
@@ -121,7 +122,15 @@ export function createTasksService(deps: TasksDeps) {
       const unlocked = await changeAndReplan(scope, async (trx) => {
         // Answer first: an answered question is kept when the fact it collected becomes known.
         await repositoryFor(trx).setAnswer(scope.legalEntityId, id, value, 'done', new Date());
-        if (locationChange) await deps.locations.updateIn(trx, scope, task.region.code, locationChange);
+        const location = locationChange ? (await deps.locations.updateIn(trx, scope, task.region.code, locationChange)).event : null;
+        const changed = [
+          ...(JSON.stringify(task.row.answer ?? null) === JSON.stringify(value) ? [] : ['answer']),
+          ...(task.row.status === 'done' ? [] : ['status']),
+        ];
+        return {
+          events: location ? [location] : [],
+          tasks: changed.length ? [{ taskId: id, kind: 'updated' as const, changed }] : [],
+        };
       });
       return { task: await requireTask(scope, id), unlocked };
     },
