@@ -31,6 +31,7 @@ import { createTaskEvents, createTasksModule, type TasksService } from './module
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
+import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
 import { lazySerializerFactory } from './http/lazy-serializers.js';
 
@@ -45,6 +46,8 @@ declare module 'fastify' {
       automations: Pick<AutomationsModule, 'automations' | 'runStep'>;
       /** Background jobs of the domain services, run by the server's job queue. */
       jobDefinitions: JobDefinition[];
+      /** The outbox's fan-out to webhook endpoints: a process running the job queue runs its loop too (src/server.ts). */
+      webhookDeliveries: Pick<WebhookDeliveriesModule, 'fanOut' | 'startFanOut'>;
     };
   }
 }
@@ -158,6 +161,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
   const planningModule = createPlanningModule({ db, catalog, now, taskEvents });
   const { planning } = planningModule;
+  const webhookDeliveries = createWebhookDeliveriesModule({
+    db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
+  });
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
@@ -198,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(payroll.routes({ auth, publicOrigin }));
   await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit: operatorsModule.audit, publicOrigin }));
   await app.register(connectionsModule.routes({ auth, publicOrigin }));
+  await app.register(webhookDeliveries.routes({ auth }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
   await app.register(operatorsModule.routes({
     operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
@@ -206,10 +213,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    platformsModule, system, eventsModule, webhooksModule, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
+    platformsModule, system, eventsModule, webhooksModule, webhookDeliveries, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, payroll,
     operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule,
   ].flatMap((m) => m.jobs);
 
-  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, automations: automationsModule, jobDefinitions });
+  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, automations: automationsModule, jobDefinitions, webhookDeliveries });
   return app;
 }

@@ -31,13 +31,17 @@ export async function startServer(config: Config, log: (message: string) => void
     },
   });
   let app: FastifyInstance | undefined;
+  let stopFanOut = async () => {};
   try {
     jobs ??= await startJobQueue(database.connectionString, log);
     // The vault keys are loaded at start, so a missing or bad key file stops the start, not a later request.
     app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config), jobs });
     await jobs.work(app.services.jobDefinitions);
+    // Outbox → webhook deliveries, beside the queue that performs them.
+    stopFanOut = app.services.webhookDeliveries.startFanOut(log);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await stopFanOut();
     await app?.close();
     await jobs?.stop();
     await database.close();
@@ -52,7 +56,7 @@ export async function startServer(config: Config, log: (message: string) => void
     database,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     // In-flight requests finish (new ones get 503), running jobs finish, the pool closes, the embedded server stops.
-    close: () => (closing ??= started.close().then(() => jobs!.stop()).then(() => database.close())),
+    close: () => (closing ??= started.close().then(stopFanOut).then(() => jobs!.stop()).then(() => database.close())),
     isClosing: () => closing !== null,
   };
 }

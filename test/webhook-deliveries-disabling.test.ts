@@ -42,6 +42,6 @@ describe('webhook deliveries: an endpoint that keeps failing is disabled', { tim
     // Redelivery to a disabled endpoint is a conflict.
     const refused = await f.t.app.inject({ method: 'POST', url: `/v2/webhook_endpoints/${endpointId}/deliveries/${failed[0]!.id}/redeliver`, headers: f.key });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toMatch(/disabled/);
+    expect(refused.json().detail).toMatch(/disabled/);
   });
 });

@@ -44,6 +44,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, logStream?:
     config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset, vaultKeys: [TEST_VAULT_KEY], ...(jobs && { jobs }),
   });
   if (queue) await queue.work(app.services.jobDefinitions);
+  // Like the server: where the queue runs, the outbox's fan-out to webhook endpoints runs too.
+  const stopFanOut = queue ? app.services.webhookDeliveries.startFanOut((line) => logStream?.write(`${line}\n`)) : null;
   return {
     app,
     db,
@@ -54,6 +56,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logStream?:
       offset += ms;
     },
     close: async () => {
+      await stopFanOut?.();
       await app.close();
       await queue?.stop();
       await db.destroy();
