@@ -4,7 +4,7 @@ import { EVENT_TYPES } from '../src/modules/events/index.js';
 import { bearer, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { EDD, EDD_INPUT, entityCalls, TEST_AUTOMATIONS } from './helpers/automations.js';
 import { PASSWORD, USERNAME } from './helpers/connections.js';
-import { connectPayroll, openLink } from './helpers/hosted.js';
+import { connectPayroll, finishSignup, openLink } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';
 import { startWebhooksFixture, TEST_WEBHOOKS } from './helpers/webhook-deliveries.js';
 
@@ -58,12 +58,14 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
   }
 
   it('drives every kind of change and delivers every event type, verified, with the ids GET /v2/events lists', async () => {
-    // Signup (legal_entity.signup_completed, task.created), then a profile change through a hosted signup link (legal_entity.updated).
+    // Signup through the API (task.created), a profile change through a hosted signup link (legal_entity.updated), completed by the owner.
     const owner = await signup();
-    await inject('POST /accounts/signup/sessions (profile change)', {
-      method: 'POST', url: '/accounts/signup/sessions', headers: f.key,
+    const session = json(await inject('POST /v2/signup/sessions (profile change)', {
+      method: 'POST', url: '/v2/signup/sessions', headers: f.key,
       payload: { legal_entity_id: owner.entityId, business_name: 'Renamed Widgets Inc', user_email: 'founder@example.com', callback_url: 'https://platform.example/done' },
-    });
+    }));
+    // The owner completes the hosted signup (legal_entity.signup_completed).
+    expect((await finishSignup(t.app, session.url)).statusCode).toBe(303);
 
     // Regions and locations (location.updated, task.created): employees in California; New York with its facts unknown (questions).
     await inject('PUT /v2/regions/CA', { method: 'PUT', url: '/v2/regions/CA', headers: owner.auth, payload: { employee_count: 8 } });
@@ -96,7 +98,7 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
 
     // Payroll connected and disconnected (payroll.connected, payroll.disconnected).
     await connectPayroll(t.app, f.platform.apiKey, owner.entityId);
-    await inject('DELETE /v2/auth/payroll', { method: 'DELETE', url: `/v2/auth/payroll?legal_entity_id=${owner.entityId}`, headers: f.key });
+    await inject('DELETE /v2/auth/payroll', { method: 'DELETE', url: '/v2/auth/payroll', headers: owner.auth });
 
     // No more employees in California: re-planning deletes its untouched employer tasks (task.deleted).
     await inject('PUT /v2/regions/CA (no employees)', { method: 'PUT', url: '/v2/regions/CA', headers: owner.auth, payload: { employee_count: 0 } });
