@@ -170,12 +170,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, events: eventsModule.events, now });
   const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
-  const accountsModule = createAccountsModule({ db, catalog, vault });
+  const accountsModule = createAccountsModule({ db, catalog, vault, events: eventsModule.events });
   const { accounts } = accountsModule;
-  const mailModule = createMailModule({ config, db, now, instanceKeys });
+  const mailModule = createMailModule({ config, db, now, instanceKeys, events: eventsModule.events });
   const connectionsModule = createConnectionsModule({
     db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
-    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now,
+    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now, events: eventsModule.events,
   });
   const automationsModule = createAutomationsModule({
     db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventsModule } from '../src/modules/events/index.js';
 import { createMailModule } from '../src/modules/mail/index.js';
 import { createLocalFileStorage } from '../src/modules/mail/file-storage.js';
 import { createVault } from '../src/modules/accounts/vault.js';
@@ -169,7 +170,9 @@ describe('mail: operator upload and listings', () => {
 
     it('the service itself ingests too (what the CLI uses)', async () => {
       // The CLI's service, with the test app's vault key (the instance keys are sealed with it).
-      const { mail } = createMailModule({ config: t.config, db: t.db, instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])) });
+      const { mail } = createMailModule({
+        config: t.config, db: t.db, instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])), events: createEventsModule({ db: t.db }).events,
+      });
       const item = await mail.ingest({ legalEntityId: entityB, regionCode: 'ny', receivedOn: '2025-01-05', bytes: tinyPdf('service') });
       expect(item).toMatchObject({ region: { code: 'NY' }, type: 'registered-agent', receivedOn: '2025-01-05' });
       const listed = json(await get('/v2/mail', tokenB));

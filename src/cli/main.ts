@@ -150,7 +150,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'mail':
-      await withDatabase(config, (database) => mailCommand(createMailModule({ config, db: database.db }).mail, config.mailMaxBytes, sub, values, json));
+      await withDatabase(config, (database) => mailCommand(mailFor(database.db, config), config.mailMaxBytes, sub, values, json));
       return;
     case 'tokens': {
       if (sub !== 'rotate-key') throw new UsageError('Unknown tokens command; see statehouse --help');
@@ -207,10 +207,12 @@ function planningFor(db: DatabaseHandle['db'], config: Config) {
   return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
 }
 
-const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: createMailModule({ config, db }).mail });
+const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });
+
+const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsModule({ db }).events }).mail;
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
-  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)) }).accounts;
+  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)), events: createEventsModule({ db }).events }).accounts;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -17,6 +17,10 @@ function accountQueries(db: Db) {
     legalEntityExists: async (legalEntityId: string) =>
       Boolean(await db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst()),
 
+    /** The platform owning the entity (an event's owner). */
+    platformOf: async (legalEntityId: string) =>
+      (await db.selectFrom('legal_entities').select('platform_id').where('id', '=', legalEntityId).executeTakeFirst())?.platform_id,
+
     insertAccount: (row: { id: string; legal_entity_id: string; region_code: string; agency_id: string; name: string; data: AgencyAccountDatum[] }) =>
       db.insertInto('agency_accounts').values({ ...row, data: JSON.stringify(row.data) }).returningAll().executeTakeFirstOrThrow(),
 

@@ -8,22 +8,17 @@ import {
   AccountLoginSchema, AccountLoginV2Schema, AgencyAccountSchema, AgencyAccountV2Schema, LocationIdParamsSchema, RegionFilterQuerySchema,
   RegionPlatformIdParamsSchema,
 } from './accounts.schemas.js';
+import { toAccountV2, toLoginV2 } from './accounts.mappers.js';
 import type { AccountsService, AgencyAccountView, LoginView } from './accounts.service.js';
 
 // Responses are serialised from these shapes only: the secret columns have no field to land in.
 const toLogin = (l: LoginView) => ({
   id: l.id, name: l.name, location_id: l.region.id, region_code: l.region.code, login_url: l.loginUrl, url: l.revealPath, is_supported: l.isSupported,
 });
-const toLoginV2 = (l: LoginView) => ({
-  id: l.id, name: l.name, region: l.region.code, region_code: l.region.code, login_url: l.loginUrl, url: l.revealPath, is_supported: l.isSupported,
-});
 const toAccount = (a: AgencyAccountView) => ({
   location_id: a.region.id, id: a.id, name: a.name, agency: a.agency,
   data: a.data.map(({ name, description, value }) => ({ name, description, value })),
   logins: a.logins.map(toLogin),
-});
-const toAccountV2 = (a: AgencyAccountView) => ({
-  region: a.region.code, id: a.id, name: a.name, agency: a.agency, data: a.data, logins: a.logins.map(toLoginV2),
 });
 
 const LOGINS_DOC =

@@ -3,6 +3,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AgencyAccountRow } from '../../db/schema.js';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
+import type { EventRecorder, NewEvent } from '../events/index.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { createAccountsService } from './accounts.service.js';
 import type { SealedSecret, Vault } from './vault.js';
@@ -16,13 +17,16 @@ const account: AgencyAccountRow = {
 };
 
 function fakeRepository() {
-  const inserted: { accounts: unknown[]; logins: unknown[] } = { accounts: [], logins: [] };
+  const inserted: { accounts: AgencyAccountRow[]; logins: unknown[] } = { accounts: [], logins: [] };
   const repo: Partial<AccountsRepository> = {
     legalEntityExists: async (id) => id === ENTITY,
-    findAccount: async (legalEntityId, id) => (legalEntityId === account.legal_entity_id && id === account.id ? account : undefined),
+    platformOf: async (id) => (id === ENTITY ? 'plat_known' : undefined),
+    findAccount: async (legalEntityId, id) => [account, ...inserted.accounts].find((a) => a.legal_entity_id === legalEntityId && a.id === id),
+    findLogins: async () => [],
     insertAccount: async (row) => {
-      inserted.accounts.push(row);
-      return { ...account, ...row };
+      const created = { ...account, ...row };
+      inserted.accounts.push(created);
+      return created;
     },
     insertLogin: async (row) => {
       inserted.logins.push(row);
@@ -32,6 +36,13 @@ function fakeRepository() {
   };
   repo.inTransaction = async (work) => work(repo as AccountsRepository, {} as Db);
   return { repo: repo as AccountsRepository, inserted };
+}
+
+/** The events the service records, in memory. */
+function recorder() {
+  const recorded: NewEvent[] = [];
+  const events: EventRecorder = { record: async (_trx, e) => { recorded.push(...(Array.isArray(e) ? e : [e as NewEvent])); } };
+  return { events, recorded };
 }
 
 const catalog = {
@@ -53,19 +64,26 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe('accounts rules shared by the operator API and the CLI', () => {
   it('an agency account needs a known entity and an agency the catalog knows for its region', async () => {
     const { repo, inserted } = fakeRepository();
-    const accounts = createAccountsService({ repo, catalog, vault });
+    const { events, recorded } = recorder();
+    const accounts = createAccountsService({ repo, catalog, vault, events });
     await expect(accounts.createAccount('le_unknown', { region_code: 'CA', agency_id: 'ca-edd', name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
     const error = await rejection(accounts.createAccount(ENTITY, { region_code: 'CA', agency_id: 'ny-dol', name: 'x' }));
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error).toMatchObject({ path: ['agency_id'], input: 'ny-dol', reason: "Unknown agency 'ny-dol' for CA; known: ca-edd" });
     expect(inserted.accounts).toEqual([]);
-    await accounts.createAccount(ENTITY, { region_code: 'CA', agency_id: 'ca-edd', name: 'Payroll tax' });
+    expect(recorded).toEqual([]);
+    const created = await accounts.createAccount(ENTITY, { region_code: 'CA', agency_id: 'ca-edd', name: 'Payroll tax' });
     expect(inserted.accounts).toHaveLength(1);
+    expect(recorded).toEqual([{
+      type: 'agency_account.created', platformId: 'plat_known', legalEntityId: ENTITY,
+      data: { object: expect.objectContaining({ id: created.id, region: 'CA', name: 'Payroll tax', logins: [] }) },
+    }]);
   });
 
   it('a login of an agency account needs that account of the same entity, in the same region', async () => {
     const { repo, inserted } = fakeRepository();
-    const accounts = createAccountsService({ repo, catalog, vault });
+    const { events, recorded } = recorder();
+    const accounts = createAccountsService({ repo, catalog, vault, events });
     const missing = await rejection(accounts.createLogin(ENTITY, { ...newLogin, agency_account_id: 'acct_other' }));
     expect(missing).toMatchObject({ path: ['agency_account_id'], input: 'acct_other', reason: `Agency account 'acct_other' not found for legal entity '${ENTITY}'` });
     const elsewhere = await rejection(accounts.createLogin(ENTITY, { ...newLogin, region_code: 'NY', agency_account_id: account.id }));
@@ -78,11 +96,15 @@ describe('accounts rules shared by the operator API and the CLI', () => {
     // Without an account only the region is checked.
     await accounts.createLogin(ENTITY, { ...newLogin, region_code: 'NY' });
     expect(inserted.logins).toHaveLength(2);
+    // The account's login is announced with the account that gained it; the one without an account alone.
+    expect(recorded.map((e) => [e.type, e.data.changed ?? null])).toEqual([
+      ['login.created', null], ['agency_account.updated', ['logins']], ['login.created', null],
+    ]);
   });
 
   it('the operator listing is a 404 for an unknown entity', async () => {
     const { repo } = fakeRepository();
-    const accounts = createAccountsService({ repo: { ...repo, findAccounts: async () => [account], findLogins: async () => [] }, catalog, vault });
+    const accounts = createAccountsService({ repo: { ...repo, findAccounts: async () => [account], findLogins: async () => [] }, catalog, vault, events: recorder().events });
     await expect(accounts.listAccountsForOperator('le_unknown')).rejects.toThrow("Legal entity 'le_unknown' not found");
     expect((await accounts.listAccountsForOperator(ENTITY)).map((a) => a.id)).toEqual([account.id]);
   });

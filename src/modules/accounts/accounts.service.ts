@@ -1,13 +1,15 @@
 import type { Catalog } from '../../catalog/catalog.js';
-import type { Agency } from '../../catalog/catalog.schema.js';
 import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum, AgencyAccountDataStatus, AgencyAccountRow } from '../../db/schema.js';
+import type { EventRecorder } from '../events/index.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
+import { createAccountEvents } from './accounts-events.js';
 import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.js';
-import { createAccountsRepository, type AccountsRepository, type LoginListRow } from './accounts.repository.js';
+import { createAccountViews } from './accounts.mappers.js';
+import { createAccountsRepository, type AccountsRepository } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from './vault.js';
 
@@ -53,8 +55,7 @@ export interface AgencyAccountView {
   logins: LoginView[];
 }
 
-/** The path of the hosted reveal-session operation of a login (the operation itself comes in a later slice). */
-export const loginRevealPath = (loginId: string) => `/logins/${encodeURIComponent(loginId)}/sessions`;
+export { loginRevealPath } from './accounts.mappers.js';
 
 // The input checks live in accounts-input.ts; the CLI and the connect pages use them through here.
 export { MAX_SECRET_TEXT, validateSecrets } from './accounts-input.js';
@@ -64,6 +65,8 @@ export interface AccountsServiceDeps {
   repo: AccountsRepository;
   catalog: Pick<Catalog, 'regions'>;
   vault: Pick<Vault, 'seal' | 'open'>;
+  /** agency_account.created/updated and login.created, in each change's transaction. */
+  events: EventRecorder;
 }
 
 export function createAccountsService(deps: AccountsServiceDeps) {
@@ -79,31 +82,9 @@ export function createAccountsService(deps: AccountsServiceDeps) {
     if (!(await repo.legalEntityExists(legalEntityId))) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
   }
 
-  const agencyOf = (row: AgencyAccountRow): Agency | undefined => deps.catalog.regions.get(row.region_code)?.agencies.get(row.agency_id);
-
-  const toLoginView = (row: LoginListRow): LoginView => ({
-    id: row.id,
-    name: row.name,
-    region: regionByCode(row.region_code)!,
-    agencyAccountId: row.agency_account_id,
-    loginUrl: row.login_url,
-    isSupported: row.is_supported,
-    revealPath: loginRevealPath(row.id),
-    updatedAt: row.updated_at,
-  });
-
-  const toAccountView = (row: AgencyAccountRow, logins: LoginListRow[]): AgencyAccountView => {
-    const agency = agencyOf(row);
-    return {
-      id: row.id,
-      name: row.name,
-      region: regionByCode(row.region_code)!,
-      // An agency removed from the catalog since keeps its id; name and website fall back to it.
-      agency: { id: row.agency_id, name: agency?.name ?? row.agency_id, website: agency?.website ?? '' },
-      data: row.data,
-      logins: logins.filter((l) => l.agency_account_id === row.id).map(toLoginView),
-    };
-  };
+  const views = createAccountViews(deps.catalog);
+  const { agencyOf, toLoginView, toAccountView } = views;
+  const announce = createAccountEvents({ events: deps.events, views });
 
   /** The entity's agency accounts, each with its logins; `regionCode` narrows to one state. */
   async function listAccounts(scope: Pick<AccessScope, 'legalEntityId'>, regionCode?: string): Promise<AgencyAccountView[]> {
@@ -143,6 +124,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       const name = text(input.name, 'name');
       return repo.inTransaction(async (inTrx, trx) => {
         const row = await inTrx.insertAccount({ id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: region.code, agency_id: input.agency_id, name, data });
+        await announce.accountCreated({ trx, repo: inTrx }, legalEntityId, row.id);
         await andThen?.(trx, row);
         return row;
       });
@@ -169,6 +151,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
           id, legal_entity_id: legalEntityId, agency_account_id: accountId, region_code: region.code,
           name, login_url: loginUrl, is_supported: input.is_supported ?? false, secret,
         });
+        await announce.loginCreated({ trx, repo: inTrx }, legalEntityId, inserted);
         await andThen?.(trx, inserted);
         return inserted;
       });
@@ -191,9 +174,13 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       }
       const agency = agencyOf(account);
       const id = newId(LOGIN_ID_PREFIX);
-      const row = await repo.insertLogin({
-        id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: account.region_code,
-        name: `${agency?.name ?? account.name} login`, login_url: agency?.website || 'https://example.invalid/', is_supported: false, secret: deps.vault.seal(secrets, id),
+      const row = await repo.inTransaction(async (inTrx, trx) => {
+        const inserted = await inTrx.insertLogin({
+          id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: account.region_code,
+          name: `${agency?.name ?? account.name} login`, login_url: agency?.website || 'https://example.invalid/', is_supported: false, secret: deps.vault.seal(secrets, id),
+        });
+        await announce.loginCreated({ trx, repo: inTrx }, legalEntityId, inserted);
+        return inserted;
       });
       return toLoginView(row);
     },
@@ -223,6 +210,10 @@ export function createAccountsService(deps: AccountsServiceDeps) {
 
     openLoginSecrets,
 
+    /** agency_account.updated for a change another module made in `trx` (a connection's sync: its data). */
+    recordAccountUpdated: (trx: Db, legalEntityId: string, accountId: string, changed: string[]) =>
+      announce.accountUpdated({ trx, repo: createAccountsRepository(trx) }, legalEntityId, accountId, changed),
+
     /**
      * What a completed filing leaves (automations): the agency account with its data and, when given, its
      * login sealed in the vault, written in the caller's transaction so they commit with the completion.
@@ -235,13 +226,14 @@ export function createAccountsService(deps: AccountsServiceDeps) {
         id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: input.regionCode, agency_id: input.agencyId, name: input.name,
         data: input.data.map((d) => ({ name: d.name, description: null, value: d.value, status: 'done' })),
       });
-      if (!input.login) return { accountId: account.id, loginId: null };
-      const id = newId(LOGIN_ID_PREFIX);
-      const agency = agencyOf(account);
-      await inTrx.insertLogin({
-        id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: input.regionCode, name: `${agency?.name ?? input.name} login`,
+      const id = input.login ? newId(LOGIN_ID_PREFIX) : null;
+      const login = input.login && id && await inTrx.insertLogin({
+        id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: input.regionCode, name: `${agencyOf(account)?.name ?? input.name} login`,
         login_url: httpUrl(input.login.loginUrl, 'login_url'), is_supported: false, secret: deps.vault.seal(validateSecrets(input.login.secrets), id),
       });
+      // The account's event shows the login it was created with; the login has its own.
+      await announce.accountCreated({ trx, repo: inTrx }, legalEntityId, account.id);
+      if (login) await announce.loginCreated({ trx, repo: inTrx }, legalEntityId, login, { accountAlsoCreated: true });
       return { accountId: account.id, loginId: id };
     },
 

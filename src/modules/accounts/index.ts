@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
+import type { EventRecorder } from '../events/index.js';
 import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { accountsPageRoutes } from './accounts-pages.routes.js';
@@ -19,6 +20,7 @@ export interface AccountsModuleDeps {
   db: Db;
   catalog: Catalog;
   vault: Vault;
+  events: EventRecorder;
 }
 
 /** What the accounts routes need from the HTTP application. */
@@ -31,7 +33,7 @@ export interface AccountsRoutesDeps {
 
 /** Agency accounts and logins: listings, the reveal page and its audit trail, the management page. */
 export function createAccountsModule(deps: AccountsModuleDeps) {
-  const accounts = createAccountsService({ repo: createAccountsRepository(deps.db), catalog: deps.catalog, vault: deps.vault });
+  const accounts = createAccountsService({ repo: createAccountsRepository(deps.db), catalog: deps.catalog, vault: deps.vault, events: deps.events });
   return {
     accounts,
     jobs: [] as JobDefinition[],

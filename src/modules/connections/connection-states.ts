@@ -47,6 +47,11 @@ export interface TransitionRequest {
   set?: { login_id?: string };
   /** Work that must commit with the move or not at all (e.g. writing the account's details on `connected`). */
   effects?: (trx: Transaction<Database>, row: ConnectionRow) => Promise<void>;
+  /**
+   * Records the move's `connection.status_changed` event, after the effects (connection-events.ts). Every caller
+   * of the module passes it; tests that only set a connection up may leave it out.
+   */
+  announce?: (trx: Db, row: ConnectionRow) => Promise<void>;
 }
 
 export type TransitionResult = MovedConnection;
@@ -54,7 +59,7 @@ export type TransitionResult = MovedConnection;
 /**
  * Moves a connection to `to` if, and only if, it is in one of `from` right now: one conditional UPDATE
  * (the row lock makes concurrent movers queue; the loser re-reads the winner's status and no longer
- * matches), the event row and any `effects` in the same transaction. Returns null when the connection
+ * matches), the event row, any `effects` and the announced event in the same transaction. Returns null when the connection
  * is not (or no longer) in an allowed status, or does not exist in that scope: nothing was changed.
  */
 export async function transition(db: Db, request: TransitionRequest): Promise<TransitionResult | null> {
@@ -68,10 +73,9 @@ export async function transition(db: Db, request: TransitionRequest): Promise<Tr
     });
     if (!row) return null;
     await repo.insertEvent({ connection_id: row.id, from_status: row.previous_status, to_status: request.to, reason: request.reason, occurred_at: row.status_changed_at });
-    if (request.effects) {
-      const { previous_status: _, ...connection } = row;
-      await request.effects(trx, connection);
-    }
+    const { previous_status: _, ...connection } = row;
+    if (request.effects) await request.effects(trx, connection);
+    if (request.announce) await request.announce(trx, connection);
     return row;
   });
 }

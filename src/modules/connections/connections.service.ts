@@ -1,45 +1,30 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { AgencyAccountDetails, AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
+import type { AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { LoginSecrets } from '../accounts/vault.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { ConnectionAnnouncer } from './connection-events.js';
 import { ACCEPTS_CREDENTIALS, CANCELABLE, recordCreated, transition } from './connection-states.js';
+import { createConnectionViews, type ConnectionView } from './connection-view.js';
 import { createConnectionsRepository } from './connections.repository.js';
 import { createConnectorJobs, type ConnectorJobsDeps } from './connector-jobs.js';
 
 export { ADVANCE_JOB, GIVE_UP_AFTER_SECONDS, SWEEP_JOB, TIMED_OUT_REASON } from './connector-jobs.js';
+export { maskUserName, type ConnectionView, type PlatformAccountView } from './connection-view.js';
 
 export const CONNECTION_ID_PREFIX = 'conn';
 export const CANCELED_REASON = 'Canceled by the platform';
 
-/** The connector jobs' dependencies (db, jobs, connector, stepMs, now), and what connecting adds. */
+/** The connector jobs' dependencies (db, jobs, connector, stepMs, now, announce), and what connecting adds. */
 export interface ConnectionsDeps extends Omit<ConnectorJobsDeps, 'accounts'> {
-  accounts: Pick<AccountsService, 'openLoginSecrets' | 'saveLoginCredentials'>;
+  accounts: ConnectorJobsDeps['accounts'] & Pick<AccountsService, 'saveLoginCredentials'>;
   sessions: Pick<HostedSessionsService, 'issue'>;
   catalog: Pick<Catalog, 'regions'>;
   hostedSessionTtlSeconds: number;
-}
-
-/** The API's PlatformAccount: what the connection learned about the agency account. */
-export interface PlatformAccountView extends AgencyAccountDetails {
-  id: string;
-  agency_account: { id: string; agency_id: string; region: string; name: string };
-  notices: never[];
-  account_login: { login_url: string; user_name: string; two_factor_enabled: boolean } | null;
-}
-
-export interface ConnectionView {
-  id: string;
-  status: ConnectionRow['status'];
-  account: PlatformAccountView | null;
-  agency_account_id: string;
-  status_reason: string | null;
-  status_changed_at: string;
-  created_at: string;
 }
 
 /** What the hosted connect page shows. */
@@ -54,6 +39,8 @@ export function createConnectionsService(deps: ConnectionsDeps) {
   const { db } = deps;
   const repo = createConnectionsRepository(db);
   const connector = createConnectorJobs(deps);
+  const views = createConnectionViews(deps);
+  const announce: ConnectionAnnouncer = deps.announce;
 
   async function requireConnection(scope: AccessScope, id: string): Promise<ConnectionRow> {
     const row = await repo.findConnection(scope.legalEntityId, id);
@@ -61,44 +48,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     return row;
   }
 
-  async function accountLogin(row: ConnectionRow) {
-    if (!row.login_id) return null;
-    const login = await repo.findLoginUrl(row.legal_entity_id, row.login_id);
-    if (!login) return null;
-    try {
-      // The reference's shape has a user name, but credentials never leave the vault through the API:
-      // enough of it to recognise the login, not to use it.
-      const secrets = await deps.accounts.openLoginSecrets(row.legal_entity_id, login.id);
-      return { login_url: login.login_url, user_name: maskUserName(secrets.username), two_factor_enabled: Boolean(secrets.totp_seed) };
-    } catch {
-      return null; // a secret whose vault key is gone: the connection is still readable
-    }
-  }
-
-  async function view(row: ConnectionRow): Promise<ConnectionView> {
-    const account = await repo.findAccount(row.legal_entity_id, row.agency_account_id);
-    const details = account.details;
-    return {
-      id: row.id,
-      status: row.status,
-      account: details
-        ? {
-            id: account.id,
-            agency_account: { id: account.id, agency_id: account.agency_id, region: account.region_code, name: account.name },
-            status: details.status, id_number: details.id_number, has_tpa: details.has_tpa, tax_rate_percent: details.tax_rate_percent,
-            reporting_schedule: details.reporting_schedule, balance: details.balance, history: details.history,
-            // Agency notices arrive with mail (a later capability).
-            notices: [],
-            account_login: await accountLogin(row),
-            synced_at: details.synced_at,
-          }
-        : null,
-      agency_account_id: row.agency_account_id,
-      status_reason: row.status_reason,
-      status_changed_at: row.status_changed_at.toISOString(),
-      created_at: row.created_at.toISOString(),
-    };
-  }
+  const view = (row: ConnectionRow) => views.view(repo, row);
 
   return {
     /**
@@ -147,7 +97,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     async cancel(scope: AccessScope, id: string): Promise<ConnectionView> {
       // A disconnected connection can become authenticating between our attempt and our read: try again then.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const moved = await transition(db, { connectionId: id, legalEntityId: scope.legalEntityId, from: CANCELABLE, to: 'canceled', reason: CANCELED_REASON });
+        const moved = await transition(db, { connectionId: id, legalEntityId: scope.legalEntityId, from: CANCELABLE, to: 'canceled', reason: CANCELED_REASON, announce });
         if (moved) return view(moved);
         const current = await requireConnection(scope, id);
         if (!CANCELABLE.includes(current.status)) {
@@ -179,7 +129,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const login = await deps.accounts.saveLoginCredentials(legalEntityId, { agencyAccountId: row.agency_account_id, loginId: row.login_id, secrets });
       const moved = await transition(db, {
         connectionId: id, legalEntityId, from: ACCEPTS_CREDENTIALS, to: 'authenticating', reason: null, set: { login_id: login.id },
-        effects: (trx) => connector.scheduleAdvance(id, trx),
+        effects: (trx) => connector.scheduleAdvance(id, trx), announce,
       });
       return moved !== null;
     },
@@ -192,9 +142,3 @@ export function createConnectionsService(deps: ConnectionsDeps) {
 }
 
 export type ConnectionsService = ReturnType<typeof createConnectionsService>;
-
-/** `edd-admin-5521` → `e***1`: first and last character (only the first for short names). */
-export function maskUserName(userName: string): string {
-  const chars = [...userName];
-  return chars.length >= 6 ? `${chars[0]}***${chars.at(-1)}` : `${chars[0] ?? ''}***`;
-}

@@ -5,6 +5,7 @@ import type { JobDefinition, JobSender } from '../../jobs/queue.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { LoginSecrets } from '../accounts/vault.js';
+import type { ConnectionAnnouncer } from './connection-events.js';
 import { IN_PROGRESS, transition } from './connection-states.js';
 import { createConnectionsRepository } from './connections.repository.js';
 import type { Connector, ConnectorAccount, LearnedAttribute } from './connector.js';
@@ -23,8 +24,10 @@ export const NO_CREDENTIALS_REASON = 'No credentials are stored for this connect
 export interface ConnectorJobsDeps {
   /** Opens the transactions of the connector's moves. */
   db: Db;
-  accounts: Pick<AccountsService, 'openLoginSecrets'>;
+  accounts: Pick<AccountsService, 'openLoginSecrets' | 'recordAccountUpdated'>;
   jobs: JobSender;
+  /** Records each move's connection.status_changed in the move's transaction. */
+  announce: ConnectionAnnouncer;
   connector: Connector;
   /** Pause before each connector step (config.sandboxConnectorStepMs). */
   stepMs: number;
@@ -86,7 +89,7 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
     const account = await repo.findAccount(row.legal_entity_id, row.agency_account_id);
     const credentials = await credentialsOf(row);
     const fail = async (reason: string) => {
-      const moved = await transition(deps.db, { connectionId, from: [status], to: 'disconnected', reason });
+      const moved = await transition(deps.db, { connectionId, from: [status], to: 'disconnected', reason, announce: deps.announce });
       return moved ? `${status} → disconnected` : 'superseded';
     };
     if (!credentials) return fail(NO_CREDENTIALS_REASON);
@@ -96,7 +99,7 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
       if (!result.ok) return fail(result.reason);
       // The next step is queued in the transaction of the move: both happen, or neither.
       const moved = await transition(deps.db, {
-        connectionId, from: ['authenticating'], to: 'registering', reason: null, effects: (trx) => scheduleAdvance(connectionId, trx),
+        connectionId, from: ['authenticating'], to: 'registering', reason: null, effects: (trx) => scheduleAdvance(connectionId, trx), announce: deps.announce,
       });
       if (!moved) return 'superseded';
       return 'authenticating → registering';
@@ -113,7 +116,9 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
         if (connection.login_id) await inMove.markLoginSupported(connection.legal_entity_id, connection.login_id);
         const data = await inMove.lockAccountData(account.legal_entity_id, account.id);
         await inMove.updateAccountDetails(account.legal_entity_id, account.id, synced.details, mergeAttributes(data, synced.attributes));
+        await deps.accounts.recordAccountUpdated(trx, account.legal_entity_id, account.id, ['data']);
       },
+      announce: deps.announce,
     });
     return moved ? 'registering → connected' : 'superseded';
   }
@@ -125,7 +130,7 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
     let timedOut = 0;
     for (const row of rows) {
       if (Date.now() - row.status_changed_at.getTime() > GIVE_UP_AFTER_SECONDS * 1000) {
-        if (await transition(deps.db, { connectionId: row.id, from: [row.status], to: 'disconnected', reason: TIMED_OUT_REASON })) timedOut++;
+        if (await transition(deps.db, { connectionId: row.id, from: [row.status], to: 'disconnected', reason: TIMED_OUT_REASON, announce: deps.announce })) timedOut++;
       } else {
         await deps.jobs.send(ADVANCE_JOB, { connection_id: row.id });
         resent++;

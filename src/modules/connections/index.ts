@@ -5,9 +5,12 @@ import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { EventRecorder } from '../events/index.js';
 import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { connectPageRoutes } from './connect-pages.routes.js';
+import { createConnectionEvents } from './connection-events.js';
+import { createConnectionViews } from './connection-view.js';
 import { connectionRoutes } from './connections.routes.js';
 import { createConnectionsService } from './connections.service.js';
 import type { Connector } from './connector.js';
@@ -16,7 +19,9 @@ export type { ConnectionsService } from './connections.service.js';
 
 export interface ConnectionsModuleDeps {
   db: Db;
-  accounts: Pick<AccountsService, 'openLoginSecrets' | 'saveLoginCredentials'>;
+  accounts: Pick<AccountsService, 'openLoginSecrets' | 'saveLoginCredentials' | 'recordAccountUpdated'>;
+  /** connection.status_changed (and agency_account.updated on `connected`), in each move's transaction. */
+  events: EventRecorder;
   sessions: HostedSessionsService;
   jobs: JobSender;
   catalog: Catalog;
@@ -29,7 +34,8 @@ export interface ConnectionsModuleDeps {
 
 /** Account connections: the connect operation, the hosted connect page and the connector's jobs. */
 export function createConnectionsModule(deps: ConnectionsModuleDeps) {
-  const connections = createConnectionsService(deps);
+  const announce = createConnectionEvents({ events: deps.events, views: createConnectionViews(deps) });
+  const connections = createConnectionsService({ ...deps, announce });
   return {
     connections,
     jobs: connections.jobDefinitions(),

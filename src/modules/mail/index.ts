@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
+import type { EventRecorder } from '../events/index.js';
 import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { OperatorHook } from '../operators/operator-auth.js';
@@ -32,6 +33,8 @@ export interface MailModuleDeps {
    * vault key, read only when a link is signed.
    */
   instanceKeys?: InstanceKeys;
+  /** mail.received, in the item's transaction (every intake path). */
+  events: EventRecorder;
 }
 
 /** What the mail routes need from the HTTP application. */
@@ -55,6 +58,7 @@ export function createMailModule(deps: MailModuleDeps) {
     links: createFileLinks({ key: () => instanceKeys.get(INSTANCE_KEY.fileLinks), publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.fileUrlTtlSeconds, now }),
     maxBytes: config.mailMaxBytes,
     now,
+    events: deps.events,
   });
   const jobs: JobDefinition[] = [
     // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.

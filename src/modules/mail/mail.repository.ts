@@ -20,6 +20,10 @@ export function createMailRepository(db: Db) {
     legalEntityExists: async (legalEntityId: string) =>
       Boolean(await db.selectFrom('legal_entities').select('id').where('id', '=', legalEntityId).executeTakeFirst()),
 
+    /** The platform owning the entity (its events' owner). */
+    platformOf: async (legalEntityId: string) =>
+      (await db.selectFrom('legal_entities').select('platform_id').where('id', '=', legalEntityId).executeTakeFirst())?.platform_id,
+
     insertItem: (row: {
       id: string; legal_entity_id: string; region_code: string | null; type: MailType; received_on: string; sender: string | null;
       file_sha256: string; file_size: number; file_name: string | null;

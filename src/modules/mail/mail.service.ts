@@ -5,6 +5,7 @@ import type { MailItemRow, MailType } from '../../db/schema.js';
 import { ForbiddenError, HttpError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
+import type { EventRecorder } from '../events/index.js';
 import type { FileLinks } from './file-links.js';
 import type { FileStorage } from './file-storage.js';
 import { checkDateRange, checkPdf, checkReceived, checkRegion, checkType, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, optionalText } from './mail-input.js';
@@ -55,7 +56,25 @@ export function downloadName(item: { id: string; fileName: string | null }): str
 }
 
 /** Mail received for a legal entity: intake (operators), listings (platforms) and signed downloads. */
-export function createMailService(deps: { db: Db; storage: FileStorage; links: FileLinks; maxBytes: number; now: () => Date }) {
+/**
+ * `mail.received`'s object: the item as GET /v2/mail lists it, without `file_url` — a signed link lives 15 minutes
+ * and a payload is kept (and redelivered) far longer; GET /v2/mail gives a fresh link when the file is wanted.
+ */
+export const toMailEventObject = (row: MailItemRow) => ({
+  id: row.id, region: row.region_code, type: row.type, received: row.received_on, sender: row.sender,
+});
+
+export interface MailServiceDeps {
+  db: Db;
+  storage: FileStorage;
+  links: FileLinks;
+  maxBytes: number;
+  now: () => Date;
+  /** mail.received, in the item's transaction. */
+  events: EventRecorder;
+}
+
+export function createMailService(deps: MailServiceDeps) {
   // db opens the transactions that hold the file store's lock; every query is in mail.repository.ts.
   const { db } = deps;
   const repo = createMailRepository(db);
@@ -104,10 +123,14 @@ export function createMailService(deps: { db: Db; storage: FileStorage; links: F
     const inTrx = createMailRepository(trx);
     await inTrx.lockFileStoreShared();
     const stored = await deps.storage.put(input.bytes);
-    return inTrx.insertItem({
+    const row = await inTrx.insertItem({
       id: newId(MAIL_ID_PREFIX), legal_entity_id: input.legalEntityId, region_code: region?.code ?? null, type, received_on: receivedOn,
       sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
     });
+    const platformId = await inTrx.platformOf(input.legalEntityId);
+    if (!platformId) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
+    await deps.events.record(trx, { type: 'mail.received', platformId, legalEntityId: input.legalEntityId, data: { object: toMailEventObject(row) } });
+    return row;
   }
 
   return {
