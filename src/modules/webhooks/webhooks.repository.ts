@@ -78,10 +78,12 @@ export function createWebhooksRepository(db: Db) {
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
         .orderBy(sql`expires_at is null`, 'desc').orderBy('created_at', 'desc').orderBy('id').execute(),
 
-    /** Rotation: the current secret keeps signing until `expiresAt`. */
-    expireCurrentSecret: async (endpointId: string, expiresAt: Date) => {
-      await db.updateTable('webhook_endpoint_secrets').set({ expires_at: expiresAt })
+    /** Rotation: the current secret keeps signing for `seconds` more (by the database's clock, which `signingSecrets` reads). */
+    expireCurrentSecret: async (endpointId: string, seconds: number): Promise<Date> => {
+      const { at } = await db.selectNoFrom(sql<Date>`now() + make_interval(secs => ${seconds})`.as('at')).executeTakeFirstOrThrow();
+      await db.updateTable('webhook_endpoint_secrets').set({ expires_at: at })
         .where('endpoint_id', '=', endpointId).where('expires_at', 'is', null).execute();
+      return at;
     },
 
     /** Secrets that no longer sign are of no use to anyone. */
