@@ -156,20 +156,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db });
-  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
-  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks, production: config.environment === 'production', now });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
   const planningModule = createPlanningModule({ db, catalog, now, taskEvents });
   const { planning } = planningModule;
-  const webhookDeliveries = createWebhookDeliveriesModule({
-    db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
-  });
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
   const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, events: eventsModule.events, now });
   const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
+  // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
+  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks, production: config.environment === 'production', now });
+  const webhookDeliveries = createWebhookDeliveriesModule({
+    db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
+  });
   const accountsModule = createAccountsModule({ db, catalog, vault, events: eventsModule.events });
   const { accounts } = accountsModule;
   const mailModule = createMailModule({ config, db, now, instanceKeys, events: eventsModule.events });

@@ -77,13 +77,13 @@ describe('webhook deliveries: a server killed (SIGKILL) with deliveries pending'
     const second = await serve();
     const everyEvent = [...before, ...after];
     await waitUntil(() => {
-      const arrived = new Set(receiver.verified().map((p) => p.id));
-      return everyEvent.every((id) => arrived.has(id));
-    }, 'every event to arrive, verified', { timeoutMs: 300_000, intervalMs: 200 });
+      const accepted = new Set(receiver.received.filter((r) => r.answeredWith === 'ok' && r.verified.ok).map((r) => r.headers['webhook-id']));
+      return everyEvent.every((id) => accepted.has(id));
+    }, 'every event to arrive, verified, and be accepted', { timeoutMs: 300_000, intervalMs: 200 });
     const rows = await waitUntil(async () => {
       const found = await db.selectFrom('webhook_deliveries').select(['event_id', 'status']).where('endpoint_id', '=', endpoint.id).execute();
       return found.length === everyEvent.length && found.every((r) => r.status === 'succeeded') && found;
-    }, 'every delivery recorded as succeeded', { timeoutMs: 60_000, intervalMs: 200 });
+    }, 'every delivery recorded as succeeded', { timeoutMs: 120_000, intervalMs: 200 });
     expect(rows.map((r) => r.event_id).sort()).toEqual([...everyEvent].sort());
     expect(receiver.received.every((r) => r.verified.ok)).toBe(true);
     second.child.kill('SIGTERM');
