@@ -14,6 +14,7 @@ const names = {
   'rebind.example.test': ['93.184.216.34', '10.0.0.5'],
   'metadata.example.test': ['169.254.169.254'],
   'v6-local.example.test': ['fd12:3456::1'],
+  localhost: ['127.0.0.1', '::1'],
 };
 const guard = createDestinationGuard({ allowPrivate: false, resolveAll: table(names) });
 const permissive = createDestinationGuard({ allowPrivate: true, resolveAll: table(names) });
@@ -60,7 +61,7 @@ describe('check', () => {
     ['http://169.254.169.254/latest/meta-data', 'link-local'],
     ['http://[fe80::1]/hook', 'fe80::1 is a link-local'],
     ['not a url', 'not valid'],
-    ['http://localhost:3000/hook', 'localhost is a loopback name'],
+    ['http://localhost:3000/hook', 'localhost resolves to 127.0.0.1 is a loopback address'],
     ['http://LOCALHOST./hook', 'loopback name'],
     ['http://api.localhost/hook', 'loopback name'],
     ['https://metadata.example.test/hook', 'metadata.example.test resolves to 169.254.169.254 is a link-local'],

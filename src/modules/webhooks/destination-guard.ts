@@ -32,7 +32,7 @@ const RANGE_NAMES: Record<string, string> = {
 };
 const describeRange = (range: string) => RANGE_NAMES[range] ?? `non-public (${range})`;
 
-/** `localhost` and `*.localhost` are loopback by definition (RFC 6761), whatever a resolver says. */
+/** `localhost` and `*.localhost` are loopback by definition (RFC 6761), even where this machine's resolver does not know them. */
 const isLocalhostName = (hostname: string) => /(^|\.)localhost\.?$/i.test(hostname);
 
 /** The host of a URL as an IP literal (brackets removed), or null for a name. WHATWG URL has already normalised `127.1`, `0x7f000001`. */
@@ -95,20 +95,18 @@ export function createDestinationGuard(deps: DestinationGuardDeps): DestinationG
         return;
       }
       if (deps.allowPrivate) return;
-      if (isLocalhostName(hostname)) throw new DestinationRefusedError(`${hostname} is a loopback name`);
-      // A name that does not resolve (yet) is accepted: nothing can be reached through it now, and every delivery's
-      // connection is checked again by `lookup`.
       const addresses = await withTimeout(resolveAll(hostname).catch(() => [] as LookupAddress[]), resolveTimeoutMs);
-      if (addresses === 'timeout') return;
-      const reason = refusal(hostname, addresses.map((a) => a.address));
-      if (reason) throw new DestinationRefusedError(reason);
+      if (addresses !== 'timeout' && addresses.length > 0) {
+        const reason = refusal(hostname, addresses.map((a) => a.address));
+        if (reason) throw new DestinationRefusedError(reason);
+        return;
+      }
+      if (isLocalhostName(hostname)) throw new DestinationRefusedError(`${hostname} is a loopback name`);
+      // Any other name that does not resolve (yet) is accepted: nothing can be reached through it now, and every
+      // delivery's connection is checked again by `lookup`.
     },
 
     lookup(hostname, options, callback) {
-      if (!deps.allowPrivate && isLocalhostName(hostname)) {
-        callback(new DestinationRefusedError(`${hostname} is a loopback name`), []);
-        return;
-      }
       const wantsAll = (options as { all?: boolean }).all === true;
       dnsLookup(hostname, { ...(options as object), all: true }, (error, addresses) => {
         if (error) return callback(error, []);
