@@ -10,7 +10,7 @@ import { REGIONS } from '../src/catalog/regions.js';
 import type { Db } from '../src/db/database.js';
 import { newId, ID_PREFIX } from '../src/lib/ids.js';
 import { BATCH_SIZE, createPlanningModule } from '../src/modules/planning/index.js';
-import { createEventsModule } from '../src/modules/events/index.js';
+import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { createPlatformsModule } from '../src/modules/platforms/index.js';
 import { expectStatus, request } from './http-client.js';
@@ -65,7 +65,7 @@ export async function seedAutomationEntities(db: Db, baseUrl: string, count: num
     `.execute(db);
   }
   const catalog = loadCatalog();
-  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: baseUrl, events: createEventsModule({ db }).events });
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: baseUrl, events: createEventsService() });
   const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
   for (let start = 0; start < count; start += BATCH_SIZE) await planning.replanBatch(ids.slice(start, start + BATCH_SIZE));
 

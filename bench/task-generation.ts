@@ -26,7 +26,7 @@ import { loadCatalog } from '../src/catalog/catalog.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
 import { BATCH_SIZE, createPlanningModule, rollForwardAll, type PlanningService } from '../src/modules/planning/index.js';
-import { createEventsModule } from '../src/modules/events/index.js';
+import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { seed } from './generation-seed.js';
@@ -164,7 +164,7 @@ try {
 
   const catalog = loadCatalog();
   // Task events are recorded as the server records them: part of what a roll-forward costs.
-  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsModule({ db }).events });
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService() });
   const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
   const runs: GenerationRun[] = [];
   for (const name of ['first run', 're-run']) {

@@ -29,7 +29,7 @@ import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
-import { createEventsModule } from './modules/events/index.js';
+import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
@@ -129,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
   await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
   app.addHook('preHandler', validateRequest);
-  await registerOpenApi(app);
+  await registerOpenApi(app, eventWebhooksDocument());
 
   const jobs = deps.jobs ?? noJobQueue;
   const platformsModule = createPlatformsModule({ db, requireRegisteredCallbacks: config.environment === 'production' });
@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = () => new Date(deps.now ? deps.now() : Date.now());
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
-  const eventsModule = createEventsModule({ db });
+  const eventsModule = createEventsModule({ db, now, retentionDays: config.events.retentionDays });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
   const planningModule = createPlanningModule({ db, catalog, now, taskEvents });
   const { planning } = planningModule;
@@ -195,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(system.routes());
   await app.register(legalEntities.routes({ auth, sessions, publicOrigin }));
   await app.register(authModule.routes({ auth, signup }));
+  await app.register(eventsModule.routes({ auth, entities: signup }));
   await app.register(locationsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';

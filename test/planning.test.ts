@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { createLegalEntitiesModule } from '../src/modules/legal-entities/index.js';
 import { createPlanningModule } from '../src/modules/planning/index.js';
-import { createEventsModule } from '../src/modules/events/index.js';
+import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { bearer, createPlatform, createTestApp, json, signupWithToken, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
@@ -27,7 +27,7 @@ describe('planning: a change and its re-planning commit together', () => {
 
   it('signup: a failing re-planning leaves neither the entity nor any task', async () => {
     const catalog = loadCatalog();
-    const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://127.0.0.1', events: createEventsModule({ db: t.db }).events });
+    const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://127.0.0.1', events: createEventsService() });
     const real = createPlanningModule({ db: t.db, catalog, now: () => new Date(), taskEvents }).planning;
     let plannedInside: string[] = [];
     const failing = {

@@ -12,7 +12,7 @@ import { createAccountsModule, type AccountsService } from '../modules/accounts/
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
-import { createEventsModule } from '../modules/events/index.js';
+import { createEventsService } from '../modules/events/index.js';
 import { createTaskEvents } from '../modules/tasks/index.js';
 import { createPlatformsModule } from '../modules/platforms/index.js';
 import { closeOnSignals, startServer } from '../server.js';
@@ -203,7 +203,7 @@ async function main(argv: string[]): Promise<void> {
 
 function planningFor(db: DatabaseHandle['db'], config: Config) {
   const catalog = loadCatalog();
-  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsModule({ db }).events });
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService() });
   return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
 }
 

@@ -4,7 +4,7 @@ import { createHostedSessionsModule } from '../hosted-sessions/index.js';
 import { createLegalEntitiesModule } from '../legal-entities/index.js';
 import { createLocationsModule } from '../locations/index.js';
 import { createPlanningModule } from '../planning/index.js';
-import { createEventsModule } from '../events/index.js';
+import { createEventsService } from '../events/index.js';
 import { createTaskEvents } from '../tasks/index.js';
 import { createPlatformsModule } from '../platforms/index.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -48,7 +48,7 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
   const { sessions } = createHostedSessionsModule({ db, publicBaseUrl, callbackOrigins, linkTtlSeconds: 86_400 });
   // Tasks follow from the entities' profiles and locations: signup and locations re-plan them.
   const catalog = loadCatalog();
-  const { events } = createEventsModule({ db });
+  const events = createEventsService();
   const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents: createTaskEvents({ catalog, publicBaseUrl, events }) });
   const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
   const { locations } = createLocationsModule({ db, planning });

@@ -1,8 +1,22 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import type { NewEvent } from './events.types.js';
 
 export const EVENT_ID_PREFIX = 'evt';
+
+/** Where an event sits in the log: its transaction, then its sequence within the log. */
+export interface EventPosition {
+  xid: string;
+  seq: number | string;
+}
+
+export interface EventFilter {
+  types?: readonly string[];
+  legalEntityId?: string;
+  after?: EventPosition;
+  limit: number;
+}
 
 /** Every query of the event outbox. */
 export function createEventsRepository(db: Db) {
@@ -17,6 +31,31 @@ export function createEventsRepository(db: Db) {
         type: e.type,
         data: JSON.stringify(e.data),
       }))).execute();
+    },
+
+    /** The platform's event's position; undefined for an unknown id or another platform's. */
+    positionOf: (platformId: string, eventId: string): Promise<EventPosition | undefined> =>
+      db.selectFrom('events').select(['xid', 'seq']).where('platform_id', '=', platformId).where('id', '=', eventId).executeTakeFirst(),
+
+    /**
+     * The platform's events in log order, after `after`. Only events of transactions older than every one still
+     * running: an event committed later can then never sort before one already read (a cursor skips nothing).
+     */
+    list: (platformId: string, filter: EventFilter) =>
+      db.selectFrom('events').select(['id', 'type', 'created_at', 'legal_entity_id', 'data', 'xid', 'seq'])
+        .where('platform_id', '=', platformId)
+        .where(sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`)
+        .$if(Boolean(filter.types?.length), (q) => q.where('type', 'in', [...filter.types!]))
+        .$if(filter.legalEntityId !== undefined, (q) => q.where('legal_entity_id', '=', filter.legalEntityId!))
+        .$if(filter.after !== undefined, (q) => q.where(sql<boolean>`(xid, seq) > (${filter.after!.xid}::xid8, ${String(filter.after!.seq)}::bigint)`))
+        .orderBy('xid').orderBy('seq').limit(filter.limit).execute(),
+
+    /** Deletes up to `limit` events created before `cutoff` (their deliveries and attempts cascade); the count deleted. */
+    deleteCreatedBefore: async (cutoff: Date, limit: number): Promise<number> => {
+      const result = await db.deleteFrom('events')
+        .where('id', 'in', db.selectFrom('events').select('id').where('created_at', '<', cutoff).limit(limit))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
+import { nextPageHeaders, PAGE_HEADERS } from '../../http/paging.js';
 import { PlatformErrorSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
@@ -45,14 +46,10 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
         }, 'importance');
         const size = q.page_size ?? 50;
         const page = q.page_num ?? 1;
-        const headers: Record<string, string> = { 'x-page-size': String(size), 'x-page': String(page), 'x-total': String(found.length) };
-        if (page * size < found.length) {
-          const next = new URL(request.url, 'http://localhost');
-          next.searchParams.set('page_num', String(page + 1));
-          next.searchParams.set('page_size', String(size));
-          headers['x-next-page'] = `${next.pathname}${next.search}`;
-          headers.link = `<${headers['x-next-page']}>; rel="next"`;
-        }
+        const headers: Record<string, string> = {
+          [PAGE_HEADERS.size]: String(size), [PAGE_HEADERS.page]: String(page), [PAGE_HEADERS.total]: String(found.length),
+          ...(page * size < found.length && nextPageHeaders(request.url, { page_num: String(page + 1), page_size: String(size) })),
+        };
         const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(records, v));
         return { body: reply.serializeInput(items as never, '200') as string, headers };
       });

@@ -1,0 +1,61 @@
+// The events' wire shapes: the envelope GET /v2/events lists and webhooks deliver, and each type's payload —
+// the resource as its own API operation answers it (that operation's response schema, reused here).
+import { Type, type TObject, type TSchema } from 'typebox';
+import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
+import { AgencyAccountSchema, AccountLoginSchema } from '../accounts/accounts.schemas.js';
+import { AutomationStateSchema } from '../automations/automations.schemas.js';
+import { ConnectionSchema } from '../connections/connections.schemas.js';
+import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
+import { LocationSchema } from '../locations/locations.schemas.js';
+import { MailV2Schema } from '../mail/mail.schemas.js';
+import { PayrollConnectionSchema } from '../payroll/payroll.schemas.js';
+import { PlatformTaskSchema } from '../tasks/tasks.schemas.js';
+import { EVENT_TYPES, type EventType } from './events.types.js';
+
+/** Each type: its payload (`data.object`), whether it lists `data.changed`, and when it fires (docs and OpenAPI). */
+export const EVENT_PAYLOADS: Record<EventType, { object: TObject; changed: boolean; when: string }> = {
+  'legal_entity.signup_completed': { object: PlatformLegalEntitySchema, changed: false, when: 'The entity became active: its owner finished the hosted signup (or an operator activated it).' },
+  'legal_entity.updated': { object: PlatformLegalEntitySchema, changed: true, when: 'Profile fields changed (hosted signup steps, a signup session that refreshes an inactive entity).' },
+  'location.updated': { object: LocationSchema, changed: true, when: 'A location was added (`changed` names `location`) or its configuration changed: API, question answers, payroll sync.' },
+  'task.created': { object: PlatformTaskSchema, changed: false, when: 'Re-planning created the task (signup, locations, answers, the daily roll-forward).' },
+  'task.updated': { object: PlatformTaskSchema, changed: true, when: 'Status, answer, dates or reasons changed; `applicable` when it no longer applies (kept because someone acted on it).' },
+  'task.deleted': { object: PlatformTaskSchema, changed: false, when: 'Re-planning removed a task nobody acted on that no longer applies; the payload is the task as it was.' },
+  'automation.status_changed': { object: AutomationStateSchema, changed: true, when: 'An automation of a task moved to another status.' },
+  'connection.status_changed': { object: ConnectionSchema, changed: true, when: 'An account connection moved to another status.' },
+  'agency_account.created': { object: AgencyAccountSchema, changed: false, when: 'An agency account was recorded for the entity.' },
+  'agency_account.updated': { object: AgencyAccountSchema, changed: true, when: 'An agency account changed.' },
+  'login.created': { object: AccountLoginSchema, changed: false, when: 'A login was recorded; the payload never carries its secrets.' },
+  'mail.received': { object: MailV2Schema, changed: false, when: 'A mail item was recorded for the entity.' },
+  'payroll.connected': { object: PayrollConnectionSchema, changed: false, when: 'The owner connected payroll on the hosted consent page.' },
+  'payroll.disconnected': { object: PayrollConnectionSchema, changed: false, when: 'The platform disconnected payroll (DELETE /v2/auth/payroll).' },
+};
+
+const ChangedSchema = Type.Array(Type.String(), { description: "The fields of `object` that changed (the API's names)." });
+
+const envelope = <T extends TSchema, D extends TObject>(title: string, type: T, data: D) => Type.Object(
+  {
+    id: Type.String({ description: 'The event id (`evt_…`); the `webhook-id` of its deliveries.' }),
+    type,
+    created_at: Type.String({ format: 'date-time', description: 'When the change was recorded (its transaction).' }),
+    legal_entity_id: Nullable(Type.String()),
+    data,
+  },
+  { title },
+);
+
+/** The envelope of one type; `payload` is the schema (or a $ref to it) of its `data.object`. */
+export const typedEventSchema = (type: EventType, payload: TSchema) =>
+  envelope(`Event_${type}`, Type.Literal(type), Type.Object({ object: payload, ...(EVENT_PAYLOADS[type].changed && { changed: ChangedSchema }) }));
+
+/** GET /v2/events items: any type (the `webhooks` section of the OpenAPI document gives each type's payload). */
+export const PlatformEventSchema = envelope('PlatformEvent', StringEnum(EVENT_TYPES), Type.Object({
+  object: Type.Object({}, { additionalProperties: true, description: 'The resource as its API operation answers it.' }),
+  changed: Type.Optional(ChangedSchema),
+}));
+
+export const ListEventsQuerySchema = Type.Object({
+  type: Type.Optional(Type.Array(StringEnum(EVENT_TYPES), { maxItems: EVENT_TYPES.length, description: 'Only these types (repeat the parameter for several).' })),
+  legal_entity_id: Type.Optional(BoundedString(64)),
+  starting_after: Type.Optional(BoundedString(64)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+});
