@@ -3,7 +3,7 @@ import { createDb } from '../src/db/database.js';
 import type { Config } from '../src/config.js';
 import { createAutomationsModule, type AgencyConnector } from '../src/modules/automations/index.js';
 import { createVault } from '../src/modules/accounts/vault.js';
-import { createEventsModule } from '../src/modules/events/index.js';
+import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { TEST_VAULT_KEY } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
@@ -56,7 +56,7 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
       };
       const build = () => {
         const db = createDb(f.t.url, 3);
-        const { events } = createEventsModule({ db });
+        const events = createEventsService();
         const settings: Config['automations'] = { sandbox: false, sandboxStepMs: 0, connectorTimeoutMs: 120_000, maxAttempts: 3, retryBaseMs: 100 };
         const module = createAutomationsModule({
           db, catalog: f.t.app.services.catalog, now: () => new Date(), planning: f.t.app.services.planning.planning, jobs: { send: async () => {} },

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalFileStorage, type FileStorage } from '../src/modules/mail/file-storage.js';
 import { createFileLinks } from '../src/modules/mail/file-links.js';
-import { createEventsModule } from '../src/modules/events/index.js';
+import { createEventsService } from '../src/modules/events/index.js';
 import { createMailService } from '../src/modules/mail/mail.service.js';
 import { TEST_VAULT_KEY, accessToken, json } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
@@ -194,8 +194,8 @@ describe('mail: signed file links and the CLI', () => {
       const fileStored = new Promise<void>((resolve) => (stored = resolve));
       const paused: FileStorage = { ...real, put: async (bytes) => { const result = await real.put(bytes); stored(); await gate; return result; } };
       const links = createFileLinks({ key: async () => Buffer.alloc(32, 1), publicBaseUrl: t.config.publicBaseUrl, ttlSeconds: 60, now: () => new Date() });
-      const uploads = createMailService({ db: t.db, storage: paused, links, maxBytes: MAX_BYTES, now: () => new Date(), events: createEventsModule({ db: t.db }).events });
-      const collector = createMailService({ db: t.db, storage: real, links, maxBytes: MAX_BYTES, now: () => new Date(), events: createEventsModule({ db: t.db }).events });
+      const uploads = createMailService({ db: t.db, storage: paused, links, maxBytes: MAX_BYTES, now: () => new Date(), events: createEventsService() });
+      const collector = createMailService({ db: t.db, storage: real, links, maxBytes: MAX_BYTES, now: () => new Date(), events: createEventsService() });
 
       // The same bytes already lie in the store, unreferenced (an earlier crash), when they are uploaded again.
       const bytes = tinyPdf('uploaded again after a crash');

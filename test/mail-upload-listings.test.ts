@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEventsModule } from '../src/modules/events/index.js';
+import { createEventsService } from '../src/modules/events/index.js';
 import { createMailModule } from '../src/modules/mail/index.js';
 import { createLocalFileStorage } from '../src/modules/mail/file-storage.js';
 import { createVault } from '../src/modules/accounts/vault.js';
@@ -171,7 +171,7 @@ describe('mail: operator upload and listings', () => {
     it('the service itself ingests too (what the CLI uses)', async () => {
       // The CLI's service, with the test app's vault key (the instance keys are sealed with it).
       const { mail } = createMailModule({
-        config: t.config, db: t.db, instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])), events: createEventsModule({ db: t.db }).events,
+        config: t.config, db: t.db, instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])), events: createEventsService(),
       });
       const item = await mail.ingest({ legalEntityId: entityB, regionCode: 'ny', receivedOn: '2025-01-05', bytes: tinyPdf('service') });
       expect(item).toMatchObject({ region: { code: 'NY' }, type: 'registered-agent', receivedOn: '2025-01-05' });

@@ -209,10 +209,10 @@ function planningFor(db: DatabaseHandle['db'], config: Config) {
 
 const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });
 
-const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsModule({ db }).events }).mail;
+const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsService() }).mail;
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
-  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)), events: createEventsModule({ db }).events }).accounts;
+  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)), events: createEventsService() }).accounts;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
