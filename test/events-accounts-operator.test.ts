@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
-import { eventsOf, eventsText } from './helpers/events.js';
+import { eventsOf, eventsText } from './helpers/outbox.js';
 
 const SECRETS = {
   username: 'evt-user-5521', password: 'Evt-pa55word-never-in-events!', totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ',

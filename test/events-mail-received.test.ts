@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, TEST_VAULT_KEY } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
-import { eventsOf } from './helpers/events.js';
+import { eventsOf } from './helpers/outbox.js';
 import { startMailFixture, type MailFixture } from './helpers/mail.js';
 import { tinyPdf } from './helpers/pdf.js';
 

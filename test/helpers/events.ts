@@ -1,24 +1,41 @@
-import type { EventData } from '../../src/modules/events/index.js';
-import type { TestApp } from './app.js';
+import type { FastifyInstance } from 'fastify';
 
-export interface RecordedEvent {
+export interface ListedEvent {
   id: string;
   type: string;
-  platform_id: string;
+  created_at: string;
   legal_entity_id: string | null;
-  data: EventData & { object: Record<string, unknown> };
+  data: { object: Record<string, any>; changed?: string[] };
+}
+
+/** Every event GET /v2/events lists now for the key (following X-Next-Page), and the pages' sizes. */
+export async function listAllEvents(app: FastifyInstance, apiKey: string, query = '', limit = 100): Promise<{ events: ListedEvent[]; pages: number[] }> {
+  const events: ListedEvent[] = [];
+  const pages: number[] = [];
+  let url: string | undefined = `/v2/events?limit=${limit}${query ? `&${query}` : ''}`;
+  while (url) {
+    const response = await app.inject({ url, headers: { authorization: apiKey } });
+    if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${response.body}`);
+    const page = response.json() as ListedEvent[];
+    events.push(...page);
+    pages.push(page.length);
+    url = response.headers['x-next-page'] as string | undefined;
+  }
+  return { events, pages };
 }
 
 /**
- * The outbox rows of one legal entity in the order readers see them (xid, seq), read from the test database:
- * what the emitters committed, whatever reads them later (GET /v2/events, webhooks).
+ * Events become listable once no older transaction is running (anywhere on the server: other test files' too),
+ * so a test waits for the condition it expects, never for a fixed time.
  */
-export async function eventsOf(t: Pick<TestApp, 'db'>, legalEntityId: string, types?: readonly string[]): Promise<RecordedEvent[]> {
-  let query = t.db.selectFrom('events').select(['id', 'type', 'platform_id', 'legal_entity_id', 'data']).where('legal_entity_id', '=', legalEntityId);
-  if (types) query = query.where('type', 'in', [...types]);
-  const rows = await query.orderBy('xid').orderBy('seq').execute();
-  return rows as unknown as RecordedEvent[];
+export async function eventsUntil(
+  app: FastifyInstance, apiKey: string, done: (events: ListedEvent[]) => boolean, query = '',
+): Promise<ListedEvent[]> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { events } = await listAllEvents(app, apiKey, query, 1000);
+    if (done(events)) return events;
+    if (Date.now() > deadline) throw new Error(`events never met the condition; last: ${JSON.stringify(events.map((e) => e.type))}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
-
-/** Every event of the entity as one string: what must never contain a secret. */
-export const eventsText = async (t: Pick<TestApp, 'db'>, legalEntityId: string) => JSON.stringify(await eventsOf(t, legalEntityId));

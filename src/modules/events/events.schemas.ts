@@ -2,12 +2,12 @@
 // the resource as its own API operation answers it (that operation's response schema, reused here).
 import { Type, type TObject, type TSchema } from 'typebox';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
-import { AgencyAccountSchema, AccountLoginSchema } from '../accounts/accounts.schemas.js';
+import { AgencyAccountV2Schema, AccountLoginV2Schema } from '../accounts/accounts.schemas.js';
 import { AutomationStateSchema } from '../automations/automations.schemas.js';
 import { ConnectionSchema } from '../connections/connections.schemas.js';
 import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
 import { LocationSchema } from '../locations/locations.schemas.js';
-import { MailV2Schema } from '../mail/mail.schemas.js';
+import { MailEventSchema } from '../mail/mail.schemas.js';
 import { PayrollConnectionSchema } from '../payroll/payroll.schemas.js';
 import { PlatformTaskSchema } from '../tasks/tasks.schemas.js';
 import { EVENT_TYPES, type EventType } from './events.types.js';
@@ -20,12 +20,12 @@ export const EVENT_PAYLOADS: Record<EventType, { object: TObject; changed: boole
   'task.created': { object: PlatformTaskSchema, changed: false, when: 'Re-planning created the task (signup, locations, answers, the daily roll-forward).' },
   'task.updated': { object: PlatformTaskSchema, changed: true, when: 'Status, answer, dates or reasons changed; `applicable` when it no longer applies (kept because someone acted on it).' },
   'task.deleted': { object: PlatformTaskSchema, changed: false, when: 'Re-planning removed a task nobody acted on that no longer applies; the payload is the task as it was.' },
-  'automation.status_changed': { object: AutomationStateSchema, changed: true, when: 'An automation of a task moved to another status.' },
-  'connection.status_changed': { object: ConnectionSchema, changed: true, when: 'An account connection moved to another status.' },
-  'agency_account.created': { object: AgencyAccountSchema, changed: false, when: 'An agency account was recorded for the entity.' },
-  'agency_account.updated': { object: AgencyAccountSchema, changed: true, when: 'An agency account changed.' },
-  'login.created': { object: AccountLoginSchema, changed: false, when: 'A login was recorded; the payload never carries its secrets.' },
-  'mail.received': { object: MailV2Schema, changed: false, when: 'A mail item was recorded for the entity.' },
+  'automation.status_changed': { object: AutomationStateSchema, changed: true, when: "An automation of a task moved to another status (the owner's start or answer, a connector step, an operator's action, a manual done/dismissed); the payload is GET /tasks/{task_id}/automation's answer. When the automation moved its task, `task.updated` follows." },
+  'connection.status_changed': { object: ConnectionSchema, changed: true, when: 'An account connection moved to another status (cancel, the connect page, a connector step, the give-up of a stuck one); not its creation (`pending`).' },
+  'agency_account.created': { object: AgencyAccountV2Schema, changed: false, when: 'An agency account was recorded for the entity (operator API, CLI, a completed automation), as GET /v2/agency_accounts lists it.' },
+  'agency_account.updated': { object: AgencyAccountV2Schema, changed: true, when: 'A login was added to the account (`logins`) or a connection synced its data (`data`).' },
+  'login.created': { object: AccountLoginV2Schema, changed: false, when: 'A login was recorded (operator API, CLI, the connect and accounts pages, a completed automation), as GET /v2/logins lists it; never its secrets.' },
+  'mail.received': { object: MailEventSchema, changed: false, when: 'A mail item was recorded for the entity (operator API, back office, CLI, a completed automation). The item as GET /v2/mail lists it, without `file_url`: list /v2/mail for a fresh signed link.' },
   'payroll.connected': { object: PayrollConnectionSchema, changed: false, when: 'The owner connected payroll on the hosted consent page.' },
   'payroll.disconnected': { object: PayrollConnectionSchema, changed: false, when: 'The platform disconnected payroll (DELETE /v2/auth/payroll).' },
 };

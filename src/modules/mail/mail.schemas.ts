@@ -33,6 +33,12 @@ export const MailV2Schema = Type.Object(
   { title: 'PlatformMailV2' },
 );
 
+/** `mail.received`'s object: the v2 item without its signed link (it expires long before the event; list /v2/mail for one). */
+export const MailEventSchema = Type.Object(
+  { id: common.id, region: Nullable(StateCode), type: common.type, received: common.received, sender: common.sender },
+  { title: 'MailReceived' },
+);
+
 /** What operators see: the v2 item plus where its file is. */
 export const OperatorMailSchema = Type.Object(
   {
