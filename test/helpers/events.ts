@@ -5,6 +5,7 @@ export interface ListedEvent {
   type: string;
   created_at: string;
   legal_entity_id: string | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- payloads are read loosely; their shapes are the API's
   data: { object: Record<string, any>; changed?: string[] };
 }
 
