@@ -38,6 +38,9 @@ const layers = [
   // The task views show automations, and the hosted form starts one: tasks → automations, never the reverse.
   { target: './src/modules/automations', from: './src/modules/tasks',
     message: 'automations must not import modules/tasks (tasks imports automations).' },
+  // Webhooks: the deliveries half uses the endpoints half (webhooks.types.ts), never the reverse.
+  { target: './src/modules/webhooks', from: './src/modules/webhook-deliveries',
+    message: 'webhooks must not import modules/webhook-deliveries (deliveries use the endpoints through webhooks.types.ts).' },
   { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
     message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
   { target: ['./src/app.ts', './src/server.ts', './src/production.ts'], from: './src/cli',

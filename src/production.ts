@@ -21,6 +21,9 @@ export function productionProblems(config: Config, options: StartOptions): strin
     problems.push(`PUBLIC_BASE_URL is not https (got '${config.publicBaseUrl}'): hosted pages carry session cookies and credentials`);
   }
   if (config.automations.sandbox) problems.push('AUTOMATION_SANDBOX is on: the sandbox agency would "complete" filings with made-up account numbers (set AUTOMATION_SANDBOX=off)');
+  if (config.webhooks.allowPrivate) {
+    problems.push('STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE is on: any platform could point a webhook at this network (loopback, private and link-local addresses, cloud metadata); unset it');
+  }
   if (options.demo) problems.push("--demo creates a demo platform with a printed API key (npm start runs 'serve --demo'): start with 'statehouse serve'");
   return problems;
 }

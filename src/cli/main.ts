@@ -29,6 +29,8 @@ import { catalogExplain, catalogList } from './catalog-command.js';
 import { callbacksCommand, platformsCommand } from './platforms-command.js';
 import { readSecretsFromStdin } from './secrets-stdin.js';
 import { createMailModule } from '../modules/mail/index.js';
+import { createWebhooksModule } from '../modules/webhooks/index.js';
+import { webhooksCommand } from './webhooks-command.js';
 
 const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
 
@@ -67,6 +69,9 @@ async function main(argv: string[]): Promise<void> {
       limit: { type: 'string' },
       before: { type: 'string' },
       action: { type: 'string' },
+      'event-type': { type: 'string', multiple: true },
+      reason: { type: 'string' },
+      description: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -151,6 +156,14 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'mail':
       await withDatabase(config, (database) => mailCommand(mailFor(database.db, config), config.mailMaxBytes, sub, values, json));
+      return;
+    case 'webhooks':
+      await withDatabase(config, (database) => {
+        const webhooks = createWebhooksModule({
+          db: database.db, vault: createVault(() => loadVaultKeys(config)), settings: config.webhooks, production: config.environment === 'production',
+        });
+        return webhooksCommand(webhooks.endpoints, createPlatformsModule({ db: database.db }).platforms, sub, rest, values, json);
+      });
       return;
     case 'tokens': {
       if (sub !== 'rotate-key') throw new UsageError('Unknown tokens command; see statehouse --help');

@@ -41,6 +41,12 @@ Commands:
                                       (type defaults to registered-agent, received to today in UTC)
   mail list --entity <legal_entity_id> [--json]   The entity's mail, newest received first
   mail gc [--json]                    Remove stored files no mail item refers to (left by a crash mid-upload; older than 1 hour)
+  webhooks list [--platform <platform_id>] [--json]   Webhook endpoints of every platform (or of one)
+  webhooks add <platform_id> <url> [--event-type <type>]... [--description "…"] [--json]
+                                      Add an endpoint (same rules as the API); prints its signing secret once
+  webhooks disable <endpoint_id> [--reason "…"]   Stop deliveries to it (the reason is shown to the platform)
+  webhooks enable <endpoint_id>       Deliver again, forgetting its failures
+  webhooks delete <endpoint_id>       Delete it; its pending deliveries are not attempted
 
 Configuration comes from the environment: PORT, HOST, STATEHOUSE_DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL,
 LOG_LEVEL, LOG_FORMAT, STATEHOUSE_ENV (or NODE_ENV), ACCESS_TOKEN_TTL_SECONDS, SIGNUP_SESSION_TTL_SECONDS, HOSTED_SESSION_TTL_SECONDS, DATABASE_POOL_SIZE,
