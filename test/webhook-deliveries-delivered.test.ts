@@ -42,7 +42,8 @@ describe('webhook deliveries: delivered and listed', { timeout: 180_000 }, () =>
 
     // Each recorded as succeeded with one automatic attempt.
     const [newest] = await f.deliveries(endpointId, '?limit=1');
-    const detail = await f.delivery(endpointId, newest!.id);
+    // The receiver has answered; the attempt is recorded right after.
+    const detail = await f.waitForDelivery(endpointId, newest!.event_id, (d) => d.status === 'succeeded', 'the attempt recorded');
     expect(detail).toMatchObject({ endpoint_id: endpointId, status: 'succeeded', attempt_count: 1, next_attempt_at: null });
     expect(detail.attempts).toEqual([{ attempted_at: detail.last_attempt_at, trigger: 'automatic', status_code: 204, error: null, latency_ms: expect.any(Number), response_excerpt: null }]);
   });
@@ -50,7 +51,10 @@ describe('webhook deliveries: delivered and listed', { timeout: 180_000 }, () =>
   it('lists deliveries newest first, page by page through X-Next-Page, without gaps or repeats', async () => {
     for (let i = 0; i < 5; i++) await recordEvent(f.t.db, f.platform.platformId);
     const total = (await eventsOfPlatform()).length;
-    await waitUntil(async () => (await f.deliveries(endpointId, '?limit=250')).length === total, 'a delivery per event');
+    await waitUntil(async () => {
+      const all = await f.deliveries(endpointId, '?limit=250');
+      return all.length === total && all.every((d) => d.status === 'succeeded');
+    }, 'a delivery per event, each succeeded');
 
     const seen: DeliveryView[] = [];
     let next: string | undefined = `/v2/webhook_endpoints/${endpointId}/deliveries?limit=3`;

@@ -8,8 +8,13 @@ import { DELIVER_JOB, type DeliverJobData } from './webhook-deliveries.types.js'
 import { platformEventOf, signedHeaders } from './webhook-message.js';
 import { postWebhook, type AttemptOutcome } from './webhook-request.js';
 
-/** Attempts of one endpoint running at once in a process; more wait a second, so one slow receiver cannot hold every worker. */
+/**
+ * Attempts of one slow endpoint running at once in a process: beyond this, while its oldest running attempt has
+ * taken longer than SLOW_ATTEMPT_MS, its next ones wait a second, so one slow receiver cannot hold every worker.
+ * A fast endpoint is never held back (it may use every worker).
+ */
 export const ENDPOINT_SHARE = 4;
+export const SLOW_ATTEMPT_MS = 1_000;
 /** Workers of the delivery queue per process (twice the share: others' deliveries always have room). */
 export const DELIVERY_WORKERS = 2 * ENDPOINT_SHARE;
 
@@ -26,7 +31,12 @@ export interface DeliveryAttemptsDeps {
 
 /** The `webhooks.deliver` job: one signed attempt, recorded with its consequences in one transaction. */
 export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
-  const inFlight = new Map<string, number>();
+  /** Per endpoint, the start times of its attempts running in this process. */
+  const inFlight = new Map<string, Set<number>>();
+  const isHeldUp = (endpointId: string) => {
+    const running = inFlight.get(endpointId);
+    return running !== undefined && running.size >= ENDPOINT_SHARE && performance.now() - Math.min(...running) > SLOW_ATTEMPT_MS;
+  };
 
   /**
    * Records the attempt, the delivery's new state, the endpoint's outcome and (failed, automatic, attempts left)
@@ -61,12 +71,15 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
         await record(delivery, job, { ok: false, statusCode: null, error: NOT_ATTEMPTED, latencyMs: 0, excerpt: null }, deps.now(), { countsForEndpoint: false });
         return 'endpoint disabled or deleted';
       }
-      const busy = inFlight.get(target.id) ?? 0;
-      if (busy >= ENDPOINT_SHARE) {
+      if (isHeldUp(target.id)) {
         await deps.jobs.send(DELIVER_JOB, job, { startAfterSeconds: 1 });
-        return 'deferred: the endpoint has its share of attempts running';
+        return 'deferred: the endpoint is slow and has its share of attempts running';
       }
-      inFlight.set(target.id, busy + 1);
+      const running = inFlight.get(target.id) ?? new Set<number>();
+      let startedAt = performance.now();
+      while (running.has(startedAt)) startedAt += 1e-6;
+      running.add(startedAt);
+      inFlight.set(target.id, running);
       try {
         const secrets = await deps.endpoints.signingSecrets(deps.db, target.id);
         const body = JSON.stringify(platformEventOf(delivery));
@@ -77,9 +90,8 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
         await record(delivery, job, outcome, at, { countsForEndpoint: true });
         return outcome.ok ? 'delivered' : `failed: ${outcome.error}`;
       } finally {
-        const left = (inFlight.get(target.id) ?? 1) - 1;
-        if (left > 0) inFlight.set(target.id, left);
-        else inFlight.delete(target.id);
+        running.delete(startedAt);
+        if (running.size === 0) inFlight.delete(target.id);
       }
     },
   };
