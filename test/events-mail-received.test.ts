@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, TEST_VAULT_KEY } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
+import { eventsUntil } from './helpers/events.js';
 import { eventsOf } from './helpers/outbox.js';
 import { startMailFixture, type MailFixture } from './helpers/mail.js';
 import { tinyPdf } from './helpers/pdf.js';
@@ -33,6 +34,12 @@ describe('events: mail received', () => {
     }
     // Platform B's item is B's alone.
     expect((await eventsOf(f.t, f.entityB, ['mail.received'])).map((e) => e.data.object.id)).toEqual([f.ids.b]);
+  });
+
+  it('GET /v2/events lists them for the platform, as recorded', async () => {
+    const listed = await eventsUntil(f.t.app, f.apiKey, (events) => events.length >= 4, 'type=mail.received');
+    const recorded = await eventsOf(f.t, f.entityA, ['mail.received']);
+    expect(listed.map((e) => [e.id, e.legal_entity_id, e.data])).toEqual(recorded.map((e) => [e.id, f.entityA, e.data]));
   });
 
   it('a refused upload records nothing', async () => {
