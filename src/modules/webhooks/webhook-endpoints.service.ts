@@ -5,7 +5,7 @@ import { checkDescription, checkEventTypes, checkUrl, type UrlRules } from './en
 import { generateSigningSecret, sealSecret, type SecretSealer } from './webhook-secrets.js';
 import type { EndpointChanges, EndpointRow, WebhooksRepository } from './webhooks.repository.js';
 
-export const ENDPOINT_ID_PREFIX = 'we';
+const ENDPOINT_ID_PREFIX = 'we';
 const SECRET_ID_PREFIX = 'whs';
 /** How long a rotated-out secret keeps signing unless the caller says otherwise. */
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;

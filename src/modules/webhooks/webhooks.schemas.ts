@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { BoundedString, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
 import { EVENT_TYPES } from '../events/index.js';
 import { MAX_DESCRIPTION_LENGTH, MAX_EVENT_TYPES } from './endpoint-input.js';
-import { MAX_ROTATION_OVERLAP_SECONDS } from './webhook-endpoints.service.js';
+import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS } from './webhook-endpoints.service.js';
 import type { EndpointRow } from './webhooks.repository.js';
 
 const DateTime = (description: string) => Nullable(Type.String({ format: 'date-time', description }));
@@ -58,7 +58,7 @@ export const UpdateEndpointBodySchema = Type.Object({
 
 export const RotateSecretBodySchema = Type.Object({
   expire_previous_after_seconds: Type.Optional(Type.Integer({
-    minimum: 0, maximum: MAX_ROTATION_OVERLAP_SECONDS, default: 86_400,
+    minimum: 0, maximum: MAX_ROTATION_OVERLAP_SECONDS, default: DEFAULT_ROTATION_OVERLAP_SECONDS,
     description: 'How long the previous secret keeps signing (a second signature); 0 ends it now.',
   })),
 }, { title: 'WebhookSecretRotate' });
