@@ -21,6 +21,20 @@ declare module 'autocannon' {
        */
       verifyBody?: (body: string) => boolean;
       title?: string;
+      /** Called with each connection's client before its first request. */
+      setupClient?: (client: Client) => void;
+    }
+
+    interface Request {
+      method?: Options['method'];
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+    }
+
+    interface Client {
+      /** The requests this connection sends, in turn (in place of the url's one). */
+      setRequests(requests: Request[]): void;
     }
 
     interface Histogram {

@@ -11,13 +11,15 @@ import { checkpoint, state } from './run-state.js';
 import { CONNECTIONS, PROFILE_DIR, say, SECONDS, WARMUP_SECONDS } from './settings.js';
 
 export interface Target {
-  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1';
+  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1' | 'i0' | 'i1';
   name: string;
   description: string;
   server: Child<Record<string, unknown>>;
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
+  /** Gives each connection its own requests (the webhooks step's writes: one entity per connection). */
+  setupClient?: (client: autocannon.Client) => void;
   body?: string;
   /** When set, every response body must equal it (checked by autocannon: "mismatches"). */
   expectBody?: string;
@@ -98,6 +100,7 @@ function runLoad(
         timeout: 10,
         ...(target.headers && { headers: target.headers }),
         ...(target.body !== undefined && { body: target.body }),
+        ...(target.setupClient && { setupClient: target.setupClient }),
         ...(target.expectBody !== undefined && { expectBody: target.expectBody }),
         ...(target.verifyBody !== undefined && { verifyBody: target.verifyBody }),
       },

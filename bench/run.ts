@@ -19,6 +19,8 @@
  *   (g1) Statehouse GET /v2/mail (bearer token): the demo entity's whole mail listing
  *   (h)  automations: BENCH_AUTOMATIONS (1000) sandbox automations at zero step delay, started through
  *        POST /tasks/{task_id}/automate (one entity each) and run to completion (bench/automations.ts)
+ *   (i)  webhooks: PUT /v2/regions/CA with no webhook endpoint and with one (deliveries to a receiver in this process),
+ *        then BENCH_WEBHOOK_EVENTS (10000) events from real writes delivered and verified (bench/webhooks.ts)
  *   The f and g targets' mail: BENCH_MAIL_ITEMS PDFs uploaded (untimed) for the demo legal entity through the
  *   operator API, POST /operator/v1/legal_entities/{id}/mail.
  *
@@ -32,6 +34,7 @@
  *      BENCH_TASK_ENTITIES (10000 entities for e; 0 skips e),
  *      BENCH_MAIL_ITEMS (100: mail PDFs of ~100 KB uploaded for the demo entity, listed by g0/g1),
  *      BENCH_AUTOMATIONS (1000; 0 skips h), BENCH_AUTOMATION_CONCURRENCY (10 starts in flight),
+ *      BENCH_WEBHOOKS (1; 0 skips i), BENCH_WEBHOOK_EVENTS (10000; 0 skips i's delivery throughput), BENCH_WEBHOOK_WRITERS (10),
  *      BENCH_CPU_PROFILE (unset; e.g. `d1,e`: after the measured run of these targets, one more run of the same
  *      length under the CPU profiler of the server; profiles and a text summary in bench/results/profiles/).
  *
@@ -53,9 +56,11 @@ import { cleanup, Interrupted, state } from './run-state.js';
 import { startServers } from './setup.js';
 import {
   AUTOMATION_CONCURRENCY, AUTOMATIONS, CONNECTIONS, CPU_PROFILE, DATABASE_URL, MAIL_ITEMS, POOL_SIZE, RESULTS_FILE, say, SECONDS, TASK_ENTITIES, TASKS_PER_ENTITY, WARMUP_SECONDS,
+  WEBHOOK_EVENTS, WEBHOOK_WRITERS, WEBHOOKS,
 } from './settings.js';
 import { buildTargets } from './targets.js';
 import { verdict } from './verdict.js';
+import { runWebhooks } from './webhooks.js';
 import { measureStartup } from './footprint.js';
 
 async function main(): Promise<number> {
@@ -65,6 +70,8 @@ async function main(): Promise<number> {
   if (process.env.BENCH_SCENARIO === 'footprint') return (await import('./footprint-starts.js')).runFootprintStarts();
   // BENCH_SCENARIO=automations: only the automations step (h) and the bare-pg floor (bench/automations-scenario.ts).
   if (process.env.BENCH_SCENARIO === 'automations') return (await import('./automations-scenario.js')).runAutomationsScenario();
+  // BENCH_SCENARIO=webhooks: only the webhooks step (i) and the bare-pg floor (bench/webhooks-scenario.ts).
+  if (process.env.BENCH_SCENARIO === 'webhooks') return (await import('./webhooks-scenario.js')).runWebhooksScenario();
   const startedAt = new Date();
   say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
 
@@ -104,13 +111,16 @@ async function main(): Promise<number> {
   // 5a. The automations (h): sandbox automations started through the API and run to completion, on the same Statehouse.
   const automations = await runAutomations(statehouse as Child<Record<string, unknown>>, servers.sh.connectionString, servers.sh.url, results.find((r) => r.key === 'b') ?? null);
 
+  // 5a'. The webhooks (i): the write with and without an endpoint, then delivery throughput, on the same Statehouse.
+  const webhooks = WEBHOOKS ? await runWebhooks(statehouse as Child<Record<string, unknown>>, servers.sh, results.find((r) => r.key === 'b') ?? null) : null;
+
   // 5b. Task generation (e), in its own child with its own embedded PostgreSQL, once the load is over.
   //     The other servers stay up but idle.
   const generation = await runTaskGeneration(state.tempDir!);
 
   // 6. Report.
   const { ratios, goal, tasksGoal, generationGoal, memory, footprint, failures, noisy } = await verdict({
-    startup, results, tasksResponse, mailResponse, generation, automations, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt,
+    startup, results, tasksResponse, mailResponse, generation, automations, webhooks, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt,
   });
 
   // 7. Stop everything (Statehouse must shut down cleanly), then save.
@@ -125,7 +135,7 @@ async function main(): Promise<number> {
     settings: {
       connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, databasePoolSize: POOL_SIZE, database: DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded',
       tasksPerEntity: TASKS_PER_ENTITY, taskEntities: TASK_ENTITIES, mailItems: MAIL_ITEMS, automations: AUTOMATIONS, automationConcurrency: AUTOMATION_CONCURRENCY,
-      cpuProfile: [...CPU_PROFILE],
+      webhooks: WEBHOOKS, webhookEvents: WEBHOOK_EVENTS, webhookWriters: WEBHOOK_WRITERS, cpuProfile: [...CPU_PROFILE],
     },
     legalEntityResponse: { bytes: entity.body.length, contentType },
     tasksEntity: tasksResponse,
@@ -136,6 +146,7 @@ async function main(): Promise<number> {
     tasksGoal,
     generation: generation && { ...generation, goal: generationGoal },
     automations,
+    webhooks,
     cpuProfiles: profiles,
     statehouseMemory: memory,
     footprint: { ...startup, goal: footprint },

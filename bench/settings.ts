@@ -22,6 +22,10 @@ export const MAIL_ITEMS = Math.round(envNumber('BENCH_MAIL_ITEMS', 100, 1, 10_00
 /** The automations step (h): sandbox automations started through the API, one entity each (0 skips it), and the starts in flight. */
 export const AUTOMATIONS = Math.round(envNumber('BENCH_AUTOMATIONS', 1000, 0, 100_000));
 export const AUTOMATION_CONCURRENCY = Math.round(envNumber('BENCH_AUTOMATION_CONCURRENCY', 10, 1, 1000));
+/** The webhooks step (i): events produced for (b), writers (one entity each) producing them; 0 events skips (b). BENCH_WEBHOOKS=0 skips i in the full run. */
+export const WEBHOOKS = Math.round(envNumber('BENCH_WEBHOOKS', 1, 0, 1)) === 1;
+export const WEBHOOK_EVENTS = Math.round(envNumber('BENCH_WEBHOOK_EVENTS', 10_000, 0, 1_000_000));
+export const WEBHOOK_WRITERS = Math.round(envNumber('BENCH_WEBHOOK_WRITERS', 10, 1, 1000));
 const PROFILE_KEYS = ['a', 'b', 'c1', 'c2', 'd0', 'd1', 'd2', 'f0', 'f1', 'g0', 'g1', 'e'] as const;
 export const CPU_PROFILE = new Set(
   (process.env.BENCH_CPU_PROFILE ?? '').split(',').map((k) => k.trim()).filter(Boolean).flatMap((k) => (k === 'all' ? [...PROFILE_KEYS] : [k])),
@@ -33,6 +37,8 @@ export const PROFILE_DIR = path.join(REPO_ROOT, 'bench', 'results', 'profiles');
 
 /** The goal: GET /legal_entity at ≥ 75 % of the bare-pg floor's requests/s, with p99 ≤ 25 ms. */
 export const GOAL = { minRatioToBarePg: 0.75, maxP99Ms: 25 };
+/** The webhooks goal: the write (PUT /v2/regions/{code}) with an enabled endpoint at ≥ 90 % of its requests/s without one. */
+export const WEBHOOKS_GOAL = { minWriteRatio: 0.9 };
 /** The tasks goal: GET /tasks (d1) and GET /v2/tasks (d2) of an entity with ~300 tasks at p99 ≤ 30 ms. */
 export const TASKS_GOAL = { maxP99Ms: 30 };
 /** The generation goal: rollForwardAll at ≥ 1 000 entities/s, first run and re-run alike. */

@@ -42,6 +42,8 @@ export async function startServers() {
     // The automations step (h) measures the workflow's own cost: the sandbox agency with no pause between steps.
     AUTOMATION_SANDBOX: 'on',
     AUTOMATION_SANDBOX_STEP_MS: '0',
+    // The webhooks step (i) delivers to a receiver in the bench process, on 127.0.0.1.
+    STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1',
   };
   delete statehouseEnv.DATABASE_URL;
   delete statehouseEnv.PUBLIC_BASE_URL;

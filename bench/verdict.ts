@@ -11,6 +11,8 @@ import {
 import type { GenerationReport } from './task-generation.js';
 import type { AutomationsReport } from './automations.js';
 import { automationsLines } from './automations-report.js';
+import type { WebhooksReport } from './webhooks.js';
+import { webhooksLines } from './webhooks-report.js';
 
 export interface VerdictInput {
   results: Measurement[];
@@ -19,6 +21,8 @@ export interface VerdictInput {
   generation: (GenerationReport & { pid: number }) | null;
   /** The automations step (h), null when skipped. */
   automations: AutomationsReport | null;
+  /** The webhooks step (i), null when skipped. */
+  webhooks: WebhooksReport | null;
   /** Statehouse's memory when idle (before the load) and at its end; the bare servers' at the end. */
   idle: MemoryStatus | null;
   end: MemoryStatus | null;
@@ -33,7 +37,7 @@ export interface VerdictInput {
 }
 
 export async function verdict(input: VerdictInput) {
-  const { results, tasksResponse, mailResponse, generation, automations, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt, startup } = input;
+  const { results, tasksResponse, mailResponse, generation, automations, webhooks, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt, startup } = input;
   const by = (key: Target['key']) => results.find((r) => r.key === key)!;
   const [a, b, c1, c2, d0, d1, d2] = [by('a'), by('b'), by('c1'), by('c2'), by('d0'), by('d1'), by('d2')];
   const [f0, f1, g0, g1] = [by('f0'), by('f1'), by('g0'), by('g1')];
@@ -100,6 +104,7 @@ export async function verdict(input: VerdictInput) {
   }
   if (generation && generation.runs[0] && generation.runs[0].created === 0) failures.push('e first run: rollForwardAll created no task');
   failures.push(...(automations?.failures ?? []));
+  failures.push(...(webhooks?.failures ?? []));
 
   const out: string[] = [];
   out.push('');
@@ -163,10 +168,13 @@ export async function verdict(input: VerdictInput) {
   }
   out.push('');
   out.push(...automationsLines(automations));
+  out.push('');
+  out.push(...webhooksLines(webhooks));
   const noisy = [
     ...results.filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT).map((r) => ({ key: r.key, other: r.cpuPercent.other })),
     ...(generation?.runs ?? []).map((r, i) => ({ key: `e${i + 1}`, other: r.cpuPercent.other })).filter((r) => r.other > NOISY_OTHER_CPU_PERCENT),
     ...(automations && automations.cpu.percent.other > NOISY_OTHER_CPU_PERCENT ? [{ key: 'h', other: automations.cpu.percent.other }] : []),
+    ...(webhooks ? [webhooks.write.withoutEndpoint, webhooks.write.withEndpoint] : []).filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT).map((r) => ({ key: r.key, other: r.cpuPercent.other })),
   ];
   if (noisy.length > 0) {
     out.push('');
