@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json } from './helpers/app.js';
+import { bearer, json, discardingJobs } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
 import { openLink } from './helpers/hosted.js';
 
@@ -9,7 +9,7 @@ const CALLBACK = 'https://platform.example/back';
 describe('automations: a refused start on the hosted form', () => {
   let f: Awaited<ReturnType<typeof startAutomationsFixture>>;
   beforeAll(async () => {
-    f = await startAutomationsFixture({ jobs: { send: async () => {} } });
+    f = await startAutomationsFixture({ jobs: discardingJobs });
   });
   afterAll(() => f.close());
 

@@ -6,7 +6,10 @@ import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.j
 /** A step whose job was lost (pg-boss gave up on it, or it was deleted) is sent again by the minute's sweep. */
 describe('automations: the sweep', () => {
   const sent: { name: string; data: Record<string, unknown> }[] = [];
-  const recorder: JobSender = { send: async (name, data) => void sent.push({ name, data }) };
+  const recorder: JobSender = {
+    send: async (name, data) => void sent.push({ name, data }),
+    sendMany: async (name, list) => void sent.push(...list.map((data) => ({ name, data }))),
+  };
   let f: Awaited<ReturnType<typeof startAutomationsFixture>>;
   beforeAll(async () => {
     f = await startAutomationsFixture({ jobs: recorder });

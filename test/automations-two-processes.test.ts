@@ -5,7 +5,7 @@ import { createAutomationsModule, type AgencyConnector } from '../src/modules/au
 import { createVault } from '../src/modules/accounts/vault.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
-import { TEST_VAULT_KEY } from './helpers/app.js';
+import { TEST_VAULT_KEY, discardingJobs } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
 import { startProcessesFixture } from './helpers/automation-processes.js';
 import { waitUntil } from './helpers/wait.js';
@@ -41,7 +41,7 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
   it('two performances of one step at the same moment: the connector is called once, the other finds it held', async () => {
     // A connector that counts its calls and stays in the call until the test lets it go (not for a fixed time a busy
     // machine could outlast), in two modules (as two processes would build them) on one database.
-    const f = await startAutomationsFixture({ jobs: { send: async () => {} } });
+    const f = await startAutomationsFixture({ jobs: discardingJobs });
     try {
       const calls: string[] = [];
       let letGo!: () => void;
@@ -59,7 +59,7 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
         const events = createEventsService();
         const settings: Config['automations'] = { sandbox: false, sandboxStepMs: 0, connectorTimeoutMs: 120_000, maxAttempts: 3, retryBaseMs: 100 };
         const module = createAutomationsModule({
-          db, catalog: f.t.app.services.catalog, now: () => new Date(), planning: f.t.app.services.planning.planning, jobs: { send: async () => {} },
+          db, catalog: f.t.app.services.catalog, now: () => new Date(), planning: f.t.app.services.planning.planning, jobs: discardingJobs,
           vault: createVault([TEST_VAULT_KEY]), accounts: f.t.app.services.accounts, mail: f.t.app.services.mail,
           audit: { record: async () => {} }, settings, connectors: { sandbox: { enabled: false, stepMs: 0 }, byAgency: new Map([['ca-edd', slow]]) },
           events, taskEvents: createTaskEvents({ catalog: f.t.app.services.catalog, publicBaseUrl: f.t.config.publicBaseUrl, events }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json } from './helpers/app.js';
+import { bearer, json, discardingJobs } from './helpers/app.js';
 import { EDD, startAutomationsFixture } from './helpers/automations.js';
 import { openLink } from './helpers/hosted.js';
 
@@ -10,7 +10,7 @@ describe('hosted automation page: refusals and sensitive input', () => {
   let f: Awaited<ReturnType<typeof startAutomationsFixture>>;
   // The automation's jobs are held: these tests look at the start only.
   beforeAll(async () => {
-    f = await startAutomationsFixture({ jobs: { send: async () => {} } });
+    f = await startAutomationsFixture({ jobs: discardingJobs });
   });
   afterAll(() => f.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp, discardingJobs } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
 const CALLBACK = 'https://platform.example/back';
@@ -19,7 +19,7 @@ describe('hosted task pages', () => {
 
   beforeAll(async () => {
     // The automation's jobs are held, never run: these tests look at its start (docs/automations.md has the workflow).
-    t = await createTestApp({}, undefined, { jobs: { send: async () => {} } });
+    t = await createTestApp({}, undefined, { jobs: discardingJobs });
     ({ apiKey, platformId, token } = await createPlatformWithEntity(t, 'Acme Payroll', {
       user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
     }));

@@ -11,7 +11,10 @@ import { TEST_WEBHOOKS } from './helpers/webhook-deliveries.js';
 describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
   let t: TestApp;
   const sent: { name: string; data: Record<string, unknown> }[] = [];
-  const jobs: JobSender = { send: async (name, data) => void sent.push({ name, data }) };
+  const jobs: JobSender = {
+    send: async (name, data) => void sent.push({ name, data }),
+    sendMany: async (name, list) => void sent.push(...list.map((data) => ({ name, data }))),
+  };
   let platformId: string;
   let endpointId: string;
   const events = createEventsService();

@@ -38,6 +38,8 @@ export interface SendOptions {
 /** What domain services see: a way to put durable work on the queue. */
 export interface JobSender {
   send(name: string, data: Record<string, unknown>, options?: SendOptions): Promise<void>;
+  /** Several jobs of one queue in one statement (the same options for each). */
+  sendMany(name: string, data: readonly Record<string, unknown>[], options?: Pick<SendOptions, 'transaction'>): Promise<void>;
 }
 
 export interface JobQueue extends JobSender, JobQueueStatsSource {
@@ -148,6 +150,11 @@ export async function startJobQueue(connectionString: string, log: (message: str
         ...(options.singletonKey !== undefined && { singletonKey: options.singletonKey }),
       });
     },
+    async sendMany(name, data, options = {}) {
+      if (data.length === 0) return;
+      await ensureQueue(name);
+      await boss.insert(data.map((item) => ({ name, data: item })), options.transaction ? { db: viaTransaction(options.transaction) } : {});
+    },
     async work(jobs) {
       // Side by side: each job's few round trips (its queue, its schedule) need not wait for the others'.
       await Promise.all(jobs.map(async (job) => {
@@ -219,6 +226,9 @@ const viaTransaction = (trx: Kysely<any>): PgBoss.Db => ({
 /** For an app built without a queue (most tests): any attempt to enqueue is a clear error. */
 export const noJobQueue: JobSender = {
   send: async (name) => {
+    throw new Error(`No job queue is running in this process (job '${name}')`);
+  },
+  sendMany: async (name) => {
     throw new Error(`No job queue is running in this process (job '${name}')`);
   },
 };

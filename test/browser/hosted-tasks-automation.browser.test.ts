@@ -1,3 +1,4 @@
+import { discardingJobs } from '../helpers/app.js';
 /**
  * The automation input page (errors next to the fields and in a summary, keyboard, return to the platform), and
  * every task page accessible and captured on a phone and a desktop.
@@ -15,7 +16,7 @@ import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 
 describe('hosted task pages in a browser: automation input and accessibility', { timeout: 180_000 }, () => {
   // The automation's jobs are held, never run: these tests look at its start (docs/automations.md has the workflow).
-  const suite = useBrowserSuite({ callbackPath: '/back', app: { jobs: { send: async () => {} } } });
+  const suite = useBrowserSuite({ callbackPath: '/back', app: { jobs: discardingJobs } });
   const { trackedPage, whereIs, navigate, submitExpectingPage } = suite;
   const { setupEntity, openPage, notice, taskButton, focused, tabTo, capture, shots, description, expectRightAbove, openTaskList } = createTaskPages(suite);
   let t: LiveApp;

@@ -23,6 +23,9 @@ export interface TestApp {
 /** A fixed login-vault key, so tests never create a key file. */
 export const TEST_VAULT_KEY = Buffer.alloc(32, 7);
 
+/** A job queue that accepts and drops every job (tests that only need a start to be enqueued). */
+export const discardingJobs: JobSender = { send: async () => {}, sendMany: async () => {} };
+
 export interface TestAppOptions {
   /**
    * `true`: a real durable job queue (pg-boss) on the test database, running the app's job definitions

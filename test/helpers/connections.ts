@@ -33,7 +33,10 @@ export async function expectConsistentLog(db: Db, connectionId: string) {
  */
 export async function startConnectionsFixture() {
   const sent: { name: string; data: Record<string, unknown>; options: SendOptions | undefined }[] = [];
-  const recorder: JobSender = { send: async (name, data, options) => void sent.push({ name, data, options }) };
+  const recorder: JobSender = {
+    send: async (name, data, options) => void sent.push({ name, data, options }),
+    sendMany: async (name, list, options) => void sent.push(...list.map((data) => ({ name, data, options }))),
+  };
   const logLines: string[] = [];
   const t = await createTestApp({ sandboxConnectorStepMs: 0, logLevel: 'debug' }, { write: (line) => void logLines.push(line) }, { jobs: recorder });
   const { entityId, token } = await createPlatformWithEntity(t);

@@ -43,7 +43,7 @@ export function createFanOut(deps: FanOutDeps) {
         for (const target of await subscribed.get(key)!) rows.push({ endpointId: target.id, eventId: event.id, platformId: event.platform_id });
       }
       const created = await repository.insertDeliveries(rows);
-      for (const deliveryId of created) await deps.jobs.send(DELIVER_JOB, { deliveryId, attempt: 1 }, { transaction: trx });
+      await deps.jobs.sendMany(DELIVER_JOB, created.map((deliveryId) => ({ deliveryId, attempt: 1 })), { transaction: trx });
       const last = events.at(-1)!;
       await repository.advanceCursor({ xid: last.xid, seq: last.seq });
       return { events: events.length, deliveries: created.length };

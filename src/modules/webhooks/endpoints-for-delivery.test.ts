@@ -10,6 +10,9 @@ function fakeRepository(rows: Map<string, EndpointRow>, calls: string[]) {
       calls.push(`lock ${id}`);
       return rows.get(id);
     },
+    markHealthy: async (id: string, at: Date, staleBefore: Date) => {
+      calls.push(`healthy ${id} ${at.getTime() - staleBefore.getTime()}`);
+    },
     updateHealth: async (id: string, changes: Partial<EndpointRow>) => {
       calls.push(`update ${id}`);
       rows.set(id, { ...rows.get(id)!, ...changes });
@@ -52,7 +55,13 @@ describe('recordOutcome', () => {
 
   it('counts nothing for an endpoint that is gone', async () => {
     const { calls, endpoints } = setup();
-    await endpoints.recordOutcome(trx, 'we_gone', { ok: true, at: new Date() });
+    await endpoints.recordOutcome(trx, 'we_gone', { ok: false, at: new Date(), error: 'HTTP 500' });
     expect(calls).toEqual(['lock we_gone']);
+  });
+
+  it('records a success without the row lock: one conditional write, last success at most a minute stale', async () => {
+    const { calls, endpoints } = setup();
+    await endpoints.recordOutcome(trx, 'we_1', { ok: true, at: new Date() });
+    expect(calls).toEqual(['healthy we_1 60000']);
   });
 });

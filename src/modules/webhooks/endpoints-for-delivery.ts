@@ -4,6 +4,9 @@ import { openSecret, type SecretSealer } from './webhook-secrets.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 import type { EndpointsForDelivery } from './webhooks.types.js';
 
+/** How stale `last_success_at` may be while every attempt succeeds (its write is skipped until then). */
+export const LAST_SUCCESS_RESOLUTION_MS = 60_000;
+
 export interface EndpointsForDeliveryDeps {
   db: Db;
   vault: SecretSealer;
@@ -30,9 +33,17 @@ export function createEndpointsForDelivery(deps: EndpointsForDeliveryDeps): Endp
       return (await repositoryFor(db).signingSecrets(endpointId)).map((row) => openSecret(deps.vault, row));
     },
 
-    /** Under the endpoint's row lock, so outcomes of concurrent attempts each count. A deleted endpoint counts nothing. */
+    /**
+     * A failure is counted under the endpoint's row lock, so concurrent failures each count. A success only resets
+     * (see `markHealthy`): `last_success_at` moves at most once a minute while the endpoint is healthy. A deleted
+     * endpoint counts nothing.
+     */
     async recordOutcome(trx, endpointId, outcome) {
       const repo = repositoryFor(trx);
+      if (outcome.ok) {
+        await repo.markHealthy(endpointId, outcome.at, new Date(outcome.at.getTime() - LAST_SUCCESS_RESOLUTION_MS));
+        return;
+      }
       const row = await repo.findForUpdate(endpointId);
       if (!row) return;
       const next = nextHealth(row, outcome, deps.settings);

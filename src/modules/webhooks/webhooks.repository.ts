@@ -55,6 +55,21 @@ export function createWebhooksRepository(db: Db) {
       await db.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
     },
 
+    /**
+     * A success: clears the failure count and moves last_success_at, but writes (and so locks) the row only when that
+     * changes something a reader sees — a failing endpoint, or a last success older than `staleBefore`. A healthy
+     * endpoint's successes then cost one index probe and never queue behind each other on its row.
+     */
+    markHealthy: async (id: string, at: Date, staleBefore: Date) => {
+      await db.updateTable('webhook_endpoints').set({ consecutive_failures: 0, failing_since: null, last_success_at: at })
+        .where('id', '=', id).where('deleted_at', 'is', null)
+        .where((eb) => eb.or([
+          eb('consecutive_failures', '>', 0), eb('failing_since', 'is not', null), eb('last_success_at', 'is', null),
+          eb('last_success_at', '<', staleBefore),
+        ]))
+        .execute();
+    },
+
     /** Enabled endpoints of the platform that receive this type (event_types null: every type). */
     subscribedTo: (platformId: string, type: string) =>
       db.selectFrom('webhook_endpoints').select(['id', 'platform_id', 'url'])
