@@ -17,6 +17,11 @@ export const ENDPOINT_SHARE = 4;
 export const SLOW_ATTEMPT_MS = 1_000;
 /** Workers of the delivery queue per process (twice the share: others' deliveries always have room). */
 export const DELIVERY_WORKERS = 2 * ENDPOINT_SHARE;
+/**
+ * However fast it has been so far, one endpoint never holds more attempts than this: when a burst of its jobs is
+ * fetched at once, before any could be seen to be slow, a receiver that then hangs still leaves workers for others.
+ */
+export const ENDPOINT_MAX_RUNNING = DELIVERY_WORKERS - 2;
 
 export const NOT_ATTEMPTED = 'Not attempted: the endpoint is disabled or deleted';
 
@@ -35,7 +40,8 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
   const inFlight = new Map<string, Set<number>>();
   const isHeldUp = (endpointId: string) => {
     const running = inFlight.get(endpointId);
-    return running !== undefined && running.size >= ENDPOINT_SHARE && performance.now() - Math.min(...running) > SLOW_ATTEMPT_MS;
+    if (running === undefined) return false;
+    return running.size >= ENDPOINT_MAX_RUNNING || (running.size >= ENDPOINT_SHARE && performance.now() - Math.min(...running) > SLOW_ATTEMPT_MS);
   };
 
   /**
