@@ -221,3 +221,11 @@ export function contrastRatio(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (hi! + 0.05) / (lo! + 0.05);
 }
+
+/**
+ * Opens a hosted link the way its person does. Every browser test opens hosted-session links through this
+ * (never page.goto on a /hosted/s/ link directly), so the link's opening ritual lives in one place.
+ */
+export async function openHostedLink(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'load' });
+}
