@@ -105,9 +105,9 @@ ${fields(page)}
 }
 
 const STEP_DESCRIPTIONS: Record<FormStep, string> = {
-  business: 'its legal name, entity type and tax classification, the state and date it was formed, and its federal EIN if it has one',
-  contact: 'your email, and the business\'s email, phone and address',
-  accounting: 'industry (NAICS code), accounting method and fiscal year, if you know them; you can skip this step',
+  business: 'Its legal name, entity type and tax classification, the state and date it was formed, and its federal EIN if it has one',
+  contact: 'Your email, and the business\'s email, phone and address',
+  accounting: 'Industry (NAICS code), accounting method and fiscal year, if you know them; you can skip this step',
 };
 
 // Labels inside a sentence: "legal business name", but "NAICS code" and "LLC management" keep their capitals.
@@ -126,7 +126,7 @@ export function renderSignupWelcome(data: { entity: LegalEntityRow; prefilled: P
 <h2>What you will do</h2>
 <ol class="steps-list">
 ${FORM_STEPS.map((step) => html`<li><strong>${STEP_TITLES[step]}</strong><p>${STEP_DESCRIPTIONS[step]}.</p></li>`)}
-<li><strong>${STEP_TITLES.review}</strong><p>check everything in one place, then confirm.</p></li>
+<li><strong>${STEP_TITLES.review}</strong><p>Check everything in one place, then confirm.</p></li>
 </ol>
 <p>It takes about 5 minutes. Have at hand the business's formation documents (for the state and date) and its EIN, from the IRS letter that assigned it (CP 575).</p>
 <p>Each step is saved when you continue: you can stop at any time and ${platformName} can send you a new link to pick up where you left off.</p>
