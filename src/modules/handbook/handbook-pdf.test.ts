@@ -1,0 +1,100 @@
+import { PDFParse } from 'pdf-parse';
+import { describe, expect, it } from 'vitest';
+import type { HandbookDocument } from '../../pages/handbook-document.js';
+import { renderHandbookPdf } from './handbook-pdf.js';
+
+const paragraph = 'We explain what we do and why, in plain words an employee can read on paper or on a phone, and whom to ask when something is unclear.';
+const policyText = (n: number) => [...Array.from({ length: n }, () => paragraph), '- the first thing to know\n- the second thing to know'].join('\n\n');
+
+/** Policies of varied lengths, so that headings land at every height of a page. */
+function handbook(federalPolicies: number, overrides: Partial<HandbookDocument> = {}): HandbookDocument {
+  return {
+    businessName: 'Acme Widgets LLC',
+    version: 3,
+    publishedAt: '2026-03-04T15:00:00.000Z',
+    regionNames: ['California', 'New York'],
+    contact: 'Dana Lee (dana@acme.test)',
+    sections: [
+      { region: 'US', heading: 'Policies for every employee', policies: Array.from({ length: federalPolicies }, (_, i) => ({ id: `us-policy-${i}`, title: `Federal policy number ${i}`, text: policyText(1 + ((i * 7) % 6)) })) },
+      { region: 'CA', heading: 'California', policies: [{ id: 'ca-sick-leave', title: 'Paid sick leave in California', text: policyText(3) }] },
+      { region: 'NY', heading: 'New York', policies: [{ id: 'ny-sick-leave', title: 'Paid sick leave in New York', text: policyText(3) }] },
+    ],
+    ...overrides,
+  };
+}
+
+async function parse(pdf: Buffer) {
+  const parser = new PDFParse({ data: new Uint8Array(pdf) });
+  try {
+    const text = await parser.getText();
+    const info = await parser.getInfo();
+    return { pages: text.pages.map((p) => p.text), info: info.info as Record<string, unknown> };
+  } finally {
+    await parser.destroy();
+  }
+}
+
+describe('the handbook PDF', () => {
+  it('opens with a cover naming the business, version, date and states, then the contents, the policies in order and the acknowledgement form', async () => {
+    const { pages } = await parse(await renderHandbookPdf(handbook(3)));
+    expect(pages[0]).toContain('Acme Widgets LLC');
+    expect(pages[0]).toMatch(/Version:\s*3/);
+    expect(pages[0]).toContain('March 4, 2026');
+    expect(pages[0]).toContain('California and New York');
+    expect(pages[0]).toContain('About this handbook');
+    expect(pages[1]).toMatch(/^Contents/);
+    const body = pages.slice(2).join('\n');
+    const order = ['Policies for every employee', 'Federal policy number 0', 'Federal policy number 2', 'Paid sick leave in California', 'Paid sick leave in New York', 'Acknowledgement of receipt'].map((t) => body.indexOf(t));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    const last = pages.at(-1)!;
+    expect(last).toContain('I have received version 3 of the Acme Widgets LLC employee handbook, published March 4,');
+    for (const label of ['Employee name (print)', 'Signature', 'Date']) expect(last).toContain(label);
+    expect(last).toContain('Dana Lee (dana@acme.test)');
+  });
+
+  it('prints the page each section and policy starts on in the contents', async () => {
+    const { pages } = await parse(await renderHandbookPdf(handbook(12)));
+    const pageOf = (title: string) => pages.findIndex((text, i) => i > 1 && text.split('\n').some((line) => line.trim() === title)) + 1;
+    for (const title of ['California', 'Federal policy number 11', 'Paid sick leave in New York', 'Acknowledgement of receipt']) {
+      const entry = new RegExp(`^${title}\\s+(\\d+)$`, 'm').exec(pages[1]!);
+      expect(entry, title).not.toBeNull();
+      expect(Number(entry![1]), title).toBe(pageOf(title));
+    }
+  });
+
+  it('starts each state on a new page and carries a footer with the business, the version and page X of Y after the cover', async () => {
+    const { pages } = await parse(await renderHandbookPdf(handbook(2)));
+    expect(pages.some((text) => text.startsWith('California\n'))).toBe(true);
+    expect(pages.some((text) => text.startsWith('New York\n'))).toBe(true);
+    expect(pages[0]).not.toMatch(/Page 1 of/);
+    pages.slice(1).forEach((text, i) => {
+      expect(text).toContain('Acme Widgets LLC employee handbook · Version 3');
+      expect(text).toContain(`Page ${i + 2} of ${pages.length}`);
+    });
+  });
+
+  it('grows with the policies and keeps every policy title with at least the first lines of its text', async () => {
+    const short = await parse(await renderHandbookPdf(handbook(2)));
+    const long = await parse(await renderHandbookPdf(handbook(20)));
+    expect(long.pages.length).toBeGreaterThan(short.pages.length + 3);
+    for (const text of long.pages.slice(2)) {
+      const lines = text.split('\n').filter((line) => line.trim() && !/Version 3|Page \d+ of/.test(line));
+      const lastTitle = lines.map((line) => /^(Federal policy number \d+|Paid sick leave in .*)$/.test(line)).lastIndexOf(true);
+      // Every paragraph of these policies takes two lines: a title keeps at least one whole paragraph.
+      if (lastTitle >= 0) expect(lines.length - lastTitle - 1, text).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('describes itself in its metadata, dated by its publication', async () => {
+    const { info } = await parse(await renderHandbookPdf(handbook(1)));
+    expect(info).toMatchObject({ Title: 'Acme Widgets LLC employee handbook', Author: 'Acme Widgets LLC', Creator: 'Statehouse', Language: 'en-US' });
+    expect(String(info.Subject)).toContain('version 3');
+    expect(String(info.CreationDate)).toMatch(/^D:20260304/);
+  });
+
+  it('is the same document every time a version is rendered', async () => {
+    const doc = handbook(2);
+    expect((await renderHandbookPdf(doc)).equals(await renderHandbookPdf(doc))).toBe(true);
+  });
+});
