@@ -1,7 +1,7 @@
 import { PDFParse } from 'pdf-parse';
 import { describe, expect, it } from 'vitest';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
-import { renderHandbookPdf } from './handbook-pdf.js';
+import { pdfText, renderHandbookPdf } from './handbook-pdf.js';
 
 const paragraph = 'We explain what we do and why, in plain words an employee can read on paper or on a phone, and whom to ask when something is unclear.';
 const policyText = (n: number) => [...Array.from({ length: n }, () => paragraph), '- the first thing to know\n- the second thing to know'].join('\n\n');
@@ -96,5 +96,11 @@ describe('the handbook PDF', () => {
   it('is the same document every time a version is rendered', async () => {
     const doc = handbook(2);
     expect((await renderHandbookPdf(doc)).equals(await renderHandbookPdf(doc))).toBe(true);
+  });
+
+  it('prints characters its fonts lack as readable stand-ins instead of garbage', async () => {
+    expect(pdfText('Café “Nord” — 5 ≥ 3, 日本')).toBe('Café “Nord” — 5 >= 3, ??');
+    const { pages } = await parse(await renderHandbookPdf(handbook(1, { businessName: 'Café Nord ≥ 日本' })));
+    expect(pages[0]).toContain('Café Nord >= ??');
   });
 });

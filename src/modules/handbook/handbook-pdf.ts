@@ -24,7 +24,8 @@ const LINES_KEPT_WITH_HEADING = 3;
 
 type Pdf = PDFKit.PDFDocument;
 
-export function renderHandbookPdf(doc: HandbookDocument): Promise<Buffer> {
+export function renderHandbookPdf(original: HandbookDocument): Promise<Buffer> {
+  const doc = printable(original);
   const pages = layOut(doc, null).pages;
   const { pdf } = layOut(doc, pages);
   return new Promise((resolve, reject) => {
@@ -197,6 +198,35 @@ function rule(pdf: Pdf, thickness = 1, color = '#d0d7de') {
   pdf.moveTo(pdf.page.margins.left, y).lineTo(pdf.page.width - pdf.page.margins.right, y).lineWidth(thickness).strokeColor(color).stroke();
   pdf.x = pdf.page.margins.left;
   pdf.y = y + 14;
+}
+
+/**
+ * The built-in fonts draw only the Windows-1252 (WinAnsi) characters; any other character would print as
+ * garbage. Common symbols get a readable stand-in, anything else a '?'.
+ */
+const WIN_ANSI_BEYOND_LATIN1 = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+const STAND_INS: Record<string, string> = { '≥': '>=', '≤': '<=', '≠': '!=', '→': '->', '←': '<-', '−': '-', '‐': '-', '‑': '-', '′': "'", '″': '"', '✓': '*', '✔': '*' };
+export function pdfText(text: string): string {
+  return [...text.normalize('NFC')].map((c) => {
+    const code = c.codePointAt(0)!;
+    if ((code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code <= 0xff) || c === '\n' || WIN_ANSI_BEYOND_LATIN1.has(c)) return c;
+    if (c === '\t' || /\s/u.test(c)) return ' ';
+    return STAND_INS[c] ?? '?';
+  }).join('');
+}
+
+function printable(doc: HandbookDocument): HandbookDocument {
+  return {
+    ...doc,
+    businessName: pdfText(doc.businessName),
+    regionNames: doc.regionNames.map(pdfText),
+    ...(doc.contact === undefined ? {} : { contact: pdfText(doc.contact) }),
+    sections: doc.sections.map((section) => ({
+      ...section,
+      heading: pdfText(section.heading),
+      policies: section.policies.map((policy) => ({ ...policy, title: pdfText(policy.title), text: pdfText(policy.text) })),
+    })),
+  };
 }
 
 const contentWidth = (pdf: Pdf) => pdf.page.width - pdf.page.margins.left - pdf.page.margins.right;
