@@ -91,7 +91,6 @@ const blocksHtml = (text: string) =>
 export function handbookArticle(doc: HandbookDocument): Raw {
   return html`<article class="handbook" aria-labelledby="handbook-title">
 <header class="handbook-cover">
-<p class="handbook-kicker">Employee handbook</p>
 <h2 id="handbook-title">${handbookTitle(doc)}</h2>
 <dl class="handbook-facts">
 <div><dt>Version</dt><dd>${doc.version}</dd></div>
