@@ -9,7 +9,7 @@
 // and ASCII only: one character beyond Latin-1 makes node hand V8 the whole chunk as a two-byte string,
 // which decodes and compiles about twice as slowly.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -72,7 +72,7 @@ export const bundleOptions = {
 };
 
 // Run as a script (npm run build), not when a test imports the options.
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   rmSync(OUT, { recursive: true, force: true });
   await build({ ...bundleOptions, entryPoints: ['src/cli/statehouse.ts', 'bench/statehouse-server.ts'], outdir: OUT });
   checkAscii();
