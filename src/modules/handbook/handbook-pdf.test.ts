@@ -1,5 +1,6 @@
 import { PDFParse } from 'pdf-parse';
 import { describe, expect, it } from 'vitest';
+import { fillPolicyText, loadHandbookCatalog } from '../../catalog/handbook.js';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
 import { pdfText, renderHandbookPdf } from './handbook-pdf.js';
 
@@ -102,5 +103,24 @@ describe('the handbook PDF', () => {
     expect(pdfText('Café “Nord” — 5 ≥ 3, 日本')).toBe('Café “Nord” — 5 >= 3, ??');
     const { pages } = await parse(await renderHandbookPdf(handbook(1, { businessName: 'Café Nord ≥ 日本' })));
     expect(pages[0]).toContain('Café Nord >= ??');
+  });
+
+  it('renders every federal policy of the catalog, each listed in the contents and printed in full', async () => {
+    const catalog = loadHandbookCatalog();
+    const answers = { ...Object.fromEntries([...catalog.questions.values()].map((q) => [q.id, q.default])), 'hr-contact': 'Dana Lee (dana@acme.test)' };
+    const federal = catalog.byRegion.get('US')!;
+    const doc = handbook(0, {
+      sections: [{ region: 'US', heading: 'Policies for every employee', policies: federal.map((p) => ({ id: p.id, title: p.title, text: fillPolicyText(p.body, { company: 'Acme Widgets LLC', regionName: 'Ohio', answers, questions: catalog.questions }) })) }],
+    });
+    const { pages } = await parse(await renderHandbookPdf(doc));
+    const firstSection = pages.findIndex((text) => text.startsWith('Policies for every employee\n'));
+    const contents = pages.slice(1, firstSection).join('\n');
+    // The running footer sits between the last line of one page and the first of the next.
+    const body = pages.slice(firstSection).map((text) => text.replace(/^.*Version 3.*Page \d+ of \d+$/m, '')).join('\n').replace(/\s+/g, ' ');
+    for (const policy of federal) {
+      expect(contents, policy.id).toMatch(new RegExp(`${policy.title.replace(/[()]/g, '\\$&')}\\s+\\d+`));
+      const lastWords = doc.sections[0]!.policies.find((p) => p.id === policy.id)!.text.trim().split(/\s+/).slice(-6).join(' ').replace(/^- /, '');
+      expect(body, policy.id).toContain(lastWords);
+    }
   });
 });
