@@ -70,8 +70,7 @@ describe('the handbook PDF', () => {
     expect(pages.some((text) => text.startsWith('New York\n'))).toBe(true);
     expect(pages[0]).not.toMatch(/Page 1 of/);
     pages.slice(1).forEach((text, i) => {
-      expect(text).toContain('Acme Widgets LLC employee handbook · Version 3');
-      expect(text).toContain(`Page ${i + 2} of ${pages.length}`);
+      expect(text).toMatch(new RegExp(`Acme Widgets LLC employee handbook\\s+Version 3 · Page ${i + 2} of ${pages.length}`));
     });
   });
 
@@ -121,6 +120,18 @@ describe('the handbook PDF', () => {
       expect(contents, policy.id).toMatch(new RegExp(`${policy.title.replace(/[()]/g, '\\$&')}\\s+\\d+`));
       const lastWords = doc.sections[0]!.policies.find((p) => p.id === policy.id)!.text.trim().split(/\s+/).slice(-6).join(' ').replace(/^- /, '');
       expect(body, policy.id).toContain(lastWords);
+    }
+  });
+
+  it('keeps a very long business name to one footer line, without adding pages', async () => {
+    const longName = 'The Extraordinarily Long-Named Family Bakery, Catering and Event Planning Cooperative of the Greater Metropolitan Area LLC';
+    const short = await parse(await renderHandbookPdf(handbook(4)));
+    const long = await parse(await renderHandbookPdf(handbook(4, { businessName: longName })));
+    expect(long.pages.length).toBe(short.pages.length);
+    for (const text of long.pages.slice(1)) {
+      const footer = text.split('\n').filter((line) => /Page \d+ of \d+|Version 3/.test(line));
+      expect(footer, text).toHaveLength(1);
+      expect(footer[0]).toMatch(/^The Extraordinarily Long-Named .*(…|\.\.\.)\s*Version 3 · Page \d+ of \d+$/);
     }
   });
 });

@@ -176,7 +176,7 @@ function acknowledgementForm(pdf: Pdf, doc: HandbookDocument) {
   }
 }
 
-/** "<business> employee handbook · Version N" and "Page X of Y" at the foot of every page after the cover. */
+/** "<business> employee handbook" and "Version N · Page X of Y" at the foot of every page after the cover. */
 function footers(pdf: Pdf, doc: HandbookDocument) {
   const { start, count } = pdf.bufferedPageRange();
   for (let i = start + 1; i < start + count; i++) {
@@ -187,8 +187,11 @@ function footers(pdf: Pdf, doc: HandbookDocument) {
     // Writing below the bottom margin would start a new page; the footer sits in the margin on purpose.
     pdf.page.margins.bottom = 0;
     pdf.font('Helvetica').fontSize(8.5).fillColor(MUTED);
-    pdf.text(`${handbookTitle(doc)} · Version ${doc.version}`, left, y, { width: width - 90, lineBreak: false, ellipsis: true, height: 12 });
-    pdf.text(`Page ${i - start + 1} of ${count}`, left + width - 90, y, { width: 90, align: 'right', lineBreak: false });
+    // The version and page never give way; a long business name is shortened with an ellipsis instead.
+    const versionAndPage = `Version ${doc.version} · Page ${i - start + 1} of ${count}`;
+    const rightWidth = pdf.widthOfString(versionAndPage) + 2;
+    pdf.text(handbookTitle(doc), left, y, { width: width - rightWidth - 16, lineBreak: false, ellipsis: true, height: 12 });
+    pdf.text(versionAndPage, left + width - rightWidth, y, { width: rightWidth, align: 'right', lineBreak: false });
     pdf.page.margins.bottom = bottom;
   }
 }
