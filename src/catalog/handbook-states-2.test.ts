@@ -31,7 +31,7 @@ describe('state policies, Mississippi to Wyoming', () => {
   it('encodes the employer-size thresholds the laws set', () => {
     expect(catalog.policy('ne-paid-sick-time')?.applies_when?.min_employees).toBe(11);
     expect(catalog.policy('nv-paid-leave')?.applies_when?.min_employees).toBe(50);
-    expect(catalog.policy('nj-family-leave-act')?.applies_when).toEqual({ min_employees: 30, employees_counted: 'total' });
+    expect(catalog.policy('nj-family-leave-act')?.applies_when).toEqual({ min_employees: 15, employees_counted: 'total' });
     expect(catalog.policy('wi-family-medical-leave')?.applies_when?.min_employees).toBe(50);
     expect(catalog.policy('ny-paid-sick-leave')?.applies_when).toBeUndefined();
   });
