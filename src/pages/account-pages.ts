@@ -1,4 +1,5 @@
 import { csrfInput, errorSummary } from './components.js';
+import { dayTime } from './dates.js';
 import { html, layout, raw, type Raw } from './html.js';
 
 /** A login as the accounts page shows it: where and what, never a credential. */
@@ -54,7 +55,6 @@ export const CREDENTIAL_LABELS: Record<string, string> = {
 // Same rule as components.ts, so the error summary's links land on these fields.
 const domId = (name: string) => `f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 interface CredentialField {
   name: string;
@@ -116,7 +116,7 @@ function loginEntry(data: AccountsPageData, login: LoginItem, headingLevel: 3 | 
 <${heading}>${login.name}</${heading}>
 <p class="meta">${showRegion ? html`<span>${login.regionName}</span>` : ''}<span>Sign in at <a href="${login.loginUrl}" rel="noopener noreferrer">${login.loginUrl}</a></span>
 <span class="badge">${login.isSupported ? 'Automation supported' : 'Automation not supported'}</span>
-${login.updatedAt ? html`<span>Credentials updated <time datetime="${login.updatedAt.toISOString()}">${dateFormat.format(login.updatedAt)}</time></span>` : ''}</p>
+${login.updatedAt ? html`<span>Credentials updated ${dayTime(login.updatedAt)}</span>` : ''}</p>
 ${credentialsForm(data, {
     key: `login-${login.id}`, action: `/hosted/accounts/logins/${encodeURIComponent(login.id)}`, hidden: html``, updating: true,
     summary: html`Update credentials<span class="visually-hidden"> for ${login.name}</span>`,

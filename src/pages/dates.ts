@@ -11,13 +11,18 @@ const DAY_MS = 86_400_000;
 
 const dayOf = (value: string | Date): Date => (value instanceof Date ? value : new Date(`${value.slice(0, 10)}T00:00:00Z`));
 
-/** "March 4, 2026" from YYYY-MM-DD (or a Date, read in UTC). */
-export const formatDay = (value: string | Date): string => DAY.format(dayOf(value));
+const valid = (date: Date) => !Number.isNaN(date.getTime());
 
-/** "March 4, 2026 at 2:05 PM UTC" from an ISO timestamp or a Date. */
+/** "March 4, 2026" from YYYY-MM-DD (or a Date, read in UTC); text that is not a date is shown as it is. */
+export function formatDay(value: string | Date): string {
+  const day = dayOf(value);
+  return valid(day) ? DAY.format(day) : String(value);
+}
+
+/** "March 4, 2026 at 2:05 PM UTC" from an ISO timestamp or a Date; text that is not a date is shown as it is. */
 export function formatMoment(value: string | Date): string {
   const at = value instanceof Date ? value : new Date(value);
-  return `${DAY.format(at)} at ${TIME.format(at)} UTC`;
+  return valid(at) ? `${DAY.format(at)} at ${TIME.format(at)} UTC` : String(value);
 }
 
 /** Whole days from `today` to `day` (both YYYY-MM-DD): negative in the past. */

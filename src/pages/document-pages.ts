@@ -1,3 +1,4 @@
+import { dayTime, formatDay } from './dates.js';
 import { html, layout } from './html.js';
 
 export interface DocumentItem {
@@ -11,8 +12,6 @@ export interface DocumentItem {
   downloadUrl: string;
 }
 
-const LONG_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-const longDate = (day: string) => LONG_DATE.format(new Date(`${day}T00:00:00Z`));
 
 /** The entity's mail from state agencies, newest first, each with a download link. */
 export function renderDocumentList(data: {
@@ -25,8 +24,8 @@ export function renderDocumentList(data: {
 <ul class="documents">
 ${data.items.map((item) => html`<li class="document">
 <h2>${item.typeLabel}${item.sender ? html` from ${item.sender}` : ''}</h2>
-<p class="meta"><span>Received <time datetime="${item.received}">${longDate(item.received)}</time></span>${item.regionName ? html`<span>${item.regionName}</span>` : ''}</p>
-<p><a class="button" href="${item.downloadUrl}" rel="noopener noreferrer">Download PDF<span class="visually-hidden">: ${item.typeLabel}${item.sender ? ` from ${item.sender}` : ''}, received ${longDate(item.received)}</span></a></p>
+<p class="meta"><span>Received ${dayTime(item.received)}</span>${item.regionName ? html`<span>${item.regionName}</span>` : ''}</p>
+<p><a class="button" href="${item.downloadUrl}" rel="noopener noreferrer">Download PDF<span class="visually-hidden">: ${item.typeLabel}${item.sender ? ` from ${item.sender}` : ''}, received ${formatDay(item.received)}</span></a></p>
 </li>`)}
 </ul>`;
   return layout({
