@@ -124,10 +124,10 @@ describe('hosted task pages in a browser: keyboard and no JavaScript', { timeout
     await openTaskList(page, url!);
     await page.getByLabel('Location').selectOption({ label: 'California' });
     await navigate(page, () => page.getByRole('button', { name: 'Show tasks' }).click(), '/hosted/tasks');
-    expect(query(page)).toEqual({ region: 'CA', status: 'open' });
+    expect(query(page)).toEqual({ region: 'CA', status: 'open', group: 'none' });
     await navigate(page, () => taskButton(page, 'Mark as done', agent.definition.title).click(), '/hosted/tasks');
-    expect(query(page)).toEqual({ region: 'CA', status: 'open', updated: agent.id });
-    expect((await notice(page).textContent())?.trim()).toBe('Saved.');
+    expect(query(page)).toEqual({ region: 'CA', status: 'open', updated: agent.id, was: 'todo', now: 'done' });
+    expect(await notice(page).locator('p').textContent()).toBe(`“${agent.definition.title}” marked as done.`);
     expect((await listed(page)).map((x) => x.title)).not.toContain(agent.definition.title);
     expect(await api.statusOf(agent.id)).toBe('done');
     expect(externalRequests(requests)).toEqual([]);
