@@ -60,7 +60,7 @@ describe('documents page in a browser', () => {
       'Your employer account number New',
       'Registered agent mail New',
     ]);
-    await expect(page.locator('.document').first().getByText('New York Department of State').isVisible()).resolves.toBe(true);
+    await expect(page.locator('.document').first().locator('dd').allTextContents()).resolves.toEqual(['New York Department of State', 'April 10, 2025', 'Registered agent mail · New York']);
     await expect(page.getByText('3 documents, 3 new', { exact: false }).isVisible()).resolves.toBe(true);
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
