@@ -130,7 +130,7 @@ ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><inp
 }
 
 export type TaskGrouping = 'none' | 'state' | 'category';
-export const GROUPINGS: readonly [TaskGrouping, string][] = [['none', 'Most important first'], ['state', 'State'], ['category', 'Category']];
+export const GROUPINGS: readonly [TaskGrouping, string][] = [['none', 'No grouping (most important first)'], ['state', 'State'], ['category', 'Category']];
 
 export interface TaskListPage {
   platformName: string;
