@@ -8,9 +8,8 @@ import type { AccessScope } from '../../http/principals.js';
 import { BoundedString } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { dueHint } from '../../pages/dates.js';
-import { GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping, type TaskItem } from '../../pages/task-pages.js';
-import { automationOf } from './task-view.js';
+import { GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
+import { toTaskItem } from './task-items.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
@@ -44,49 +43,6 @@ const ListQuery = Type.Object({
   undone: Type.Optional(BoundedString(64)),
 });
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
-
-function formatFee(view: TaskView): string | null {
-  if (view.kind === 'question') return null;
-  const fee = view.definition.fee;
-  if (fee.type === 'fixed') return fee.amount === '0.00' ? 'None' : `$${fee.amount}`;
-  if (fee.type === 'range') return `$${fee.min} to $${fee.max}`;
-  return fee.reason;
-}
-
-/** What a hosted page shows of a task. */
-export function toTaskItem(catalog: Catalog, view: TaskView, today: string, documents: ReadonlyMap<string, string> = new Map()): TaskItem {
-  const common = {
-    id: view.row.id,
-    regionCode: view.region.code,
-    regionName: view.region.name,
-    status: view.row.status,
-    dueDate: view.row.due_date,
-    overdue: isOverdue({ status: view.row.status, dueDate: view.row.due_date }, today),
-    dueHint: view.row.due_date && isOpen(view.row.status) ? dueHint(today, view.row.due_date) : null,
-    category: view.kind === 'question' ? view.question.category : view.definition.category,
-    reasons: view.row.criteria_met.map((c) => c.reason),
-    blockedBy: view.row.blocked_by.map((id) => catalog.requirement(id)?.definition.title ?? id),
-  };
-  if (view.kind === 'question') {
-    return {
-      ...common, kind: 'question', title: view.question.title.replace('{region}', view.region.name), summary: null,
-      description: view.question.description, fee: null, priority: view.question.priority, resources: [], steps: [], agency: null, unlocks: [],
-      answerType: view.question.answer_type, answer: view.row.answer === null || view.row.answer === undefined ? null : String(view.row.answer), automation: null,
-    };
-  }
-  const d = view.definition;
-  return {
-    ...common, kind: 'requirement', title: d.title, summary: d.summary, description: d.description, fee: formatFee(view), priority: d.priority,
-    resources: d.resources.map((r) => ({ ...r })), steps: d.resolutions.manual.map((s) => ({ ...s })), agency: view.agency.name,
-    unlocks: (d.unlocks ?? []).map((id) => catalog.requirement(id)?.definition.title ?? id),
-    answerType: null, answer: null,
-    automation: automationOf(view) ? {
-      status: view.automation?.status ?? null,
-      results: view.automation?.outputs?.accountData.map((d) => ({ ...d })) ?? [],
-      documentUrl: documents.get(view.automation?.outputs?.documentId ?? '') ?? null,
-    } : null,
-  };
-}
 
 /** Tasks a hosted session may see: its scope (type, region, one task) narrows every list and action. */
 function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
