@@ -10,7 +10,7 @@ import { discardingJobs } from '../helpers/app.js';
  * must be evaluated in the page) bypass it. Screenshots go to test-output/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { externalRequests, type LiveApp, type CallbackServer } from '../helpers/browser.js';
+import { externalRequests, openHostedLink, type LiveApp, type CallbackServer } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 
@@ -30,9 +30,8 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     const task = await api.task('ca-edd-employer-registration');
     const { automation_url: url } = await api.session(`/tasks/${task.id}/automate/sessions`);
     const { page, requests } = await openPage();
-    const opened = await page.goto(url!, { waitUntil: 'load' });
-    expect(opened?.status(), await whereIs(page)).toBe(200);
-    expect(path(page)).toBe(`/hosted/automation/${task.id}`);
+    await openHostedLink(page, url!);
+    expect(path(page), await whereIs(page)).toBe(`/hosted/automation/${task.id}`);
     expect(await heading(page)).toBe(task.definition.title);
     expect(await page.title()).toBe(`Automate: ${task.definition.title} · Statehouse`);
     const fields = [
@@ -100,7 +99,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
 
     // A second session shows the status instead of the form.
     const again = await api.session(`/tasks/${task.id}/automate/sessions`);
-    await page.goto(again.automation_url!, { waitUntil: 'load' });
+    await openHostedLink(page, again.automation_url!);
     expect(path(page)).toBe(`/hosted/automation/${task.id}`);
     expect(await page.getByRole('status').textContent()).toContain('The filing is under way');
     expect(await page.getByRole('button', { name: 'Start the automation' }).count()).toBe(0);
@@ -118,12 +117,12 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     await navigate(page, () => page.getByRole('button', { name: 'Show tasks' }).click(), '/hosted/tasks');
     await capture(page, 'tasks-list-filtered');
 
-    // "Saved." after marking a task done, then a refused change: "Start" in a tab opened before the task was done.
+    // The confirmation (naming the task, with Undo) after marking a task done, then a refused change: "Start" in a tab opened before the task was done.
     const workers = await api.task('ca-workers-compensation');
     const stale = await trackedPage(page.context());
     await stale.goto(page.url(), { waitUntil: 'load' });
     await navigate(page, () => taskButton(page, 'Mark as done', workers.definition.title).click(), '/hosted/tasks');
-    expect((await notice(page).textContent())?.trim()).toBe('Saved.');
+    expect(await notice(page).locator('p').textContent()).toBe(`“${workers.definition.title}” marked as done.`);
     await capture(page, 'tasks-list-saved');
     await navigate(stale, () => taskButton(stale, 'Start', workers.definition.title).click(), '/hosted/tasks');
     expect(await stale.getByRole('alert').textContent()).toContain('This task is already done: move it back to to-do first.');
@@ -152,7 +151,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     // The automation form, empty and with errors; then its status once started.
     const edd = await api.task('ca-edd-employer-registration');
     const automation = await api.session(`/tasks/${edd.id}/automate/sessions`);
-    await page.goto(automation.automation_url!, { waitUntil: 'load' });
+    await openHostedLink(page, automation.automation_url!);
     expect(path(page)).toBe(`/hosted/automation/${edd.id}`);
     await capture(page, 'automation-form');
     await page.getByLabel('Name of a responsible officer').fill('Ada Lovelace');
@@ -168,7 +167,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     await page.getByRole('button', { name: 'Start the automation' }).click();
     await landed;
     const second = await api.session(`/tasks/${edd.id}/automate/sessions`);
-    await page.goto(second.automation_url!, { waitUntil: 'load' });
+    await openHostedLink(page, second.automation_url!);
     expect(await heading(page)).toBe(edd.definition.title);
     expect(await page.getByRole('status').textContent()).toContain('The filing is under way');
     expect(await page.locator('.history li').count()).toBe(1);
@@ -178,7 +177,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     // The one-task page.
     const one = await api.task('ca-new-hire-reporting');
     const oneTask = await api.session(`/v2/tasks/${one.id}/session`);
-    await page.goto(oneTask.url!, { waitUntil: 'load' });
+    await openHostedLink(page, oneTask.url!);
     expect(path(page)).toBe(`/hosted/tasks/${one.id}`);
     await capture(page, 'task-one-task');
 
