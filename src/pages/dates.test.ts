@@ -5,6 +5,8 @@ describe('hosted page dates', () => {
   it('writes a day as "March 4, 2026", in UTC whatever the reader\'s zone', () => {
     expect(formatDay('2026-03-04')).toBe('March 4, 2026');
     expect(formatDay(new Date('2026-12-31T23:30:00Z'))).toBe('December 31, 2026');
+    expect(formatDay('2024-13-01')).toBe('2024-13-01');
+    expect(formatDay('soon')).toBe('soon');
     expect(dayTime('2026-03-04').value).toBe('<time datetime="2026-03-04">March 4, 2026</time>');
   });
 
