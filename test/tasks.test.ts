@@ -153,10 +153,17 @@ describe('tasks', () => {
     expect(res.headers['x-page-size']).toBe('2');
     expect(res.headers['x-page']).toBe('1');
     expect(res.headers['x-next-page']).toBe('/v2/tasks?page_size=2&page_num=2');
+    // The names the reference v2 document gives this operation (List_Tasks_v2_tasks_get's description), same values.
+    expect(res.headers['x-mosey-page-size']).toBe('2');
+    expect(res.headers['x-mosey-page']).toBe('1');
+    expect(res.headers['x-mosey-total']).toBe(String(total));
+    expect(res.headers['x-mosey-next-page']).toBe('/v2/tasks?page_size=2&page_num=2');
     expect(json<unknown[]>(res)).toHaveLength(2);
     const last = Math.ceil(total / 2);
     const end = await t.app.inject({ url: `/v2/tasks?page_size=2&page_num=${last}`, headers: auth() });
     expect(end.headers['x-next-page']).toBeUndefined();
+    expect(end.headers['x-mosey-next-page']).toBeUndefined();
+    expect(end.headers['x-mosey-page']).toBe(String(last));
     const all = json<{ id: string }[]>(await t.app.inject({ url: '/v2/tasks?page_size=500', headers: auth() }));
     expect(new Set(all.map((x) => x.id)).size).toBe(total);
   });

@@ -1,4 +1,4 @@
-// The paging headers of the /v2 list operations (GET /v2/tasks, GET /v2/events): the names in one place.
+// The paging headers of the /v2 list operations (GET /v2/tasks, GET /v2/events): every wire name in one place.
 export const PAGE_HEADERS = {
   size: 'x-page-size',
   page: 'x-page',
@@ -7,10 +7,37 @@ export const PAGE_HEADERS = {
   link: 'link',
 } as const;
 
+/**
+ * The names the reference v2 document gives GET /v2/tasks's paging headers (its description of
+ * List_Tasks_v2_tasks_get), vendor prefix and all: clients written against it read exactly these.
+ * GET /v2/tasks sends them beside PAGE_HEADERS, with the same values.
+ */
+export const REFERENCE_TASK_PAGE_HEADERS = {
+  size: 'x-mosey-page-size',
+  page: 'x-mosey-page',
+  total: 'x-mosey-total',
+  next: 'x-mosey-next-page',
+} as const;
+
 /** X-Next-Page (the next page's path and query) and its Link rel="next", from the request's URL with `params` set. */
 export function nextPageHeaders(requestUrl: string, params: Record<string, string>): Record<string, string> {
   const next = new URL(requestUrl, 'http://localhost');
   for (const [name, value] of Object.entries(params)) next.searchParams.set(name, value);
   const url = `${next.pathname}${next.search}`;
   return { [PAGE_HEADERS.next]: url, [PAGE_HEADERS.link]: `<${url}>; rel="next"` };
+}
+
+/** GET /v2/tasks's headers: page size, page, total and the next page's URL, under both sets of names. */
+export function taskPageHeaders(requestUrl: string, page: { size: number; number: number; total: number }): Record<string, string> {
+  const values: Record<'size' | 'page' | 'total', string> = { size: String(page.size), page: String(page.number), total: String(page.total) };
+  const headers: Record<string, string> = {};
+  for (const name of ['size', 'page', 'total'] as const) {
+    headers[PAGE_HEADERS[name]] = values[name];
+    headers[REFERENCE_TASK_PAGE_HEADERS[name]] = values[name];
+  }
+  if (page.number * page.size < page.total) {
+    const next = nextPageHeaders(requestUrl, { page_num: String(page.number + 1), page_size: String(page.size) });
+    Object.assign(headers, next, { [REFERENCE_TASK_PAGE_HEADERS.next]: next[PAGE_HEADERS.next] });
+  }
+  return headers;
 }

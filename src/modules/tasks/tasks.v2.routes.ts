@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
-import { nextPageHeaders, PAGE_HEADERS } from '../../http/paging.js';
+import { taskPageHeaders } from '../../http/paging.js';
 import { PlatformErrorSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
@@ -31,7 +31,8 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
         summary: 'Tasks, filtered and paginated',
         description:
           'Same order as GET /tasks. Pagination headers: X-Page-Size, X-Page, X-Total (all matching tasks) and, when there is a ' +
-          'next page, X-Next-Page (its URL) and a Link header with rel="next".',
+          'next page, X-Next-Page (its URL) and a Link header with rel="next"; the same values are also sent as ' +
+          'X-Mosey-Page-Size, X-Mosey-Page, X-Mosey-Total and X-Mosey-Next-Page, the names of the reference interface.',
         querystring: ListTasksV2QuerySchema,
         response: { 200: Type.Array(PlatformTaskSchema), ...errors },
       },
@@ -46,10 +47,7 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
         }, 'importance');
         const size = q.page_size ?? 50;
         const page = q.page_num ?? 1;
-        const headers: Record<string, string> = {
-          [PAGE_HEADERS.size]: String(size), [PAGE_HEADERS.page]: String(page), [PAGE_HEADERS.total]: String(found.length),
-          ...(page * size < found.length && nextPageHeaders(request.url, { page_num: String(page + 1), page_size: String(size) })),
-        };
+        const headers = taskPageHeaders(request.url, { size, number: page, total: found.length });
         const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(records, v));
         return { body: reply.serializeInput(items as never, '200') as string, headers };
       });
