@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
+import { issuesOf } from './helpers/errors.js';
 
 type Task = { id: string; status: string; due_date: string | null; definition: { id: string; type: string; location: { code: string } }; blocked_by: string[]; unblocks: { id: string }[]; criteria_met: { key: string; reason: string }[]; tags: string[]; priority: string };
 
@@ -51,7 +52,7 @@ describe('tasks', () => {
     const question = v2.find((x) => x.source.question_id === 'has-employees')!;
     const wrong = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer: '2024-01-01' } });
     expect(wrong.statusCode).toBe(422);
-    expect(json(wrong).detail[0]).toMatchObject({ loc: ['body', 'answer'], type: 'value_error' });
+    expect(issuesOf(json(wrong))[0]).toMatchObject({ loc: ['body', 'answer'], type: 'value_error' });
 
     const res = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer: true } });
     expect(res.statusCode).toBe(200);

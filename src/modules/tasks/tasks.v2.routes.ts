@@ -21,6 +21,8 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
     const { tasks, records } = deps;
     // The v2 task operations answer errors as {message, detail}, like the reference document says.
     const common = { onRequest: deps.auth.bearer, config: { errorStyle: 'platform' as const } };
+    // The reference v2 document gives the two PATCH operations' 422 as PlatformHttpException ({message, detail: string}).
+    const referenceErrors = { errorStyle: 'platform', validationShape: 'PlatformHttpException' } as const;
     const tags = ['Tasks'];
     const security = [{ bearer: [] }];
 
@@ -68,6 +70,7 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
 
     r.patch('/v2/tasks/:task_id', {
       ...common,
+      config: referenceErrors,
       schema: {
         operationId: 'updateTaskStatusV2', tags, security,
         summary: 'Mark a requirement task todo or done',
@@ -83,6 +86,7 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
 
     r.patch('/v2/tasks/questions/:question_task_id', {
       ...common,
+      config: referenceErrors,
       schema: {
         operationId: 'answerQuestionV2', tags, security,
         summary: 'Answer a question task',
