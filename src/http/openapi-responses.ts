@@ -18,7 +18,7 @@ export const PlatformSignupValidationErrorSchema = Type.Object(
 export const PlatformValidationErrorSchema = Type.Object(
   {
     message: Type.String({ description: '"Validation error".' }),
-    detail: Type.String({ description: 'Every issue as `<loc joined by dots>: <msg>`, separated by "; ".' }),
+    detail: Type.String({ description: 'The issues as `<loc joined by dots>: <msg>`, separated by "; "; after five, "; and N more".' }),
     errors: Type.Array(ValidationIssueSchema, { description: 'The issues, in the shape of every other 422 `detail`.' }),
   },
   { title: 'PlatformHttpValidationException' },
