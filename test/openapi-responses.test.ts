@@ -66,6 +66,14 @@ describe('the OpenAPI document lists every status an operation can send', () => 
     ] as const) expect(doc.paths[path]?.[method]?.responses['422'], `${method} ${path}`).toBeDefined();
   });
 
+  it('GET /v2/tasks documents its paging headers under both sets of names', () => {
+    const headers = (doc.paths['/v2/tasks']!.get!.responses['200'] as { headers?: Record<string, unknown> }).headers ?? {};
+    // The X-Mosey-* names are those the reference v2 document gives List_Tasks_v2_tasks_get.
+    expect(Object.keys(headers)).toEqual(expect.arrayContaining([
+      'X-Page-Size', 'X-Page', 'X-Total', 'X-Next-Page', 'X-Mosey-Page-Size', 'X-Mosey-Page', 'X-Mosey-Total', 'X-Mosey-Next-Page',
+    ]));
+  });
+
   it('a 401 body has one shape per path family', () => {
     for (const { path, method, op } of operationsOf(doc)) {
       const schema = op.responses['401']?.content?.['application/json']?.schema;

@@ -41,3 +41,19 @@ export function taskPageHeaders(requestUrl: string, page: { size: number; number
   }
   return headers;
 }
+
+const integer = (description: string) => ({ type: 'integer', description });
+const path = (description: string) => ({ type: 'string', description });
+
+/** GET /v2/tasks's headers for its 200 in the OpenAPI document (`headers` of a response schema). */
+export const TASK_PAGE_HEADER_DOCS: Record<string, { type: string; description: string }> = {
+  'X-Page-Size': integer('The page size asked for (page_size, default 50)'),
+  'X-Page': integer('This page\'s number (page_num, from 1)'),
+  'X-Total': integer('How many tasks match the filters, on every page'),
+  'X-Next-Page': path('The next page\'s path and query; absent on the last page'),
+  Link: path('`<next page>; rel="next"`; absent on the last page'),
+  'X-Mosey-Page-Size': integer('X-Page-Size under the reference interface\'s name'),
+  'X-Mosey-Page': integer('X-Page under the reference interface\'s name'),
+  'X-Mosey-Total': integer('X-Total under the reference interface\'s name'),
+  'X-Mosey-Next-Page': path('X-Next-Page under the reference interface\'s name'),
+};

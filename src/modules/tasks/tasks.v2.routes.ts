@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
-import { taskPageHeaders } from '../../http/paging.js';
+import { TASK_PAGE_HEADER_DOCS, taskPageHeaders } from '../../http/paging.js';
 import { PlatformErrorSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
@@ -36,7 +36,7 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
           'next page, X-Next-Page (its URL) and a Link header with rel="next"; the same values are also sent as ' +
           'X-Mosey-Page-Size, X-Mosey-Page, X-Mosey-Total and X-Mosey-Next-Page, the names of the reference interface.',
         querystring: ListTasksV2QuerySchema,
-        response: { 200: Type.Array(PlatformTaskSchema), ...errors },
+        response: { 200: Type.Array(PlatformTaskSchema, { headers: TASK_PAGE_HEADER_DOCS }), ...errors },
       },
     }, async (request, reply) => {
       const q = request.query;
