@@ -74,8 +74,8 @@ const described = (schema: TSchema, status: number): TSchema => ({ ...schema, de
 
 /**
  * The one place the OpenAPI document's error responses come from: every documented route gets the statuses
- * `errorStatusesOf` finds, and every error status it lists (its own 404 and 409 too) the body
- * that status really has on that route. Registered before the routes (an onRoute hook).
+ * `errorStatusesOf` finds, with the body each has on that route, and a description per status.
+ * Registered before the routes (an onRoute hook).
  */
 export function documentErrorResponses(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
@@ -86,12 +86,10 @@ export function documentErrorResponses(app: FastifyInstance): void {
     route.schema = { ...schema, response };
     const statuses = new Set([...errorStatusesOf({ ...route, schema }), ...Object.keys(response).map(Number).filter((s) => s >= 400)]);
     for (const status of statuses) {
-      // A route's own body for a status that is not an error envelope (GET /readyz's 503) is kept.
-      const own = response[status];
-      if (own && own !== ErrorSchema && own !== PlatformErrorSchema && own !== HTTPValidationErrorSchema) {
-        if (status !== 401 && status !== 422) continue;
-      }
-      response[status] = described(errorBodyOf(status, route), status);
+      // 401 and 422 have their shape from the path family and the route's config, whatever a route declared; for
+      // the others a route's own declaration wins (a signup 409 is always {message, detail}; GET /readyz's 503).
+      const own = status === 401 || status === 422 ? undefined : response[status];
+      response[status] = described(own ?? errorBodyOf(status, route), status);
     }
   });
 }
