@@ -209,7 +209,7 @@ describe('hosted task pages', () => {
   it('a v2 management session is limited to its task type, status and region', async () => {
     const bad = await session('/v2/tasks/manage/session', { callback_url: CALLBACK, task_type: 'question', status: 'overdue' });
     expect(bad.res.statusCode).toBe(422);
-    expect(bad.body).toMatchObject({ message: 'Validation error', detail: [{ loc: ['body', 'status'] }] });
+    expect(bad.body).toMatchObject({ message: 'Validation error', detail: expect.stringContaining('body.status: '), errors: [{ loc: ['body', 'status'] }] });
     const { res, body } = await session('/v2/tasks/manage/session', { callback_url: CALLBACK, task_type: 'question', region_id: 'NY', status: 'todo' });
     expect(res.statusCode).toBe(200);
     const { browser } = await openLink(t.app, body.url);
