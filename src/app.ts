@@ -205,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(locationsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';
-  await app.register(hostedSessions.routes({ secureCookies }));
+  await app.register(hostedSessions.routes({ secureCookies, publicOrigin }));
   await app.register(tasksModule.routes({ auth, sessions, publicOrigin, calendar: calendarModule.calendar }));
   await app.register(calendarModule.routes({ auth, sessions, publicOrigin }));
   await app.register(automationsModule.routes({ auth }));

@@ -1,10 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
-import {
-  checkAccessibility, describeViolations, externalRequests, recordRequests, screenshot,
-  type CallbackServer, type LiveApp,
-} from '../helpers/browser.js';
+import { checkAccessibility, describeViolations, externalRequests, recordRequests, screenshot, type CallbackServer, type LiveApp, openHostedLink } from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 /**
@@ -44,7 +41,7 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     expect(res.statusCode, res.body).toBe(200);
     const { page } = await suite.openPage();
     const requests = recordRequests(page);
-    await page.goto(json(res).url);
+    await openHostedLink(page, json(res).url);
     expect(new URL(page.url()).pathname).toBe('/hosted/accounts');
     return { page, requests };
   }

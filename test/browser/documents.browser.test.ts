@@ -4,10 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
-import {
-  checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot,
-  type CallbackServer, type LiveApp,
-} from '../helpers/browser.js';
+import { checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot, type CallbackServer, type LiveApp, openHostedLink } from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 import { tinyPdf } from '../helpers/pdf.js';
 
@@ -52,7 +49,7 @@ describe('documents page in a browser', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const requests = recordRequests(page);
-    await page.goto(await openSession(token));
+    await openHostedLink(page, await openSession(token));
     expect(new URL(page.url()).pathname).toBe('/hosted/documents');
     await expect(page.getByRole('heading', { level: 1, name: 'Documents' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual([
@@ -83,7 +80,7 @@ describe('documents page in a browser', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const requests = recordRequests(page);
-    await page.goto(await openSession(emptyToken));
+    await openHostedLink(page, await openSession(emptyToken));
     await expect(page.getByRole('heading', { level: 1, name: 'Documents' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText('No documents yet.').isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: /^Download PDF/ }).count()).resolves.toBe(0);

@@ -6,7 +6,7 @@
  * per test. Screenshots go to test-output/screenshots/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contrastRatio, externalRequests, screenshot, type LiveApp } from '../helpers/browser.js';
+import { contrastRatio, externalRequests, screenshot, type LiveApp, openHostedLink } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createSignupPages } from '../helpers/hosted-signup-browser.js';
 
@@ -28,7 +28,7 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
       },
     });
     const { page, requests } = await openPage();
-    await page.goto(url, { waitUntil: 'load' });
+    await openHostedLink(page, url);
     for (const [step, title] of [['business', 'About your business'], ['contact', 'How to reach you'], ['accounting', 'Accounting (optional)'], ['review', 'Review and confirm']] as const) {
       const response = await page.goto(`${t.baseUrl}/hosted/signup/${step}`, { waitUntil: 'load' });
       expect(response?.status(), await whereIs(page)).toBe(200);
@@ -47,7 +47,7 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
     }
 
     // Opening the used link again.
-    const expired = await page.goto(url, { waitUntil: 'load' });
+    const expired = await openHostedLink(page, url);
     expect(expired?.status()).toBe(410);
     expect(await page.title()).toBe('This link has expired · Statehouse');
     expect(await heading(page)).toBe('This link has expired');
@@ -60,7 +60,7 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
   it('keyboard: Tab reaches every field of every step in order, and focus is visible', async () => {
     const { url } = await createSession();
     const { page, requests } = await openPage();
-    await page.goto(url, { waitUntil: 'load' });
+    await openHostedLink(page, url);
 
     /** Reloads the page (focus starts at the top), then Tabs until focus leaves the page or reaches the submit button. */
     async function tabThrough(): Promise<string[]> {
@@ -178,7 +178,7 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
   it('works with JavaScript disabled', async () => {
     const { url, legal_entity_id: entityId } = await createSession();
     const { page, requests } = await openPage({ javaScriptEnabled: false });
-    await page.goto(url, { waitUntil: 'load' });
+    await openHostedLink(page, url);
     expect(path(page)).toBe('/hosted/signup/business');
     await page.getByLabel('Entity type').selectOption({ label: 'C corporation' });
     await page.getByLabel('Tax classification').selectOption({ label: 'Corporation (C corporation)' });

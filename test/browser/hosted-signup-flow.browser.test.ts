@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessToken, bearer, json } from '../helpers/app.js';
-import { externalRequests, screenshot, type LiveApp, type CallbackServer } from '../helpers/browser.js';
+import { externalRequests, screenshot, type LiveApp, type CallbackServer, openHostedLink } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createSignupPages } from '../helpers/hosted-signup-browser.js';
 
@@ -25,7 +25,7 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
   it('a form posted by the browser is accepted (same origin, though it sends Origin: null)', async () => {
     const { url } = await createSession({ business_information: { entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15' } });
     const { page } = await openPage();
-    await page.goto(url, { waitUntil: 'load' });
+    await openHostedLink(page, url);
     expect(path(page)).toBe('/hosted/signup/accounting'); // the required steps are complete: it resumes at the optional one
     await navigate(page, () => page.getByRole('link', { name: 'Back' }).click(), '/hosted/signup/contact');
     await navigate(page, () => page.getByRole('link', { name: 'Back' }).click(), '/hosted/signup/business');
@@ -44,7 +44,7 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     const { page, requests } = await openPage();
 
     // The link turns into a cookie session and a clean URL, landing on the first step.
-    const opened = await page.goto(url, { waitUntil: 'load' });
+    const opened = await openHostedLink(page, url);
     expect(opened?.status()).toBe(200);
     expect(path(page)).toBe('/hosted/signup/business');
     expect(await page.title()).toBe('About your business · Statehouse');
@@ -198,7 +198,7 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(new Set(list.map((x) => x.definition.location.code))).toEqual(new Set(['OR']));
 
     // The link was used up.
-    const again = await page.goto(url, { waitUntil: 'load' });
+    const again = await openHostedLink(page, url);
     expect(again?.status()).toBe(410);
     expect(await heading(page)).toBe('This link has expired');
 

@@ -10,7 +10,7 @@ import { discardingJobs } from '../helpers/app.js';
  * must be evaluated in the page) bypass it. Screenshots go to test-output/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { externalRequests, type LiveApp, type CallbackServer } from '../helpers/browser.js';
+import { externalRequests, type LiveApp, type CallbackServer, openHostedLink } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 
@@ -30,7 +30,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     const task = await api.task('ca-edd-employer-registration');
     const { automation_url: url } = await api.session(`/tasks/${task.id}/automate/sessions`);
     const { page, requests } = await openPage();
-    const opened = await page.goto(url!, { waitUntil: 'load' });
+    const opened = await openHostedLink(page, url!);
     expect(opened?.status(), await whereIs(page)).toBe(200);
     expect(path(page)).toBe(`/hosted/automation/${task.id}`);
     expect(await heading(page)).toBe(task.definition.title);
@@ -100,7 +100,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
 
     // A second session shows the status instead of the form.
     const again = await api.session(`/tasks/${task.id}/automate/sessions`);
-    await page.goto(again.automation_url!, { waitUntil: 'load' });
+    await openHostedLink(page, again.automation_url!);
     expect(path(page)).toBe(`/hosted/automation/${task.id}`);
     expect(await page.getByRole('status').textContent()).toContain('The filing is under way');
     expect(await page.getByRole('button', { name: 'Start the automation' }).count()).toBe(0);
@@ -152,7 +152,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     // The automation form, empty and with errors; then its status once started.
     const edd = await api.task('ca-edd-employer-registration');
     const automation = await api.session(`/tasks/${edd.id}/automate/sessions`);
-    await page.goto(automation.automation_url!, { waitUntil: 'load' });
+    await openHostedLink(page, automation.automation_url!);
     expect(path(page)).toBe(`/hosted/automation/${edd.id}`);
     await capture(page, 'automation-form');
     await page.getByLabel('Name of a responsible officer').fill('Ada Lovelace');
@@ -168,7 +168,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     await page.getByRole('button', { name: 'Start the automation' }).click();
     await landed;
     const second = await api.session(`/tasks/${edd.id}/automate/sessions`);
-    await page.goto(second.automation_url!, { waitUntil: 'load' });
+    await openHostedLink(page, second.automation_url!);
     expect(await heading(page)).toBe(edd.definition.title);
     expect(await page.getByRole('status').textContent()).toContain('The filing is under way');
     expect(await page.locator('.history li').count()).toBe(1);
@@ -178,7 +178,7 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     // The one-task page.
     const one = await api.task('ca-new-hire-reporting');
     const oneTask = await api.session(`/v2/tasks/${one.id}/session`);
-    await page.goto(oneTask.url!, { waitUntil: 'load' });
+    await openHostedLink(page, oneTask.url!);
     expect(path(page)).toBe(`/hosted/tasks/${one.id}`);
     await capture(page, 'task-one-task');
 

@@ -8,7 +8,7 @@
  * must be evaluated in the page) bypass it. Screenshots go to test-output/screenshots/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { externalRequests, type LiveApp, type CallbackServer } from '../helpers/browser.js';
+import { externalRequests, type LiveApp, type CallbackServer, openHostedLink } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 
@@ -198,7 +198,7 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     const other = await api.task('ca-registered-agent');
     const { url } = await api.session(`/v2/tasks/${task.id}/session`);
     const { page, requests } = await openPage();
-    const opened = await page.goto(url!, { waitUntil: 'load' });
+    const opened = await openHostedLink(page, url!);
     expect(opened?.status(), await whereIs(page)).toBe(200);
     expect(path(page)).toBe(`/hosted/tasks/${task.id}`);
     expect(await heading(page)).toBe("Get workers' compensation insurance for California employees");

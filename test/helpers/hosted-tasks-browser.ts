@@ -1,7 +1,7 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { bearer, json, signupWithToken } from './app.js';
-import { checkAccessibility, describeViolations, screenshot } from './browser.js';
+import { checkAccessibility, describeViolations, screenshot, openHostedLink } from './browser.js';
 import { pathOf, type BrowserSuite } from './browser-suite.js';
 
 /**
@@ -147,7 +147,7 @@ export function createTaskPages(suite: BrowserSuite) {
 
   /** Opens a task-list session link: the link turns into a cookie and a clean URL. */
   async function openTaskList(page: Page, url: string) {
-    const opened = await page.goto(url, { waitUntil: 'load' });
+    const opened = await openHostedLink(page, url);
     expect(opened?.status(), await suite.whereIs(page)).toBe(200);
     expect(pathOf(page)).toBe('/hosted/tasks');
   }

@@ -61,6 +61,10 @@ export function createHostedSessionsRepository(db: Db) {
         .where('token_hash', '=', tokenHash).where('consumed_at', 'is', null).where('expires_at', '>', at)
         .returning(['id', 'legal_entity_id', 'purpose', 'scope', 'callback_url']).executeTakeFirst(),
 
+    /** A link as its confirmation page needs it; reading it never uses it up. */
+    findLink: (tokenHash: Buffer): Promise<{ legal_entity_id: string; purpose: HostedPurpose; consumed_at: Date | null; expires_at: Date } | undefined> =>
+      db.selectFrom('hosted_sessions').select(['legal_entity_id', 'purpose', 'consumed_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst(),
+
     /** When a link could not be used: whether it exists and whether it was used. */
     findLinkUse: (tokenHash: Buffer): Promise<{ consumed_at: Date | null } | undefined> =>
       db.selectFrom('hosted_sessions').select(['consumed_at']).where('token_hash', '=', tokenHash).executeTakeFirst(),

@@ -26,6 +26,11 @@ export type Exchange =
   | { state: 'ok'; cookieToken: string; session: BrowserSessionRow }
   | { state: 'used' | 'expired' | 'unknown' };
 
+/** What the confirmation page of an unused link shows, without using it up. */
+export type LinkPreview =
+  | { state: 'ok'; purpose: HostedPurpose; platformName: string; businessName: string }
+  | { state: 'used' | 'expired' | 'unknown' };
+
 /** What every hosted page knows about its visitor. */
 export interface HostedContext {
   session: BrowserSessionRow;
@@ -65,6 +70,7 @@ export interface HostedSessionsServiceDeps {
 
 const MAX_COOKIE_TOKEN = 128;
 const MAX_CSRF_TOKEN = 100;
+const MAX_LINK_TOKEN = 128;
 
 /**
  * Hosted-page access in two steps. A link handed to the end user carries a 256-bit single-use token
@@ -123,8 +129,23 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
       return { url, created_at, expires_at };
     },
 
+    /**
+     * What a link opens, read without using it up: e-mail security scanners open links before the person
+     * does, so opening shows a confirmation page and only its button (exchange) spends the link.
+     */
+    async preview(token: string): Promise<LinkPreview> {
+      if (token.length > MAX_LINK_TOKEN) return { state: 'unknown' };
+      const link = await deps.repository.findLink(hashSecret(token));
+      if (!link) return { state: 'unknown' };
+      if (link.consumed_at) return { state: 'used' };
+      if (link.expires_at.getTime() <= now().getTime()) return { state: 'expired' };
+      const names = await deps.repository.pageNames(link.legal_entity_id);
+      return { state: 'ok', purpose: link.purpose, platformName: names.platformName, businessName: names.businessName };
+    },
+
     /** Uses up a link (exactly one concurrent caller wins) and opens a browser session for it. */
     exchange: (token: string): Promise<Exchange> => {
+      if (token.length > MAX_LINK_TOKEN) return Promise.resolve({ state: 'unknown' });
       const tokenHash = hashSecret(token);
       return deps.transaction(async (repository) => {
         const link = await repository.consumeLink(tokenHash, now());
