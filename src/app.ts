@@ -217,7 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhooksModule.routes({ auth, operatorAuth, audit: operatorsModule.audit }));
   await app.register(operatorsModule.routes({
     operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
-    maxUploadBytes: config.mailMaxBytes,
+    maxUploadBytes: config.mailMaxBytes, brands: platformsModule.brands,
   }));
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.

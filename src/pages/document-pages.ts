@@ -1,4 +1,4 @@
-import { html, layout } from './html.js';
+import { html, layout, type PageBrand } from './html.js';
 
 export interface DocumentItem {
   id: string;
@@ -16,7 +16,7 @@ const longDate = (day: string) => LONG_DATE.format(new Date(`${day}T00:00:00Z`))
 
 /** The entity's mail from state agencies, newest first, each with a download link. */
 export function renderDocumentList(data: {
-  platformName: string; businessName: string; items: DocumentItem[]; callbackUrl: string | null; linkMinutes: number;
+  platformName: string; brand?: PageBrand | null; businessName: string; items: DocumentItem[]; callbackUrl: string | null; linkMinutes: number;
 }): string {
   const count = data.items.length;
   const list = count === 0
@@ -31,7 +31,7 @@ ${data.items.map((item) => html`<li class="document">
 </ul>`;
   return layout({
     title: 'Documents',
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>Documents</h1>
 <p>Mail that state agencies sent to ${data.businessName}, scanned as PDF.</p>
 ${list}

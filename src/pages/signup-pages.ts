@@ -1,7 +1,7 @@
 import type { LegalEntityRow } from '../db/schema.js';
 import { ENTITY_TYPE_LABELS, OPTIONS, STEPS, TAX_CLASS_LABELS, type Step } from './signup-options.js';
 import { csrfInput, errorSummary, selectField, textField } from './components.js';
-import { html, layout, type Raw } from './html.js';
+import { html, layout, type Raw, type PageBrand } from './html.js';
 
 const STEP_TITLES: Record<Step, string> = {
   business: 'About your business',
@@ -21,7 +21,7 @@ export interface StepPage {
   values: Record<string, string>;
   errors: Record<string, string>;
   csrf: string;
-  platformName: string;
+  platformName: string; brand?: PageBrand | null;
   back: string | null;
 }
 
@@ -74,7 +74,7 @@ export function renderSignupStep(page: StepPage): string {
   return layout({
     // Screen readers announce the title on load: say at once that something needs fixing.
     title: `${hasErrors ? 'Error: ' : ''}${STEP_TITLES[page.step]}`,
-    platformName: page.platformName,
+    platformName: page.platformName, brand: page.brand,
     body: html`${progress(page.step)}
 <h1>${STEP_TITLES[page.step]}</h1>
 ${errorSummary(page.errors, FIELD_LABELS)}
@@ -89,7 +89,7 @@ ${page.back ? html`<a class="secondary" href="${page.back}">Back</a>` : ''}
   });
 }
 
-export function renderSignupReview(data: { entity: LegalEntityRow; csrf: string; platformName: string }): string {
+export function renderSignupReview(data: { entity: LegalEntityRow; csrf: string; platformName: string; brand?: PageBrand | null }): string {
   const e = data.entity;
   const address = e.business_address ? [e.business_address.address_line_1, e.business_address.address_line_2, e.business_address.city, e.business_address.state, e.business_address.postal_code, e.business_address.country].filter(Boolean).join(', ') : null;
   const rows: [string, string | null, Step][] = [
@@ -106,7 +106,7 @@ export function renderSignupReview(data: { entity: LegalEntityRow; csrf: string;
   ];
   return layout({
     title: STEP_TITLES.review,
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`${progress('review')}
 <h1>${STEP_TITLES.review}</h1>
 <p>${data.platformName} uses Statehouse to keep ${e.business_name} compliant in every state where it operates. Check your details, then confirm.</p>
@@ -120,10 +120,10 @@ ${csrfInput(data.csrf)}
   });
 }
 
-export function renderSignupDonePage(data: { businessName: string; platformName: string }): string {
+export function renderSignupDonePage(data: { businessName: string; platformName: string; brand?: PageBrand | null }): string {
   return layout({
     title: 'Signup complete',
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>Signup complete</h1><p>${data.businessName} is set up. You can close this window.</p>`,
   });
 }

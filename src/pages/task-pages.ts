@@ -1,7 +1,7 @@
 import { automationStatusText, type AutomationProgress } from './automation-progress-pages.js';
 import { calendarSection, type CalendarOffer } from './calendar-pages.js';
 import { csrfInput } from './components.js';
-import { html, layout, type Raw } from './html.js';
+import { html, layout, type Raw, type PageBrand } from './html.js';
 
 /** A task as the hosted pages show it. */
 export interface TaskItem {
@@ -95,7 +95,7 @@ ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><inp
 }
 
 export interface TaskListPage {
-  platformName: string;
+  platformName: string; brand?: PageBrand | null;
   businessName: string;
   tasks: TaskItem[];
   csrf: string;
@@ -114,7 +114,7 @@ export interface TaskListPage {
 export function renderTaskList(page: TaskListPage): string {
   return layout({
     title: 'Compliance tasks',
-    platformName: page.platformName,
+    platformName: page.platformName, brand: page.brand,
     body: html`<h1>Compliance tasks for ${page.businessName}</h1>
 ${notice(page.notice)}
 <form method="get" action="/hosted/tasks" class="filters" role="search" aria-label="Filter tasks">
@@ -142,11 +142,11 @@ ${page.callbackUrl ? html`<p class="actions"><a class="button" href="${page.call
   });
 }
 
-export function renderTaskDetail(data: { platformName: string; task: TaskItem; csrf: string; backToList: boolean; callbackUrl: string | null; notice: Notice | null; answerError?: string | null }): string {
+export function renderTaskDetail(data: { platformName: string; brand?: PageBrand | null; task: TaskItem; csrf: string; backToList: boolean; callbackUrl: string | null; notice: Notice | null; answerError?: string | null }): string {
   const t = data.task;
   return layout({
     title: t.title,
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`${data.backToList ? html`<p><a href="/hosted/tasks">← All tasks</a></p>` : ''}
 <h1>${t.title}</h1>
 ${notice(data.notice)}

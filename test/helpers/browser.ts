@@ -235,8 +235,9 @@ export async function openHostedLink(page: Page, url: string): Promise<Response 
   const opened = await page.goto(url, { waitUntil: 'load' });
   const confirm = page.locator(LINK_CONFIRM_BUTTON);
   if (opened?.status() !== 200 || (await confirm.count()) === 0) return opened;
-  // The button's POST answers 303; the page the person lands on is the GET that follows.
-  const landed = page.waitForEvent('response', (r) => r.request().isNavigationRequest() && r.frame() === page.mainFrame() && r.request().method() === 'GET');
+  // The button's POST answers 303; the page the person lands on is the first GET that is not a redirect.
+  const landed = page.waitForEvent('response', (r) =>
+    r.request().isNavigationRequest() && r.frame() === page.mainFrame() && r.request().method() === 'GET' && (r.status() < 300 || r.status() >= 400));
   const loaded = page.waitForEvent('load');
   await confirm.click();
   const [response] = await Promise.all([landed, loaded]);

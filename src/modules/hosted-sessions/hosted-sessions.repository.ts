@@ -28,11 +28,12 @@ export interface NewBrowserSession {
   expiresAt: Date;
 }
 
-/** Names a hosted page shows: the platform's and the business's. */
+/** Names a hosted page shows: the platform's (its display name when branded) and the business's; and the platform's brand. */
 export interface PageNames {
   platformId: string;
   platformName: string;
   businessName: string;
+  brand: { accent_color: string | null; logo_sha256: string | null } | null;
 }
 
 /**
@@ -97,10 +98,20 @@ export function createHostedSessionsRepository(db: Db) {
 
     async pageNames(legalEntityId: string): Promise<PageNames> {
       const row = await db.selectFrom('legal_entities').innerJoin('platforms', 'platforms.id', 'legal_entities.platform_id')
+        .leftJoin('platform_brands', 'platform_brands.platform_id', 'platforms.id')
         .select(['platforms.id as platform_id', 'platforms.name as platform_name', 'legal_entities.business_name'])
+        .select(['platform_brands.display_name', 'platform_brands.accent_color', 'platform_brands.logo_sha256'])
         .where('legal_entities.id', '=', legalEntityId).executeTakeFirstOrThrow();
-      return { platformId: row.platform_id, platformName: row.platform_name, businessName: row.business_name };
+      return {
+        platformId: row.platform_id, platformName: row.display_name ?? row.platform_name, businessName: row.business_name,
+        brand: { accent_color: row.accent_color, logo_sha256: row.logo_sha256 },
+      };
     },
+
+    /** A platform's logo by its SHA-256: content-addressed, the same bytes whoever uploaded them. */
+    findLogo: (sha256: string): Promise<{ logo: Buffer; logo_content_type: string } | undefined> =>
+      db.selectFrom('platform_brands').select(['logo', 'logo_content_type']).where('logo_sha256', '=', sha256)
+        .where('logo', 'is not', null).limit(1).executeTakeFirst() as Promise<{ logo: Buffer; logo_content_type: string } | undefined>,
   };
 }
 

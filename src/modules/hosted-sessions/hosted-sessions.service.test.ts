@@ -45,7 +45,8 @@ function memoryRepository() {
     },
     lastSignupCallbackUrl: async (legalEntityId) =>
       links.filter((l) => l.legalEntityId === legalEntityId && l.purpose === 'signup').at(-1)?.callbackUrl ?? null,
-    pageNames: async () => ({ platformId: 'plt_1', platformName: 'Acme Payroll', businessName: 'Widgets Inc' }),
+    pageNames: async () => ({ platformId: 'plt_1', platformName: 'Acme Payroll', businessName: 'Widgets Inc', brand: null }),
+    findLogo: async () => undefined,
   };
   return { repository, links, browserSessions };
 }
@@ -104,7 +105,7 @@ describe('hosted sessions: issue and exchange', () => {
   it('a preview names what the link opens and never uses it up; afterwards it says "used", and "expired" after its time', async () => {
     const { sessions, tokenOf, advance } = setup();
     const token = tokenOf((await sessions.issue(LINK)).url);
-    expect(await sessions.preview(token)).toEqual({ state: 'ok', purpose: 'tasks', platformName: 'Acme Payroll', businessName: 'Widgets Inc' });
+    expect(await sessions.preview(token)).toEqual({ state: 'ok', purpose: 'tasks', platformName: 'Acme Payroll', businessName: 'Widgets Inc', brand: null });
     expect((await sessions.preview(token)).state).toBe('ok');
     expect((await sessions.exchange(token)).state).toBe('ok');
     expect((await sessions.preview(token)).state).toBe('used');

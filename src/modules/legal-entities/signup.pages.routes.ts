@@ -5,7 +5,7 @@ import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../../pages/signup-pages.js';
 import type { SignupService } from './signup.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedContext, HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { STEPS, type Step } from '../../pages/signup-options.js';
 import { formValues, nextStep, previousStep, resumeStep, validateStep } from './signup-wizard.js';
 
@@ -19,27 +19,27 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
     const guard = { preHandler: requireHostedSession(deps, ['signup']), schema: { hide: true } } as const;
 
     const entityOf = async (id: string) => (await deps.signup.find(id))!;
-    const done = (platformName: string, businessName: string) => renderSignupDonePage({ platformName, businessName });
+    const done = (hosted: Pick<HostedContext, 'platformName' | 'brand'>, businessName: string) => renderSignupDonePage({ platformName: hosted.platformName, brand: hosted.brand, businessName });
 
     r.get('/hosted/signup', guard, async (request, reply) => {
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       return reply.redirect(`/hosted/signup/${resumeStep(entity)}`, 303);
     });
 
     r.get('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       const step = request.params.step as Step;
       if (step === 'review') {
         const missing = resumeStep(entity);
         if (missing === 'business' || missing === 'contact') return reply.redirect(`/hosted/signup/${missing}`, 303);
-        return sendPage(reply, renderSignupReview({ entity, csrf: hosted.csrf, platformName: hosted.platformName }), { formTarget: hosted.session.callback_url });
+        return sendPage(reply, renderSignupReview({ entity, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }), { formTarget: hosted.session.callback_url });
       }
       const back = previousStep(step);
-      return sendPage(reply, renderSignupStep({ step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, back: back && `/hosted/signup/${back}` }));
+      return sendPage(reply, renderSignupStep({ step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: back && `/hosted/signup/${back}` }));
     });
 
     r.post('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
@@ -54,16 +54,16 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
         await deps.sessions.endBrowserSession(hosted.session);
         const callback = hosted.session.callback_url;
         if (callback) return reply.header('referrer-policy', 'no-referrer').redirect(callbackTarget(callback, entityId, 'complete'), 303);
-        return sendPage(reply, done(hosted.platformName, completed.business_name));
+        return sendPage(reply, done(hosted, completed.business_name));
       }
       const form = formOf(request);
       const result = validateStep(step as FormStep, form);
       if (!result.ok) {
         const back = previousStep(step);
-        return sendPage(reply, renderSignupStep({ step: step as FormStep, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, back: back && `/hosted/signup/${back}` }), { status: 422 });
+        return sendPage(reply, renderSignupStep({ step: step as FormStep, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: back && `/hosted/signup/${back}` }), { status: 422 });
       }
       const entity = await entityOf(entityId);
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       await deps.signup.saveSignupStep(entityId, result.profile, nextStep(step));
       return reply.redirect(`/hosted/signup/${nextStep(step)}`, 303);
     });

@@ -141,7 +141,7 @@ export function mailRoutes(deps: {
       const hosted = hostedOf(request);
       const items = await deps.mail.list(hosted.scope);
       return sendPage(reply, renderDocumentList({
-        platformName: hosted.platformName,
+        platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
         callbackUrl: hosted.session.callback_url,
         linkMinutes: Math.max(1, Math.floor(deps.fileUrlTtlSeconds / 60)),
