@@ -42,11 +42,14 @@ export function checkAccent(input: string, path: (string | number)[]): string {
   return color.toHex();
 }
 
-/** Darkens in small steps until white reaches the minimum contrast (black always does). */
+/** The same hue, darkened in steps of 0.2% lightness until white reaches the minimum contrast (black always does). */
 export function nearestReadableShade(input: string): string {
-  let color = colord(input);
-  for (let i = 0; i < 200 && color.contrast(WHITE) < MIN_ACCENT_CONTRAST; i++) color = color.darken(0.005);
-  return color.toHex();
+  const color = colord(input);
+  for (let step = 1; step <= 500; step++) {
+    const shade = color.darken(step * 0.002);
+    if (shade.contrast(WHITE) >= MIN_ACCENT_CONTRAST) return shade.toHex();
+  }
+  return '#000000';
 }
 
 export interface CheckedLogo {
