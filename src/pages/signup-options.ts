@@ -6,6 +6,9 @@ import { ACCOUNTING_METHODS, ACCOUNTING_PERIODS, ENTITY_TYPES, LLC_MANAGED_TYPES
 /** The hosted signup's steps, in order; `review` submits. */
 export const STEPS = ['business', 'contact', 'accounting', 'review'] as const;
 export type Step = (typeof STEPS)[number];
+/** The steps with a form; `review` only shows and confirms. */
+export const FORM_STEPS = ['business', 'contact', 'accounting'] as const;
+export type FormStep = (typeof FORM_STEPS)[number];
 
 export const ENTITY_TYPE_LABELS: Record<(typeof ENTITY_TYPES)[number], string> = {
   c_corp: 'C corporation', p_corp: 'Professional corporation', pllc: 'Professional LLC (PLLC)', llc: 'Limited liability company (LLC)',

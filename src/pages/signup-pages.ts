@@ -1,5 +1,7 @@
-import type { LegalEntityRow } from '../db/schema.js';
-import { ENTITY_TYPE_LABELS, OPTIONS, STEPS, TAX_CLASS_LABELS, type Step } from './signup-options.js';
+import type { AddressValue, LegalEntityRow } from '../db/schema.js';
+import { MONTH_NAMES } from '../lib/entity-values.js';
+import { formatPhone, PHONE_HINT } from '../lib/phone-number.js';
+import { FORM_STEPS, OPTIONS, STEPS, type FormStep, type Step } from './signup-options.js';
 import { csrfInput, errorSummary, selectField, textField } from './components.js';
 import { html, layout, type Raw, type PageBrand } from './html.js';
 
@@ -17,12 +19,14 @@ function progress(step: Step): Raw {
 }
 
 export interface StepPage {
-  step: Exclude<Step, 'review'>;
+  step: FormStep;
   values: Record<string, string>;
   errors: Record<string, string>;
   csrf: string;
   platformName: string; brand?: PageBrand | null;
-  back: string | null;
+  back: string;
+  /** The platform filled this step in and the owner has not saved it yet. */
+  prefilled: boolean;
 }
 
 function fields(page: StepPage): Raw {
@@ -40,7 +44,7 @@ ${textField({ ...f('ein'), label: 'Federal EIN', hint: '9 digits, for example 12
     case 'contact':
       return html`${textField({ ...f('user_email'), label: 'Your email', required: true, type: 'email', autocomplete: 'email' })}
 ${textField({ ...f('business_email'), label: 'Business email', type: 'email' })}
-${textField({ ...f('business_phone'), label: 'Business phone', type: 'tel', autocomplete: 'tel' })}
+${textField({ ...f('business_phone'), label: 'Business phone', type: 'tel', autocomplete: 'tel', hint: PHONE_HINT })}
 <fieldset><legend>Business address</legend>
 ${e.business_address ? html`<p class="error" id="address-error">Enter the street, city, state, postal code and country</p>` : ''}
 ${textField({ ...f('business_address.address_line_1'), label: 'Street address', autocomplete: 'address-line1' })}
@@ -69,6 +73,16 @@ const FIELD_LABELS: Record<string, string> = {
   accounting_period: 'Accounting period', accounting_year_end: 'Fiscal year end', futa_liability_year: 'FUTA year',
 };
 
+/** "March 4, 2024" from 2024-03-04 (the lead will share one readable-date helper across pages). */
+export function readableDate(isoDate: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  const month = match ? MONTH_NAMES[Number(match[2]) - 1] : undefined;
+  return match && month ? `${month} ${Number(match[3])}, ${match[1]}` : isoDate;
+}
+
+const prefilledNotice = (platformName: string, what: string) =>
+  html`<div class="notice info" role="note"><p>${platformName} filled in ${what}. Check ${what === 'this step' ? 'it' : 'them'} and correct anything that is wrong.</p></div>`;
+
 export function renderSignupStep(page: StepPage): string {
   const hasErrors = Object.keys(page.errors).length > 0;
   return layout({
@@ -78,41 +92,113 @@ export function renderSignupStep(page: StepPage): string {
     body: html`${progress(page.step)}
 <h1>${STEP_TITLES[page.step]}</h1>
 ${errorSummary(page.errors, FIELD_LABELS)}
+${page.prefilled && !hasErrors ? prefilledNotice(page.platformName, 'some of these details') : ''}
 <form method="post" action="/hosted/signup/${page.step}" novalidate>
 ${csrfInput(page.csrf)}
 ${fields(page)}
 <div class="actions">
-${page.back ? html`<a class="secondary" href="${page.back}">Back</a>` : ''}
+<a class="secondary" href="${page.back}">Back</a>
 <button type="submit">Save and continue</button>
 </div>
 </form>`,
   });
 }
 
-export function renderSignupReview(data: { entity: LegalEntityRow; csrf: string; platformName: string; brand?: PageBrand | null }): string {
+const STEP_DESCRIPTIONS: Record<FormStep, string> = {
+  business: 'Its legal name, entity type and tax classification, the state and date it was formed, and its federal EIN if it has one',
+  contact: 'Your email, and the business\'s email, phone and address',
+  accounting: 'Industry (NAICS code), accounting method and fiscal year, if you know them; you can skip this step',
+};
+
+// Labels inside a sentence: "legal business name", but "NAICS code" and "LLC management" keep their capitals.
+const inSentence = (text: string) => (/^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text);
+const fieldList = (names: string[]) => names.map((n) => inSentence(FIELD_LABELS[n] ?? n)).join(', ');
+
+/** The introduction: who asks and why, the steps, how long, what to have at hand, what the platform filled in, what happens after. */
+export function renderSignupWelcome(data: { entity: LegalEntityRow; prefilled: Partial<Record<FormStep, string[]>>; csrf: string; platformName: string; brand?: PageBrand | null }): string {
+  const { entity, platformName } = data;
+  const prefilled = FORM_STEPS.filter((step) => data.prefilled[step]);
+  return layout({
+    title: `Set up ${entity.business_name}`,
+    platformName, brand: data.brand,
+    body: html`<h1>Set up ${entity.business_name} with ${platformName}</h1>
+<p>${platformName} uses Statehouse to work out which registrations, filings and renewals ${entity.business_name} needs in each state where it operates, and when each is due. First, tell us about the business.</p>
+<h2>What you will do</h2>
+<ol class="steps-list">
+${FORM_STEPS.map((step) => html`<li><strong>${STEP_TITLES[step]}</strong><p>${STEP_DESCRIPTIONS[step]}.</p></li>`)}
+<li><strong>${STEP_TITLES.review}</strong><p>Check everything in one place, then confirm.</p></li>
+</ol>
+<p>It takes about 5 minutes. Have at hand the business's formation documents (for the state and date) and its EIN, from the IRS letter that assigned it (CP 575).</p>
+<p>Each step is saved when you continue: you can stop at any time and ${platformName} can send you a new link to pick up where you left off.</p>
+${prefilled.length > 0 ? html`<h2>Already filled in by ${platformName}</h2>
+<ul>${prefilled.map((step) => html`<li>${STEP_TITLES[step]}: ${fieldList(data.prefilled[step]!)}</li>`)}</ul>
+<p>You will see these details before you confirm, and can change any of them.</p>` : ''}
+<h2>After you confirm</h2>
+<p>${entity.business_name} is set up, and ${platformName} shows you the compliance tasks that apply, each with its due date.</p>
+<form method="post" action="/hosted/signup/welcome">
+${csrfInput(data.csrf)}
+<div class="actions"><button type="submit">Start</button></div>
+</form>`,
+  });
+}
+
+const label = <T extends string>(options: readonly (readonly [T, string])[], value: string | number | null) =>
+  value === null ? null : options.find(([v]) => v === String(value))?.[1] ?? String(value);
+
+/** An address as one is written on an envelope, a line each. */
+function addressLines(a: AddressValue): Raw {
+  const country = a.country === 'US' || a.country === 'USA' ? 'United States' : a.country;
+  const lines = [a.address_line_1, a.address_line_2, `${a.city}, ${a.state} ${a.postal_code}`, country].filter((line): line is string => Boolean(line));
+  return html`${lines.map((line, i) => html`${i > 0 ? html`<br>` : ''}${line}`)}`;
+}
+
+type ReviewRow = [label: string, value: string | Raw | null];
+
+function reviewRows(e: LegalEntityRow): Record<FormStep, ReviewRow[]> {
+  const isLlc = e.entity_type === 'llc' || e.entity_type === 'pllc';
+  return {
+    business: [
+      ['Legal business name', e.business_name],
+      ['Entity type', label(OPTIONS.entity_type, e.entity_type)],
+      ['Tax classification', label(OPTIONS.tax_classification, e.tax_classification)],
+      ...(isLlc || e.llc_managed_type ? [['LLC management', label(OPTIONS.llc_managed_type, e.llc_managed_type)] as ReviewRow] : []),
+      ['State of incorporation or formation', label(OPTIONS.incorporation_location, e.incorporation_region)],
+      ['Date of incorporation or formation', e.incorporation_date && readableDate(e.incorporation_date)],
+      ['Federal EIN', e.ein],
+    ],
+    contact: [
+      ['Your email', e.user_email],
+      ['Business email', e.business_email],
+      ['Business phone', e.business_phone && formatPhone(e.business_phone)],
+      ['Business address', e.business_address && addressLines(e.business_address)],
+    ],
+    accounting: [
+      ['NAICS code', e.naics_code],
+      ['Accounting method', label(OPTIONS.accounting_method, e.accounting_method)],
+      ['Accounting period', label(OPTIONS.accounting_period, e.accounting_period)],
+      ['Fiscal year ends in', label(OPTIONS.accounting_year_end, e.accounting_year_end)],
+      ['First year of FUTA liability', e.futa_liability_year],
+    ],
+  };
+}
+
+/** Every detail entered, in words, a section per step with a link to change it; sections the platform filled in say so. */
+export function renderSignupReview(data: { entity: LegalEntityRow; prefilled: Partial<Record<FormStep, string[]>>; csrf: string; platformName: string; brand?: PageBrand | null }): string {
   const e = data.entity;
-  const address = e.business_address ? [e.business_address.address_line_1, e.business_address.address_line_2, e.business_address.city, e.business_address.state, e.business_address.postal_code, e.business_address.country].filter(Boolean).join(', ') : null;
-  const rows: [string, string | null, Step][] = [
-    ['Business name', e.business_name, 'business'],
-    ['Entity type', e.entity_type ? ENTITY_TYPE_LABELS[e.entity_type as keyof typeof ENTITY_TYPE_LABELS] ?? e.entity_type : null, 'business'],
-    ['Tax classification', e.tax_classification ? TAX_CLASS_LABELS[e.tax_classification as keyof typeof TAX_CLASS_LABELS] ?? e.tax_classification : null, 'business'],
-    ['State of incorporation', e.incorporation_region, 'business'],
-    ['Date of incorporation', e.incorporation_date, 'business'],
-    ['EIN', e.ein, 'business'],
-    ['Your email', e.user_email, 'contact'],
-    ['Business phone', e.business_phone, 'contact'],
-    ['Business address', address, 'contact'],
-    ['NAICS code', e.naics_code, 'accounting'],
-  ];
+  const rows = reviewRows(e);
   return layout({
     title: STEP_TITLES.review,
     platformName: data.platformName, brand: data.brand,
     body: html`${progress('review')}
 <h1>${STEP_TITLES.review}</h1>
 <p>${data.platformName} uses Statehouse to keep ${e.business_name} compliant in every state where it operates. Check your details, then confirm.</p>
+${FORM_STEPS.map((step) => html`<section class="review-section" aria-labelledby="review-${step}">
+<div class="review-heading"><h2 id="review-${step}">${STEP_TITLES[step]}</h2><a href="/hosted/signup/${step}">Change<span class="visually-hidden"> ${STEP_TITLES[step].toLowerCase()}</span></a></div>
+${data.prefilled[step] ? html`<p class="muted">Filled in by ${data.platformName}: check these details.</p>` : ''}
 <dl class="summary">
-${rows.map(([label, value, step]) => html`<div><dt>${label}</dt><dd>${value ?? '—'}</dd><dd class="edit"><a href="/hosted/signup/${step}">Edit<span class="visually-hidden"> ${label}</span></a></dd></div>`)}
+${rows[step].map(([label, value]) => html`<div><dt>${label}</dt><dd>${value ?? html`<span class="muted">Not given</span>`}</dd></div>`)}
 </dl>
+</section>`)}
 <form method="post" action="/hosted/signup/review">
 ${csrfInput(data.csrf)}
 <div class="actions"><a class="secondary" href="/hosted/signup/accounting">Back</a><button type="submit">Confirm and complete signup</button></div>

@@ -7,14 +7,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessToken, bearer, json } from '../helpers/app.js';
-import { externalRequests, screenshot, type LiveApp, type CallbackServer, openHostedLink } from '../helpers/browser.js';
+import { externalRequests, openHostedLink, screenshot, type LiveApp, type CallbackServer } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createSignupPages } from '../helpers/hosted-signup-browser.js';
 
 describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
   const suite = useBrowserSuite({ config: { signupSessionTtlSeconds: 3600 }, callbackPath: '/welcome' });
   const { openPage, whereIs, navigate, submitExpectingPage } = suite;
-  const { createSession, activeId, expectAccessible, expectDistinctSummaryLinks, description } = createSignupPages(suite);
+  const { createSession, startSignup, activeId, expectAccessible, expectDistinctSummaryLinks, description } = createSignupPages(suite);
   let t: LiveApp;
   let platform: CallbackServer;
   let apiKey: string;
@@ -25,10 +25,8 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
   it('a form posted by the browser is accepted (same origin, though it sends Origin: null)', async () => {
     const { url } = await createSession({ business_information: { entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15' } });
     const { page } = await openPage();
-    await openHostedLink(page, url);
-    expect(path(page)).toBe('/hosted/signup/accounting'); // the required steps are complete: it resumes at the optional one
-    await navigate(page, () => page.getByRole('link', { name: 'Back' }).click(), '/hosted/signup/contact');
-    await navigate(page, () => page.getByRole('link', { name: 'Back' }).click(), '/hosted/signup/business');
+    await startSignup(page, url, 'review'); // the platform gave every required detail: Start leads to the review
+    await navigate(page, () => page.getByRole('link', { name: 'Change about your business' }).click(), '/hosted/signup/business');
     const posted = page.waitForRequest((r) => r.method() === 'POST');
     posted.catch(() => undefined); // only awaited to explain a failure
     await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/contact').catch(async (error: Error) => {
@@ -43,11 +41,17 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     const { url, legal_entity_id: entityId } = await createSession();
     const { page, requests } = await openPage();
 
-    // The link turns into a cookie session and a clean URL, landing on the first step.
-    const opened = await openHostedLink(page, url);
-    expect(opened?.status()).toBe(200);
-    expect(path(page)).toBe('/hosted/signup/business');
+    // The link turns into a cookie session and a clean URL, landing on the introduction: who asks, what happens.
+    await openHostedLink(page, url);
+    expect(path(page)).toBe('/hosted/signup/welcome');
+    expect(await heading(page)).toBe('Set up Rose & Thorn Florists with Acme Payroll');
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['What you will do', 'Already filled in by Acme Payroll', 'After you confirm']);
+    expect(await page.locator('main ul').textContent()).toContain('About your business: legal business name');
+    await expectAccessible(page); // captured by hosted-signup-a11y.browser.test.ts
+    await navigate(page, () => page.getByRole('button', { name: 'Start' }).click(), '/hosted/signup/business');
     expect(await page.title()).toBe('About your business · Statehouse');
+    // What the platform filled in is pointed out, not silently taken.
+    expect(await page.getByRole('note').textContent()).toBe('Acme Payroll filled in some of these details. Check them and correct anything that is wrong.');
     expect(await heading(page)).toBe('About your business');
     expect(await page.locator('[aria-current="step"]').textContent()).toBe('About your business');
     expect(await page.getByLabel('Legal business name').inputValue()).toBe('Rose & Thorn Florists'); // sent by the platform
@@ -107,22 +111,26 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     await ein.pressSequentially('123456789');
     await navigate(page, () => ein.press('Enter'), '/hosted/signup/contact');
 
-    // Contact: a wrong email and half an address first.
+    // Contact: a wrong email, a phone without its area code and half an address first.
     expect(await page.locator('[aria-current="step"]').textContent()).toBe('How to reach you');
     expect(await page.getByLabel('Your email').inputValue()).toBe('rose@example.com');
     expect(await page.getByLabel('Country').inputValue()).toBe('US');
+    expect(await description(page, 'f-business_phone')).toBe("A US number such as (415) 555-0134, or another country's starting with +, e.g. +44 20 7946 0958");
     await page.getByLabel('Your email').fill('rose@');
+    await page.getByLabel('Business phone').fill('555-0100');
     await page.getByLabel('Street address').fill('1 Main St');
     const contactErrors = await submitExpectingPage(page, () => page.getByRole('button', { name: 'Save and continue' }).click());
     expect(contactErrors.status(), await whereIs(page)).toBe(422);
     expect(await description(page, 'f-user_email')).toMatch(/^Enter a valid email address/);
+    expect(await description(page, 'f-business_phone')).toMatch(/ \| Enter the full number with its area code, e\.g\. \(415\) 555-0134$/);
     expect(await description(page, 'f-business_address-city')).toBe('This field is required');
     expect(await page.getByLabel('Street address').inputValue()).toBe('1 Main St');
+    expect(await page.getByLabel('Business phone').inputValue()).toBe('555-0100');
     await expectDistinctSummaryLinks(page);
     await expectAccessible(page);
     await screenshot(page, 'signup-contact-errors');
     await page.getByLabel('Your email').fill('rose@thorn.example');
-    await page.getByLabel('Business phone').fill('503 555 0100');
+    await page.getByLabel('Business phone').fill('(503) 555-0100');
     await page.getByLabel('City').fill('Portland');
     await page.getByLabel('State', { exact: true }).fill('OR');
     await page.getByLabel('Postal code').fill('97201');
@@ -134,7 +142,8 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     await navigate(page, () => page.getByRole('link', { name: 'Back' }).click(), '/hosted/signup/business');
     expect(await page.getByLabel('Federal EIN').inputValue()).toBe('12-3456789');
     expect(await page.getByLabel('State of incorporation or formation').inputValue()).toBe('OR');
-    expect(await page.getByRole('link', { name: 'Back' }).count()).toBe(0); // the first step has nowhere to go back to
+    expect(await page.getByRole('note').count()).toBe(0); // saved by the owner: no longer "filled in by the platform"
+    expect(await page.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe('/hosted/signup/welcome');
     await page.goBack({ waitUntil: 'load' }); // the browser's own Back button
     expect(path(page)).toBe('/hosted/signup/contact');
     await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/accounting');
@@ -145,23 +154,28 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     await page.getByLabel('Fiscal year ends in').selectOption({ label: 'June' });
     await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/review');
 
-    // Review: everything entered, each with a way to change it.
+    // Review: everything entered, in words, a section per step with a way to change it.
     expect(await heading(page)).toBe('Review and confirm');
-    const rows = Object.fromEntries(await page.locator('.summary > div').evaluateAll((divs) =>
-      divs.map((d) => [d.querySelector('dt')!.textContent!, d.querySelector('dd')!.textContent!])));
-    expect(rows).toEqual({
-      'Business name': 'Rose & Thorn Florists',
-      'Entity type': 'Limited liability company (LLC)',
-      'Tax classification': 'Disregarded entity (single-member LLC)',
-      'State of incorporation': 'OR',
-      'Date of incorporation': '2021-04-09',
-      EIN: '12-3456789',
-      'Your email': 'rose@thorn.example',
-      'Business phone': '503 555 0100',
-      'Business address': '1 Main St, Portland, OR, 97201, US',
-      'NAICS code': '453110',
-    });
-    await navigate(page, () => page.getByRole('link', { name: 'Edit NAICS code' }).click(), '/hosted/signup/accounting');
+    const sections = await page.locator('section.review-section').evaluateAll((list) => list.map((section) => ({
+      heading: section.querySelector('h2')!.textContent,
+      change: section.querySelector('.review-heading a')!.getAttribute('href'),
+      rows: Object.fromEntries([...section.querySelectorAll('.summary > div')].map((d) => [d.querySelector('dt')!.textContent, (d.querySelector('dd') as HTMLElement).innerText.replace(/\n/g, ' / ')])),
+    })));
+    expect(sections).toEqual([
+      { heading: 'About your business', change: '/hosted/signup/business', rows: {
+        'Legal business name': 'Rose & Thorn Florists', 'Entity type': 'Limited liability company (LLC)',
+        'Tax classification': 'Disregarded entity (single-member LLC)', 'LLC management': 'Member-managed',
+        'State of incorporation or formation': 'Oregon', 'Date of incorporation or formation': 'April 9, 2021', 'Federal EIN': '12-3456789',
+      } },
+      { heading: 'How to reach you', change: '/hosted/signup/contact', rows: {
+        'Your email': 'rose@thorn.example', 'Business email': 'Not given', 'Business phone': '(503) 555-0100',
+        'Business address': '1 Main St / Portland, OR 97201 / United States',
+      } },
+      { heading: 'Accounting (optional)', change: '/hosted/signup/accounting', rows: {
+        'NAICS code': '453110', 'Accounting method': 'Cash', 'Accounting period': 'Not given', 'Fiscal year ends in': 'June', 'First year of FUTA liability': 'Not given',
+      } },
+    ]);
+    await navigate(page, () => page.getByRole('link', { name: 'Change accounting (optional)' }).click(), '/hosted/signup/accounting');
     expect(await page.getByLabel('NAICS code').inputValue()).toBe('453110');
     expect(await page.getByLabel('Fiscal year ends in').inputValue()).toBe('6');
     await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/review');
@@ -187,7 +201,7 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(json(entity)).toMatchObject({
       id: entityId, status: 'active', business_name: 'Rose & Thorn Florists', user_email: 'rose@thorn.example',
       entity_type: 'llc', tax_classification: 'disregarded', llc_managed_type: 'member_managed',
-      incorporation_location: 'OR', incorporation_date: '2021-04-09', ein: '12-3456789', business_phone: '503 555 0100',
+      incorporation_location: 'OR', incorporation_date: '2021-04-09', ein: '12-3456789', business_phone: '+15035550100',
       business_address: expect.objectContaining({ address_line_1: '1 Main St', city: 'Portland', state: 'OR', postal_code: '97201', country: 'US' }),
       naics_code: '453110', accounting_method: 'cash', accounting_year_end: 6,
     });
@@ -198,8 +212,7 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(new Set(list.map((x) => x.definition.location.code))).toEqual(new Set(['OR']));
 
     // The link was used up.
-    const again = await openHostedLink(page, url);
-    expect(again?.status()).toBe(410);
+    await openHostedLink(page, url);
     expect(await heading(page)).toBe('This link has expired');
 
     // Nothing left the machine: every request went to the app or the platform's server, both on 127.0.0.1.

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { json } from './app.js';
-import { checkAccessibility, describeViolations } from './browser.js';
+import { checkAccessibility, describeViolations, openHostedLink } from './browser.js';
 import { pathOf, type BrowserSuite } from './browser-suite.js';
 
 /** What the hosted-signup-*.browser.test.ts files share: signup sessions, focus and accessibility checks. */
@@ -46,5 +46,12 @@ export function createSignupPages(suite: BrowserSuite) {
     (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
       .map((ref) => document.getElementById(ref)?.textContent?.trim() ?? `<missing #${ref}>`).join(' | '));
 
-  return { createSession, activeId, tabTo, expectAccessible, expectDistinctSummaryLinks, description };
+  /** Opens a signup link as the owner does: it lands on the introduction, whose Start leads to `firstStep`. */
+  async function startSignup(page: Page, url: string, firstStep: string) {
+    await openHostedLink(page, url);
+    expect(pathOf(page)).toBe('/hosted/signup/welcome');
+    await suite.navigate(page, () => page.getByRole('button', { name: 'Start' }).click(), `/hosted/signup/${firstStep}`);
+  }
+
+  return { createSession, startSignup, activeId, tabTo, expectAccessible, expectDistinctSummaryLinks, description };
 }

@@ -40,6 +40,8 @@ export interface LegalEntitiesTable {
   last_payroll_update: Date | null;
   activated_at: Date | null;
   signup_step: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The hosted signup's steps the owner has saved; the others were filled in by the platform, if at all. */
+  signup_confirmed_steps: ColumnType<string[], string[] | undefined, string[]>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

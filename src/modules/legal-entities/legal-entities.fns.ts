@@ -8,7 +8,7 @@ import {
 /** The stored profile of a legal entity, in the database's (unversioned) spelling. */
 export type EntityProfile = Omit<
   LegalEntityRow,
-  'id' | 'platform_id' | 'status' | 'payroll_connected_at' | 'last_payroll_update' | 'activated_at' | 'signup_step' | 'created_at' | 'updated_at'
+  'id' | 'platform_id' | 'status' | 'payroll_connected_at' | 'last_payroll_update' | 'activated_at' | 'signup_step' | 'signup_confirmed_steps' | 'created_at' | 'updated_at'
 >;
 
 type AddressInput = { id?: string | null; address_line_1: string; address_line_2?: string | null; city: string; state: string; country: string; postal_code: string };

@@ -33,9 +33,12 @@ export function createLegalEntitiesRepository(db: Db) {
     /** The hosted signup knows the entity by its session, not by platform. */
     findById: (id: string): Promise<LegalEntityRow | undefined> => db.selectFrom('legal_entities').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    /** A hosted signup step: the details entered and where to resume; only while the entity is inactive. */
-    saveSignupStep: (id: string, profile: Partial<EntityProfile>, nextStep: string) =>
-      db.updateTable('legal_entities').set({ ...toColumns(profile), signup_step: nextStep, updated_at: new Date() })
+    /**
+     * A hosted signup step: the details entered (none for the introduction), where to resume, and the steps the owner has
+     * now confirmed; only while the entity is inactive.
+     */
+    saveSignupStep: (id: string, profile: Partial<EntityProfile>, nextStep: string, confirmedSteps: string[]) =>
+      db.updateTable('legal_entities').set({ ...toColumns(profile), signup_step: nextStep, signup_confirmed_steps: confirmedSteps, updated_at: new Date() })
         .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),
 
     /** The hosted signup's last step: active, once. */

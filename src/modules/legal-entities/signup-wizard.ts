@@ -3,13 +3,14 @@ import type { LegalEntityRow } from '../../db/schema.js';
 import { compile, type ValidationIssue } from '../../http/validation/validator.js';
 import type { EntityProfile } from './legal-entities.fns.js';
 import { AddressSchema, EmbeddedSignupRequestSchema } from './legal-entities.schemas.js';
-import { STEPS, type Step } from '../../pages/signup-options.js';
+import { FORM_STEPS, STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
+import { formatPhone, normalisePhone } from '../../lib/phone-number.js';
 
 const p = EmbeddedSignupRequestSchema.properties;
 const optional = (schema: TSchema) => Type.Optional(schema);
 
 /** Each step validates with the same field schemas as the API (POST /accounts/signup). */
-const STEP_SCHEMAS: Record<Exclude<Step, 'review'>, TSchema> = {
+const STEP_SCHEMAS: Record<FormStep, TSchema> = {
   business: Type.Object({
     business_name: p.business_name,
     entity_type: p.entity_type,
@@ -22,7 +23,8 @@ const STEP_SCHEMAS: Record<Exclude<Step, 'review'>, TSchema> = {
   contact: Type.Object({
     user_email: p.user_email,
     business_email: optional(p.business_email),
-    business_phone: optional(p.business_phone),
+    // Read by libphonenumber-js after the schema (readPhone): people type (415) 555-0134, which the API's pattern refuses.
+    business_phone: optional(Type.String({ maxLength: 40 })),
     business_address: optional(AddressSchema),
   }),
   accounting: Type.Object({
@@ -37,7 +39,7 @@ const STEP_SCHEMAS: Record<Exclude<Step, 'review'>, TSchema> = {
 const ADDRESS_FIELDS = ['address_line_1', 'address_line_2', 'city', 'state', 'postal_code', 'country'] as const;
 
 /** Form values → the body the schema validates: blank optional fields are left out, addresses grouped. */
-function toInput(step: Exclude<Step, 'review'>, form: Record<string, string>): Record<string, unknown> {
+function toInput(step: FormStep, form: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const schema = STEP_SCHEMAS[step] as unknown as { properties: Record<string, unknown> };
   for (const name of Object.keys(schema.properties)) {
@@ -74,12 +76,29 @@ function fieldErrors(issues: ValidationIssue[]): Record<string, string> {
 
 export type StepResult = { ok: true; profile: Partial<EntityProfile> } | { ok: false; errors: Record<string, string>; values: Record<string, string> };
 
-/** Validates one step's form like the API would and returns the profile fields to store. */
-export function validateStep(step: Exclude<Step, 'review'>, form: Record<string, string>): StepResult {
+/** The names of a step's form fields, in the order the form shows them (the address's parts dotted). */
+export function stepFieldNames(step: FormStep): string[] {
+  const schema = STEP_SCHEMAS[step] as unknown as { properties: Record<string, unknown> };
+  return Object.keys(schema.properties).flatMap((name) => (name === 'business_address' ? ADDRESS_FIELDS.map((f) => `business_address.${f}`) : [name]));
+}
+
+/** Errors in the order of the form's fields, so the summary at the top reads like the form. */
+function inFormOrder(step: FormStep, errors: Record<string, string>): Record<string, string> {
+  const order = [...stepFieldNames(step), 'business_address'];
+  const rank = (name: string) => (order.indexOf(name) === -1 ? order.length : order.indexOf(name));
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/** Validates one step's form like the API would (the phone with libphonenumber-js) and returns the profile fields to store. */
+export function validateStep(step: FormStep, form: Record<string, string>): StepResult {
   const issues: ValidationIssue[] = [];
-  const value = compile(STEP_SCHEMAS[step] as never)(toInput(step, form), ['body'], issues) as Record<string, unknown>;
-  if (issues.length > 0) return { ok: false, errors: fieldErrors(issues), values: form };
-  const profile: Record<string, unknown> = { ...value };
+  const input = toInput(step, form);
+  const value = compile(STEP_SCHEMAS[step] as never)(input, ['body'], issues) as Record<string, unknown>;
+  const errors = fieldErrors(issues);
+  const phone = typeof input.business_phone === 'string' && !errors.business_phone ? normalisePhone(input.business_phone) : null;
+  if (phone && !phone.ok) errors.business_phone = phone.message;
+  if (Object.keys(errors).length > 0) return { ok: false, errors: inFormOrder(step, errors), values: form };
+  const profile: Record<string, unknown> = { ...value, ...(phone?.ok && { business_phone: phone.e164 }) };
   if ('incorporation_location' in profile) {
     profile.incorporation_region = profile.incorporation_location;
     delete profile.incorporation_location;
@@ -102,21 +121,51 @@ export function formValues(entity: LegalEntityRow): Record<string, string> {
   return {
     business_name: v(entity.business_name), entity_type: v(entity.entity_type), tax_classification: v(entity.tax_classification),
     llc_managed_type: v(entity.llc_managed_type), incorporation_location: v(entity.incorporation_region), incorporation_date: v(entity.incorporation_date),
-    ein: v(entity.ein), user_email: v(entity.user_email), business_email: v(entity.business_email), business_phone: v(entity.business_phone),
+    ein: v(entity.ein), user_email: v(entity.user_email), business_email: v(entity.business_email), business_phone: entity.business_phone ? formatPhone(entity.business_phone) : '',
     ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [`business_address.${f}`, v(address?.[f] ?? (f === 'country' ? 'US' : ''))])),
     naics_code: v(entity.naics_code), accounting_method: v(entity.accounting_method), accounting_period: v(entity.accounting_period),
     accounting_year_end: v(entity.accounting_year_end), futa_liability_year: v(entity.futa_liability_year),
   };
 }
 
-/** The first step whose required fields are not all stored: where a returning user resumes. */
-export function resumeStep(entity: LegalEntityRow): Step {
+/** The first required step whose required details are not all stored, if any. */
+export function firstIncompleteStep(entity: LegalEntityRow): 'business' | 'contact' | null {
   for (const step of ['business', 'contact'] as const) {
     if (!validateStep(step, formValues(entity)).ok) return step;
   }
+  return null;
+}
+
+/** Where the owner lands: the introduction before they started, else the first incomplete step, else where they left. */
+export function resumeStep(entity: LegalEntityRow): Step | 'welcome' {
+  if (entity.signup_step === null && entity.signup_confirmed_steps.length === 0) return 'welcome';
+  const incomplete = firstIncompleteStep(entity);
+  if (incomplete) return incomplete;
   const stored = entity.signup_step as Step | null;
   return stored && STEPS.includes(stored) ? stored : 'accounting';
 }
 
+/** Where the introduction's Start leads: the first step the owner must fill in, or the review when the platform gave it all. */
+export const startStep = (entity: LegalEntityRow): Step => firstIncompleteStep(entity) ?? 'review';
+
+/**
+ * The steps the platform filled in and the owner has not saved yet, each with the fields given. The pages say so, so that
+ * the owner checks them (docs/hosted-pages.md); the address and the default country count as one field.
+ */
+export function prefilledSteps(entity: LegalEntityRow): Partial<Record<FormStep, string[]>> {
+  const values = formValues(entity);
+  const out: Partial<Record<FormStep, string[]>> = {};
+  for (const step of FORM_STEPS) {
+    if (entity.signup_confirmed_steps.includes(step)) continue;
+    const filled = stepFieldNames(step).filter((name) => values[name] !== '' && name !== 'business_address.country');
+    const names = [...new Set(filled.map((name) => (name.startsWith('business_address.') ? 'business_address' : name)))];
+    if (names.length > 0) out[step] = names;
+  }
+  return out;
+}
+
+/** The steps confirmed once the owner saves `step`. */
+export const confirmedWith = (entity: LegalEntityRow, step: FormStep): string[] => [...new Set([...entity.signup_confirmed_steps, step])];
+
 export const nextStep = (step: Step): Step => STEPS[Math.min(STEPS.indexOf(step) + 1, STEPS.length - 1)]!;
-export const previousStep = (step: Step): Step | null => (STEPS.indexOf(step) > 0 ? STEPS[STEPS.indexOf(step) - 1]! : null);
+export const previousStep = (step: Step): Step | 'welcome' => (STEPS.indexOf(step) > 0 ? STEPS[STEPS.indexOf(step) - 1]! : 'welcome');

@@ -2,17 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { StringEnum } from '../../http/schemas.js';
-import { renderSignupDonePage, renderSignupReview, renderSignupStep } from '../../pages/signup-pages.js';
+import { renderSignupDonePage, renderSignupReview, renderSignupStep, renderSignupWelcome } from '../../pages/signup-pages.js';
 import type { SignupService } from './signup.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedContext, HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import { STEPS, type Step } from '../../pages/signup-options.js';
-import { formValues, nextStep, previousStep, resumeStep, validateStep } from './signup-wizard.js';
+import { STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
+import { confirmedWith, firstIncompleteStep, formValues, nextStep, prefilledSteps, previousStep, resumeStep, startStep, validateStep } from './signup-wizard.js';
 
 const StepParams = Type.Object({ step: StringEnum(STEPS) });
-type FormStep = Exclude<Step, 'review'>;
 
-/** The hosted signup: one step per page, validated like the API, resumable, ending with a review. */
+/** The hosted signup: an introduction, one step per page validated like the API, resumable, ending with a review. */
 export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>; signup: SignupService; publicOrigin: string }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -20,6 +19,7 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
 
     const entityOf = async (id: string) => (await deps.signup.find(id))!;
     const done = (hosted: Pick<HostedContext, 'platformName' | 'brand'>, businessName: string) => renderSignupDonePage({ platformName: hosted.platformName, brand: hosted.brand, businessName });
+    const backOf = (step: Step) => `/hosted/signup/${previousStep(step)}`;
 
     r.get('/hosted/signup', guard, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -28,18 +28,37 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
       return reply.redirect(`/hosted/signup/${resumeStep(entity)}`, 303);
     });
 
+    // The introduction: who asks, what happens, what the platform already filled in. Start records that the owner began.
+    r.get('/hosted/signup/welcome', guard, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const entity = await entityOf(hosted.session.legal_entity_id);
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
+      return sendPage(reply, renderSignupWelcome({ entity, prefilled: prefilledSteps(entity), csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }));
+    });
+
+    r.post('/hosted/signup/welcome', guard, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const entity = await entityOf(hosted.session.legal_entity_id);
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
+      const start = startStep(entity);
+      await deps.signup.saveSignupStep(entity.id, {}, start, entity.signup_confirmed_steps);
+      return reply.redirect(`/hosted/signup/${start}`, 303);
+    });
+
     r.get('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
       if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       const step = request.params.step as Step;
+      const prefilled = prefilledSteps(entity);
       if (step === 'review') {
-        const missing = resumeStep(entity);
-        if (missing === 'business' || missing === 'contact') return reply.redirect(`/hosted/signup/${missing}`, 303);
-        return sendPage(reply, renderSignupReview({ entity, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }), { formTarget: hosted.session.callback_url });
+        const missing = firstIncompleteStep(entity);
+        if (missing) return reply.redirect(`/hosted/signup/${missing}`, 303);
+        return sendPage(reply, renderSignupReview({ entity, prefilled, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }), { formTarget: hosted.session.callback_url });
       }
-      const back = previousStep(step);
-      return sendPage(reply, renderSignupStep({ step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: back && `/hosted/signup/${back}` }));
+      return sendPage(reply, renderSignupStep({
+        step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: backOf(step), prefilled: step in prefilled,
+      }));
     });
 
     r.post('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
@@ -48,8 +67,8 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
       const entityId = hosted.session.legal_entity_id;
       if (step === 'review') {
         const entity = await entityOf(entityId);
-        const missing = resumeStep(entity);
-        if (entity.status === 'inactive' && (missing === 'business' || missing === 'contact')) return reply.redirect(`/hosted/signup/${missing}`, 303);
+        const missing = firstIncompleteStep(entity);
+        if (entity.status === 'inactive' && missing) return reply.redirect(`/hosted/signup/${missing}`, 303);
         const completed = (await deps.signup.completeHostedSignup(entityId)) ?? entity;
         await deps.sessions.endBrowserSession(hosted.session);
         const callback = hosted.session.callback_url;
@@ -57,14 +76,15 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
         return sendPage(reply, done(hosted, completed.business_name));
       }
       const form = formOf(request);
-      const result = validateStep(step as FormStep, form);
-      if (!result.ok) {
-        const back = previousStep(step);
-        return sendPage(reply, renderSignupStep({ step: step as FormStep, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: back && `/hosted/signup/${back}` }), { status: 422 });
-      }
+      const result = validateStep(step, form);
       const entity = await entityOf(entityId);
+      if (!result.ok) {
+        return sendPage(reply, renderSignupStep({
+          step, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: backOf(step), prefilled: step in prefilledSteps(entity),
+        }), { status: 422 });
+      }
       if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
-      await deps.signup.saveSignupStep(entityId, result.profile, nextStep(step));
+      await deps.signup.saveSignupStep(entityId, result.profile, nextStep(step), confirmedWith(entity, step as FormStep));
       return reply.redirect(`/hosted/signup/${nextStep(step)}`, 303);
     });
   };

@@ -131,9 +131,12 @@ export function createSignupService(deps: SignupDeps) {
       return (await changeAndReplan(entity.id, (trx) => trx.activate(entity.id))) ?? entity;
     },
 
-    /** A step of the hosted signup: store what the user entered and where to resume. */
-    async saveSignupStep(legalEntityId: string, profile: Partial<EntityProfile>, nextStep: string): Promise<LegalEntityRow> {
-      const updated = await changeAndReplan(legalEntityId, (trx) => trx.saveSignupStep(legalEntityId, profile, nextStep));
+    /**
+     * A step of the hosted signup (or its introduction, with no details): store what the user entered, where to resume
+     * and the steps the user has confirmed.
+     */
+    async saveSignupStep(legalEntityId: string, profile: Partial<EntityProfile>, nextStep: string, confirmedSteps: string[]): Promise<LegalEntityRow> {
+      const updated = await changeAndReplan(legalEntityId, (trx) => trx.saveSignupStep(legalEntityId, profile, nextStep, confirmedSteps));
       if (!updated) throw alreadyCompleted(legalEntityId);
       return updated;
     },
