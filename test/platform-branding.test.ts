@@ -11,13 +11,15 @@ describe('platform branding: operator API and the hosted pages', () => {
   let operatorKey: string;
   let platformId: string;
   let token: string;
+  let platformKey: string;
+  let entityId: string;
   const logo = solidPng(160, 48);
   const logoSha = createHash('sha256').update(logo).digest('hex');
 
   beforeAll(async () => {
     t = await createTestApp();
     operatorKey = (await createOperatorKey(t.db, 'brand desk')).key;
-    ({ platformId, token } = await createPlatformWithEntity(t, 'Acme Payroll Inc.', { business_name: 'Rose & Thorn Florists' }));
+    ({ platformId, token, apiKey: platformKey, entityId } = await createPlatformWithEntity(t, 'Acme Payroll Inc.', { business_name: 'Rose & Thorn Florists' }));
   });
   afterAll(async () => t.close());
 
@@ -65,6 +67,29 @@ describe('platform branding: operator API and the hosted pages', () => {
       expect(page.body).not.toContain('Acme Payroll Inc.');
     }
     expect(confirm.body).toContain('Acme sent you this link for Rose &amp; Thorn Florists');
+  });
+
+  it('every kind of hosted page wears it: signup, documents, accounts, payroll consent', async () => {
+    const apiKey = platformKey;
+    const signup = json<{ url: string }>(await t.app.inject({
+      method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
+      payload: { business_name: 'Fern & Frond', user_email: 'f@example.com', callback_url: 'https://platform.example/welcome' },
+    })).url;
+    const session = async (url: string) => json<{ url: string }>(await t.app.inject({ method: 'POST', url, headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } })).url;
+    const payroll = json<{ url: string }>(await t.app.inject({
+      method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' },
+    })).url;
+    const pages: [string, string][] = [
+      [signup, '/hosted/signup/welcome'], [await session('/v2/documents/manage/session'), '/hosted/documents'],
+      [await session('/v2/accounts/manage/session'), '/hosted/accounts'], [payroll, '/hosted/payroll'],
+    ];
+    for (const [url, path] of pages) {
+      const { browser } = await openLink(t.app, url);
+      const page = await browser!.get(path);
+      expect(page.statusCode, path).toBe(200);
+      expect(page.body, path).toContain('<link rel="stylesheet" href="/hosted/assets/accent/0b5fff.css">');
+      expect(page.body, path).toContain(`<img class="logo" src="/hosted/assets/logos/${logoSha}" alt=""><span class="brand">Acme</span>`);
+    }
   });
 
   it('serves the accent stylesheet and the logo from our origin, cached for good; anything else is a 404', async () => {
