@@ -28,8 +28,8 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
     ({ entityId: entityB, token: tokenB } = await signupWithToken(t.app, apiKey, { business_name: 'Empty Shelf LLC' }));
     const mail = t.app.services.mail;
     for (const [name, input] of [
-      ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California EDD <Employment Development Dept.>' }],
-      ['sos', { regionCode: 'NY', receivedOn: '2025-04-10', sender: 'NY Department of State' }],
+      ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California EDD <Employment Development Dept.>', subject: 'Notice of <employer> account number' }],
+      ['sos', { regionCode: 'NY', receivedOn: '2025-04-10', sender: 'NY Department of State', subject: 'Biennial statement due' }],
       ['irs', { receivedOn: '2025-01-02' }],
     ] as const) {
       pdfs[name] = tinyPdf(name);
@@ -81,7 +81,7 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
     }
   });
 
-  it('the page lists the entity’s mail, newest first, with working download links and the way back', async () => {
+  it('the page lists the entity’s mail, newest first: subject, sender, date, state, new, and the way back', async () => {
     const { browser } = await openLink(t.app, json(await session(tokenA, { callback_url: 'https://platform.example/back?x=1' })).url);
     const page = await browser!.get('/hosted/documents');
     expect(page.statusCode).toBe(200);
@@ -91,29 +91,66 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
     const html = page.body;
     expect(html).toContain('<h1>Documents</h1>');
     expect(html).toContain('Rose &amp; Thorn Florists');
-    expect(html).toContain('3 documents');
-    // Escaped, in order (newest received first), with type, sender, date and state.
-    expect(html).toContain('Mail from California EDD &lt;Employment Development Dept.&gt;');
+    expect(html).toContain('3 documents, 3 new');
+    // Escaped, in order (newest received first): the subject (or the kind when none was recorded), sender, date and state.
+    const headings = [...html.matchAll(/<h2>([^<]*)(?: <span class="badge new">New<\/span>)?<\/h2>/g)].map((m) => m[1]);
+    expect(headings).toEqual(['Biennial statement due', 'Notice of &lt;employer&gt; account number', 'Registered agent mail']);
+    expect(html).toContain('<dt>From</dt><dd>California EDD &lt;Employment Development Dept.&gt;</dd>');
     expect(html).not.toContain('<Employment');
-    const order = [ids.sos, ids.edd, ids.irs].map((id) => html.indexOf(`/files/mail/${id}?`));
+    expect(html).toContain('Sender not recorded');
+    expect(html).toContain('<time datetime="2025-03-04">March 4, 2025</time>');
+    expect(html).toContain('Mail · California');
+    expect(html).toContain('Registered agent mail · New York');
+    expect((html.match(/<span class="badge new">New<\/span>/g) ?? []).length).toBe(3);
+    expect(html).toContain('href="https://platform.example/back?x=1"');
+    const order = [ids.sos, ids.edd, ids.irs].map((id) => html.indexOf(`/hosted/documents/${id}/open`));
     expect(order.every((i) => i > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(html).toContain('Registered agent mail from NY Department of State');
-    expect(html).toContain('<time datetime="2025-03-04">March 4, 2025</time>');
-    expect(html).toContain('California');
-    expect(html).toContain('New York');
-    expect(html).toContain('href="https://platform.example/back?x=1"');
+  });
 
-    const links = [...html.matchAll(/href="(http:\/\/statehouse\.test\/files\/mail\/[^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
-    expect(links).toHaveLength(3);
-    for (const [i, name] of (['sos', 'edd', 'irs'] as const).entries()) {
-      const url = new URL(links[i]!);
-      // Followed without the hosted cookie or a token: the signed link alone is enough.
-      const download = await t.app.inject({ url: `${url.pathname}${url.search}` });
-      expect(download.statusCode).toBe(200);
-      expect(download.headers['content-type']).toBe('application/pdf');
-      expect(download.rawPayload).toEqual(pdfs[name]);
-    }
+  it('opening a document serves its PDF through a signed link and it is no longer new; the others stay new', async () => {
+    const { browser } = await openLink(t.app, json(await session(tokenA, { callback_url: 'https://platform.example/back' })).url);
+    await browser!.get('/hosted/documents');
+    const opened = await browser!.get(`/hosted/documents/${ids.edd}/open`);
+    expect(opened.statusCode).toBe(303);
+    const url = new URL(opened.headers.location as string);
+    expect(url.pathname).toBe(`/files/mail/${ids.edd}`);
+    // Followed without the hosted cookie or a token: the signed link alone is enough.
+    const download = await t.app.inject({ url: `${url.pathname}${url.search}` });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.rawPayload).toEqual(pdfs.edd);
+
+    const after = (await browser!.get('/hosted/documents')).body;
+    expect(after).toContain('3 documents, 2 new');
+    expect(after).toContain('<h2>Notice of &lt;employer&gt; account number</h2>');
+    expect(after).toContain('<h2>Biennial statement due <span class="badge new">New</span></h2>');
+    // Opening it again keeps the first opening; a new session (a later visit) still sees it as seen.
+    expect((await browser!.get(`/hosted/documents/${ids.edd}/open`)).statusCode).toBe(303);
+    const later = await openLink(t.app, json(await session(tokenA, { callback_url: 'https://platform.example/back' })).url);
+    expect((await later.browser!.get('/hosted/documents')).body).toContain('3 documents, 2 new');
+    // The operator sees when it was first opened.
+    const row = await t.db.selectFrom('mail_items').select(['opened_at', 'subject']).where('id', '=', ids.edd!).executeTakeFirstOrThrow();
+    expect(row.opened_at).toBeInstanceOf(Date);
+    expect(row.subject).toBe('Notice of <employer> account number');
+  });
+
+  it('a document of another entity, or an unknown one, is a 404 and is not marked opened', async () => {
+    const { browser } = await openLink(t.app, json(await session(tokenB, { callback_url: 'https://platform.example/back' })).url);
+    const other = await browser!.get(`/hosted/documents/${ids.sos}/open`);
+    expect(other.statusCode).toBe(404);
+    expect(other.headers.location).toBeUndefined();
+    expect(other.body).toContain('Document not found');
+    expect((await browser!.get('/hosted/documents/mail_nope/open')).statusCode).toBe(404);
+    const row = await t.db.selectFrom('mail_items').select('opened_at').where('id', '=', ids.sos!).executeTakeFirstOrThrow();
+    expect(row.opened_at).toBeNull();
+    expect((await t.app.inject({ url: `/hosted/documents/${ids.sos}/open` })).statusCode).toBe(401);
+  });
+
+  it('a subject that is too long or holds control characters is refused at intake, naming the field', async () => {
+    const mail = t.app.services.mail;
+    await expect(mail.ingest({ legalEntityId: entityA, subject: 'x'.repeat(201), bytes: tinyPdf('long') })).rejects.toMatchObject({ path: ['subject'] });
+    await expect(mail.ingest({ legalEntityId: entityA, subject: 'a\u0007b', bytes: tinyPdf('bell') })).rejects.toMatchObject({ path: ['subject'] });
   });
 
   it('another entity’s page shows none of them: an empty state', async () => {

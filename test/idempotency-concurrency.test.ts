@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { keyRows, todoRequirement, withKey } from './helpers/idempotency.js';
 import { waitUntil } from './helpers/wait.js';
+import { issuesOf } from './helpers/errors.js';
 
 describe('Idempotency-Key: two requests with one key at once', () => {
   let t: TestApp;
@@ -88,6 +89,6 @@ describe('Idempotency-Key: two requests with one key at once', () => {
     await sql`update idempotency_keys set state = 'in_flight', locked_until = now() - interval '1 second' where key = 'dead-2'`.execute(t.db);
     const other = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${taskId}`, headers: withKey(bearer(token), 'dead-2'), payload: { status: 'todo' } });
     expect(other.statusCode).toBe(422);
-    expect(json(other).detail[0].loc).toEqual(['header', 'idempotency-key']);
+    expect(issuesOf(json(other))[0]!.loc).toEqual(['header', 'idempotency-key']);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatform, createTestApp, json, signupWithToken, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { entityCount, keyRows, todoRequirement, withKey } from './helpers/idempotency.js';
+import { issuesOf } from './helpers/errors.js';
 
 describe('Idempotency-Key: the same request again gets the stored response', () => {
   let t: TestApp;
@@ -81,7 +82,7 @@ describe('Idempotency-Key: the same request again gets the stored response', () 
     const otherTask = await todoRequirement(t.app, token, [taskId]);
     const elsewhere = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${otherTask}`, headers: withKey(bearer(token), 'patch-1'), payload: { status: 'done' } });
     expect(elsewhere.statusCode).toBe(422);
-    expect(json(elsewhere).detail[0].loc).toEqual(['header', 'idempotency-key']);
+    expect(issuesOf(json(elsewhere))[0]!.loc).toEqual(['header', 'idempotency-key']);
   });
 
   it('a refusal by the operation itself (404) is stored and replayed too', async () => {

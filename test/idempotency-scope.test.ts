@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { entityCount, withKey } from './helpers/idempotency.js';
+import { issuesOf } from './helpers/errors.js';
 
 describe('Idempotency-Key: whose keys are whose', () => {
   let t: TestApp;
@@ -37,7 +38,7 @@ describe('Idempotency-Key: whose keys are whose', () => {
     expect((await signup(acme.apiKey, 'shared-2')).statusCode).toBe(200);
     const byToken = await addRegions(acme.token, 'shared-2');
     expect(byToken.statusCode).toBe(422);
-    expect(json(byToken).detail[0]).toMatchObject({ type: 'value_error', loc: ['header', 'idempotency-key'] });
+    expect(issuesOf(json(byToken))[0]).toMatchObject({ type: 'value_error', loc: ['header', 'idempotency-key'] });
     // The other platform's token is not concerned.
     expect((await addRegions(globex.token, 'shared-2')).statusCode).toBe(200);
   });

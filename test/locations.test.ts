@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGIONS } from '../src/catalog/regions.js';
 import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
+import { issuesOf } from './helpers/errors.js';
 
 const CA = '99be5e8f54c4680d';
 const NY = '5894aa7b4729ed13';
@@ -119,12 +120,12 @@ describe('locations and regions', () => {
     it('PUT /v2/regions/{region} validates the path and the body', async () => {
       const res = await t.app.inject({ method: 'PUT', url: '/v2/regions/XX', headers: auth(), payload: { employee_count: -1 } });
       expect(res.statusCode).toBe(422);
-      expect(json(res).detail.map((d: { loc: unknown[]; type: string }) => [d.loc, d.type])).toEqual([
+      expect(issuesOf(json(res)).map((d) => [d.loc, d.type])).toEqual([
         [['path', 'region'], 'enum'],
         [['body', 'employee_count'], 'greater_than_equal'],
       ]);
       const missing = await t.app.inject({ method: 'PUT', url: '/v2/regions/TX', headers: auth(), payload: {} });
-      expect(json(missing).detail[0]).toMatchObject({ type: 'missing', loc: ['body', 'employee_count'] });
+      expect(issuesOf(json(missing))[0]).toMatchObject({ type: 'missing', loc: ['body', 'employee_count'] });
     });
 
     it('POST /v2/regions adds several regions at once', async () => {
@@ -138,7 +139,7 @@ describe('locations and regions', () => {
     it('POST /v2/regions rejects unknown region codes as dict-key errors and adds nothing', async () => {
       const res = await t.app.inject({ method: 'POST', url: '/v2/regions', headers: auth(), payload: { config: { OR: { employee_count: 1 }, ZZ: { employee_count: 1 } } } });
       expect(res.statusCode).toBe(422);
-      expect(json(res).detail[0]).toMatchObject({ type: 'enum', loc: ['body', 'config', 'ZZ', '[key]'], input: 'ZZ' });
+      expect(issuesOf(json(res))[0]).toMatchObject({ type: 'enum', loc: ['body', 'config', 'ZZ', '[key]'], input: 'ZZ' });
       const codes = json(await t.app.inject({ url: '/v2/regions', headers: auth() })).map((r: { region: { code: string } }) => r.region.code);
       expect(codes).not.toContain('OR');
     });

@@ -128,11 +128,11 @@ describe('mail: signed file links and the CLI', () => {
       const bytes = tinyPdf('from the CLI');
       await writeFile(file, bytes);
       const env = { DATABASE_URL: t.url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') };
-      const result = await runCli(['mail', 'upload', '--entity', entityB, '--file', file, '--region', 'TX', '--type', 'external-mail', '--sender', 'Texas Workforce Commission', '--received', '2025-05-05', '--json'], env);
+      const result = await runCli(['mail', 'upload', '--entity', entityB, '--file', file, '--region', 'TX', '--type', 'external-mail', '--sender', 'Texas Workforce Commission', '--subject', 'Notice of levy', '--received', '2025-05-05', '--json'], env);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       const item = JSON.parse(result.stdout);
-      expect(item).toMatchObject({ legal_entity_id: entityB, region: 'TX', type: 'external-mail', received: '2025-05-05', sender: 'Texas Workforce Commission', file_name: 'Notice of Levy.pdf', file_size: bytes.length });
+      expect(item).toMatchObject({ legal_entity_id: entityB, region: 'TX', type: 'external-mail', received: '2025-05-05', sender: 'Texas Workforce Commission', subject: 'Notice of levy', file_name: 'Notice of Levy.pdf', file_size: bytes.length });
 
       // A fresh token: an earlier test moved the app's clock past the first one's expiry.
       const listed = json(await get('/v2/mail?region=TX', await accessToken(t.app, apiKeyB, entityB)));

@@ -42,12 +42,12 @@ describe('mail: operator upload and listings', () => {
   describe('operator upload', () => {
     it('stores the PDF at its content address and answers 201 with the item', async () => {
       const bytes = tinyPdf('fresh upload');
-      const response = await upload(entityA, bytes, { region: 'CA', type: 'external-mail', received: '2025-04-02', sender: 'CA EDD', file_name: 'rate.pdf' });
+      const response = await upload(entityA, bytes, { region: 'CA', type: 'external-mail', received: '2025-04-02', sender: 'CA EDD', subject: 'Your new UI rate', file_name: 'rate.pdf' });
       expect(response.statusCode).toBe(201);
       const sha = createHash('sha256').update(bytes).digest('hex');
       expect(json(response)).toEqual({
         id: expect.stringMatching(/^mail_[0-9a-z]+$/), legal_entity_id: entityA, region: 'CA', type: 'external-mail', received: '2025-04-02',
-        sender: 'CA EDD', file_name: 'rate.pdf', file_sha256: sha, file_size: bytes.length, created_at: expect.any(String),
+        sender: 'CA EDD', file_name: 'rate.pdf', subject: 'Your new UI rate', opened_at: null, file_sha256: sha, file_size: bytes.length, created_at: expect.any(String),
         file_url: expect.stringMatching(/^http:\/\/statehouse\.test\/files\/mail\/mail_[0-9a-z]+\?expires=\d+&signature=[A-Za-z0-9_-]{43}$/),
       });
       expect(await readFile(path.join(dataDir, 'files', 'sha256', sha.slice(0, 2), sha))).toEqual(bytes);

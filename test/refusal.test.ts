@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { accessToken, bearer, createPlatform, createPlatformWithEntity, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { startLiveApp, type LiveApp } from './helpers/browser.js';
+import { issuesOf } from './helpers/errors.js';
 import { RawClient } from './helpers/raw-http.js';
 
-/** Every error: JSON in the envelope, `{"detail": "..."}` (or `{message, detail}` on the /v2/signup family). */
+/** Every error: JSON in the envelope, `{"detail": "..."}` (or `{message, detail}` on the /v2/signup family, and every /v2 401). */
 function expectEnvelope(res: { headers: Record<string, unknown>; body: string }, platform = false) {
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
   const body = JSON.parse(res.body);
@@ -48,7 +49,7 @@ describe('cheap refusal over a real socket', () => {
     await client.write(request(method, path, { 'content-type': 'application/json', 'content-length': 1_000_000 }));
     const res = await client.response();
     expect(res.status).toBe(401);
-    expectEnvelope(res, path === '/v2/signup');
+    expectEnvelope(res, path.startsWith('/v2/'));
     // The rest of the body is never read: the connection is closed instead.
     expect(res.headers.connection).toBe('close');
     for (const deadline = Date.now() + 60_000; !client.closed && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
@@ -61,7 +62,7 @@ describe('cheap refusal over a real socket', () => {
     await client.write(request('PUT', '/v2/regions/CA', { 'content-type': 'application/json', 'content-length': body.length }) + body);
     const res = await client.response();
     expect(res.status).toBe(401);
-    expectEnvelope(res);
+    expectEnvelope(res, true);
   });
 
   it('malformed JSON without credentials is a 401 (authentication comes first); with them, a 422', async () => {
@@ -70,14 +71,14 @@ describe('cheap refusal over a real socket', () => {
     expect(anonymous.statusCode).toBe(401);
     const authenticated = await live.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: { 'content-type': 'application/json', ...bearer(token) }, payload });
     expect(authenticated.statusCode).toBe(422);
-    expect(authenticated.json().detail[0].type).toBe('json_invalid');
+    expect(issuesOf(authenticated.json())[0]!.type).toBe('json_invalid');
   });
 
   it('a deeply nested body with credentials is a 422 json_invalid at the 65th bracket', async () => {
     const payload = '['.repeat(500_000) + ']'.repeat(500_000);
     const res = await live.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: { 'content-type': 'application/json', ...bearer(token) }, payload });
     expect(res.statusCode).toBe(422);
-    expect(res.json().detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 64], ctx: { error: 'Maximum nesting depth of 64 exceeded' } });
+    expect(issuesOf(res.json())[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 64], ctx: { error: 'Maximum nesting depth of 64 exceeded' } });
   });
 
   it('431: request headers too large, in the envelope', async () => {

@@ -26,7 +26,7 @@ describe('robustness: routing and fuzz', () => {
   describe('routing', () => {
     it.each<[Method, string]>([
       ['GET', '/nope'],
-      ['GET', '/'],
+      ['GET', '/index.html'], // GET / is the home page (test/home.test.ts)
       ['POST', '/v3/signup'],
       ['GET', '/accounts'],
       ['DELETE', '/v2/nothing/here'],

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
+import { issuesOf } from './helpers/errors.js';
 import {
   ADDRESS, EMBEDDED, HOSTED, V2, countEntities, expectHandled, isPlatformRoute, startRobustnessApps, type Method, type RobustnessApps,
 } from './helpers/robustness.js';
@@ -211,7 +212,7 @@ describe('robustness: values', () => {
       }
       const regions = await send(t, { url: '/v2/regions', auth: 'bearer', headers: { 'content-type': 'application/json' }, payload: payloads[1]![3] });
       expect(regions.statusCode).toBe(422);
-      expect(regions.json().detail.map((i: { loc: unknown[] }) => i.loc)).toEqual(
+      expect(issuesOf(regions.json()).map((i) => i.loc)).toEqual(
         ['__proto__', 'constructor', 'toString', 'hasOwnProperty'].map((k) => ['body', 'config', k, '[key]']),
       );
       pristine();

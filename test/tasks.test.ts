@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
+import { issuesOf } from './helpers/errors.js';
 
 type Task = { id: string; status: string; due_date: string | null; definition: { id: string; type: string; location: { code: string } }; blocked_by: string[]; unblocks: { id: string }[]; criteria_met: { key: string; reason: string }[]; tags: string[]; priority: string };
 
@@ -51,7 +52,7 @@ describe('tasks', () => {
     const question = v2.find((x) => x.source.question_id === 'has-employees')!;
     const wrong = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer: '2024-01-01' } });
     expect(wrong.statusCode).toBe(422);
-    expect(json(wrong).detail[0]).toMatchObject({ loc: ['body', 'answer'], type: 'value_error' });
+    expect(issuesOf(json(wrong))[0]).toMatchObject({ loc: ['body', 'answer'], type: 'value_error' });
 
     const res = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer: true } });
     expect(res.statusCode).toBe(200);
@@ -153,10 +154,17 @@ describe('tasks', () => {
     expect(res.headers['x-page-size']).toBe('2');
     expect(res.headers['x-page']).toBe('1');
     expect(res.headers['x-next-page']).toBe('/v2/tasks?page_size=2&page_num=2');
+    // The names the reference v2 document gives this operation (List_Tasks_v2_tasks_get's description), same values.
+    expect(res.headers['x-mosey-page-size']).toBe('2');
+    expect(res.headers['x-mosey-page']).toBe('1');
+    expect(res.headers['x-mosey-total']).toBe(String(total));
+    expect(res.headers['x-mosey-next-page']).toBe('/v2/tasks?page_size=2&page_num=2');
     expect(json<unknown[]>(res)).toHaveLength(2);
     const last = Math.ceil(total / 2);
     const end = await t.app.inject({ url: `/v2/tasks?page_size=2&page_num=${last}`, headers: auth() });
     expect(end.headers['x-next-page']).toBeUndefined();
+    expect(end.headers['x-mosey-next-page']).toBeUndefined();
+    expect(end.headers['x-mosey-page']).toBe(String(last));
     const all = json<{ id: string }[]>(await t.app.inject({ url: '/v2/tasks?page_size=500', headers: auth() }));
     expect(new Set(all.map((x) => x.id)).size).toBe(total);
   });

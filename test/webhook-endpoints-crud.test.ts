@@ -173,9 +173,9 @@ describe('webhook endpoints: create, read, change, rotate the secret, delete', (
         expect(res.statusCode, `${method} ${url}`).toBe(401);
       }
     }
-    // The same answer as another API-key-only operation gives a token.
+    // The same answer as another /v2 API-key-only operation gives a token (a 401's body is the same across a path family).
     const ours = await t.app.inject({ url: '/v2/webhook_endpoints', headers: bearer(token) });
-    const theirs = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: bearer(token), payload: { legal_entity_id: 'le_x' } });
+    const theirs = await t.app.inject({ method: 'POST', url: '/v2/auth', headers: bearer(token), payload: { legal_entity_id: 'le_x' } });
     expect([ours.statusCode, json(ours), ours.headers['www-authenticate']]).toEqual([theirs.statusCode, json(theirs), theirs.headers['www-authenticate']]);
   });
 });

@@ -7,6 +7,7 @@ import { Compile } from 'typebox/compile';
 import { parse as parseYaml } from 'yaml';
 import { packagePath } from '../lib/package-root.js';
 import { QuestionsFileSchema, RegionFileSchema } from './catalog.schema.js';
+import { HandbookQuestionsFileSchema, PolicyFileSchema } from './handbook.schema.js';
 
 /**
  * Parsing the catalog's YAML and checking it against its schema were most of a start's work. The build
@@ -57,8 +58,14 @@ function readCache(): CatalogCache {
   }
 }
 
-/** The schema a catalog file must pass, by its name. */
-export const schemaForFile = (file: string): TSchema => (path.basename(file) === 'questions.yaml' ? QuestionsFileSchema : RegionFileSchema);
+/** The schema a catalog file must pass, by its place: the handbook's files (catalog/handbook/) or the requirements'. */
+export function schemaForFile(file: string): TSchema {
+  const questions = path.basename(file) === 'questions.yaml';
+  if (path.basename(path.dirname(file)) === 'handbook' || path.basename(path.dirname(path.dirname(file))) === 'handbook') {
+    return questions ? HandbookQuestionsFileSchema : PolicyFileSchema;
+  }
+  return questions ? QuestionsFileSchema : RegionFileSchema;
+}
 
 /** Cache entries for these files: those whose content passes its schema (any other is left to the loader to report). */
 export function buildCatalogCache(files: string[]): CatalogCache {
@@ -76,7 +83,8 @@ export function buildCatalogCache(files: string[]): CatalogCache {
 
 /** Writes the cache for every YAML file of the catalog directory; returns how many files it holds. */
 export function writeCatalogCache(dir = packagePath('catalog')): number {
-  const files = [path.join(dir, 'questions.yaml'), ...readdirSync(path.join(dir, 'regions')).filter((f) => f.endsWith('.yaml')).map((f) => path.join(dir, 'regions', f))];
+  const yamlIn = (sub: string) => readdirSync(path.join(dir, sub)).filter((f) => f.endsWith('.yaml')).map((f) => path.join(dir, sub, f));
+  const files = [path.join(dir, 'questions.yaml'), ...yamlIn('regions'), path.join(dir, 'handbook', 'questions.yaml'), ...yamlIn(path.join('handbook', 'policies'))];
   const entries = buildCatalogCache(files);
   writeFileSync(CATALOG_CACHE_FILE, JSON.stringify(entries));
   return Object.keys(entries).length;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
-import { parse as parseYaml } from 'yaml';
 import { packagePath } from '../lib/package-root.js';
+import { parseCatalogYaml } from './catalog-cache.js';
 import {
   HandbookQuestionsFileSchema, PolicyFileSchema, POLICY_CATEGORIES,
   type AnswerValue, type HandbookQuestion, type PolicyDefinition, type PolicyFile,
@@ -28,10 +28,13 @@ export const FEDERAL = 'US';
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 const checkers = new Map<TSchema, ReturnType<typeof Compile>>();
 
+/** A file's content, checked against its schema unless the build's cache vouches for it (catalog-cache.ts). */
 function read<T>(file: string, schema: TSchema): T {
   let data: unknown;
   try {
-    data = parseYaml(readFileSync(file, 'utf8'));
+    const parsed = parseCatalogYaml(readFileSync(file, 'utf8'), schema);
+    if (parsed.checked) return parsed.data as T;
+    data = parsed.data;
   } catch (error) {
     throw new CatalogError(file, '(file)', `not valid YAML: ${(error as Error).message}`);
   }

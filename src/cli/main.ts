@@ -64,6 +64,7 @@ async function main(argv: string[]): Promise<void> {
       file: { type: 'string' },
       type: { type: 'string' },
       sender: { type: 'string' },
+      subject: { type: 'string' },
       received: { type: 'string' },
       'key-id': { type: 'string' },
       'legal-entity': { type: 'string' },

@@ -38,7 +38,7 @@ Commands:
                                       {"username", "password", "security_answers"?: [{question, answer}], "totp_seed"?}
                                       and stored encrypted (never pass them as arguments)
   mail upload --entity <legal_entity_id> --file <path.pdf> [--region CA] [--type registered-agent|external-mail]
-              [--sender "…"] [--received YYYY-MM-DD] [--json]
+              [--sender "…"] [--subject "…"] [--received YYYY-MM-DD] [--json]
                                       Record mail received for a legal entity; the PDF is stored in STATEHOUSE_DATA_DIR/files
                                       (type defaults to registered-agent, received to today in UTC)
   mail list --entity <legal_entity_id> [--json]   The entity's mail, newest received first

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import Router from 'find-my-way';
 import { createOutageLog, DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_DETAIL, isDatabaseUnavailable } from '../db/unavailable.js';
 import { fieldError, HttpError, InvalidInputError, InvalidInputsError, RequestValidationError } from '../lib/errors.js';
+import { summariseIssues, unauthorizedStyle } from './error-shapes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -11,6 +12,11 @@ declare module 'fastify' {
      * the shape the reference gives the /v2/signup family. Default: FastAPI's `{detail}`.
      */
     errorStyle?: 'platform';
+    /**
+     * 'PlatformHttpException': a 422 is `{message, detail: <one sentence>, errors: [ValidationIssue, ...]}`,
+     * the shape the reference v2 document gives this operation's 422 (`detail` a string; see docs/errors.md).
+     */
+    validationShape?: 'PlatformHttpException';
     /**
      * Request parts that hold secrets (e.g. `['body', 'secrets']`): a 422 about them, or about a part
      * that contains them, never echoes the value (`input` is "[redacted]").
@@ -30,9 +36,9 @@ function send(reply: FastifyReply, status: number, payload: unknown, headers: Re
 }
 
 function render(request: FastifyRequest, status: number, detail: string, style?: 'platform') {
-  return (style ?? request.routeOptions.config?.errorStyle) === 'platform'
-    ? { message: STATUS_CODES[status] ?? 'Error', detail }
-    : { detail };
+  // A 401 has one shape per path family, whatever the operation (docs/errors.md).
+  const chosen = status === 401 ? unauthorizedStyle(request.url) : style ?? request.routeOptions.config?.errorStyle;
+  return chosen === 'platform' ? { message: STATUS_CODES[status] ?? 'Error', detail } : { detail };
 }
 
 /** Errors on pages a person reads (the hosted pages) are rendered as pages, not JSON. */
@@ -68,10 +74,13 @@ function locate(error: InvalidInputError, request: FastifyRequest): RequestValid
 
 function describe(error: FastifyError | HttpError | RequestValidationError, request: FastifyRequest, bodyLimit: number): [number, unknown, Record<string, string>?] {
   if (error instanceof RequestValidationError) {
+    const config = request.routeOptions.config;
     const payload =
-      request.routeOptions.config?.errorStyle === 'platform'
-        ? { message: 'Validation error', detail: error.issues, body: isObject(error.body) ? error.body : null }
-        : { detail: error.issues };
+      config?.validationShape === 'PlatformHttpException'
+        ? { message: 'Validation error', detail: summariseIssues(error.issues), errors: error.issues }
+        : config?.errorStyle === 'platform'
+          ? { message: 'Validation error', detail: error.issues, body: isObject(error.body) ? error.body : null }
+          : { detail: error.issues };
     return [422, payload];
   }
   if (error instanceof HttpError) return [error.status, render(request, error.status, error.detail, error.style), error.headers];

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { registerDocsUi } from './docs-ui.js';
+import { documentErrorResponses } from './openapi-responses.js';
 
 /** What the document adds besides the routes: the `webhooks` section and the schemas its entries reference. */
 export interface OpenApiExtras {
@@ -35,4 +36,5 @@ export async function registerOpenApi(app: FastifyInstance, extras: OpenApiExtra
     },
   });
   registerDocsUi(app, '/docs', { docExpansion: 'list', deepLinking: true });
+  documentErrorResponses(app);
 }

@@ -1,4 +1,5 @@
 import { csrfInput, errorSummary } from './components.js';
+import { dayTime } from './dates.js';
 import { html, layout, raw, type Raw, type PageBrand } from './html.js';
 
 /** A login as the accounts page shows it: where and what, never a credential. */
@@ -27,7 +28,7 @@ export interface FailedForm {
   /** By field name: username, password, totp_seed, security_question, security_answer. */
   errors: Record<string, string>;
   /** Only the non-secret fields are ever shown again (never the password, seed or answer). */
-  values: { username?: string; security_question?: string };
+  values: { username?: string; security_question?: string; agency?: string; account_name?: string };
 }
 
 export interface AccountsPageData {
@@ -43,18 +44,25 @@ export interface AccountsPageData {
   /** Name of the login whose credentials were just saved. */
   savedLoginName: string | null;
   failed: FailedForm | null;
+  /** The agencies the owner may add an account with, by state (the session's state only, when it has one). */
+  agencyChoices: { regionName: string; agencies: { value: string; name: string }[] }[];
+  /** Name of the account just added. */
+  addedAccountName: string | null;
 }
+
+/** The add-account form's key in FailedForm and its fields' ids. */
+export const ADD_ACCOUNT_KEY = 'add-account';
 
 const DATA_STATUS_LABELS = { todo: 'To do', 'in-progress': 'In progress', done: 'Done' } as const;
 
 export const CREDENTIAL_LABELS: Record<string, string> = {
+  agency: 'Agency', account_name: 'Account name',
   username: 'Username', password: 'Password', totp_seed: 'Authenticator setup key', security_question: 'Security question', security_answer: 'Answer',
 };
 
 // Same rule as components.ts, so the error summary's links land on these fields.
 const domId = (name: string) => `f-${name.replace(/[^a-z0-9_-]/gi, '-')}`;
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 interface CredentialField {
   name: string;
@@ -116,7 +124,7 @@ function loginEntry(data: AccountsPageData, login: LoginItem, headingLevel: 3 | 
 <${heading}>${login.name}</${heading}>
 <p class="meta">${showRegion ? html`<span>${login.regionName}</span>` : ''}<span>Sign in at <a href="${login.loginUrl}" rel="noopener noreferrer">${login.loginUrl}</a></span>
 <span class="badge">${login.isSupported ? 'Automation supported' : 'Automation not supported'}</span>
-${login.updatedAt ? html`<span>Credentials updated <time datetime="${login.updatedAt.toISOString()}">${dateFormat.format(login.updatedAt)}</time></span>` : ''}</p>
+${login.updatedAt ? html`<span>Credentials updated ${dayTime(login.updatedAt)}</span>` : ''}</p>
 ${credentialsForm(data, {
     key: `login-${login.id}`, action: `/hosted/accounts/logins/${encodeURIComponent(login.id)}`, hidden: html``, updating: true,
     summary: html`Update credentials<span class="visually-hidden"> for ${login.name}</span>`,
@@ -161,6 +169,33 @@ function summaryOf(data: AccountsPageData): Raw {
   return errorSummary(keyed, labels);
 }
 
+/**
+ * An agency account the owner already has (with payroll tax, unemployment insurance, the Secretary of State…):
+ * the agency, and a name to recognise it by. Its login is added next, with the account's own form.
+ */
+function addAccountForm(data: AccountsPageData, open: boolean): Raw {
+  const failed = data.failed?.key === ADD_ACCOUNT_KEY ? data.failed : null;
+  const errors = failed?.errors ?? {};
+  const values = failed?.values;
+  const agencyId = domId(`${ADD_ACCOUNT_KEY}-agency`);
+  const form = html`<form method="post" action="/hosted/accounts/accounts" class="add-account-form">
+${csrfInput(data.csrf)}
+<div class="field${errors.agency ? ' has-error' : ''}">
+<label for="${agencyId}">${CREDENTIAL_LABELS.agency} <span class="req" aria-hidden="true">*</span></label>
+${errors.agency ? html`<p class="error" id="${agencyId}-error">${errors.agency}</p>` : ''}
+<select id="${agencyId}" name="agency" required${errors.agency ? html` aria-invalid="true" aria-describedby="${agencyId}-error"` : ''}>
+<option value="">Choose the agency…</option>
+${data.agencyChoices.map((group) => html`<optgroup label="${group.regionName}">${group.agencies.map((a) => html`<option value="${a.value}"${values?.agency === a.value ? raw(' selected') : ''}>${a.name}</option>`)}</optgroup>`)}
+</select></div>
+${credentialField(ADD_ACCOUNT_KEY, {
+    name: 'account_name', label: `${CREDENTIAL_LABELS.account_name} (optional)`, type: 'text', autocomplete: 'off', value: values?.account_name ?? '', error: errors.account_name,
+    hint: 'How you call it, e.g. "Employer payroll tax account". Empty: the agency’s name.',
+  })}
+<button type="submit">Add the account</button>
+</form>`;
+  return html`<details class="credentials add-account"${open || failed ? raw(' open') : ''}><summary>Add an agency account you already have</summary>${form}</details>`;
+}
+
 /** POST /v2/accounts/manage/session: the entity's agency accounts and logins in the session's scope, with forms to store credentials. */
 export function renderAccountsPage(data: AccountsPageData): string {
   const empty = data.accounts.length === 0 && data.otherLogins.length === 0;
@@ -170,15 +205,19 @@ export function renderAccountsPage(data: AccountsPageData): string {
     body: html`<h1>Agency accounts for ${data.businessName}</h1>
 ${summaryOf(data)}
 ${data.savedLoginName ? html`<div class="notice success" role="status"><p>Credentials saved for ${data.savedLoginName}.</p></div>` : ''}
+${data.addedAccountName ? html`<div class="notice success" role="status"><p>Account added: ${data.addedAccountName}. Add its login below so that ${data.platformName} can use it for you.</p></div>` : ''}
 <p class="meta"><span>States: <strong>${data.scopeLabel}</strong></span></p>
 <p>Your accounts with state agencies and the logins kept for them. Credentials you enter are stored encrypted and are never shown on this page.</p>
-${empty ? html`<div class="empty"><h2>No agency accounts yet</h2><p>There are no agency accounts or logins for ${data.businessName} in ${data.scopeLabel === 'All states' ? 'any state' : data.scopeLabel} yet. They appear here once they are registered.</p></div>` : ''}
+${empty ? html`<div class="empty"><h2>No agency accounts yet</h2><p>There are no agency accounts or logins for ${data.businessName} in ${data.scopeLabel === 'All states' ? 'any state' : data.scopeLabel} yet.</p>
+<p>Your accounts with state agencies (payroll tax, unemployment insurance, the Secretary of State) are where filings and payments go. Once an account and its login are here, ${data.platformName} can file for you and keep its numbers at hand. Accounts that ${data.platformName} or Statehouse register for you appear here by themselves.</p>
+${addAccountForm(data, true)}</div>` : ''}
 ${data.accounts.map((a) => accountSection(data, a))}
 ${data.otherLogins.length
     ? html`<section class="account" aria-labelledby="other-logins"><h2 id="other-logins">Other logins</h2>
 <p class="muted">Logins not tied to one of the agency accounts above.</p>
 <ul class="logins">${data.otherLogins.map((l) => loginEntry(data, l, 3, true))}</ul></section>`
     : ''}
+${empty ? '' : addAccountForm(data, false)}
 ${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
   });
 }

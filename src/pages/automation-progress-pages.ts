@@ -4,6 +4,7 @@
 import type { AutomationField } from '../catalog/catalog.schema.js';
 import { csrfInput, errorSummary } from './components.js';
 import { automationFieldControl } from './automation-pages.js';
+import { dayTime, momentTime } from './dates.js';
 import { html, layout, raw, type Raw, type PageBrand } from './html.js';
 
 /** What the page reads of an automation (the automations service's view has these and more). */
@@ -87,7 +88,7 @@ ${a.steps.map((s) => html`<li class="${s.state === 'pending' ? 'todo' : s.state}
 </ol>`;
 }
 
-const at = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+const at = (iso: string) => momentTime(iso);
 
 function logList(a: AutomationProgress): Raw {
   return html`<h2>Status log</h2>
@@ -101,7 +102,7 @@ function results(page: AutomationProgressPage): Raw {
   return html`<h2>Results</h2>
 <dl class="summary results">
 ${out.accountData.map((d) => html`<div><dt>${d.name}</dt><dd>${d.value}</dd></div>`)}
-${dates.map(([name, value]) => html`<div><dt>${page.dateLabels[name] ?? name}</dt><dd><time datetime="${value}">${value}</time></dd></div>`)}
+${dates.map(([name, value]) => html`<div><dt>${page.dateLabels[name] ?? name}</dt><dd>${dayTime(value)}</dd></div>`)}
 ${out.loginId ? html`<div><dt>Agency login</dt><dd>Stored encrypted; ${page.platformName} can show it to you.</dd></div>` : ''}
 ${page.documentUrl ? html`<div><dt>Confirmation</dt><dd><a href="${page.documentUrl}" rel="noopener noreferrer">Download the confirmation (PDF)</a></dd></div>` : ''}
 </dl>`;

@@ -1,3 +1,4 @@
+import { formatDay } from './dates.js';
 import { html, type Raw } from './html.js';
 
 /** A published handbook as its readers see it: the HTML page, the PDF and the acknowledgement page render this. */
@@ -53,8 +54,7 @@ export function textBlocks(text: string): TextBlock[] {
 export const handbookTitle = (doc: HandbookDocument) => `${doc.businessName} employee handbook`;
 
 /** The publication date in words ("March 4, 2026"); publication is an instant, read in UTC so every reader sees one date. */
-export const publishedOn = (doc: HandbookDocument) =>
-  new Date(doc.publishedAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+export const publishedOn = (doc: HandbookDocument) => formatDay(new Date(doc.publishedAt));
 
 /** "California, New York and Texas". */
 export function listInWords(names: readonly string[]): string {

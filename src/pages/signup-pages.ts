@@ -1,5 +1,5 @@
 import type { AddressValue, LegalEntityRow } from '../db/schema.js';
-import { MONTH_NAMES } from '../lib/entity-values.js';
+import { formatDay } from './dates.js';
 import { formatPhone, PHONE_HINT } from '../lib/phone-number.js';
 import { FORM_STEPS, OPTIONS, STEPS, type FormStep, type Step } from './signup-options.js';
 import { csrfInput, errorSummary, selectField, textField } from './components.js';
@@ -72,13 +72,6 @@ const FIELD_LABELS: Record<string, string> = {
   naics_code: 'NAICS code', accounting_method: 'Accounting method',
   accounting_period: 'Accounting period', accounting_year_end: 'Fiscal year end', futa_liability_year: 'FUTA year',
 };
-
-/** "March 4, 2024" from 2024-03-04 (the lead will share one readable-date helper across pages). */
-export function readableDate(isoDate: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
-  const month = match ? MONTH_NAMES[Number(match[2]) - 1] : undefined;
-  return match && month ? `${month} ${Number(match[3])}, ${match[1]}` : isoDate;
-}
 
 const prefilledNotice = (platformName: string, what: string) =>
   html`<div class="notice info" role="note"><p>${platformName} filled in ${what}. Check ${what === 'this step' ? 'it' : 'them'} and correct anything that is wrong.</p></div>`;
@@ -163,7 +156,7 @@ function reviewRows(e: LegalEntityRow): Record<FormStep, ReviewRow[]> {
       ['Tax classification', label(OPTIONS.tax_classification, e.tax_classification)],
       ...(isLlc || e.llc_managed_type ? [['LLC management', label(OPTIONS.llc_managed_type, e.llc_managed_type)] as ReviewRow] : []),
       ['State of incorporation or formation', label(OPTIONS.incorporation_location, e.incorporation_region)],
-      ['Date of incorporation or formation', e.incorporation_date && readableDate(e.incorporation_date)],
+      ['Date of incorporation or formation', e.incorporation_date && formatDay(e.incorporation_date)],
       ['Federal EIN', e.ein],
     ],
     contact: [

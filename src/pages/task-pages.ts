@@ -1,6 +1,7 @@
 import { automationStatusText, type AutomationProgress } from './automation-progress-pages.js';
 import { calendarSection, type CalendarOffer } from './calendar-pages.js';
 import { csrfInput } from './components.js';
+import { dayTime } from './dates.js';
 import { html, layout, type Raw, type PageBrand } from './html.js';
 
 /** A task as the hosted pages show it. */
@@ -15,6 +16,10 @@ export interface TaskItem {
   status: 'todo' | 'in-progress' | 'done' | 'dismissed';
   dueDate: string | null;
   overdue: boolean;
+  /** "due in 3 days", "overdue by 2 days": open work due soon or late (pages/dates.ts, dueHint). */
+  dueHint: string | null;
+  /** The catalog's category (registration, payroll, …): the list can group by it. */
+  category: string;
   fee: string | null;
   priority: string;
   reasons: string[];
@@ -53,20 +58,50 @@ ${a.documentUrl ? html`<div><dt>Confirmation</dt><dd><a href="${a.documentUrl}" 
 
 const STATUS_LABELS: Record<TaskItem['status'], string> = { todo: 'To do', 'in-progress': 'In progress', done: 'Done', dismissed: 'Dismissed' };
 
+/** The catalog's task categories as the owner reads them (TASK_CATEGORIES and the questions' categories). */
+export const CATEGORY_LABELS: Record<string, string> = {
+  registration: 'Registration', 'registration-maintenance': 'Keeping registrations current', payroll: 'Payroll', tax: 'Tax',
+  'sales-tax': 'Sales tax', hr: 'Employees and HR', insurance: 'Insurance',
+};
+export const categoryLabel = (category: string) => CATEGORY_LABELS[category] ?? category;
+
+/** After a status change: the task it named and, while the task still has the new status, how to undo it. */
+export interface Confirmation {
+  taskId: string;
+  undo: { from: TaskItem['status']; to: TaskItem['status']; title: string } | null;
+}
+
 export interface Notice {
   kind: 'success' | 'error';
   text: string;
   items?: string[];
+  confirmation?: Confirmation;
 }
 
-function notice(n: Notice | null): Raw {
+function undoForm(c: Confirmation, csrf: string, returnTo: string): Raw {
+  if (!c.undo) return html``;
+  return html`<form method="post" action="/hosted/tasks/${c.taskId}/undo" class="inline-form undo">
+${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="from" value="${c.undo.from}"><input type="hidden" name="to" value="${c.undo.to}">
+<button type="submit" class="secondary">Undo<span class="visually-hidden">: ${c.undo.title} back to ${STATUS_LABELS[c.undo.to].toLowerCase()}</span></button></form>`;
+}
+
+function notice(n: Notice | null, csrf = '', returnTo = '/hosted/tasks'): Raw {
   if (!n) return html``;
-  return html`<div class="notice ${n.kind}" role="${n.kind === 'error' ? 'alert' : 'status'}"><p>${n.text}</p>${n.items?.length ? html`<ul>${n.items.map((i) => html`<li>${i}</li>`)}</ul>` : ''}</div>`;
+  return html`<div class="notice ${n.kind}" role="${n.kind === 'error' ? 'alert' : 'status'}"><p>${n.text}</p>${n.items?.length ? html`<ul>${n.items.map((i) => html`<li>${i}</li>`)}</ul>` : ''}${n.confirmation ? undoForm(n.confirmation, csrf, returnTo) : ''}</div>`;
 }
 
 function due(task: TaskItem): Raw {
   if (!task.dueDate) return html`<span class="muted">No due date</span>`;
-  return html`<span class="${task.overdue ? 'overdue' : ''}">${task.overdue ? 'Overdue: ' : 'Due '}<time datetime="${task.dueDate}">${task.dueDate}</time></span>`;
+  // "Due in 3 days: March 4, 2026", "Overdue by 2 days: due March 4, 2026", or "Due March 4, 2026" when far off or finished.
+  const hint = task.dueHint ? `${task.dueHint[0]!.toUpperCase()}${task.dueHint.slice(1)}: ${task.overdue ? 'due ' : ''}` : 'Due ';
+  return html`<span class="${task.overdue ? 'overdue' : ''}">${hint}${dayTime(task.dueDate)}</span>`;
+}
+
+/** The way back to the platform: a link, apart from the task buttons, so it never reads as finishing a task. */
+function returnToPlatform(callbackUrl: string | null, platformName: string): Raw {
+  if (!callbackUrl) return html``;
+  return html`<nav class="leave" aria-label="Leave these pages"><p>Finished for now? Everything you changed is already saved.</p>
+<p><a class="return-link" href="${callbackUrl}">Return to ${platformName}</a></p></nav>`;
 }
 
 /** The buttons of a task: status changes for requirements, an answer form for questions. */
@@ -94,6 +129,9 @@ ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><inp
   return html`<div class="task-actions">${buttons}</div>`;
 }
 
+export type TaskGrouping = 'none' | 'state' | 'category';
+export const GROUPINGS: readonly [TaskGrouping, string][] = [['none', 'No grouping (most important first)'], ['state', 'State'], ['category', 'Category']];
+
 export interface TaskListPage {
   platformName: string; brand?: PageBrand | null;
   businessName: string;
@@ -104,6 +142,9 @@ export interface TaskListPage {
   regionFixed: boolean;
   status: string;
   statusOptions: [string, string][];
+  /** Counts over every task the session may see, whatever the filters. */
+  summary: TaskSummary;
+  group: TaskGrouping;
   callbackUrl: string | null;
   notice: Notice | null;
   returnTo: string;
@@ -111,34 +152,86 @@ export interface TaskListPage {
   calendar: CalendarOffer | null;
 }
 
-export function renderTaskList(page: TaskListPage): string {
-  return layout({
-    title: 'Compliance tasks',
-    platformName: page.platformName, brand: page.brand,
-    body: html`<h1>Compliance tasks for ${page.businessName}</h1>
-${notice(page.notice)}
-<form method="get" action="/hosted/tasks" class="filters" role="search" aria-label="Filter tasks">
-${page.regionFixed ? '' : html`<div class="field"><label for="filter-region">Location</label><select id="filter-region" name="region"><option value="">All locations</option>
-${page.regions.map((r) => html`<option value="${r.code}"${r.code === page.region ? html` selected` : ''}>${r.name}</option>`)}</select></div>`}
-<div class="field"><label for="filter-status">Status</label><select id="filter-status" name="status">
-${page.statusOptions.map(([value, label]) => html`<option value="${value}"${value === page.status ? html` selected` : ''}>${label}</option>`)}</select></div>
-<button type="submit" class="secondary">Show tasks</button>
-</form>
-<p class="count" aria-live="polite">${page.tasks.length === 1 ? '1 task' : `${page.tasks.length} tasks`}</p>
-<ul class="tasks">
-${page.tasks.map((task) => html`<li class="task ${task.status}">
-<h2><a href="/hosted/tasks/${task.id}">${task.title}</a></h2>
+export interface TaskSummary {
+  open: number;
+  overdue: number;
+  done: number;
+  /** Each count links to the list filtered on it (null when the session fixes the status). */
+  links: { open: string; overdue: string; done: string } | null;
+}
+
+function summaryOf(page: TaskListPage): Raw {
+  const { open, overdue, done, links } = page.summary;
+  const count = (n: number, label: string, href: string | undefined, extra = '') => {
+    const inner = html`<span class="n">${n}</span> <span class="label">${label}</span>`;
+    return html`<li class="${extra}">${href ? html`<a href="${href}">${inner}</a>` : inner}</li>`;
+  };
+  return html`<section class="task-summary" aria-labelledby="summary-heading"><h2 id="summary-heading" class="visually-hidden">Summary</h2>
+<ul>
+${count(open, 'open', links?.open)}
+${count(overdue, 'overdue', links?.overdue, overdue > 0 ? 'has-overdue' : '')}
+${count(done, 'done', links?.done)}
+</ul></section>`;
+}
+
+function taskEntry(task: TaskItem, page: TaskListPage, headingLevel: 2 | 3): Raw {
+  const title = html`<a href="/hosted/tasks/${task.id}">${task.title}</a>`;
+  return html`<li class="task ${task.status}">
+${headingLevel === 2 ? html`<h2>${title}</h2>` : html`<h3>${title}</h3>`}
 <p class="meta"><span class="badge">${STATUS_LABELS[task.status]}</span>${automationBadge(task)} <span>${task.regionName}</span> ${due(task)}${task.fee ? html` <span>Fee: ${task.fee}</span>` : ''}</p>
 ${task.summary ? html`<p>${task.summary}</p>` : ''}
 ${automationResults(task)}
 ${task.reasons.length ? html`<p class="why"><span class="muted">Why:</span> ${task.reasons.join('; ')}</p>` : ''}
 ${task.blockedBy.length ? html`<p class="muted">Do first: ${task.blockedBy.join(', ')}</p>` : ''}
 ${taskActions(task, page.csrf, page.returnTo)}
-</li>`)}
-</ul>
+</li>`;
+}
+
+/** Groups in reading order: states by name, categories in the catalog's order; each keeps the importance order. */
+function groupsOf(tasks: TaskItem[], group: Exclude<TaskGrouping, 'none'>): { key: string; heading: string; tasks: TaskItem[] }[] {
+  const groups = new Map<string, { key: string; heading: string; tasks: TaskItem[] }>();
+  for (const task of tasks) {
+    const key = group === 'state' ? task.regionCode : task.category;
+    const heading = group === 'state' ? task.regionName : categoryLabel(task.category);
+    const entry = groups.get(key) ?? { key, heading, tasks: [] };
+    entry.tasks.push(task);
+    groups.set(key, entry);
+  }
+  const order = Object.keys(CATEGORY_LABELS);
+  return [...groups.values()].sort((a, b) => group === 'state'
+    ? a.heading.localeCompare(b.heading)
+    : (order.indexOf(a.key) + 1 || order.length + 1) - (order.indexOf(b.key) + 1 || order.length + 1) || a.heading.localeCompare(b.heading));
+}
+
+function taskListBody(page: TaskListPage): Raw {
+  if (page.group === 'none') return html`<ul class="tasks">${page.tasks.map((t) => taskEntry(t, page, 2))}</ul>`;
+  return html`${groupsOf(page.tasks, page.group).map((g) => html`<section class="task-group" aria-labelledby="group-${g.key}">
+<h2 id="group-${g.key}">${g.heading} <span class="muted">(${g.tasks.length === 1 ? '1 task' : `${g.tasks.length} tasks`})</span></h2>
+<ul class="tasks">${g.tasks.map((t) => taskEntry(t, page, 3))}</ul></section>`)}`;
+}
+
+export function renderTaskList(page: TaskListPage): string {
+  return layout({
+    title: 'Compliance tasks',
+    platformName: page.platformName, brand: page.brand,
+    body: html`<h1>Compliance tasks for ${page.businessName}</h1>
+${notice(page.notice, page.csrf, page.returnTo)}
+${summaryOf(page)}
+<p class="intro">Use <strong>Mark as done</strong> once you have done a task yourself. Changes are saved as you make them.</p>
+<form method="get" action="/hosted/tasks" class="filters" role="search" aria-label="Filter tasks">
+${page.regionFixed ? '' : html`<div class="field"><label for="filter-region">Location</label><select id="filter-region" name="region"><option value="">All locations</option>
+${page.regions.map((r) => html`<option value="${r.code}"${r.code === page.region ? html` selected` : ''}>${r.name}</option>`)}</select></div>`}
+<div class="field"><label for="filter-status">Status</label><select id="filter-status" name="status">
+${page.statusOptions.map(([value, label]) => html`<option value="${value}"${value === page.status ? html` selected` : ''}>${label}</option>`)}</select></div>
+<div class="field"><label for="filter-group">Group by</label><select id="filter-group" name="group">
+${GROUPINGS.map(([value, label]) => html`<option value="${value}"${value === page.group ? html` selected` : ''}>${label}</option>`)}</select></div>
+<button type="submit" class="secondary">Show tasks</button>
+</form>
+<p class="count" aria-live="polite">${page.tasks.length === 1 ? '1 task' : `${page.tasks.length} tasks`}</p>
+${taskListBody(page)}
 ${page.tasks.length === 0 ? html`<p>No tasks match these filters.</p>` : ''}
 ${page.calendar ? calendarSection(page.calendar, page.csrf) : ''}
-${page.callbackUrl ? html`<p class="actions"><a class="button" href="${page.callbackUrl}">I'm done</a></p>` : ''}`,
+${returnToPlatform(page.callbackUrl, page.platformName)}`,
   });
 }
 
@@ -149,7 +242,7 @@ export function renderTaskDetail(data: { platformName: string; brand?: PageBrand
     platformName: data.platformName, brand: data.brand,
     body: html`${data.backToList ? html`<p><a href="/hosted/tasks">← All tasks</a></p>` : ''}
 <h1>${t.title}</h1>
-${notice(data.notice)}
+${notice(data.notice, data.csrf, `/hosted/tasks/${t.id}`)}
 <p class="meta"><span class="badge">${STATUS_LABELS[t.status]}</span>${automationBadge(t)} <span>${t.regionName}</span> ${due(t)}</p>
 <p>${t.description}</p>
 <dl class="summary">
@@ -165,6 +258,6 @@ ${automationResults(t)}
 ${t.steps.length ? html`<h2>How to do it</h2><ol class="steps-list">${t.steps.map((s) => html`<li><strong>${s.title}</strong><p>${s.description}</p>${s.url ? html`<p><a href="${s.url}" rel="noopener noreferrer">${s.url}</a></p>` : ''}</li>`)}</ol>` : ''}
 ${t.resources.length ? html`<h2>Official resources</h2><ul>${t.resources.map((r) => html`<li><a href="${r.url}" rel="noopener noreferrer">${r.title}</a></li>`)}</ul>` : ''}
 ${taskActions(t, data.csrf, `/hosted/tasks/${t.id}`, data.answerError)}
-${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">I'm done</a></p>` : ''}`,
+${returnToPlatform(data.callbackUrl, data.platformName)}`,
   });
 }

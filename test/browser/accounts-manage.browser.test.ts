@@ -1,7 +1,10 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
-import { checkAccessibility, describeViolations, externalRequests, recordRequests, screenshot, type CallbackServer, type LiveApp, openHostedLink } from '../helpers/browser.js';
+import {
+  checkAccessibility, describeViolations, externalRequests, openHostedLink, recordRequests, screenshot,
+  type CallbackServer, type LiveApp,
+} from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 /**

@@ -8,7 +8,7 @@
  * must be evaluated in the page) bypass it. Screenshots go to test-output/screenshots/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { externalRequests, type LiveApp, type CallbackServer, openHostedLink } from '../helpers/browser.js';
+import { externalRequests, openHostedLink, type LiveApp, type CallbackServer } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 
@@ -38,7 +38,7 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     // Filter by location: California only.
     await page.getByLabel('Location').selectOption({ label: 'California' });
     await navigate(page, () => page.getByRole('button', { name: 'Show tasks' }).click(), '/hosted/tasks');
-    expect(query(page)).toEqual({ region: 'CA', status: 'open' });
+    expect(query(page)).toEqual({ region: 'CA', status: 'open', group: 'none' });
     expect(await page.getByLabel('Location').inputValue()).toBe('CA');
     const californian = open.filter((x) => x.definition.location.code === 'CA');
     const shown = await listed(page);
@@ -54,7 +54,7 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     expect(await page.locator('.meta .badge').textContent()).toBe('To do');
     await navigate(page, () => taskButton(page, 'Mark as done', agent.definition.title).click(), `/hosted/tasks/${agent.id}`);
     expect(await notice(page).getAttribute('role')).toBe('status');
-    expect((await notice(page).textContent())?.trim()).toBe('Saved.');
+    expect(await notice(page).locator('p').textContent()).toBe(`“${agent.definition.title}” marked as done.`);
     expect(await page.locator('.meta .badge').textContent()).toBe('Done');
     expect(await api.statusOf(agent.id)).toBe('done');
     expect(await page.getByRole('button', { name: /^Mark as done/ }).count()).toBe(0); // a done task can only be reopened
@@ -65,14 +65,14 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     await page.getByLabel('Location').selectOption({ label: 'California' });
     await page.getByLabel('Status').selectOption({ label: 'Done' });
     await navigate(page, () => page.getByRole('button', { name: 'Show tasks' }).click(), '/hosted/tasks');
-    expect(query(page)).toEqual({ region: 'CA', status: 'done' });
+    expect(query(page)).toEqual({ region: 'CA', status: 'done', group: 'none' });
     expect(await listed(page)).toEqual([{ title: agent.definition.title, status: 'Done', region: 'California' }]);
     expect(await page.locator('.count').textContent()).toBe('1 task');
 
     // Move it back to to-do from the filtered list: the list keeps its filters and says it saved.
     await navigate(page, () => taskButton(page, 'Back to to-do', agent.definition.title).click(), '/hosted/tasks');
-    expect(query(page)).toEqual({ region: 'CA', status: 'done', updated: agent.id });
-    expect((await notice(page).textContent())?.trim()).toBe('Saved.');
+    expect(query(page)).toEqual({ region: 'CA', status: 'done', updated: agent.id, was: 'done', now: 'todo' });
+    expect(await notice(page).locator('p').textContent()).toBe(`“${agent.definition.title}” moved back to to-do.`);
     expect(await listed(page)).toEqual([]);
     expect(await page.getByText('No tasks match these filters.').isVisible()).toBe(true);
     expect(await api.statusOf(agent.id)).toBe('todo');
@@ -175,10 +175,10 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     expect(await page.getByLabel('Your answer').inputValue()).toBe('2024-03-15');
     expect(await api.statusOf(started.id)).toBe('done');
 
-    // "I'm done" returns to the platform.
+    // "Return to <platform>", a link apart from the task buttons, returns to the platform.
     const before = platform.requests.length;
     const landed = page.waitForURL((u) => u.origin === platform.origin, { waitUntil: 'load' });
-    await page.getByRole('link', { name: "I'm done" }).click();
+    await page.getByRole('navigation', { name: 'Leave these pages' }).getByRole('link', { name: /^Return to / }).click();
     await landed;
     expect(new URL(page.url()).pathname).toBe('/back');
     expect(query(page)).toEqual({ ref: 'tasks' });
@@ -198,9 +198,8 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     const other = await api.task('ca-registered-agent');
     const { url } = await api.session(`/v2/tasks/${task.id}/session`);
     const { page, requests } = await openPage();
-    const opened = await openHostedLink(page, url!);
-    expect(opened?.status(), await whereIs(page)).toBe(200);
-    expect(path(page)).toBe(`/hosted/tasks/${task.id}`);
+    await openHostedLink(page, url!);
+    expect(path(page), await whereIs(page)).toBe(`/hosted/tasks/${task.id}`);
     expect(await heading(page)).toBe("Get workers' compensation insurance for California employees");
     expect(await page.getByRole('link', { name: '← All tasks' }).count()).toBe(0); // there is no list to go back to
     expect(await page.getByRole('heading', { name: 'Official resources' }).count()).toBe(1);
@@ -216,11 +215,11 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     // The task itself can be acted on.
     await page.goto(`${t.baseUrl}/hosted/tasks/${task.id}`, { waitUntil: 'load' });
     await navigate(page, () => page.getByRole('button', { name: /^Mark as done/ }).click(), `/hosted/tasks/${task.id}`);
-    expect((await notice(page).textContent())?.trim()).toBe('Saved.');
+    expect(await notice(page).locator('p').textContent()).toBe(`“${task.definition.title}” marked as done.`);
     expect(await api.statusOf(task.id)).toBe('done');
     expect(await api.statusOf(other.id)).toBe('todo');
     const landed = page.waitForURL((u) => u.origin === platform.origin, { waitUntil: 'load' });
-    await page.getByRole('link', { name: "I'm done" }).click();
+    await page.getByRole('link', { name: /^Return to / }).click();
     await landed;
     expect(externalRequests(requests)).toEqual([]);
   });

@@ -73,7 +73,9 @@ describe('hosted task pages in a browser: keyboard and no JavaScript', { timeout
     }
     const label = (index: number | null) => (index === null ? '?' : names.get(index) ?? `#${index}`);
     expect(reached.map((s) => label(s.index))).toEqual(expected.map((s) => s.name));
-    expect(reached.slice(0, 3).map((s) => label(s.index))).toEqual(['#filter-region', '#filter-status', 'button:Show tasks']);
+    // The summary's counts (links to their filters) come first, then the filters.
+    expect(reached.slice(0, 3).map((s) => label(s.index).replace(/\d+/, 'N'))).toEqual(['a:N open', 'a:N overdue', 'a:N done']);
+    expect(reached.slice(3, 7).map((s) => label(s.index))).toEqual(['#filter-region', '#filter-status', '#filter-group', 'button:Show tasks']);
 
     // Every task's buttons are reached, and say which task they act on.
     const buttons = await page.locator('li.task button').evaluateAll((els) => els.map((b) => Number((b as HTMLElement).dataset.kb)));
@@ -124,10 +126,10 @@ describe('hosted task pages in a browser: keyboard and no JavaScript', { timeout
     await openTaskList(page, url!);
     await page.getByLabel('Location').selectOption({ label: 'California' });
     await navigate(page, () => page.getByRole('button', { name: 'Show tasks' }).click(), '/hosted/tasks');
-    expect(query(page)).toEqual({ region: 'CA', status: 'open' });
+    expect(query(page)).toEqual({ region: 'CA', status: 'open', group: 'none' });
     await navigate(page, () => taskButton(page, 'Mark as done', agent.definition.title).click(), '/hosted/tasks');
-    expect(query(page)).toEqual({ region: 'CA', status: 'open', updated: agent.id });
-    expect((await notice(page).textContent())?.trim()).toBe('Saved.');
+    expect(query(page)).toEqual({ region: 'CA', status: 'open', updated: agent.id, was: 'todo', now: 'done' });
+    expect(await notice(page).locator('p').textContent()).toBe(`“${agent.definition.title}” marked as done.`);
     expect((await listed(page)).map((x) => x.title)).not.toContain(agent.definition.title);
     expect(await api.statusOf(agent.id)).toBe('done');
     expect(externalRequests(requests)).toEqual([]);

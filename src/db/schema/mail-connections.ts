@@ -15,6 +15,10 @@ export interface MailItemsTable {
   file_sha256: string;
   file_size: ColumnType<number, number, number>;
   file_name: string | null;
+  /** What the mail is about (e.g. "Statement of Information reminder"); null when none was recorded. */
+  subject: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the owner first opened it from the documents page; null: new. */
+  opened_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
 }
 

@@ -6,7 +6,8 @@ import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
 import { fieldError } from '../../lib/errors.js';
-import { renderAccountsPage, type FailedForm, type LoginItem } from '../../pages/account-pages.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import { ADD_ACCOUNT_KEY, renderAccountsPage, type FailedForm, type LoginItem } from '../../pages/account-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { formOf, hostedOf, sendPage, type HostedContext, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
@@ -22,7 +23,8 @@ const ManageSessionBody = Type.Object(
   },
   { title: 'ScopedHostedSessionRequest' },
 );
-const PageQuery = Type.Object({ saved: Type.Optional(BoundedString(64)) });
+const PageQuery = Type.Object({ saved: Type.Optional(BoundedString(64)), added: Type.Optional(BoundedString(64)) });
+const MAX_ACCOUNT_NAME = 200;
 const LoginParams = Type.Object({ login_id: BoundedString(64) });
 
 const regionName = (code: string) => regionByCode(code)?.name ?? code;
@@ -38,6 +40,8 @@ const toLoginItem = (l: LoginView): LoginItem => ({
 export function accountsPageRoutes(deps: {
   sessions: Pick<HostedSessionsService, 'issueForCallback'>; accounts: AccountsService; auth: AuthHooks;
   hostedPage: (purposes: HostedPurpose[]) => ReturnType<typeof requireHostedSession>;
+  /** The agencies an account can be added with. */
+  catalog: Pick<Catalog, 'regions'>;
 }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -78,7 +82,16 @@ export function accountsPageRoutes(deps: {
       return { regionCode, accounts, logins };
     }
 
-    async function sendAccountsPage(reply: FastifyReply, hosted: HostedContext, options: { savedLoginId?: string | undefined; failed?: FailedForm; status?: number }) {
+    /** The agencies of the session's state, or of every state, by state name; values are `<state>:<agency id>`. */
+    function agencyChoices(regionCode: string | undefined) {
+      return [...deps.catalog.regions.values()]
+        .filter((r) => !regionCode || r.region.code === regionCode)
+        .map((r) => ({ regionName: r.region.name, agencies: [...r.agencies.values()].map((a) => ({ value: `${r.region.code}:${a.id}`, name: a.name })) }))
+        .filter((g) => g.agencies.length > 0)
+        .sort((a, b) => a.regionName.localeCompare(b.regionName));
+    }
+
+    async function sendAccountsPage(reply: FastifyReply, hosted: HostedContext, options: { savedLoginId?: string | undefined; addedAccountId?: string | undefined; failed?: FailedForm; status?: number }) {
       const { regionCode, accounts, logins } = await inScope(hosted);
       return sendPage(reply, renderAccountsPage({
         platformName: hosted.platformName, brand: hosted.brand,
@@ -93,6 +106,8 @@ export function accountsPageRoutes(deps: {
         callbackUrl: hosted.session.callback_url,
         savedLoginName: (options.savedLoginId && logins.find((l) => l.id === options.savedLoginId)?.name) || null,
         failed: options.failed ?? null,
+        agencyChoices: agencyChoices(regionCode),
+        addedAccountName: (options.addedAccountId && accounts.find((a) => a.id === options.addedAccountId)?.name) || null,
       }), { status: options.status ?? 200 });
     }
 
@@ -107,7 +122,27 @@ export function accountsPageRoutes(deps: {
     const savedRedirect = (reply: FastifyReply, loginId: string) => reply.redirect(`/hosted/accounts?saved=${encodeURIComponent(loginId)}`, 303);
 
     r.get('/hosted/accounts', { preHandler: guard, schema: { hide: true, querystring: PageQuery } }, async (request, reply) =>
-      sendAccountsPage(reply, hostedOf(request), { savedLoginId: request.query.saved }));
+      sendAccountsPage(reply, hostedOf(request), { savedLoginId: request.query.saved, addedAccountId: request.query.added }));
+
+    // The owner adds an account they already have: an agency of the session's states and an optional name. The login comes next.
+    r.post('/hosted/accounts/accounts', { preHandler: guard, schema: { hide: true } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const form = formOf(request);
+      const [regionCode = '', agencyId = ''] = (form.agency ?? '').split(':');
+      const regionScope = hosted.session.scope.region_id;
+      const agency = (!regionScope || regionScope === regionCode) ? deps.catalog.regions.get(regionCode)?.agencies.get(agencyId) : undefined;
+      const name = (form.account_name ?? '').trim();
+      const errors: Record<string, string> = {};
+      if (!agency) errors.agency = form.agency ? 'Choose an agency from the list' : 'Choose the agency of the account';
+      if (name.length > MAX_ACCOUNT_NAME) errors.account_name = `Use at most ${MAX_ACCOUNT_NAME} characters`;
+      else if (/[\u0000-\u001f\u007f]/.test(name)) errors.account_name = 'Use letters, digits and punctuation only';
+      if (!agency || Object.keys(errors).length > 0) {
+        const failed: FailedForm = { key: ADD_ACCOUNT_KEY, errors, values: { agency: form.agency ?? '', account_name: form.account_name ?? '' } };
+        return sendAccountsPage(reply, hosted, { failed, status: 422 });
+      }
+      const created = await deps.accounts.createAccount(hosted.scope.legalEntityId, { region_code: regionCode, agency_id: agencyId, name: name || agency.name });
+      return reply.redirect(`/hosted/accounts?added=${encodeURIComponent(created.id)}#account-${encodeURIComponent(created.id)}`, 303);
+    });
 
     r.post('/hosted/accounts/logins', { preHandler: guard, schema: { hide: true } }, async (request, reply) => {
       const hosted = hostedOf(request);

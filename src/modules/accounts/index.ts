@@ -40,7 +40,7 @@ export function createAccountsModule(deps: AccountsModuleDeps) {
     /** GET /accounts…, /v2/accounts…, the login reveal operations and pages, the accounts management page. */
     routes: (http: AccountsRoutesDeps) => async (app: FastifyInstance) => {
       const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
-      const pages = { ...http, accounts, hostedPage };
+      const pages = { ...http, accounts, hostedPage, catalog: deps.catalog };
       await app.register(accountRoutes({ accounts, auth: http.auth }));
       await app.register(loginRevealRoutes(pages));
       await app.register(accountsPageRoutes(pages));

@@ -99,7 +99,7 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
     const document = outcome.document
       ? await deps.mail.ingestIn(trx, {
         legalEntityId: row.legal_entity_id, regionCode: row.region_code, type: 'external-mail', receivedOn: today(),
-        sender: agency?.name ?? row.agency_id, fileName: outcome.document.fileName, bytes: outcome.document.bytes,
+        sender: agency?.name ?? row.agency_id, subject: definition ? `Confirmation: ${definition.definition.title}` : null, fileName: outcome.document.fileName, bytes: outcome.document.bytes,
       })
       : null;
     const outputs: StoredAutomationOutputs = {

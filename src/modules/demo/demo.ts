@@ -125,7 +125,7 @@ async function seedAccountsAndMail(legalEntityId: string, extras: DemoExtras): P
     is_supported: true, secrets: { username: 'demo-coffee-payroll', password: 'demo-only-password', totp_seed: 'JBSWY3DPEHPK3PXP' },
   });
   await extras.mail.ingest({
-    legalEntityId, regionCode: 'CA', type: 'registered-agent', sender: 'California Secretary of State', fileName: 'statement-of-information-reminder.pdf',
+    legalEntityId, regionCode: 'CA', type: 'registered-agent', sender: 'California Secretary of State', subject: 'Statement of Information reminder', fileName: 'statement-of-information-reminder.pdf',
     bytes: textPdf([
       'California Secretary of State',
       'Statement of Information reminder (DEMO)',

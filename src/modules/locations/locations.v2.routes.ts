@@ -12,6 +12,8 @@ export function regionV2Routes(deps: { locations: LocationsService; auth: AuthHo
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const common = { onRequest: deps.auth.bearer };
+    // The reference v2 document gives these two operations' 422 as PlatformHttpException ({message, detail: string}).
+    const referenceErrors = { validationShape: 'PlatformHttpException' } as const;
     const tags = ['Locations'];
     const security = [{ bearer: [] }];
 
@@ -34,6 +36,7 @@ export function regionV2Routes(deps: { locations: LocationsService; auth: AuthHo
 
     r.put('/v2/regions/:region', {
       ...common,
+      config: referenceErrors,
       schema: {
         operationId: 'addRegionV2', tags, security,
         summary: 'Add a region and set its employee count (idempotent)',
@@ -52,6 +55,7 @@ export function regionV2Routes(deps: { locations: LocationsService; auth: AuthHo
 
     r.post('/v2/regions', {
       ...common,
+      config: referenceErrors,
       schema: {
         operationId: 'addRegionsV2', tags, security,
         summary: 'Add several regions at once (all or nothing)',

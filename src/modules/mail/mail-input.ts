@@ -10,6 +10,7 @@ import { HttpError, InvalidInputError } from '../../lib/errors.js';
  */
 export const MAIL_TYPES = ['registered-agent', 'external-mail'] as const satisfies readonly MailType[];
 export const MAX_SENDER_LENGTH = 200;
+export const MAX_SUBJECT_LENGTH = 200;
 export const MAX_FILE_NAME_LENGTH = 255;
 
 /** How far from its end a PDF's `%%EOF` marker may be (writers add a newline or a little padding). */

@@ -10,7 +10,7 @@ import type { MailItemView, MailService } from './mail.service.js';
 
 export const toOperatorMail = (m: MailItemView) => ({
   id: m.id, legal_entity_id: m.legalEntityId, region: m.region?.code ?? null, type: m.type, received: m.receivedOn, sender: m.sender,
-  file_name: m.fileName, file_sha256: m.fileSha256, file_size: m.fileSize, created_at: m.createdAt.toISOString(), file_url: m.fileUrl,
+  file_name: m.fileName, subject: m.subject, opened_at: m.openedAt?.toISOString() ?? null, file_sha256: m.fileSha256, file_size: m.fileSize, created_at: m.createdAt.toISOString(), file_url: m.fileUrl,
 });
 
 const PDF = 'application/pdf';
@@ -65,7 +65,7 @@ export function mailOperatorRoutes(deps: { mail: MailService; operatorAuth: Oper
       const q = request.query;
       const item = await deps.mail.ingest({
         legalEntityId: request.params.legal_entity_id,
-        regionCode: q.region ?? null, type: q.type ?? null, receivedOn: q.received ?? null, sender: q.sender ?? null, fileName: q.file_name ?? null,
+        regionCode: q.region ?? null, type: q.type ?? null, receivedOn: q.received ?? null, sender: q.sender ?? null, subject: q.subject ?? null, fileName: q.file_name ?? null,
         bytes: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
         inTransaction: (trx, item) => deps.audit.record(trx, {
           operator: operatorPrincipalOf(request), action: 'mail_item.create', subjectType: 'mail_item', subjectId: item.id, legalEntityId: item.legalEntityId,

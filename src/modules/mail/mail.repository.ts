@@ -26,7 +26,7 @@ export function createMailRepository(db: Db) {
 
     insertItem: (row: {
       id: string; legal_entity_id: string; region_code: string | null; type: MailType; received_on: string; sender: string | null;
-      file_sha256: string; file_size: number; file_name: string | null;
+      subject: string | null; file_sha256: string; file_size: number; file_name: string | null;
     }) => db.insertInto('mail_items').values(row).returningAll().executeTakeFirstOrThrow(),
 
     /** The entity's mail, newest received first; dates inclusive. */
@@ -37,6 +37,11 @@ export function createMailRepository(db: Db) {
       if (filter.regionCode) query = query.where('region_code', '=', filter.regionCode.toUpperCase());
       return query.orderBy('received_on', 'desc').orderBy('id').execute();
     },
+
+    /** The entity's item, marked opened (the first time only): the documents page stops calling it new. */
+    markOpened: (legalEntityId: string, id: string, at: Date) =>
+      db.updateTable('mail_items').set({ opened_at: sql<Date>`coalesce(opened_at, ${at})` })
+        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).returningAll().executeTakeFirst(),
 
     /** The item behind a signed link (the link names no entity; its signature covers it). */
     findItemForLink: (id: string) => db.selectFrom('mail_items').selectAll().where('id', '=', id).executeTakeFirst(),

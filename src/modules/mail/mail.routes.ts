@@ -4,6 +4,8 @@ import { Type } from 'typebox';
 import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
 import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
@@ -144,11 +146,28 @@ export function mailRoutes(deps: {
         platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
         callbackUrl: hosted.session.callback_url,
-        linkMinutes: Math.max(1, Math.floor(deps.fileUrlTtlSeconds / 60)),
         items: items.map((m) => ({
-          id: m.id, typeLabel: TYPE_LABELS[m.type], received: m.receivedOn, sender: m.sender, regionName: m.region?.name ?? null, downloadUrl: m.fileUrl,
+          id: m.id, typeLabel: TYPE_LABELS[m.type], subject: m.subject, received: m.receivedOn, sender: m.sender, regionName: m.region?.name ?? null,
+          isNew: m.openedAt === null, openUrl: `/hosted/documents/${encodeURIComponent(m.id)}/open`,
         })),
       }));
+    });
+
+    // Opening a document from the page records that the owner saw it (no longer "new"), then hands over a fresh signed link.
+    // A GET (a link, no form): a scanner cannot follow it, since it needs the browser session of this page.
+    r.get('/hosted/documents/:mail_id/open', {
+      preHandler: deps.hostedPage(['documents']),
+      schema: { hide: true, params: MailFileParamsSchema },
+    }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      try {
+        return reply.redirect(await deps.mail.openForOwner(hosted.scope, request.params.mail_id), 303);
+      } catch (error) {
+        if (error instanceof NotFoundError) {
+          return sendPage(reply, renderMessagePage({ title: 'Document not found', body: 'This document is not part of this page.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
+        }
+        throw error;
+      }
     });
   };
 }

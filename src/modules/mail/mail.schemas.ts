@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { BoundedString, DateString, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
 import { StateCode, V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
-import { MAIL_TYPES, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH } from './mail-input.js';
+import { MAIL_TYPES, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, MAX_SUBJECT_LENGTH } from './mail-input.js';
 
 export const MailTypeSchema = StringEnum(MAIL_TYPES, { title: 'MailType' });
 
@@ -44,6 +44,8 @@ export const OperatorMailSchema = Type.Object(
   {
     id: common.id, legal_entity_id: Type.String(), region: Nullable(StateCode), type: common.type, received: common.received, sender: common.sender,
     file_name: Nullable(Type.String()),
+    subject: Nullable(Type.String({ description: 'What the mail is about (shown on the documents page).' })),
+    opened_at: Nullable(Type.String({ format: 'date-time', description: 'When the owner first opened it from the documents page; null: new to them.' })),
     file_sha256: Type.String({ description: 'Hex SHA-256 of the PDF: its key in the file store.' }),
     file_size: Type.Integer({ description: 'Size of the PDF in bytes.' }),
     created_at: Type.String({ format: 'date-time' }),
@@ -74,5 +76,6 @@ export const UploadQuerySchema = Type.Object({
   type: Type.Optional(Nullable(MailTypeSchema)),
   received: Type.Optional(Nullable(DateString({ description: 'The day the mail was received; today (UTC) when absent. Not in the future.' }))),
   sender: Type.Optional(Nullable(BoundedString(MAX_SENDER_LENGTH))),
+  subject: Type.Optional(Nullable(BoundedString(MAX_SUBJECT_LENGTH, { description: 'What the mail is about, shown to the owner on the documents page.' }))),
   file_name: Type.Optional(Nullable(BoundedString(MAX_FILE_NAME_LENGTH))),
 });

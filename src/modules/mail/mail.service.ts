@@ -8,7 +8,7 @@ import type { AccessScope } from '../../http/principals.js';
 import type { EventRecorder } from '../events/index.js';
 import type { FileLinks } from './file-links.js';
 import type { FileStorage } from './file-storage.js';
-import { checkDateRange, checkPdf, checkReceived, checkRegion, checkType, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, optionalText } from './mail-input.js';
+import { checkDateRange, checkPdf, checkReceived, checkRegion, checkType, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, MAX_SUBJECT_LENGTH, optionalText } from './mail-input.js';
 import { createMailRepository, type MailItemFilter } from './mail.repository.js';
 
 export const MAIL_ID_PREFIX = 'mail';
@@ -26,6 +26,8 @@ export interface MailIngestInput {
   /** YYYY-MM-DD; today (UTC) when absent. */
   receivedOn?: string | null;
   sender?: string | null;
+  /** What the mail is about; shown on the documents page. */
+  subject?: string | null;
   fileName?: string | null;
   bytes: Buffer;
   /** Runs in the item's transaction (an operator upload records its audit event there). */
@@ -39,6 +41,9 @@ export interface MailItemView {
   type: MailType;
   receivedOn: string;
   sender: string | null;
+  subject: string | null;
+  /** When the owner first opened it from the documents page; null: new to them. */
+  openedAt: Date | null;
   fileName: string | null;
   fileSha256: string;
   fileSize: number;
@@ -93,6 +98,8 @@ export function createMailService(deps: MailServiceDeps) {
       type: row.type,
       receivedOn: row.received_on,
       sender: row.sender,
+      subject: row.subject,
+      openedAt: row.opened_at,
       fileName: row.file_name,
       fileSha256: row.file_sha256,
       fileSize: row.file_size,
@@ -116,6 +123,7 @@ export function createMailService(deps: MailServiceDeps) {
     const type = checkType(input.type);
     const receivedOn = checkReceived(input.receivedOn, deps.now());
     const sender = optionalText(input.sender, 'sender', MAX_SENDER_LENGTH);
+    const subject = optionalText(input.subject, 'subject', MAX_SUBJECT_LENGTH);
     const fileName = optionalText(input.fileName, 'file_name', MAX_FILE_NAME_LENGTH);
     checkPdf(input.bytes, deps.maxBytes);
     // The shared lock keeps garbage collection (which takes it exclusively) from removing a file between
@@ -125,7 +133,7 @@ export function createMailService(deps: MailServiceDeps) {
     const stored = await deps.storage.put(input.bytes);
     const row = await inTrx.insertItem({
       id: newId(MAIL_ID_PREFIX), legal_entity_id: input.legalEntityId, region_code: region?.code ?? null, type, received_on: receivedOn,
-      sender, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
+      sender, subject, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
     });
     const platformId = await inTrx.platformOf(input.legalEntityId);
     if (!platformId) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
@@ -157,6 +165,16 @@ export function createMailService(deps: MailServiceDeps) {
 
     /** The entity's mail, newest received first; dates are inclusive, start after end is a 422. */
     list: (scope: AccessScope, filter: MailFilter = {}) => list(scope.legalEntityId, filter),
+
+    /**
+     * The owner opens an item from the documents page: the first opening is recorded (the page stops calling it
+     * new) and a fresh signed link is returned. Another entity's item, or an unknown one, is a 404.
+     */
+    async openForOwner(scope: AccessScope, mailId: string): Promise<string> {
+      const row = await repo.markOpened(scope.legalEntityId, mailId, deps.now());
+      if (!row) throw new NotFoundError(`Mail item '${mailId}' not found`);
+      return (await toViews([row]))[0]!.fileUrl;
+    },
 
     /** Unversioned location path: a location id or a two-letter code; an unknown one is a 404. */
     listForLocation(scope: AccessScope, idOrCode: string, filter: Omit<MailFilter, 'regionCode'> = {}) {

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.js';
+import { renderHomePage, HOME_LINKS } from '../../pages/home-page.js';
+import { sendPage } from '../hosted-sessions/hosted-http.js';
 import type { SystemRepository } from './system.repository.js';
 
 const HealthSchema = Type.Object({ status: Type.String() }, { title: 'Health' });
 
-/** GET /healthz, GET /readyz (the database answers a statement) and GET /openapi.json. */
+/** GET /healthz, GET /readyz (the database answers a statement), GET /openapi.json and the home page GET /. */
 export function systemRoutes(deps: { repo: Pick<SystemRepository, 'ping'> }) {
   return async (app: FastifyInstance) => {
     app.get('/healthz', {
@@ -27,5 +29,28 @@ export function systemRoutes(deps: { repo: Pick<SystemRepository, 'ping'> }) {
     });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+    // A person opening the server's address gets a page that leads somewhere; an API client asking for JSON, the links.
+    app.get('/', { schema: { hide: true } }, async (request, reply) => {
+      if (prefersJson(request.headers.accept)) return { name: 'Statehouse', links: HOME_LINKS };
+      return sendPage(reply, renderHomePage());
+    });
   };
+}
+
+/** JSON when the Accept header ranks application/json above text/html (an API client); HTML otherwise (a browser, curl's any). */
+export function prefersJson(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const rank = (type: string) => {
+    let best = -1;
+    for (const part of accept.split(',')) {
+      const [name = '', ...params] = part.trim().toLowerCase().split(';');
+      if (name.trim() !== type) continue;
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      best = Math.max(best, q ? Number(q.slice(2)) || 0 : 1);
+    }
+    return best;
+  };
+  const json = rank('application/json');
+  return json > 0 && json > rank('text/html');
 }

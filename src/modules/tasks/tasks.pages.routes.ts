@@ -8,20 +8,28 @@ import type { AccessScope } from '../../http/principals.js';
 import { BoundedString } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { renderTaskDetail, renderTaskList, type Notice, type TaskItem } from '../../pages/task-pages.js';
-import { automationOf } from './task-view.js';
-import { isOpen, isOverdue, type TaskFilter } from './tasks.fns.js';
+import { GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
+import { toTaskItem } from './task-items.js';
+import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { offersCalendar, type CalendarSubscriptions } from '../calendar/index.js';
 
 const STATUS_OPTIONS: [string, string][] = [
-  ['open', 'To do and in progress'], ['todo', 'To do'], ['in-progress', 'In progress'], ['done', 'Done'], ['dismissed', 'Dismissed'], ['all', 'All'],
+  ['open', 'To do and in progress'], ['overdue', 'Overdue'], ['todo', 'To do'], ['in-progress', 'In progress'], ['done', 'Done'], ['dismissed', 'Dismissed'], ['all', 'All'],
 ];
+// `overdue` is open work with a due date before today: the list filters it with isOverdue, not by status alone.
 const STATUS_FILTERS: Record<string, TaskFilter['statuses']> = {
-  open: ['todo', 'in-progress'], todo: ['todo'], 'in-progress': ['in-progress'], done: ['done'], dismissed: ['dismissed'], all: null,
+  open: ['todo', 'in-progress'], overdue: ['todo', 'in-progress'], todo: ['todo'], 'in-progress': ['in-progress'], done: ['done'], dismissed: ['dismissed'], all: null,
 };
+const TASK_STATUSES: readonly TaskStatus[] = ['todo', 'in-progress', 'done', 'dismissed'];
+const isTaskStatus = (value: string | undefined): value is TaskStatus => TASK_STATUSES.includes(value as TaskStatus);
+/** What a confirmation says a status change did, named after the new status. */
+const CHANGE_TEXT: Record<TaskStatus, string> = { done: 'marked as done', 'in-progress': 'started: it is in progress', todo: 'moved back to to-do', dismissed: 'dismissed' };
+const STATUS_WORDS: Record<TaskStatus, string> = { done: 'done', 'in-progress': 'in progress', todo: 'to do', dismissed: 'dismissed' };
+// Query parameters of one page view only (notices): dropped from the address the next action returns to.
+const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar'] as const;
 const ListQuery = Type.Object({
   region: Type.Optional(BoundedString(2)),
   status: Type.Optional(BoundedString(20)),
@@ -29,49 +37,12 @@ const ListQuery = Type.Object({
   unlocked: Type.Optional(BoundedString(2000)),
   error: Type.Optional(BoundedString(300)),
   calendar: Type.Optional(BoundedString(3)),
+  group: Type.Optional(BoundedString(20)),
+  was: Type.Optional(BoundedString(20)),
+  now: Type.Optional(BoundedString(20)),
+  undone: Type.Optional(BoundedString(64)),
 });
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
-
-function formatFee(view: TaskView): string | null {
-  if (view.kind === 'question') return null;
-  const fee = view.definition.fee;
-  if (fee.type === 'fixed') return fee.amount === '0.00' ? 'None' : `$${fee.amount}`;
-  if (fee.type === 'range') return `$${fee.min} to $${fee.max}`;
-  return fee.reason;
-}
-
-/** What a hosted page shows of a task. */
-export function toTaskItem(catalog: Catalog, view: TaskView, today: string, documents: ReadonlyMap<string, string> = new Map()): TaskItem {
-  const common = {
-    id: view.row.id,
-    regionCode: view.region.code,
-    regionName: view.region.name,
-    status: view.row.status,
-    dueDate: view.row.due_date,
-    overdue: isOverdue({ status: view.row.status, dueDate: view.row.due_date }, today),
-    reasons: view.row.criteria_met.map((c) => c.reason),
-    blockedBy: view.row.blocked_by.map((id) => catalog.requirement(id)?.definition.title ?? id),
-  };
-  if (view.kind === 'question') {
-    return {
-      ...common, kind: 'question', title: view.question.title.replace('{region}', view.region.name), summary: null,
-      description: view.question.description, fee: null, priority: view.question.priority, resources: [], steps: [], agency: null, unlocks: [],
-      answerType: view.question.answer_type, answer: view.row.answer === null || view.row.answer === undefined ? null : String(view.row.answer), automation: null,
-    };
-  }
-  const d = view.definition;
-  return {
-    ...common, kind: 'requirement', title: d.title, summary: d.summary, description: d.description, fee: formatFee(view), priority: d.priority,
-    resources: d.resources.map((r) => ({ ...r })), steps: d.resolutions.manual.map((s) => ({ ...s })), agency: view.agency.name,
-    unlocks: (d.unlocks ?? []).map((id) => catalog.requirement(id)?.definition.title ?? id),
-    answerType: null, answer: null,
-    automation: automationOf(view) ? {
-      status: view.automation?.status ?? null,
-      results: view.automation?.outputs?.accountData.map((d) => ({ ...d })) ?? [],
-      documentUrl: documents.get(view.automation?.outputs?.documentId ?? '') ?? null,
-    } : null,
-  };
-}
 
 /** Tasks a hosted session may see: its scope (type, region, one task) narrows every list and action. */
 function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
@@ -82,6 +53,12 @@ function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
 }
 
 const safeReturn = (value: string | undefined, fallback: string) => (value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback);
+
+/** The list's address with these query parameters (region, status, group kept; an empty value dropped). */
+function listUrl(params: Record<string, string | null>): string {
+  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => !!e[1]));
+  return `/hosted/tasks${query.size ? `?${query.toString()}` : ''}`;
+}
 
 /** The hosted task list (POST /tasks/sessions, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
 export function taskPageRoutes(deps: {
@@ -118,23 +95,27 @@ export function taskPageRoutes(deps: {
       const q = request.query;
       const statusScope = scope.status;
       const status = statusScope ? 'all' : STATUS_FILTERS[q.status ?? ''] !== undefined ? q.status! : 'open';
+      const group: TaskGrouping = GROUPINGS.find(([value]) => value === q.group)?.[0] ?? 'none';
       const region = scope.region_id ?? (q.region && regionByCode(q.region) ? q.region.toUpperCase() : null);
       const all = await deps.tasks.search(hosted.scope, { kind: scope.task_type ?? null }, 'importance');
       const today = deps.tasks.today();
-      const selected = all.filter((v) => {
-        if (!inScope(scope, hosted.session.purpose, v)) return false;
+      const overdue = (v: TaskView) => isOverdue({ status: v.row.status, dueDate: v.row.due_date }, today);
+      const visible = all.filter((v) => inScope(scope, hosted.session.purpose, v));
+      const selected = visible.filter((v) => {
         if (region && v.region.code !== region) return false;
         if (statusScope === 'todo') return isOpen(v.row.status);
         if (statusScope === 'done') return v.row.status === 'done';
-        if (statusScope === 'overdue') return isOverdue({ status: v.row.status, dueDate: v.row.due_date }, today);
+        if (statusScope === 'overdue') return overdue(v);
         if (statusScope === 'automated') return !!v.automation;
         if (statusScope === 'managed') return false;
+        if (status === 'overdue') return overdue(v);
         const statuses = STATUS_FILTERS[status];
         return !statuses || statuses.includes(v.row.status);
       });
-      const regions = [...new Map(all.filter((v) => inScope(scope, hosted.session.purpose, v)).map((v) => [v.region.code, { code: v.region.code, name: v.region.name }])).values()]
+      const regions = [...new Map(visible.map((v) => [v.region.code, { code: v.region.code, name: v.region.name }])).values()]
         .sort((a, b) => a.name.localeCompare(b.name));
-      const returnTo = `/hosted/tasks${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')).replace(/([?&])(updated|unlocked|error|calendar)=[^&]*/g, '$1').replace(/[?&]+$/, '') : ''}`;
+      const kept = { region: scope.region_id ? null : region, group: group === 'none' ? null : group };
+      const returnTo = listUrl({ ...kept, status: statusScope ? null : q.status ?? null });
       const documents = await documentsFor(hosted.scope, selected);
       const calendar = offersCalendar(scope) ? { url: (await deps.calendar.current(hosted.scope))?.url ?? null } : null;
       return sendPage(reply, renderTaskList({
@@ -147,6 +128,13 @@ export function taskPageRoutes(deps: {
         regionFixed: !!scope.region_id,
         status,
         statusOptions: statusScope ? [['all', `Fixed by your platform: ${statusScope}`]] : STATUS_OPTIONS,
+        summary: {
+          open: visible.filter((v) => isOpen(v.row.status)).length,
+          overdue: visible.filter(overdue).length,
+          done: visible.filter((v) => v.row.status === 'done').length,
+          links: statusScope ? null : { open: listUrl({ ...kept, status: 'open' }), overdue: listUrl({ ...kept, status: 'overdue' }), done: listUrl({ ...kept, status: 'done' }) },
+        },
+        group,
         callbackUrl: hosted.session.callback_url,
         notice: await noticeOf(hosted, q),
         returnTo: safeReturn(returnTo, '/hosted/tasks'),
@@ -154,7 +142,7 @@ export function taskPageRoutes(deps: {
       }));
     });
 
-    async function noticeOf(hosted: HostedContext, q: { updated?: string; unlocked?: string; error?: string; calendar?: string }): Promise<Notice | null> {
+    async function noticeOf(hosted: HostedContext, q: { updated?: string; was?: string; now?: string; undone?: string; unlocked?: string; error?: string; calendar?: string }): Promise<Notice | null> {
       if (q.error) return { kind: 'error', text: q.error };
       if (q.calendar === 'on') return { kind: 'success', text: 'Your calendar link is ready: add it to your calendar app below.' };
       if (q.calendar === 'off') return { kind: 'success', text: 'You stopped sharing your calendar: the old link no longer works.' };
@@ -167,7 +155,21 @@ export function taskPageRoutes(deps: {
         }
         return { kind: 'success', text: ids.length ? 'Saved. Your answer added these tasks:' : 'Saved. Your answer added no new tasks.', items: titles };
       }
-      if (q.updated) return { kind: 'success', text: 'Saved.' };
+      if (q.undone) {
+        const view = await scopedTask(hosted, q.undone);
+        if (view) return { kind: 'success', text: `Undone: “${toTaskItem(deps.catalog, view, deps.tasks.today()).title}” is ${STATUS_WORDS[view.row.status]} again.` };
+      }
+      if (q.updated) {
+        const view = await scopedTask(hosted, q.updated);
+        if (!view || !isTaskStatus(q.now)) return { kind: 'success', text: 'Saved.' };
+        const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
+        // Undo is offered while the task still has the status this change gave it (another tab may have moved it since).
+        const undoable = isTaskStatus(q.was) && q.was !== q.now && view.row.status === q.now;
+        return {
+          kind: 'success', text: `“${title}” ${CHANGE_TEXT[q.now]}.`,
+          confirmation: { taskId: view.row.id, undo: undoable ? { from: q.now, to: q.was as TaskStatus, title } : null },
+        };
+      }
       return null;
     }
 
@@ -204,7 +206,27 @@ export function taskPageRoutes(deps: {
         if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
         throw error;
       }
-      return reply.redirect(withParam(back, 'updated', view.row.id), 303);
+      const changed = withParam(back, 'updated', view.row.id, { was: view.row.status, now: status });
+      return reply.redirect(changed, 303);
+    });
+
+    /** Undo of the confirmation's change: back to the status it replaced, through the service (re-plans, records the event). */
+    r.post('/hosted/tasks/:task_id/undo', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
+      const hosted = hostedOf(request);
+      const form = formOf(request);
+      const back = safeReturn(form.return_to, `/hosted/tasks/${request.params.task_id}`);
+      const view = await scopedTask(hosted, request.params.task_id);
+      if (!view) return notFound(reply, hosted);
+      if (!isTaskStatus(form.from) || !isTaskStatus(form.to)) return reply.redirect(withParam(back, 'error', 'There is nothing to undo'), 303);
+      try {
+        await deps.tasks.undoStatus(hosted.scope, view.row.id, { from: form.from, to: form.to });
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 409) {
+          return reply.redirect(withParam(back, 'error', 'This task changed since, so there is nothing to undo.'), 303);
+        }
+        throw error;
+      }
+      return reply.redirect(withParam(back, 'undone', view.row.id), 303);
     });
 
     r.post('/hosted/tasks/:task_id/answer', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
@@ -234,9 +256,10 @@ export function taskPageRoutes(deps: {
   };
 }
 
-function withParam(path: string, name: string, value: string): string {
+function withParam(path: string, name: string, value: string, more: Record<string, string> = {}): string {
   const url = new URL(path, 'http://local');
-  for (const key of ['updated', 'unlocked', 'error']) url.searchParams.delete(key);
+  for (const key of NOTICE_PARAMS) url.searchParams.delete(key);
   url.searchParams.set(name, value);
+  for (const [key, extra] of Object.entries(more)) url.searchParams.set(key, extra);
   return `${url.pathname}${url.search}`;
 }

@@ -22,7 +22,9 @@ const question = (fact: string): TaskRow => ({
  * a planning that records its calls (and "plans" one new task), and a locations service that may refuse.
  */
 function harness(options: { refuseLocation?: boolean } = {}) {
-  const rows: TaskRow[] = [question('has_employees'), question('registration_date')];
+  const requirementId = catalog.regions.get('CA')!.requirements.find((r) => !r.resolutions.automation)!.id;
+  const rows: TaskRow[] = [question('has_employees'), question('registration_date'),
+    { ...question('has_employees'), id: 'task_req', kind: 'requirement', definition_id: requirementId, region_code: 'CA', status: 'done' }];
   const events: string[] = [];
   let transactions = 0;
   const db = { transaction: () => ({ execute: async <T>(fn: (trx: Db) => Promise<T>) => fn({ trx: ++transactions } as unknown as Db) }) } as unknown as Db;
@@ -31,7 +33,12 @@ function harness(options: { refuseLocation?: boolean } = {}) {
     findTasks: async () => rows.map((r) => ({ ...r })),
     findTask: async (_le, id) => rows.find((r) => r.id === id),
     listVersion: async () => '', findForEvents: async () => [],
-    setStatus: async () => { throw new Error('not used'); },
+    setStatus: async (_le, id, status) => {
+      events.push(`setStatus ${status} in ${trxOf(on)}`);
+      const row = rows.find((r) => r.id === id)!;
+      Object.assign(row, { status });
+      return row;
+    },
     setAnswer: async (_le, id, answer, status) => {
       events.push(`setAnswer in ${trxOf(on)}`);
       const row = rows.find((r) => r.id === id)!;
@@ -84,6 +91,31 @@ describe('tasks service: answering a question', () => {
     const error = await tasks.answer(scope, 'task_has_employees', 'yes').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error).toMatchObject({ path: ['answer'], reason: 'this question takes a boolean answer (true or false)' });
+    expect(events).toEqual([]);
+  });
+});
+
+describe('tasks service: undoing a status change', () => {
+  it('puts back the replaced status, even one a person may not pick by hand (done → in progress), checked and re-planned in one transaction', async () => {
+    const { tasks, events, rows } = harness();
+    const { task } = await tasks.undoStatus(scope, 'task_req', { from: 'done', to: 'in-progress' });
+    expect(task.row.status).toBe('in-progress');
+    expect(events).toEqual(['lock in 1', 'setStatus in-progress in 1', 'replan in 1']);
+    expect(rows.find((r) => r.id === 'task_req')!.status).toBe('in-progress');
+  });
+
+  it('refuses when the task moved on since (409), changing nothing', async () => {
+    const { tasks, events } = harness();
+    await expect(tasks.undoStatus(scope, 'task_req', { from: 'in-progress', to: 'todo' })).rejects.toBeInstanceOf(ConflictError);
+    expect(events).toEqual([]);
+  });
+
+  it('refuses a pair no change leads to (an undo reverses a real change), and questions', async () => {
+    const { tasks, events } = harness();
+    // No allowed change goes from dismissed to done, so done cannot be an "undo" back to dismissed.
+    await expect(tasks.undoStatus(scope, 'task_req', { from: 'done', to: 'dismissed' })).rejects.toThrow(/no change leads that way/);
+    await expect(tasks.undoStatus(scope, 'task_req', { from: 'done', to: 'done' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(tasks.undoStatus(scope, 'task_has_employees', { from: 'todo', to: 'done' })).rejects.toThrow(/is a question/);
     expect(events).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { AccessScope } from '../../http/principals.js';
 import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner, ReplanCause } from '../planning/index.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
-import { canTransition, compareByImportance, compareDue, matchesFilter, type TaskFilter, type TaskStatus } from './tasks.fns.js';
+import { canTransition, compareByImportance, compareDue, matchesFilter, TRANSITIONS, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import { taskViewOf, traitsOf, type TaskView } from './task-view.js';
 import type { AutomationsService, ManualActor } from '../automations/automations.types.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
@@ -108,6 +108,31 @@ export function createTasksService(deps: TasksDeps) {
         return { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] };
       });
       return { task: await requireTask(scope, id), unlocked };
+    },
+
+    /**
+     * Undoes a status change the owner just made: `from` is the status the change produced, `to` the one it
+     * replaced. Refused (409) when the task moved on since, or when no allowed change leads from `to` to
+     * `from` (an undo only reverses a real change). Like any status change it re-plans, and is recorded as a
+     * task.updated event; an automation canceled by the change stays canceled.
+     */
+    async undoStatus(scope: AccessScope, id: string, change: { from: TaskStatus; to: TaskStatus }) {
+      const task = await requireTask(scope, id);
+      if (task.kind === 'question') throw new ConflictError(`Task '${id}' is a question: its answer is changed, not undone`);
+      if (task.row.status !== change.from) {
+        throw new ConflictError(`Task '${id}' is ${task.row.status} now, not ${change.from}: it changed since, so there is nothing to undo`);
+      }
+      if (change.from === change.to || !TRANSITIONS[change.to].includes(change.from)) {
+        throw new ConflictError(`Task '${id}' cannot be undone from ${change.from} to ${change.to}: no change leads that way`);
+      }
+      await changeAndReplan(scope, async (trx) => {
+        // Checked again under the planning lock: a change from another tab between the read and here wins.
+        const current = await repositoryFor(trx).findTask(scope.legalEntityId, id);
+        if (current?.status !== change.from) throw new ConflictError(`Task '${id}' changed since: there is nothing to undo`);
+        await repositoryFor(trx).setStatus(scope.legalEntityId, id, change.to, change.to === 'done' ? deps.now() : null);
+        return { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] };
+      });
+      return { task: await requireTask(scope, id) };
     },
 
     /**

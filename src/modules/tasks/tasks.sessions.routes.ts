@@ -53,7 +53,8 @@ export function taskSessionRoutes(deps: {
 
     r.post('/v2/tasks/manage/session', {
       onRequest: deps.auth.bearer,
-      config: { errorStyle: 'platform' },
+      // The reference v2 document gives this operation's 422 as PlatformHttpException ({message, detail: string}).
+      config: { errorStyle: 'platform', validationShape: 'PlatformHttpException' },
       schema: {
         operationId: 'createTasksManagementSessionV2', tags, security,
         summary: 'A hosted task page limited to a task type, a status and optionally a region',

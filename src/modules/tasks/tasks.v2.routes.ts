@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
-import { nextPageHeaders, PAGE_HEADERS } from '../../http/paging.js';
+import { TASK_PAGE_HEADER_DOCS, taskPageHeaders } from '../../http/paging.js';
 import { PlatformErrorSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
@@ -21,6 +21,8 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
     const { tasks, records } = deps;
     // The v2 task operations answer errors as {message, detail}, like the reference document says.
     const common = { onRequest: deps.auth.bearer, config: { errorStyle: 'platform' as const } };
+    // The reference v2 document gives the two PATCH operations' 422 as PlatformHttpException ({message, detail: string}).
+    const referenceErrors = { errorStyle: 'platform', validationShape: 'PlatformHttpException' } as const;
     const tags = ['Tasks'];
     const security = [{ bearer: [] }];
 
@@ -31,9 +33,10 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
         summary: 'Tasks, filtered and paginated',
         description:
           'Same order as GET /tasks. Pagination headers: X-Page-Size, X-Page, X-Total (all matching tasks) and, when there is a ' +
-          'next page, X-Next-Page (its URL) and a Link header with rel="next".',
+          'next page, X-Next-Page (its URL) and a Link header with rel="next"; the same values are also sent as ' +
+          'X-Mosey-Page-Size, X-Mosey-Page, X-Mosey-Total and X-Mosey-Next-Page, the names of the reference interface.',
         querystring: ListTasksV2QuerySchema,
-        response: { 200: Type.Array(PlatformTaskSchema), ...errors },
+        response: { 200: Type.Array(PlatformTaskSchema, { headers: TASK_PAGE_HEADER_DOCS }), ...errors },
       },
     }, async (request, reply) => {
       const q = request.query;
@@ -46,10 +49,7 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
         }, 'importance');
         const size = q.page_size ?? 50;
         const page = q.page_num ?? 1;
-        const headers: Record<string, string> = {
-          [PAGE_HEADERS.size]: String(size), [PAGE_HEADERS.page]: String(page), [PAGE_HEADERS.total]: String(found.length),
-          ...(page * size < found.length && nextPageHeaders(request.url, { page_num: String(page + 1), page_size: String(size) })),
-        };
+        const headers = taskPageHeaders(request.url, { size, number: page, total: found.length });
         const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(records, v));
         return { body: reply.serializeInput(items as never, '200') as string, headers };
       });
@@ -70,6 +70,7 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
 
     r.patch('/v2/tasks/:task_id', {
       ...common,
+      config: referenceErrors,
       schema: {
         operationId: 'updateTaskStatusV2', tags, security,
         summary: 'Mark a requirement task todo or done',
@@ -85,6 +86,7 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
 
     r.patch('/v2/tasks/questions/:question_task_id', {
       ...common,
+      config: referenceErrors,
       schema: {
         operationId: 'answerQuestionV2', tags, security,
         summary: 'Answer a question task',
