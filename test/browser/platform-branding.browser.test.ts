@@ -46,7 +46,7 @@ describe('platform branding in a browser', () => {
     await openHostedLink(page, url);
     expect(pathOf(page)).toBe('/hosted/tasks');
     await checkBrand();
-    const link = page.locator('main a:not(.button)').first();
+    const link = page.locator('main a[href^="/hosted/tasks/"]').first(); // a task's title
     expect(await link.evaluate((a) => getComputedStyle(a).color)).toBe('rgb(107, 47, 179)');
     await screenshot(page, 'tasks-list-branded');
     expect(externalRequests(requests)).toEqual([]);
