@@ -205,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(locationsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';
-  await app.register(hostedSessions.routes({ secureCookies }));
+  await app.register(hostedSessions.routes({ secureCookies, publicOrigin }));
   await app.register(tasksModule.routes({ auth, sessions, publicOrigin, calendar: calendarModule.calendar }));
   await app.register(calendarModule.routes({ auth, sessions, publicOrigin }));
   await app.register(automationsModule.routes({ auth }));
@@ -217,7 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhooksModule.routes({ auth, operatorAuth, audit: operatorsModule.audit }));
   await app.register(operatorsModule.routes({
     operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
-    maxUploadBytes: config.mailMaxBytes,
+    maxUploadBytes: config.mailMaxBytes, brands: platformsModule.brands,
   }));
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.

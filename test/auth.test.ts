@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finishSignup } from './helpers/hosted.js';
+import { finishSignup, openLink } from './helpers/hosted.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 
 describe('access tokens', () => {
@@ -22,7 +22,7 @@ describe('access tokens', () => {
     expect(body.access_token).toMatch(/^sh_at_/);
     expect(body.state).toMatchObject({ legal_entity_status: 'inactive', signup_complete: false, signup_url: expect.stringMatching(/^http:\/\/statehouse\.test\/hosted\/s\//) });
     // The signup link in state is real: it opens the hosted signup page.
-    const page = await t.app.inject({ url: new URL(body.state.signup_url).pathname });
+    const { response: page } = await openLink(t.app, body.state.signup_url);
     expect(page.statusCode).toBe(303);
     expect(page.headers.location).toBe('/hosted/signup');
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditService } from '../src/modules/operators/audit.service.js';
 import { createPlatformWithEntity, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
-import { cookieSet, createOperatorKey, operatorBrowser } from './helpers/back-office.js';
+import { cookieSet, createOperatorKey, openOperatorLink, operatorBrowser } from './helpers/back-office.js';
 import { runCli } from './helpers/cli.js';
 import { tinyPdf } from './helpers/pdf.js';
 
@@ -119,8 +119,8 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
     const url = login.stdout.trim();
     expect(url).toMatch(/^http:\/\/statehouse\.test\/operator\/link\/[A-Za-z0-9_-]{40,}$/);
     expect(login.stderr).toContain('works once');
-    const opened = await t.app.inject({ url: new URL(url).pathname });
-    expect(opened.statusCode).toBe(200);
+    const opened = await openOperatorLink(t.app, url);
+    expect(opened.statusCode).toBe(303);
     expect((await operatorBrowser(t.app, cookieSet(opened)!.pair).get('/operator')).body).toContain('Signed in as Grace');
     expect((await t.app.inject({ url: new URL(url).pathname })).statusCode).toBe(401);
 

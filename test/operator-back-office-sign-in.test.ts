@@ -132,20 +132,40 @@ describe('back office sign-in (/operator)', () => {
     expect((await browser!.get('/operator')).statusCode).toBe(303);
   });
 
-  it('signs a browser in once with a one-time link, which is then used up', async () => {
+  const confirmLink = (token: string, origin = ORIGIN) => t.app.inject({
+    method: 'POST', url: '/operator/link', payload: new URLSearchParams({ token }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+  });
+
+  it('signs a browser in once with a one-time link: opening it only shows whom it signs in, its button uses it up', async () => {
     const link = await linkFor('ops team');
     expect(link.url).toMatch(new RegExp(`^${ORIGIN}/operator/link/[A-Za-z0-9_-]{40,}$`));
     const path = new URL(link.url).pathname;
-    const opened = await t.app.inject({ url: path });
-    expect(opened.statusCode).toBe(200);
-    expect(opened.body).toContain('Signed in as ops team');
-    expect(opened.body).toContain('href="/operator"');
+    const token = path.split('/').at(-1)!;
+    // A mail scanner's GET, HEAD and prefetch: nothing is signed in, nothing used up.
+    for (const method of ['GET', 'HEAD'] as const) {
+      const seen = await t.app.inject({ method, url: path, headers: { purpose: 'prefetch', 'user-agent': 'SafeLinks scanner' } });
+      expect(seen.statusCode).toBe(200);
+      expect(seen.headers['set-cookie']).toBeUndefined();
+      expect(seen.headers['x-robots-tag']).toBe('noindex');
+      expect(seen.headers['cache-control']).toBe('no-store');
+    }
+    const page = await t.app.inject({ url: path });
+    expect(page.body).toContain('as <strong>ops team</strong>');
+    expect(page.body).toContain('<form method="post" action="/operator/link">');
+    expect(page.body).toContain(`name="token" value="${token}"`);
+
+    expect((await confirmLink(token, 'https://evil.example')).statusCode).toBe(403);
+    const opened = await confirmLink(token);
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe('/operator');
     const browser = operatorBrowser(t.app, cookieSet(opened)!.pair);
     expect((await browser.get('/operator')).statusCode).toBe(200);
-    const again = await t.app.inject({ url: path });
+    const again = await confirmLink(token);
     expect(again.statusCode).toBe(401);
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.body).toContain('This link cannot be used');
+    expect((await t.app.inject({ url: path })).statusCode).toBe(401);
   });
 
   it('over https the cookie is Secure with the __Host- prefix; sign-in links never reach a log line', () => {
@@ -159,6 +179,7 @@ describe('back office sign-in (/operator)', () => {
     t.advance(10 * 60_000 + 1000);
     const res = await t.app.inject({ url: new URL(link.url).pathname });
     expect(res.statusCode).toBe(401);
+    expect((await confirmLink(new URL(link.url).pathname.split('/').at(-1)!)).statusCode).toBe(401);
   });
 
   it('signs out a session idle for more than 30 minutes', async () => {

@@ -92,7 +92,12 @@ describe('serve --demo: a completed sandbox automation and one in the operator q
     });
     expect(session.status).toBe(200);
     const link = new URL(((await session.json()) as { url: string }).url);
-    const exchanged = await fetch(`${server!.url}${link.pathname}`, { redirect: 'manual' });
+    // Its page spends nothing; its button posts the token (test/hosted-link-confirm.test.ts).
+    const confirmation = await fetch(`${server!.url}${link.pathname}`);
+    const secret = /name="token" value="([^"]+)"/.exec(await confirmation.text())?.[1] ?? '';
+    const exchanged = await fetch(`${server!.url}/hosted/s`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: secret }),
+    });
     expect(exchanged.status).toBe(303);
     const cookie = exchanged.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
     const page = await fetch(new URL(exchanged.headers.get('location')!, server!.url), { headers: { cookie } });

@@ -27,7 +27,7 @@ import { print, UsageError } from './output.js';
 import { USAGE } from './usage.js';
 import { demoInstructions, demoKey } from './demo-instructions.js';
 import { catalogExplain, catalogList } from './catalog-command.js';
-import { callbacksCommand, platformsCommand } from './platforms-command.js';
+import { brandCommand, callbacksCommand, platformsCommand } from './platforms-command.js';
 import { readSecretsFromStdin } from './secrets-stdin.js';
 import { createMailModule } from '../modules/mail/index.js';
 import { createWebhooksModule } from '../modules/webhooks/index.js';
@@ -74,6 +74,9 @@ async function main(argv: string[]): Promise<void> {
       'event-type': { type: 'string', multiple: true },
       reason: { type: 'string' },
       description: { type: 'string' },
+      accent: { type: 'string' },
+      logo: { type: 'string' },
+      clear: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -133,7 +136,8 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'platforms':
       await withDatabase(config, (database) => {
-        const { platforms, callbackOrigins } = createPlatformsModule({ db: database.db });
+        const { platforms, callbackOrigins, brands } = createPlatformsModule({ db: database.db });
+        if (sub === 'brand') return brandCommand(brands, rest, values, json);
         return sub === 'callbacks' ? callbacksCommand(platforms, callbackOrigins, rest, json) : platformsCommand(platforms, sub, rest, json);
       });
       return;

@@ -1,4 +1,7 @@
+import { readFile, stat } from 'node:fs/promises';
 import type { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
+import type { BrandView, PlatformBrandsService } from '../modules/platforms/platform-brands.service.js';
+import { MAX_LOGO_BYTES } from '../modules/platforms/brand-rules.js';
 import type { createPlatformsService } from '../modules/platforms/platforms.service.js';
 import { print, UsageError } from './output.js';
 
@@ -47,4 +50,50 @@ export async function platformsCommand(platforms: ReturnType<typeof createPlatfo
   } else {
     throw new UsageError('Unknown platforms command; see statehouse --help');
   }
+}
+
+const BRAND_FIELDS = ['name', 'accent', 'logo'] as const;
+
+/**
+ * `platforms brand <platform_id> [--name <text>] [--accent <#hex>] [--logo <file>] [--clear name|accent|logo]`:
+ * a platform's look on the hosted pages. Without options it shows the current branding.
+ */
+export async function brandCommand(
+  brands: PlatformBrandsService, args: string[], options: { name?: string; accent?: string; logo?: string; clear?: string[] }, json: boolean,
+) {
+  const [platformId] = args;
+  if (!platformId) throw new UsageError('platforms brand needs a platform id, e.g. statehouse platforms brand plt_… --accent "#0b5fff"');
+  const clear = options.clear ?? [];
+  for (const field of clear) if (!(BRAND_FIELDS as readonly string[]).includes(field)) throw new UsageError(`--clear takes name, accent or logo (got '${field}')`);
+  for (const field of BRAND_FIELDS) if (clear.includes(field) && options[field] !== undefined) throw new UsageError(`Give either --${field} or --clear ${field}, not both`);
+  const update = {
+    ...(options.name !== undefined && { display_name: options.name }),
+    ...(options.accent !== undefined && { accent_color: options.accent }),
+    ...(options.logo !== undefined && { logo: await readLogo(options.logo) }),
+    ...(clear.includes('name') && { display_name: null }),
+    ...(clear.includes('accent') && { accent_color: null }),
+    ...(clear.includes('logo') && { logo: null }),
+  };
+  const brand = Object.keys(update).length === 0
+    ? await brands.get(platformId)
+    : await brands.update(platformId, update, { display_name: ['--name'], accent_color: ['--accent'], logo: ['--logo'] });
+  print(json, brand, describeBrand(brand));
+}
+
+/** The file, or a usage error that says what is wrong with it (a directory, missing, far too large). */
+async function readLogo(path: string): Promise<Buffer> {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) throw new UsageError(`--logo: no file at ${path}`);
+  // Read no more than the rule allows (plus one byte, so the rule can say how large it is).
+  if (info.size > MAX_LOGO_BYTES * 4) throw new UsageError(`--logo: a logo may be at most ${MAX_LOGO_BYTES / 1024} KB; ${path} is ${Math.ceil(info.size / 1024)} KB`);
+  return readFile(path);
+}
+
+function describeBrand(brand: BrandView): string {
+  return [
+    `Branding of ${brand.platform_id}:`,
+    `  display name  ${brand.display_name ?? '(the platform name)'}`,
+    `  accent colour ${brand.accent_color ?? '(default)'}`,
+    `  logo          ${brand.logo ? `${brand.logo.content_type}, ${brand.logo.size_bytes} bytes, /hosted/assets/logos/${brand.logo.sha256}` : '(none)'}`,
+  ].join('\n');
 }

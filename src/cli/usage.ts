@@ -13,6 +13,8 @@ Commands:
   platforms callbacks list <platform_id> [--json]            Allowed callback origins (none: any http(s) URL in development, none in production)
   platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com
   platforms callbacks remove <platform_id> <origin>
+  platforms brand <platform_id> [--name <text>] [--accent <#hex>] [--logo <png|jpeg file>] [--clear name|accent|logo] [--json]
+                                      The hosted pages' display name, accent colour (4.5:1 against white) and logo (≤ 100 KB); no option: show it
   catalog list [--region CA] [--json]  List the compliance catalog's requirements
   catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity, and why
   tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead

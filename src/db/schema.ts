@@ -14,6 +14,7 @@ import type {
 } from './schema/events-webhooks.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
+import type { PlatformBrandsTable } from './schema/branding.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -26,6 +27,7 @@ export type * from './schema/operator-sessions.js';
 export type * from './schema/events-webhooks.js';
 export type * from './schema/idempotency.js';
 export type * from './schema/calendar.js';
+export type * from './schema/branding.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -59,6 +61,7 @@ export interface Database {
   event_dispatch_state: EventDispatchStateTable;
   idempotency_keys: IdempotencyKeysTable;
   calendar_feeds: CalendarFeedsTable;
+  platform_brands: PlatformBrandsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

@@ -1,6 +1,6 @@
 import { csrfInput, errorSummary } from './components.js';
 import { dayTime } from './dates.js';
-import { html, layout, raw, type Raw } from './html.js';
+import { html, layout, raw, type Raw, type PageBrand } from './html.js';
 
 /** A login as the accounts page shows it: where and what, never a credential. */
 export interface LoginItem {
@@ -32,7 +32,7 @@ export interface FailedForm {
 }
 
 export interface AccountsPageData {
-  platformName: string;
+  platformName: string; brand?: PageBrand | null;
   businessName: string;
   /** "All states" or the state's name. */
   scopeLabel: string;
@@ -201,7 +201,7 @@ export function renderAccountsPage(data: AccountsPageData): string {
   const empty = data.accounts.length === 0 && data.otherLogins.length === 0;
   return layout({
     title: data.failed ? 'Error: Agency accounts' : 'Agency accounts',
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>Agency accounts for ${data.businessName}</h1>
 ${summaryOf(data)}
 ${data.savedLoginName ? html`<div class="notice success" role="status"><p>Credentials saved for ${data.savedLoginName}.</p></div>` : ''}

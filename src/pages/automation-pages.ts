@@ -1,6 +1,6 @@
 import type { AutomationField } from '../catalog/catalog.schema.js';
 import { csrfInput, errorSummary, textField } from './components.js';
-import { html, layout, type Raw } from './html.js';
+import { html, layout, type Raw, type PageBrand } from './html.js';
 
 /** One input of an automation's form (also the owner's answer form), labelled and tied to its error. */
 export function automationFieldControl(f: AutomationField, value: string | undefined, error: string | undefined): Raw {
@@ -18,13 +18,13 @@ ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
 }
 
 export function renderAutomationForm(data: {
-  platformName: string; title: string; taskId: string; fields: AutomationField[]; values: Record<string, string>; errors: Record<string, string>; csrf: string;
+  platformName: string; brand?: PageBrand | null; title: string; taskId: string; fields: AutomationField[]; values: Record<string, string>; errors: Record<string, string>; csrf: string;
   /** Why the last submission was not started (the values are kept so nothing typed is lost). */
   refusal?: string | null;
 }): string {
   return layout({
     title: `${Object.keys(data.errors).length || data.refusal ? 'Error: ' : ''}Automate: ${data.title}`,
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>${data.title}</h1>
 ${data.refusal ? html`<div class="notice error" role="alert"><p>${data.refusal}</p></div>` : ''}
 <p>Statehouse can file this for you. It needs a few details first; they are stored for this filing only.</p>
@@ -38,10 +38,10 @@ ${data.fields.map((f) => automationFieldControl(f, data.values[f.name], data.err
 }
 
 /** The automation page of a task that cannot be started (done, dismissed): said in words, with no form to fill in vain. */
-export function renderAutomationRefused(data: { platformName: string; title: string; reason: string; callbackUrl: string | null }): string {
+export function renderAutomationRefused(data: { platformName: string; brand?: PageBrand | null; title: string; reason: string; callbackUrl: string | null }): string {
   return layout({
     title: `Cannot automate: ${data.title}`,
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>${data.title}</h1>
 <div class="notice error" role="alert"><p>${data.reason}</p></div>
 ${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,

@@ -5,7 +5,7 @@ import type { AutomationField } from '../catalog/catalog.schema.js';
 import { csrfInput, errorSummary } from './components.js';
 import { automationFieldControl } from './automation-pages.js';
 import { dayTime, momentTime } from './dates.js';
-import { html, layout, raw, type Raw } from './html.js';
+import { html, layout, raw, type Raw, type PageBrand } from './html.js';
 
 /** What the page reads of an automation (the automations service's view has these and more). */
 export interface AutomationProgress {
@@ -21,7 +21,7 @@ export interface AutomationProgress {
 }
 
 export interface AutomationProgressPage {
-  platformName: string;
+  platformName: string; brand?: PageBrand | null;
   title: string;
   agencyName: string;
   taskId: string;
@@ -134,7 +134,7 @@ export function renderAutomationProgress(page: AutomationProgressPage): string {
   const working = a.status !== 'complete' && a.status !== 'canceled' && a.status !== 'waiting_on_customer_response';
   return layout({
     title: `${STATUS_TEXT[a.status]}: ${page.title}`,
-    platformName: page.platformName,
+    platformName: page.platformName, brand: page.brand,
     body: html`<h1>${page.title}</h1>
 ${page.notice ? html`<div class="notice ${page.notice.kind}" role="${page.notice.kind === 'error' ? 'alert' : 'status'}"><p>${page.notice.text}</p></div>` : ''}
 <p class="meta"><span class="badge">${STATUS_TEXT[a.status]}</span> <span>${page.agencyName}</span></p>

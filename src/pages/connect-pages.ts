@@ -1,9 +1,9 @@
 import type { ConnectionStatus } from '../db/schema.js';
 import { csrfInput, errorSummary, textField } from './components.js';
-import { html, layout, raw, type Raw } from './html.js';
+import { html, layout, raw, type Raw, type PageBrand } from './html.js';
 
 export interface ConnectPageView {
-  platformName: string;
+  platformName: string; brand?: PageBrand | null;
   businessName: string;
   agencyName: string;
   regionName: string;
@@ -119,5 +119,5 @@ ${about}`;
       break;
   }
   // No timed refresh (WCAG 2.2.1, axe `meta-refresh`): the person checks the status when they choose.
-  return layout({ title, platformName: v.platformName, body });
+  return layout({ title, platformName: v.platformName, brand: v.brand, body });
 }

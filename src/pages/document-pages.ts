@@ -1,5 +1,5 @@
 import { dayTime, formatDay } from './dates.js';
-import { html, layout } from './html.js';
+import { html, layout, type PageBrand } from './html.js';
 
 export interface DocumentItem {
   id: string;
@@ -18,7 +18,7 @@ export interface DocumentItem {
 
 /** The entity's mail from state agencies, newest first: subject, sender, whether it is new, and a link to the PDF. */
 export function renderDocumentList(data: {
-  platformName: string; businessName: string; items: DocumentItem[]; callbackUrl: string | null;
+  platformName: string; brand?: PageBrand | null; businessName: string; items: DocumentItem[]; callbackUrl: string | null;
 }): string {
   const count = data.items.length;
   const fresh = data.items.filter((i) => i.isNew).length;
@@ -41,7 +41,7 @@ ${data.items.map((item) => {
 </ul>`;
   return layout({
     title: 'Documents',
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>Documents</h1>
 <p>Mail that state agencies sent to ${data.businessName}, scanned as PDF.</p>
 ${list}

@@ -33,14 +33,23 @@ function render(value: unknown): string {
   return escapeHtml(value);
 }
 
+/** A platform's look on the hosted pages (docs/hosted-pages.md, "Platform branding"). */
+export interface PageBrand {
+  /** Our stylesheet setting the platform's accent colour (the pages' CSP allows only our own styles). */
+  stylesheetUrl: string | null;
+  /** The platform's logo, served from our origin. */
+  logoUrl: string | null;
+}
+
 export interface LayoutOptions {
   title: string;
   platformName?: string | null;
+  brand?: PageBrand | null;
   body: Raw;
 }
 
 /** The document's start up to <body>: one head for the hosted pages and the back office. */
-export const documentHead = (title: string) => html`<!doctype html>
+export const documentHead = (title: string, brandStylesheet?: string | null) => html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -48,12 +57,14 @@ export const documentHead = (title: string) => html`<!doctype html>
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
 <link rel="stylesheet" href="/hosted/assets/statehouse.css">
-</head>
+${brandStylesheet ? html`<link rel="stylesheet" href="${brandStylesheet}">
+` : ''}</head>
 `;
 
-export function layout({ title, platformName, body }: LayoutOptions): string {
-  return html`${documentHead(`${title} · Statehouse`)}<body>
-<header class="top"><span class="brand">${platformName ?? 'Statehouse'}</span></header>
+export function layout({ title, platformName, brand, body }: LayoutOptions): string {
+  // The logo is decorative (alt=""): the platform's name follows it as text.
+  return html`${documentHead(`${title} · Statehouse`, brand?.stylesheetUrl)}<body>
+<header class="top">${brand?.logoUrl ? html`<img class="logo" src="${brand.logoUrl}" alt="">` : ''}<span class="brand">${platformName ?? 'Statehouse'}</span></header>
 <main id="main" class="card">
 ${body}
 </main>

@@ -1,4 +1,4 @@
-import { html, layout } from './html.js';
+import { html, layout, type PageBrand } from './html.js';
 
 export interface RevealedLogin {
   name: string;
@@ -11,11 +11,11 @@ export interface RevealedLogin {
 }
 
 /** One login's credentials, shown to the person the platform sent (every view is audited). */
-export function renderLoginReveal(data: { platformName: string; login: RevealedLogin; callbackUrl: string | null }): string {
+export function renderLoginReveal(data: { platformName: string; brand?: PageBrand | null; login: RevealedLogin; callbackUrl: string | null }): string {
   const l = data.login;
   return layout({
     title: l.name,
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>${l.name}</h1>
 <p>${l.regionName}. Sign in at <a href="${l.loginUrl}" rel="noopener noreferrer">${l.loginUrl}</a>. Keep these details private; this view was recorded.</p>
 <dl class="summary credentials">

@@ -48,3 +48,17 @@ ${data.signInLink ? html`<p class="actions"><a class="button" href="/operator/si
 ${data.continueTo ? html`<p class="actions"><a class="button" href="${data.continueTo.href}">${data.continueTo.label}</a></p>` : ''}`,
   });
 }
+
+/** A sign-in link's page: only its button (a POST of the token) uses the link up, so a mail scanner's visit spends nothing. */
+export function renderOperatorLinkConfirm(data: { operatorName: string; token: string }): string {
+  return operatorLayout({
+    operator: null,
+    title: 'Sign in with this link',
+    body: html`<h1>Sign in with this link</h1>
+<p>This one-time link signs this browser in to the back office as <strong>${data.operatorName}</strong>.</p>
+<form method="post" action="/operator/link">
+<input type="hidden" name="token" value="${data.token}">
+<button type="submit">Sign in as ${data.operatorName}</button>
+</form>`,
+  });
+}

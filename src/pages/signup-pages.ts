@@ -3,7 +3,7 @@ import { formatDay } from './dates.js';
 import { formatPhone, PHONE_HINT } from '../lib/phone-number.js';
 import { FORM_STEPS, OPTIONS, STEPS, type FormStep, type Step } from './signup-options.js';
 import { csrfInput, errorSummary, selectField, textField } from './components.js';
-import { html, layout, type Raw } from './html.js';
+import { html, layout, type Raw, type PageBrand } from './html.js';
 
 const STEP_TITLES: Record<Step, string> = {
   business: 'About your business',
@@ -23,7 +23,7 @@ export interface StepPage {
   values: Record<string, string>;
   errors: Record<string, string>;
   csrf: string;
-  platformName: string;
+  platformName: string; brand?: PageBrand | null;
   back: string;
   /** The platform filled this step in and the owner has not saved it yet. */
   prefilled: boolean;
@@ -81,7 +81,7 @@ export function renderSignupStep(page: StepPage): string {
   return layout({
     // Screen readers announce the title on load: say at once that something needs fixing.
     title: `${hasErrors ? 'Error: ' : ''}${STEP_TITLES[page.step]}`,
-    platformName: page.platformName,
+    platformName: page.platformName, brand: page.brand,
     body: html`${progress(page.step)}
 <h1>${STEP_TITLES[page.step]}</h1>
 ${errorSummary(page.errors, FIELD_LABELS)}
@@ -108,12 +108,12 @@ const inSentence = (text: string) => (/^[A-Z][a-z]/.test(text) ? text[0]!.toLowe
 const fieldList = (names: string[]) => names.map((n) => inSentence(FIELD_LABELS[n] ?? n)).join(', ');
 
 /** The introduction: who asks and why, the steps, how long, what to have at hand, what the platform filled in, what happens after. */
-export function renderSignupWelcome(data: { entity: LegalEntityRow; prefilled: Partial<Record<FormStep, string[]>>; csrf: string; platformName: string }): string {
+export function renderSignupWelcome(data: { entity: LegalEntityRow; prefilled: Partial<Record<FormStep, string[]>>; csrf: string; platformName: string; brand?: PageBrand | null }): string {
   const { entity, platformName } = data;
   const prefilled = FORM_STEPS.filter((step) => data.prefilled[step]);
   return layout({
     title: `Set up ${entity.business_name}`,
-    platformName,
+    platformName, brand: data.brand,
     body: html`<h1>Set up ${entity.business_name} with ${platformName}</h1>
 <p>${platformName} uses Statehouse to work out which registrations, filings and renewals ${entity.business_name} needs in each state where it operates, and when each is due. First, tell us about the business.</p>
 <h2>What you will do</h2>
@@ -176,12 +176,12 @@ function reviewRows(e: LegalEntityRow): Record<FormStep, ReviewRow[]> {
 }
 
 /** Every detail entered, in words, a section per step with a link to change it; sections the platform filled in say so. */
-export function renderSignupReview(data: { entity: LegalEntityRow; prefilled: Partial<Record<FormStep, string[]>>; csrf: string; platformName: string }): string {
+export function renderSignupReview(data: { entity: LegalEntityRow; prefilled: Partial<Record<FormStep, string[]>>; csrf: string; platformName: string; brand?: PageBrand | null }): string {
   const e = data.entity;
   const rows = reviewRows(e);
   return layout({
     title: STEP_TITLES.review,
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`${progress('review')}
 <h1>${STEP_TITLES.review}</h1>
 <p>${data.platformName} uses Statehouse to keep ${e.business_name} compliant in every state where it operates. Check your details, then confirm.</p>
@@ -199,10 +199,10 @@ ${csrfInput(data.csrf)}
   });
 }
 
-export function renderSignupDonePage(data: { businessName: string; platformName: string }): string {
+export function renderSignupDonePage(data: { businessName: string; platformName: string; brand?: PageBrand | null }): string {
   return layout({
     title: 'Signup complete',
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`<h1>Signup complete</h1><p>${data.businessName} is set up. You can close this window.</p>`,
   });
 }

@@ -2,7 +2,7 @@ import { automationStatusText, type AutomationProgress } from './automation-prog
 import { calendarSection, type CalendarOffer } from './calendar-pages.js';
 import { csrfInput } from './components.js';
 import { dayTime } from './dates.js';
-import { html, layout, type Raw } from './html.js';
+import { html, layout, type Raw, type PageBrand } from './html.js';
 
 /** A task as the hosted pages show it. */
 export interface TaskItem {
@@ -133,7 +133,7 @@ export type TaskGrouping = 'none' | 'state' | 'category';
 export const GROUPINGS: readonly [TaskGrouping, string][] = [['none', 'No grouping (most important first)'], ['state', 'State'], ['category', 'Category']];
 
 export interface TaskListPage {
-  platformName: string;
+  platformName: string; brand?: PageBrand | null;
   businessName: string;
   tasks: TaskItem[];
   csrf: string;
@@ -213,7 +213,7 @@ function taskListBody(page: TaskListPage): Raw {
 export function renderTaskList(page: TaskListPage): string {
   return layout({
     title: 'Compliance tasks',
-    platformName: page.platformName,
+    platformName: page.platformName, brand: page.brand,
     body: html`<h1>Compliance tasks for ${page.businessName}</h1>
 ${notice(page.notice, page.csrf, page.returnTo)}
 ${summaryOf(page)}
@@ -235,11 +235,11 @@ ${returnToPlatform(page.callbackUrl, page.platformName)}`,
   });
 }
 
-export function renderTaskDetail(data: { platformName: string; task: TaskItem; csrf: string; backToList: boolean; callbackUrl: string | null; notice: Notice | null; answerError?: string | null }): string {
+export function renderTaskDetail(data: { platformName: string; brand?: PageBrand | null; task: TaskItem; csrf: string; backToList: boolean; callbackUrl: string | null; notice: Notice | null; answerError?: string | null }): string {
   const t = data.task;
   return layout({
     title: t.title,
-    platformName: data.platformName,
+    platformName: data.platformName, brand: data.brand,
     body: html`${data.backToList ? html`<p><a href="/hosted/tasks">← All tasks</a></p>` : ''}
 <h1>${t.title}</h1>
 ${notice(data.notice, data.csrf, `/hosted/tasks/${t.id}`)}

@@ -1,10 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
-import {
-  checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot,
-  type CallbackServer, type LiveApp,
-} from '../helpers/browser.js';
+import { checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot, type CallbackServer, type LiveApp, openHostedLink } from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 describe('payroll connection and login credentials pages in a browser', () => {
@@ -26,7 +23,7 @@ describe('payroll connection and login credentials pages in a browser', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const requests = recordRequests(page);
-    await page.goto(json(res).url);
+    await openHostedLink(page, json(res).url);
     await expect(page.getByRole('heading', { name: 'Connect payroll' }).isVisible()).resolves.toBe(true);
     const violations = await checkAccessibility(page);
     expect(violations, describeViolations(violations)).toEqual([]);
@@ -47,7 +44,7 @@ describe('payroll connection and login credentials pages in a browser', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const requests = recordRequests(page);
-    await page.goto(json(res).url);
+    await openHostedLink(page, json(res).url);
     await expect(page.getByText('edd-user-7731').isVisible()).resolves.toBe(true);
     await expect(page.getByText(/^\d{6}$/).isVisible()).resolves.toBe(true);
     const violations = await checkAccessibility(page);

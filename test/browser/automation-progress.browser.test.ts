@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../helpers/app.js';
-import { externalRequests, type CallbackServer, type LiveApp } from '../helpers/browser.js';
+import { externalRequests, type CallbackServer, type LiveApp, openHostedLink } from '../helpers/browser.js';
 import { heading, pathOf as path, useBrowserSuite } from '../helpers/browser-suite.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
@@ -34,7 +34,7 @@ describe('the hosted automation page in a browser: progress, results, refusals, 
   /** Opens a fresh automation session of the task. */
   async function openAutomation(api: Api, page: Page, taskId: string) {
     const { automation_url: url } = await api.session(`/tasks/${taskId}/automate/sessions`);
-    const opened = await page.goto(url!, { waitUntil: 'load' });
+    const opened = await openHostedLink(page, url!);
     expect(opened?.status(), await whereIs(page)).toBe(200);
     expect(path(page)).toBe(`/hosted/automation/${taskId}`);
   }

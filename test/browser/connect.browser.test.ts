@@ -2,9 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REJECTED_REASON, sandboxIdNumber } from '../../src/modules/connections/sandbox-connector.js';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
-import {
-  checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot, type LiveApp,
-} from '../helpers/browser.js';
+import { checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot, type LiveApp, openHostedLink } from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 describe('the hosted connect page in a browser', () => {
@@ -27,7 +25,7 @@ describe('the hosted connect page in a browser', () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const requests = recordRequests(page);
-    await page.goto(json(res).connect_url);
+    await openHostedLink(page, json(res).connect_url);
     await page.getByRole('heading', { name: 'Connect your California Employment Development Department account' }).waitFor();
     return { accountId, connectionId: json(res).connection.id as string, context, page, requests };
   }

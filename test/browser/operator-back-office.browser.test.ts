@@ -11,7 +11,7 @@ import { createOperatorsModule } from '../../src/modules/operators/index.js';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
 import { EDD, EDD_INPUT, TEST_AUTOMATIONS } from '../helpers/automations.js';
 import { createOperatorKey } from '../helpers/back-office.js';
-import { externalRequests } from '../helpers/browser.js';
+import { externalRequests, openHostedLink } from '../helpers/browser.js';
 import { heading, pathOf, useBrowserSuite } from '../helpers/browser-suite.js';
 import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 import { tinyPdf } from '../helpers/pdf.js';
@@ -100,9 +100,10 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     const a = await queuedAutomation();
     const link = await createOperatorsModule({ db: suite.t.db, publicBaseUrl: suite.t.baseUrl }).sessions.issueLink('Grace Hopper');
     const { page } = await openPage();
-    await page.goto(link.url, { waitUntil: 'load' });
-    expect(await heading(page)).toBe('Signed in as Grace Hopper');
-    await navigate(page, () => page.getByRole('link', { name: 'Open the work queue' }).click(), '/operator');
+    // The link's page names whom it signs in; its button signs in and lands on the work queue.
+    await openHostedLink(page, link.url);
+    expect(pathOf(page)).toBe('/operator');
+    expect(await page.locator('.sign-out').textContent()).toContain('Signed in as Grace Hopper');
     await page.goto(`${suite.t.baseUrl}/operator/automations/${a.automationId}`, { waitUntil: 'load' });
 
     const empty = await submitExpectingPage(page, () => page.getByRole('button', { name: 'Send back to the owner' }).click());

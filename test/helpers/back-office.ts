@@ -72,3 +72,14 @@ export async function signIn(app: FastifyInstance, key: string): Promise<{ respo
   const set = cookieSet(response);
   return { response, browser: response.statusCode === 303 && set ? operatorBrowser(app, set.pair) : null };
 }
+
+/** Opens a one-time sign-in link as its operator does: its page (GET, which spends nothing), then its button. */
+export async function openOperatorLink(app: FastifyInstance, url: string): Promise<LightMyRequestResponse> {
+  const page = await app.inject({ url: new URL(url).pathname });
+  const token = /name="token" value="([^"]+)"/.exec(page.body)?.[1];
+  if (page.statusCode !== 200 || !token) return page;
+  return app.inject({
+    method: 'POST', url: '/operator/link', payload: new URLSearchParams({ token }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+  });
+}

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import type { Config } from '../../src/config.js';
 import { createTestApp, type TestApp, type TestAppOptions } from './app.js';
 
@@ -222,10 +222,24 @@ export function contrastRatio(a: string, b: string): number {
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
+/** The confirmation form a single-use link's page shows (hosted links and the back office's sign-in links). */
+const LINK_CONFIRM_BUTTON = 'form[action="/hosted/s"] button[type="submit"], form[action="/operator/link"] button[type="submit"]';
+
 /**
- * Opens a hosted link the way its person does. Every browser test opens hosted-session links through this
+ * Opens a hosted link the way its person does: the link shows a confirmation page, and its button uses the
+ * link up (a mail scanner's GET spends nothing). Every browser test opens hosted-session links through this
  * (never page.goto on a /hosted/s/ link directly), so the link's opening ritual lives in one place.
+ * Answers the response of the page the person lands on (the link's own page when it cannot be used).
  */
-export async function openHostedLink(page: Page, url: string): Promise<void> {
-  await page.goto(url, { waitUntil: 'load' });
+export async function openHostedLink(page: Page, url: string): Promise<Response | null> {
+  const opened = await page.goto(url, { waitUntil: 'load' });
+  const confirm = page.locator(LINK_CONFIRM_BUTTON);
+  if (opened?.status() !== 200 || (await confirm.count()) === 0) return opened;
+  // The button's POST answers 303; the page the person lands on is the first GET that is not a redirect.
+  const landed = page.waitForEvent('response', (r) =>
+    r.request().isNavigationRequest() && r.frame() === page.mainFrame() && r.request().method() === 'GET' && (r.status() < 300 || r.status() >= 400));
+  const loaded = page.waitForEvent('load');
+  await confirm.click();
+  const [response] = await Promise.all([landed, loaded]);
+  return response;
 }

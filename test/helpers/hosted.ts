@@ -9,9 +9,19 @@ export interface HostedBrowser {
 
 export const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? null;
 
-/** Opens a hosted link (using it up) and returns a browser holding the session cookie. */
+/**
+ * Opens a hosted link as its person does: the link's page (GET, which never uses it up), then its button (a
+ * same-origin POST of the token to /hosted/s, which does). Returns that POST's answer (a 303 with the session
+ * cookie), or the page's when the link cannot be used, and a browser holding the session cookie.
+ */
 export async function openLink(app: FastifyInstance, url: string): Promise<{ response: LightMyRequestResponse; browser: HostedBrowser | null }> {
-  const response = await app.inject({ url: new URL(url).pathname });
+  const page = await app.inject({ url: new URL(url).pathname });
+  const token = /name="token" value="([^"]+)"/.exec(page.body)?.[1];
+  if (page.statusCode !== 200 || !token) return { response: page, browser: null };
+  const response = await app.inject({
+    method: 'POST', url: '/hosted/s', payload: new URLSearchParams({ token }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin },
+  });
   const setCookie = response.headers['set-cookie'];
   if (response.statusCode !== 303 || !setCookie) return { response, browser: null };
   const cookie = String(setCookie).split(';')[0]!;

@@ -94,7 +94,7 @@ export function accountsPageRoutes(deps: {
     async function sendAccountsPage(reply: FastifyReply, hosted: HostedContext, options: { savedLoginId?: string | undefined; addedAccountId?: string | undefined; failed?: FailedForm; status?: number }) {
       const { regionCode, accounts, logins } = await inScope(hosted);
       return sendPage(reply, renderAccountsPage({
-        platformName: hosted.platformName,
+        platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
         scopeLabel: regionCode ? regionName(regionCode) : 'All states',
         accounts: accounts.map((a) => ({
@@ -112,7 +112,7 @@ export function accountsPageRoutes(deps: {
     }
 
     const notFound = (reply: FastifyReply, hosted: HostedContext, what: 'Account' | 'Login') =>
-      sendPage(reply, renderMessagePage({ title: `${what} not found`, body: `This ${what.toLowerCase()} is not part of this page.`, platformName: hosted.platformName }), { status: 404 });
+      sendPage(reply, renderMessagePage({ title: `${what} not found`, body: `This ${what.toLowerCase()} is not part of this page.`, platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
 
     /** The failed form comes back with its errors and only the values that are not secret. */
     const failedForm = (key: string, form: Record<string, string>, errors: Record<string, string>): FailedForm => ({

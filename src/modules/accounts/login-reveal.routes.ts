@@ -77,10 +77,10 @@ export function loginRevealRoutes(deps: {
         return sendPage(reply, renderMessagePage({
           title: 'These credentials cannot be shown',
           body: 'The stored credentials of this login could not be verified, so they are not shown. Ask the operator to record them again.',
-          platformName: hosted.platformName,
+          platformName: hosted.platformName, brand: hosted.brand,
         }), { status: 409 });
       }
-      if (!revealed) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+      if (!revealed) return sendPage(reply, renderMessagePage({ title: 'Login not found', body: 'This login is not part of this page.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
       const { login, secrets } = revealed;
       let code: { code: string; secondsLeft: number } | null = null;
       try {
@@ -89,7 +89,7 @@ export function loginRevealRoutes(deps: {
         code = null;
       }
       return sendPage(reply, renderLoginReveal({
-        platformName: hosted.platformName,
+        platformName: hosted.platformName, brand: hosted.brand,
         callbackUrl: hosted.session.callback_url,
         login: {
           name: login.name, regionName: regionByCode(login.region.code)?.name ?? login.region.code, loginUrl: login.loginUrl,

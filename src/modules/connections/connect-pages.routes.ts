@@ -24,7 +24,7 @@ export function connectPageRoutes(deps: { hostedPage: (purposes: HostedPurpose[]
       const hosted = hostedOf(request);
       const data = hosted.session.scope.connection_id === id ? await deps.connections.pageData(hosted.scope.legalEntityId, id) : null;
       if (!data) {
-        await sendPage(reply, renderMessagePage({ title: 'Connection not found', body: 'This connection is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+        await sendPage(reply, renderMessagePage({ title: 'Connection not found', body: 'This connection is not part of this page.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
         return null;
       }
       return { hosted, data };
@@ -33,7 +33,7 @@ export function connectPageRoutes(deps: { hostedPage: (purposes: HostedPurpose[]
     function render(page: NonNullable<Awaited<ReturnType<typeof load>>>, extra: { errors?: Record<string, string>; username?: string } = {}) {
       const { hosted, data } = page;
       return renderConnectPage({
-        platformName: hosted.platformName, businessName: hosted.businessName, agencyName: data.agencyName, regionName: data.regionName,
+        platformName: hosted.platformName, brand: hosted.brand, businessName: hosted.businessName, agencyName: data.agencyName, regionName: data.regionName,
         accountName: data.account.name, status: data.connection.status, statusReason: data.connection.status_reason,
         idNumber: data.connection.status === 'connected' ? data.account.details?.id_number ?? null : null,
         csrf: hosted.csrf, action: pathOf(data.connection.id),

@@ -28,11 +28,12 @@ export interface NewBrowserSession {
   expiresAt: Date;
 }
 
-/** Names a hosted page shows: the platform's and the business's. */
+/** Names a hosted page shows: the platform's (its display name when branded) and the business's; and the platform's brand. */
 export interface PageNames {
   platformId: string;
   platformName: string;
   businessName: string;
+  brand: { accent_color: string | null; logo_sha256: string | null } | null;
 }
 
 /**
@@ -60,6 +61,10 @@ export function createHostedSessionsRepository(db: Db) {
       db.updateTable('hosted_sessions').set({ consumed_at: at })
         .where('token_hash', '=', tokenHash).where('consumed_at', 'is', null).where('expires_at', '>', at)
         .returning(['id', 'legal_entity_id', 'purpose', 'scope', 'callback_url']).executeTakeFirst(),
+
+    /** A link as its confirmation page needs it; reading it never uses it up. */
+    findLink: (tokenHash: Buffer): Promise<{ legal_entity_id: string; purpose: HostedPurpose; consumed_at: Date | null; expires_at: Date } | undefined> =>
+      db.selectFrom('hosted_sessions').select(['legal_entity_id', 'purpose', 'consumed_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst(),
 
     /** When a link could not be used: whether it exists and whether it was used. */
     findLinkUse: (tokenHash: Buffer): Promise<{ consumed_at: Date | null } | undefined> =>
@@ -93,10 +98,20 @@ export function createHostedSessionsRepository(db: Db) {
 
     async pageNames(legalEntityId: string): Promise<PageNames> {
       const row = await db.selectFrom('legal_entities').innerJoin('platforms', 'platforms.id', 'legal_entities.platform_id')
+        .leftJoin('platform_brands', 'platform_brands.platform_id', 'platforms.id')
         .select(['platforms.id as platform_id', 'platforms.name as platform_name', 'legal_entities.business_name'])
+        .select(['platform_brands.display_name', 'platform_brands.accent_color', 'platform_brands.logo_sha256'])
         .where('legal_entities.id', '=', legalEntityId).executeTakeFirstOrThrow();
-      return { platformId: row.platform_id, platformName: row.platform_name, businessName: row.business_name };
+      return {
+        platformId: row.platform_id, platformName: row.display_name ?? row.platform_name, businessName: row.business_name,
+        brand: { accent_color: row.accent_color, logo_sha256: row.logo_sha256 },
+      };
     },
+
+    /** A platform's logo by its SHA-256: content-addressed, the same bytes whoever uploaded them. */
+    findLogo: (sha256: string): Promise<{ logo: Buffer; logo_content_type: string } | undefined> =>
+      db.selectFrom('platform_brands').select(['logo', 'logo_content_type']).where('logo_sha256', '=', sha256)
+        .where('logo', 'is not', null).limit(1).executeTakeFirst() as Promise<{ logo: Buffer; logo_content_type: string } | undefined>,
   };
 }
 

@@ -22,6 +22,10 @@ function memoryRepository() {
       const used: UsedLink = { id: link.id, legal_entity_id: link.legalEntityId, purpose: link.purpose, scope: link.scope, callback_url: link.callbackUrl };
       return used;
     },
+    findLink: async (tokenHash) => {
+      const link = links.find((l) => same(l.tokenHash, tokenHash));
+      return link && { legal_entity_id: link.legalEntityId, purpose: link.purpose, consumed_at: link.consumedAt, expires_at: link.expiresAt };
+    },
     findLinkUse: async (tokenHash) => {
       const link = links.find((l) => same(l.tokenHash, tokenHash));
       return link && { consumed_at: link.consumedAt };
@@ -41,7 +45,8 @@ function memoryRepository() {
     },
     lastSignupCallbackUrl: async (legalEntityId) =>
       links.filter((l) => l.legalEntityId === legalEntityId && l.purpose === 'signup').at(-1)?.callbackUrl ?? null,
-    pageNames: async () => ({ platformId: 'plt_1', platformName: 'Acme Payroll', businessName: 'Widgets Inc' }),
+    pageNames: async () => ({ platformId: 'plt_1', platformName: 'Acme Payroll', businessName: 'Widgets Inc', brand: null }),
+    findLogo: async () => undefined,
   };
   return { repository, links, browserSessions };
 }
@@ -95,6 +100,20 @@ describe('hosted sessions: issue and exchange', () => {
     expect((await sessions.check(page)).state).toBe('ok');
     advance(BROWSER_SESSION_MINUTES * 60_000 + 1);
     expect((await sessions.check(page)).state).toBe('ended');
+  });
+
+  it('a preview names what the link opens and never uses it up; afterwards it says "used", and "expired" after its time', async () => {
+    const { sessions, tokenOf, advance } = setup();
+    const token = tokenOf((await sessions.issue(LINK)).url);
+    expect(await sessions.preview(token)).toEqual({ state: 'ok', purpose: 'tasks', platformName: 'Acme Payroll', businessName: 'Widgets Inc', brand: null });
+    expect((await sessions.preview(token)).state).toBe('ok');
+    expect((await sessions.exchange(token)).state).toBe('ok');
+    expect((await sessions.preview(token)).state).toBe('used');
+    const later = tokenOf((await sessions.issue(LINK)).url);
+    advance(600_000);
+    expect((await sessions.preview(later)).state).toBe('expired');
+    expect((await sessions.preview('no-such-token')).state).toBe('unknown');
+    expect((await sessions.preview('x'.repeat(500))).state).toBe('unknown');
   });
 
   it('an expired link is "expired", an unknown one "unknown"', async () => {

@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { BrowserSessionRow, HostedPurpose, HostedScope } from '../../db/schema.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
+import { pageBrand } from '../../pages/brand.js';
+import type { PageBrand } from '../../pages/html.js';
 import type { HostedSessionsRepository } from './hosted-sessions.repository.js';
 
 export type SessionPurpose = HostedPurpose;
@@ -26,12 +28,20 @@ export type Exchange =
   | { state: 'ok'; cookieToken: string; session: BrowserSessionRow }
   | { state: 'used' | 'expired' | 'unknown' };
 
+/** What the confirmation page of an unused link shows, without using it up. */
+export type LinkPreview =
+  | { state: 'ok'; purpose: HostedPurpose; platformName: string; businessName: string; brand: PageBrand | null }
+  | { state: 'used' | 'expired' | 'unknown' };
+
 /** What every hosted page knows about its visitor. */
 export interface HostedContext {
   session: BrowserSessionRow;
   csrf: string;
+  /** The platform's display name when it set one (platform branding), else its name. */
   platformName: string;
   businessName: string;
+  /** The platform's logo and accent for the layout; null for the default look. */
+  brand: PageBrand | null;
   /** The entity's scope, as an access token would give it. */
   scope: { platformId: string; legalEntityId: string };
 }
@@ -65,6 +75,7 @@ export interface HostedSessionsServiceDeps {
 
 const MAX_COOKIE_TOKEN = 128;
 const MAX_CSRF_TOKEN = 100;
+const MAX_LINK_TOKEN = 128;
 
 /**
  * Hosted-page access in two steps. A link handed to the end user carries a 256-bit single-use token
@@ -123,8 +134,23 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
       return { url, created_at, expires_at };
     },
 
+    /**
+     * What a link opens, read without using it up: e-mail security scanners open links before the person
+     * does, so opening shows a confirmation page and only its button (exchange) spends the link.
+     */
+    async preview(token: string): Promise<LinkPreview> {
+      if (token.length > MAX_LINK_TOKEN) return { state: 'unknown' };
+      const link = await deps.repository.findLink(hashSecret(token));
+      if (!link) return { state: 'unknown' };
+      if (link.consumed_at) return { state: 'used' };
+      if (link.expires_at.getTime() <= now().getTime()) return { state: 'expired' };
+      const names = await deps.repository.pageNames(link.legal_entity_id);
+      return { state: 'ok', purpose: link.purpose, platformName: names.platformName, businessName: names.businessName, brand: pageBrand(names.brand) };
+    },
+
     /** Uses up a link (exactly one concurrent caller wins) and opens a browser session for it. */
     exchange: (token: string): Promise<Exchange> => {
+      if (token.length > MAX_LINK_TOKEN) return Promise.resolve({ state: 'unknown' });
       const tokenHash = hashSecret(token);
       return deps.transaction(async (repository) => {
         const link = await repository.consumeLink(tokenHash, now());
@@ -156,6 +182,7 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
           csrf: await csrfFor(session.id),
           platformName: names.platformName,
           businessName: names.businessName,
+          brand: pageBrand(names.brand),
           scope: { platformId: names.platformId, legalEntityId: session.legal_entity_id },
         },
       };
@@ -163,6 +190,9 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
 
     /** A page's work is done (signup completed, payroll connected, …): its browser session ends. */
     endBrowserSession: (session: Pick<BrowserSessionRow, 'id' | 'legal_entity_id'>) => deps.repository.deleteBrowserSession(session.legal_entity_id, session.id),
+
+    /** A platform's logo, by the digest in its URL. */
+    logo: (sha256: string) => (/^[0-9a-f]{64}$/.test(sha256) ? deps.repository.findLogo(sha256) : Promise.resolve(undefined)),
 
     /** The most recent callback a platform gave for this entity's signup, to reuse in a fresh link. */
     lastCallbackUrl: (legalEntityId: string) => deps.repository.lastSignupCallbackUrl(legalEntityId),

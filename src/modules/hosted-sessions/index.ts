@@ -34,7 +34,8 @@ export function createHostedSessionsModule(deps: HostedSessionsModuleDeps) {
     sessions,
     jobs,
     /** Secure cookies whenever links are https, and always in production. */
-    routes: (http: { secureCookies: boolean }): FastifyPluginAsync => hostedSessionRoutes({ sessions, secureCookies: http.secureCookies }),
+    routes: (http: { secureCookies: boolean; publicOrigin: string }): FastifyPluginAsync =>
+      hostedSessionRoutes({ sessions, secureCookies: http.secureCookies, publicOrigin: http.publicOrigin }),
   };
 }
 

@@ -5,7 +5,7 @@ import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep, renderSignupWelcome } from '../../pages/signup-pages.js';
 import type { SignupService } from './signup.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedContext, HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
 import { confirmedWith, firstIncompleteStep, formValues, nextStep, prefilledSteps, previousStep, resumeStep, startStep, validateStep } from './signup-wizard.js';
 
@@ -18,13 +18,13 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
     const guard = { preHandler: requireHostedSession(deps, ['signup']), schema: { hide: true } } as const;
 
     const entityOf = async (id: string) => (await deps.signup.find(id))!;
-    const done = (platformName: string, businessName: string) => renderSignupDonePage({ platformName, businessName });
+    const done = (hosted: Pick<HostedContext, 'platformName' | 'brand'>, businessName: string) => renderSignupDonePage({ platformName: hosted.platformName, brand: hosted.brand, businessName });
     const backOf = (step: Step) => `/hosted/signup/${previousStep(step)}`;
 
     r.get('/hosted/signup', guard, async (request, reply) => {
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       return reply.redirect(`/hosted/signup/${resumeStep(entity)}`, 303);
     });
 
@@ -32,14 +32,14 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
     r.get('/hosted/signup/welcome', guard, async (request, reply) => {
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
-      return sendPage(reply, renderSignupWelcome({ entity, prefilled: prefilledSteps(entity), csrf: hosted.csrf, platformName: hosted.platformName }));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
+      return sendPage(reply, renderSignupWelcome({ entity, prefilled: prefilledSteps(entity), csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }));
     });
 
     r.post('/hosted/signup/welcome', guard, async (request, reply) => {
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       const start = startStep(entity);
       await deps.signup.saveSignupStep(entity.id, {}, start, entity.signup_confirmed_steps);
       return reply.redirect(`/hosted/signup/${start}`, 303);
@@ -48,16 +48,16 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
     r.get('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       const step = request.params.step as Step;
       const prefilled = prefilledSteps(entity);
       if (step === 'review') {
         const missing = firstIncompleteStep(entity);
         if (missing) return reply.redirect(`/hosted/signup/${missing}`, 303);
-        return sendPage(reply, renderSignupReview({ entity, prefilled, csrf: hosted.csrf, platformName: hosted.platformName }), { formTarget: hosted.session.callback_url });
+        return sendPage(reply, renderSignupReview({ entity, prefilled, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }), { formTarget: hosted.session.callback_url });
       }
       return sendPage(reply, renderSignupStep({
-        step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, back: backOf(step), prefilled: step in prefilled,
+        step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: backOf(step), prefilled: step in prefilled,
       }));
     });
 
@@ -73,17 +73,17 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
         await deps.sessions.endBrowserSession(hosted.session);
         const callback = hosted.session.callback_url;
         if (callback) return reply.header('referrer-policy', 'no-referrer').redirect(callbackTarget(callback, entityId, 'complete'), 303);
-        return sendPage(reply, done(hosted.platformName, completed.business_name));
+        return sendPage(reply, done(hosted, completed.business_name));
       }
       const form = formOf(request);
       const result = validateStep(step, form);
       const entity = await entityOf(entityId);
       if (!result.ok) {
         return sendPage(reply, renderSignupStep({
-          step, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, back: backOf(step), prefilled: step in prefilledSteps(entity),
+          step, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: backOf(step), prefilled: step in prefilledSteps(entity),
         }), { status: 422 });
       }
-      if (entity.status === 'active') return sendPage(reply, done(hosted.platformName, entity.business_name));
+      if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       await deps.signup.saveSignupStep(entityId, result.profile, nextStep(step), confirmedWith(entity, step as FormStep));
       return reply.redirect(`/hosted/signup/${nextStep(step)}`, 303);
     });

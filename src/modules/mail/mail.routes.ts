@@ -143,7 +143,7 @@ export function mailRoutes(deps: {
       const hosted = hostedOf(request);
       const items = await deps.mail.list(hosted.scope);
       return sendPage(reply, renderDocumentList({
-        platformName: hosted.platformName,
+        platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
         callbackUrl: hosted.session.callback_url,
         items: items.map((m) => ({
@@ -164,7 +164,7 @@ export function mailRoutes(deps: {
         return reply.redirect(await deps.mail.openForOwner(hosted.scope, request.params.mail_id), 303);
       } catch (error) {
         if (error instanceof NotFoundError) {
-          return sendPage(reply, renderMessagePage({ title: 'Document not found', body: 'This document is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+          return sendPage(reply, renderMessagePage({ title: 'Document not found', body: 'This document is not part of this page.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
         }
         throw error;
       }

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BoundedString } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
-import { renderOperatorMessage, renderSignIn } from '../../pages/operator-pages.js';
+import { renderOperatorLinkConfirm, renderOperatorMessage, renderSignIn } from '../../pages/operator-pages.js';
 import { formOf, isSameOrigin, parseCookies, sendPage } from '../hosted-sessions/hosted-http.js';
 import { backOfficeErrorPage, clearOperatorCookie, operatorCookie, operatorCookieName, requireOperatorSession, type BackOfficeHttp } from './back-office-http.js';
 import type { OperatorSessionsService } from './operator-sessions.service.js';
@@ -38,18 +38,26 @@ export function backOfficeSessionRoutes(deps: BackOfficeHttp & { sessions: Opera
       return reply.redirect('/operator', 303);
     });
 
+    const linkUnusable = (reply: FastifyReply) => sendPage(reply.header('x-robots-tag', 'noindex'), renderOperatorMessage({
+      title: 'This link cannot be used', body: 'Sign-in links work once and for 10 minutes. Run statehouse operators login again, or sign in with your key.', signInLink: true,
+    }), { status: 401 });
+
+    // Opening a link only shows whom it signs in: mail security scanners fetch links before their person does.
     r.get('/operator/link/:token', { schema: { ...hide, params: Type.Object({ token: BoundedString(200) }) } }, async (request, reply) => {
-      const opened = await deps.sessions.exchangeLink(request.params.token);
-      if (!opened) {
-        return sendPage(reply, renderOperatorMessage({
-          title: 'This link cannot be used', body: 'Sign-in links work once and for 10 minutes. Run statehouse operators login again, or sign in with your key.', signInLink: true,
-        }), { status: 401 });
+      const preview = await deps.sessions.previewLink(request.params.token);
+      if (!preview) return linkUnusable(reply);
+      return sendPage(reply.header('x-robots-tag', 'noindex'), renderOperatorLinkConfirm({ operatorName: preview.operatorName, token: request.params.token }));
+    });
+
+    // The button uses the link up. It posts from our own page, so the redirect that follows is same-site and
+    // carries the SameSite=Strict cookie (a link opened from another application would not).
+    r.post('/operator/link', { schema: hide }, async (request, reply) => {
+      if (!isSameOrigin(request, deps.publicOrigin)) {
+        return sendPage(reply, renderOperatorMessage({ title: 'This form has expired', body: 'Open the link again and continue from its page.' }), { status: 403 });
       }
-      // A page, not a redirect: a link opened from another application is a cross-site navigation, and a
-      // SameSite=Strict cookie is not sent on the redirect that follows it; a click on our own page is same-site.
-      return sendPage(signedIn(reply, opened), renderOperatorMessage({
-        title: `Signed in as ${opened.operator.name}`, body: 'This link is now used up.', continueTo: { href: '/operator', label: 'Open the work queue' },
-      }));
+      const opened = await deps.sessions.exchangeLink(formOf(request).token ?? '');
+      if (!opened) return linkUnusable(reply);
+      return signedIn(reply, opened).header('cache-control', 'no-store').redirect('/operator', 303);
     });
 
     r.post('/operator/sign-out', { schema: hide, preHandler: requireOperatorSession(deps) }, async (request, reply) => {

@@ -5,6 +5,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { PlanningService } from '../planning/index.js';
+import type { PlatformBrandsService } from '../platforms/platform-brands.service.js';
 import type { OperatorHook } from './operator-auth.js';
 import { operatorRoutes } from './operator.routes.js';
 import { auditRoutes } from './audit.routes.js';
@@ -13,6 +14,7 @@ import { backOfficeSessionRoutes } from './back-office.pages.routes.js';
 import { backOfficeWorkRoutes } from './back-office-work.pages.routes.js';
 import type { OperatorAutomations } from './back-office-views.js';
 import { operatorAutomationRoutes } from './operator-automations.routes.js';
+import { operatorPlatformRoutes } from './operator-platforms.routes.js';
 import { createOperatorSessionsRepository } from './operator-sessions.repository.js';
 import { createOperatorSessionsService } from './operator-sessions.service.js';
 import { createOperatorsService } from './operators.service.js';
@@ -31,6 +33,8 @@ export interface OperatorsRoutesDeps {
   automations: OperatorAutomations;
   catalog: Pick<Catalog, 'regions' | 'requirement'>;
   planning: Pick<PlanningService, 'explain'>;
+  /** Platforms' branding of the hosted pages (platforms module). */
+  brands: PlatformBrandsService;
   publicOrigin: string;
   /** Secure cookies (and the `__Host-` prefix) whenever links are https, and always in production. */
   secureCookies: boolean;
@@ -68,6 +72,7 @@ export function createOperatorsModule(deps: OperatorsModuleDeps) {
       const backOffice = { sessions, publicOrigin: http.publicOrigin, secureCookies: http.secureCookies };
       await app.register(operatorRoutes({ ...http, operators, audit }));
       await app.register(auditRoutes({ audit, operatorAuth: http.operatorAuth }));
+      await app.register(operatorPlatformRoutes({ operatorAuth: http.operatorAuth, brands: http.brands, audit }));
       await app.register(backOfficeSessionRoutes(backOffice));
       await app.register(operatorAutomationRoutes({ ...http, operators }));
       await app.register(backOfficeWorkRoutes({ ...http, ...backOffice, operators, now }));

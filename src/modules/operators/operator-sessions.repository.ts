@@ -49,6 +49,14 @@ export function createOperatorSessionsRepository(db: Db) {
           .whereRef('operator_keys.id', '=', 'operator_login_links.operator_key_id').where('revoked_at', 'is', null)))
         .returning(['operator_key_id']).executeTakeFirst(),
 
+    /** The operator an unused, unexpired link of a live key would sign in; reading it never uses it up. */
+    findUsableLink: (tokenHash: Buffer, at: Date): Promise<{ operator_name: string } | undefined> =>
+      db.selectFrom('operator_login_links').innerJoin('operator_keys', 'operator_keys.id', 'operator_login_links.operator_key_id')
+        .select(['operator_keys.name as operator_name'])
+        .where('operator_login_links.token_hash', '=', tokenHash).where('operator_login_links.consumed_at', 'is', null)
+        .where('operator_login_links.expires_at', '>', at).where('operator_keys.revoked_at', 'is', null)
+        .executeTakeFirst(),
+
     /** The live key named by its id or, failing that, by its name (the CLI takes either). */
     findLiveKeys: (idOrName: string) =>
       db.selectFrom('operator_keys').select(['id', 'name']).where('revoked_at', 'is', null)

@@ -80,6 +80,13 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
       return { url: `${deps.publicBaseUrl}${OPERATOR_LINK_PATH}${token}`, expires_at: expiresAt.toISOString(), operator: { keyId: key.id, name: key.name } };
     },
 
+    /** Whom a sign-in link would sign in (null when it cannot be used), without using it up: mail scanners open links too. */
+    async previewLink(token: string): Promise<{ operatorName: string } | null> {
+      if (token.length > MAX_TOKEN) return null;
+      const link = await repository.findUsableLink(hashSecret(token), deps.now());
+      return link ? { operatorName: link.operator_name } : null;
+    },
+
     /** Uses up a sign-in link (exactly one concurrent caller wins) and opens a session; null when it cannot be used. */
     async exchangeLink(token: string): Promise<OpenedSession | null> {
       if (token.length > MAX_TOKEN) return null;

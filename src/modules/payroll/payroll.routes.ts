@@ -39,9 +39,9 @@ export function payrollRoutes(deps: {
     r.get('/hosted/payroll', guard, async (request, reply) => {
       const hosted = hostedOf(request);
       if (await deps.payroll.isConnected(hosted.scope.legalEntityId)) {
-        return sendPage(reply, renderPayrollConnected({ platformName: hosted.platformName, businessName: hosted.businessName, callbackUrl: hosted.session.callback_url }));
+        return sendPage(reply, renderPayrollConnected({ platformName: hosted.platformName, brand: hosted.brand, businessName: hosted.businessName, callbackUrl: hosted.session.callback_url }));
       }
-      return sendPage(reply, renderPayrollConsent({ platformName: hosted.platformName, businessName: hosted.businessName, csrf: hosted.csrf }), { formTarget: hosted.session.callback_url });
+      return sendPage(reply, renderPayrollConsent({ platformName: hosted.platformName, brand: hosted.brand, businessName: hosted.businessName, csrf: hosted.csrf }), { formTarget: hosted.session.callback_url });
     });
 
     r.post('/hosted/payroll', guard, async (request, reply) => {
@@ -50,7 +50,7 @@ export function payrollRoutes(deps: {
       await deps.sessions.endBrowserSession(hosted.session);
       const callback = hosted.session.callback_url;
       if (callback) return reply.header('referrer-policy', 'no-referrer').redirect(callbackTarget(callback, hosted.scope.legalEntityId, 'connected'), 303);
-      return sendPage(reply, renderPayrollConnected({ platformName: hosted.platformName, businessName: hosted.businessName, callbackUrl: null }));
+      return sendPage(reply, renderPayrollConnected({ platformName: hosted.platformName, brand: hosted.brand, businessName: hosted.businessName, callbackUrl: null }));
     });
   };
 }

@@ -64,14 +64,14 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
       }
     }
     const notFound = (reply: FastifyReply, hosted: HostedContext) =>
-      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.', platformName: hosted.platformName }), { status: 404 });
+      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
     type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
 
     async function progress(hosted: HostedContext, { view, definition }: Loaded, automation: AutomationView, extra: Partial<AutomationProgressPage> = {}) {
       const documentId = automation.status === 'complete' ? automation.outputs?.documentId : null;
       const prefill = Object.fromEntries(definition.fields.filter((f) => !isSensitive(f) && automation.input[f.name] != null).map((f) => [f.name, String(automation.input[f.name])]));
       return renderAutomationProgress({
-        platformName: hosted.platformName,
+        platformName: hosted.platformName, brand: hosted.brand,
         title: view.kind === 'requirement' ? view.definition.title : '',
         agencyName: view.kind === 'requirement' ? view.agency.name : '',
         taskId: view.row.id,
@@ -88,7 +88,7 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
     /** The input form; a sensitive value typed before is never written back into the page. */
     const form = (hosted: HostedContext, { view, definition }: Loaded, values: Record<string, string>, errors: Record<string, string>, refusal: string | null) =>
       renderAutomationForm({
-        platformName: hosted.platformName, title: titleOf(view), taskId: view.row.id, fields: definition.fields, errors, csrf: hosted.csrf, refusal,
+        platformName: hosted.platformName, brand: hosted.brand, title: titleOf(view), taskId: view.row.id, fields: definition.fields, errors, csrf: hosted.csrf, refusal,
         values: withoutSensitive(definition.fields, values),
       });
 
@@ -116,7 +116,7 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
         return sendPage(reply, await progress(hosted, loaded, automation, { notice }));
       }
       if (status === 'done' || status === 'dismissed') {
-        return sendPage(reply, renderAutomationRefused({ platformName: hosted.platformName, title: titleOf(loaded.view), reason: refusalText(status), callbackUrl: hosted.session.callback_url }));
+        return sendPage(reply, renderAutomationRefused({ platformName: hosted.platformName, brand: hosted.brand, title: titleOf(loaded.view), reason: refusalText(status), callbackUrl: hosted.session.callback_url }));
       }
       const again = !automation ? null : reopened
         ? 'The last automation completed, and the task was reopened since. You can start it again below.'

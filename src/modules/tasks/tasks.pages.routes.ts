@@ -86,7 +86,7 @@ export function taskPageRoutes(deps: {
     }
 
     const notFound = (reply: FastifyReply, hosted: HostedContext) =>
-      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task is not part of this page.', platformName: hosted.platformName }), { status: 404 });
+      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task is not part of this page.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
 
     r.get('/hosted/tasks', { preHandler: guard, schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -119,7 +119,7 @@ export function taskPageRoutes(deps: {
       const documents = await documentsFor(hosted.scope, selected);
       const calendar = offersCalendar(scope) ? { url: (await deps.calendar.current(hosted.scope))?.url ?? null } : null;
       return sendPage(reply, renderTaskList({
-        platformName: hosted.platformName,
+        platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
         tasks: selected.map((v) => toTaskItem(deps.catalog, v, today, documents)),
         csrf: hosted.csrf,
@@ -178,7 +178,7 @@ export function taskPageRoutes(deps: {
       const view = await scopedTask(hosted, request.params.task_id);
       if (!view) return notFound(reply, hosted);
       return sendPage(reply, renderTaskDetail({
-        platformName: hosted.platformName,
+        platformName: hosted.platformName, brand: hosted.brand,
         task: toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view])),
         csrf: hosted.csrf,
         backToList: hosted.session.purpose === 'tasks',
@@ -245,7 +245,7 @@ export function taskPageRoutes(deps: {
         if (error instanceof RequestValidationError || error instanceof InvalidInputError) {
           const message = view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
           return sendPage(reply, renderTaskDetail({
-            platformName: hosted.platformName, task: toTaskItem(deps.catalog, view, deps.tasks.today()), csrf: hosted.csrf,
+            platformName: hosted.platformName, brand: hosted.brand, task: toTaskItem(deps.catalog, view, deps.tasks.today()), csrf: hosted.csrf,
             backToList: hosted.session.purpose === 'tasks', callbackUrl: hosted.session.callback_url, notice: null, answerError: message,
           }), { status: 422 });
         }
