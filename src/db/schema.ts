@@ -14,6 +14,9 @@ import type {
 } from './schema/events-webhooks.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
+import type {
+  HandbookDraftsTable, HandbookEmployeesTable, HandbookVersionsTable, HandbookAcknowledgementsTable, HandbookAckLinksTable,
+} from './schema/handbook.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -26,6 +29,7 @@ export type * from './schema/operator-sessions.js';
 export type * from './schema/events-webhooks.js';
 export type * from './schema/idempotency.js';
 export type * from './schema/calendar.js';
+export type * from './schema/handbook.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -59,6 +63,11 @@ export interface Database {
   event_dispatch_state: EventDispatchStateTable;
   idempotency_keys: IdempotencyKeysTable;
   calendar_feeds: CalendarFeedsTable;
+  handbook_drafts: HandbookDraftsTable;
+  handbook_employees: HandbookEmployeesTable;
+  handbook_versions: HandbookVersionsTable;
+  handbook_acknowledgements: HandbookAcknowledgementsTable;
+  handbook_ack_links: HandbookAckLinksTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

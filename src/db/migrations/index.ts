@@ -14,6 +14,7 @@ import * as eventsWebhooks from './20261125090000_events-webhooks.js';
 import * as idempotencyKeys from './20261125100000_idempotency-keys.js';
 import * as calendarFeeds from './20261125110000_calendar-feeds.js';
 import * as webhookDispatch from './20261125130000_webhook-dispatch.js';
+import * as handbook from './20261126090000_handbook.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '20261125100000_idempotency-keys': idempotencyKeys,
   '20261125110000_calendar-feeds': calendarFeeds,
   '20261125130000_webhook-dispatch': webhookDispatch,
+  '20261126090000_handbook': handbook,
 };
