@@ -158,7 +158,7 @@ export function parseAnswer(question: HandbookQuestion, raw: string | undefined)
   switch (question.type) {
     case 'boolean': if (text !== 'true' && text !== 'false') return null; value = text === 'true'; break;
     case 'integer': if (!/^-?\d{1,9}$/.test(text)) return null; value = Number(text); break;
-    default: value = text;
+    default: if (text.length > 500) return null; value = text;
   }
   return answerFits(question, value) ? value : null;
 }
@@ -169,6 +169,6 @@ export function answerProblem(question: HandbookQuestion): string {
     case 'boolean': return 'Choose yes or no.';
     case 'integer': return `Enter a whole number${question.min !== undefined && question.max !== undefined ? ` from ${question.min} to ${question.max}` : ''}.`;
     case 'choice': return 'Choose one of the options.';
-    case 'text': return 'Enter an answer.';
+    case 'text': return 'Enter an answer of at most 500 characters.';
   }
 }
