@@ -61,3 +61,26 @@ export async function ackLinks(browser: HostedBrowser): Promise<Map<string, stri
 }
 
 export const handbookSummary = async (app: FastifyInstance, token: string) => json(await app.inject({ url: '/v2/handbook', headers: bearer(token) }));
+
+/**
+ * The whole builder as an owner walks it with defaults: every missing employee count (2), every question, one
+ * employee; publishes and returns that employee's acknowledgement link.
+ */
+export async function publishWithOneEmployee(app: FastifyInstance, token: string, employee = { name: 'Ana Lopez', email: 'ana@example.com' }): Promise<string> {
+  const browser = await openBuilder(app, token);
+  const states = await browser.get('/hosted/handbook/states');
+  const counts = [...states.body.matchAll(/name="(count_[A-Z]{2})"[^>]*value="(\d*)"/g)].map((m) => [m[1]!, m[2] || '2']);
+  if (counts.length) await browser.post('/hosted/handbook/states', Object.fromEntries(counts));
+  await answerAllQuestions(browser);
+  await browser.post('/hosted/handbook/employees', employee);
+  await publish(browser);
+  const link = (await ackLinks(browser)).get(employee.name);
+  if (!link) throw new Error('no acknowledgement link for the employee');
+  return link;
+}
+
+/** The employee acknowledges through their link (a form post, as their browser sends it). */
+export async function acknowledge(app: FastifyInstance, link: string, typedName: string) {
+  const url = new URL(link);
+  return app.inject({ method: 'POST', url: url.pathname, payload: new URLSearchParams({ typed_name: typedName }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+}
