@@ -217,6 +217,26 @@ describe('handbook builder', () => {
     expect((await handbookSummary(t.app, token)).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 0, missing_emails: 0 });
   });
 
+  it('an employee added after publishing gets a link to the latest version at once', async () => {
+    expect((await browser.post('/hosted/handbook/employees', { name: 'Cara Nguyen', email: 'cara@harbor.example' })).statusCode).toBe(303);
+    const cara = (await ackLinks(browser)).get('Cara Nguyen')!;
+    expect((await ack(cara)).body).toContain('Version 2, published');
+    expect((await ack(cara, { typed_name: 'Cara Nguyen' })).statusCode).toBe(303);
+    expect((await handbookSummary(t.app, token)).acknowledgement_stats).toEqual({ signed: 2, outdated: 0, pending: 0, missing_emails: 0 });
+  });
+
+  it('publishing is refused with the reason when the draft no longer qualifies, and nothing is written', async () => {
+    // A new state with employees but no count: not publishable until the owner gives it.
+    expect((await t.app.inject({ method: 'PUT', url: '/locations/TX', headers: bearer(token), payload: { config: { has_employees: true } } })).statusCode).toBe(200);
+    await browser.get('/hosted/handbook/publish');
+    const refused = await browser.post('/hosted/handbook/publish', {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body, refused.body.slice(refused.body.indexOf('<main'), refused.body.indexOf('<main') + 1500)).toContain('Say how many employees you have in Texas.');
+    const versions = await t.db.selectFrom('handbook_versions').select(['number']).where('legal_entity_id', '=', entityId).execute();
+    expect(versions).toHaveLength(2);
+    expect((await handbookSummary(t.app, token)).publishable).toBe(false);
+  });
+
   it('builder pages need the builder session; another purpose or none is refused', async () => {
     const res = await t.app.inject({ url: '/hosted/handbook' });
     expect(res.statusCode).toBe(401);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { FEDERAL } from '../../catalog/handbook.js';
 import { fillPolicyText, type HandbookCatalog } from '../../catalog/handbook.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { handbookArticle } from '../../pages/handbook-document.js';
 import {
@@ -198,7 +198,7 @@ export function handbookPageRoutes(deps: {
       try {
         await deps.handbook.publish(hosted.scope);
       } catch (error) {
-        if ((error as { statusCode?: number }).statusCode === 409) return reviewPage(reply, hosted, await load(hosted), (error as Error).message);
+        if (error instanceof ConflictError) return reviewPage(reply, hosted, await load(hosted), (error as Error).message);
         throw error;
       }
       return reply.redirect('/hosted/handbook/published', 303);
