@@ -231,10 +231,12 @@ ${data.article}`);
 /** The employee's page: the handbook and the acknowledgement form. */
 export function renderAcknowledgementPage(data: {
   platformName: string; businessName: string; employeeName: string; article: Raw;
+  /** Where the form posts: the link's own path. */
+  action: string;
   state: 'open' | 'acknowledged' | 'superseded'; acknowledgedAt?: Date | null; typedName?: string | null; value?: string; error?: string | null;
 }): string {
   const title = `${data.businessName} employee handbook`;
-  const form = html`<form method="post" action="" novalidate>
+  const form = html`<form method="post" action="${data.action}" novalidate>
 ${errorSummary(data.error ? { typed_name: data.error } : {}, { typed_name: 'Your full name' })}
 ${textField({ name: 'typed_name', label: 'Your full name', value: data.value ?? '', error: data.error, required: true, autocomplete: 'name', hint: 'Typing your name is your signature.' })}
 <p class="actions"><button type="submit">I have read and acknowledge the handbook</button></p></form>`;

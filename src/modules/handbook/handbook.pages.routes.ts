@@ -240,6 +240,7 @@ export function handbookPageRoutes(deps: {
       }
       return sendPage(reply, renderAcknowledgementPage({
         platformName: view.document.businessName, businessName: view.document.businessName, employeeName: view.employeeName, article: handbookArticle(view.document),
+        action: `${HANDBOOK_ACK_PATH}${encodeURIComponent(token)}`,
         state: view.acknowledgedAt ? 'acknowledged' : view.superseded ? 'superseded' : 'open', acknowledgedAt: view.acknowledgedAt, typedName: view.typedName,
         value: typed?.value ?? '', error: typed?.error ?? null,
       }), { status });
