@@ -54,6 +54,8 @@ export function renderHandbookStart(frame: BuilderFrame, data: {
   blockers: string[]; adoptable: number; next: { path: string; title: string };
   latest: { number: number; publishedAt: Date } | null;
   stats: { signed: number; outdated: number; pending: number; missing_emails: number } | null;
+  /** Where the owner goes back to the platform (none when the link was opened without a callback). */
+  callbackUrl: string | null;
 }): string {
   return page(frame, 'Your employee handbook', null, html`
 <p>${frame.platformName} uses Statehouse to help you write an employee handbook with the policies federal law and the states where you have employees require, in plain language. You answer a few questions, choose the optional policies you want, list your employees, and publish. Each employee then acknowledges it through a personal link.</p>
@@ -62,7 +64,7 @@ ${data.latest
     ? html`<div class="notice success"><p>Version ${data.latest.number} was published on ${readableDate(data.latest.publishedAt)}.${data.stats ? ` ${data.stats.signed} acknowledged it, ${data.stats.outdated} acknowledged an earlier version only, ${data.stats.pending + data.stats.missing_emails} have not acknowledged yet.` : ''}</p><p><a href="/hosted/handbook/published">See the published handbook and the employees' links</a></p></div>`
     : ''}
 ${data.blockers.length ? html`<h2>Before you can publish</h2><ul>${data.blockers.map((b) => html`<li>${b}</li>`)}</ul>` : html`<p>Everything the policies need is filled in: you can review and publish.</p>`}
-<p class="actions"><a class="button" href="${data.next.path}">${data.latest ? 'Update the handbook' : 'Start'}: ${data.next.title}</a></p>`);
+<p class="actions"><a class="button" href="${data.next.path}">${data.latest ? 'Update the handbook' : 'Start'}: ${data.next.title}</a>${data.callbackUrl ? html` <a class="button secondary" href="${data.callbackUrl}">Return to ${frame.platformName}</a>` : ''}</p>`);
 }
 
 /** Step 1: the states with employees and how many work in each. */

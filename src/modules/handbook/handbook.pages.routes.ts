@@ -60,7 +60,7 @@ export function handbookPageRoutes(deps: {
       const next = nextStepOf(state);
       return sendPage(reply, renderHandbookStart(frameOf(hosted, state), {
         blockers: state.derivation.blockers, adoptable: state.derivation.adoptable, next: { path: next.path, title: next.title },
-        latest: state.latest, stats: state.stats,
+        latest: state.latest, stats: state.stats, callbackUrl: hosted.session.callback_url,
       }));
     });
 
