@@ -52,6 +52,8 @@ const nextStep = (label: string) => html`<p class="actions"><button type="submit
 /** The builder's start: what it does, where the owner stands, and the way on. */
 export function renderHandbookStart(frame: BuilderFrame, data: {
   blockers: string[]; adoptable: number; next: { path: string; title: string };
+  /** Whether any state has employees, and whether a count is still missing (what "no policies yet" means). */
+  hasEmployeeStates: boolean; countsMissing: boolean;
   latest: { number: number; publishedAt: Date } | null;
   stats: { signed: number; outdated: number; pending: number; missing_emails: number } | null;
   /** Where the owner goes back to the platform (none when the link was opened without a callback). */
@@ -59,7 +61,10 @@ export function renderHandbookStart(frame: BuilderFrame, data: {
 }): string {
   return page(frame, 'Your employee handbook', null, html`
 <p>${frame.platformName} uses Statehouse to help you write an employee handbook with the policies federal law and the states where you have employees require, in plain language. You answer a few questions, choose the optional policies you want, list your employees, and publish. Each employee then acknowledges it through a personal link.</p>
-<p>${data.adoptable === 0 ? 'No policies apply yet: first tell us where you have employees.' : `${data.adoptable} ${data.adoptable === 1 ? 'policy applies' : 'policies apply'} to your business.`}</p>
+<p>${data.adoptable > 0
+    ? `${data.adoptable} ${data.adoptable === 1 ? 'policy applies' : 'policies apply'} to your business${data.countsMissing ? ' so far; your employee counts may add more' : ''}.`
+    : !data.hasEmployeeStates ? 'No policies apply yet: first tell us where you have employees.'
+      : data.countsMissing ? 'Tell us how many employees you have to see which policies apply.' : 'No policies apply to your business yet.'}</p>
 ${data.latest
     ? html`<div class="notice success"><p>Version ${data.latest.number} was published on ${readableDate(data.latest.publishedAt)}.${data.stats ? ` ${data.stats.signed} acknowledged it, ${data.stats.outdated} acknowledged an earlier version only, ${data.stats.pending + data.stats.missing_emails} have not acknowledged yet.` : ''}</p><p><a href="/hosted/handbook/published">See the published handbook and the employees' links</a></p></div>`
     : ''}

@@ -60,6 +60,7 @@ export function handbookPageRoutes(deps: {
       const next = nextStepOf(state);
       return sendPage(reply, renderHandbookStart(frameOf(hosted, state), {
         blockers: state.derivation.blockers, adoptable: state.derivation.adoptable, next: { path: next.path, title: next.title },
+        hasEmployeeStates: state.derivation.employeeRegions.length > 0, countsMissing: state.derivation.missingCounts.length > 0,
         latest: state.latest, stats: state.stats, callbackUrl: hosted.session.callback_url,
       }));
     });
