@@ -95,7 +95,7 @@ function questionControl(q: HandbookQuestion, value: string, error: string | und
   if (q.type === 'boolean' || q.type === 'choice') {
     const options: [string, string][] = q.type === 'boolean' ? [['true', 'Yes'], ['false', 'No']] : (q.choices ?? []).map((c) => [c.value, c.label]);
     const described = [q.help ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-    return html`<fieldset class="field${error ? ' has-error' : ''}" id="${id}"${described ? html` aria-describedby="${described}"` : ''}><legend>${q.prompt} <span class="req" aria-hidden="true">*</span></legend>
+    return html`<fieldset class="field choices${error ? ' has-error' : ''}" id="${id}"${described ? html` aria-describedby="${described}"` : ''}><legend>${q.prompt} <span class="req" aria-hidden="true">*</span></legend>
 ${q.help ? html`<p class="hint" id="${id}-hint">${q.help}</p>` : ''}
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
 ${options.map(([v, label]) => html`<label><input type="radio" name="${name}" value="${v}"${v === value ? raw(' checked') : ''}> ${label}</label> `)}</fieldset>`;
@@ -151,7 +151,7 @@ ${section.policies.map((p) => html`<div class="account">
 <details><summary>Read the policy as it will appear</summary>${policyText(p.text)}
 <p class="hint">Source: ${p.sources.map((s, i) => html`${i ? ', ' : ''}<a href="${s.url}" rel="noreferrer">${s.title}</a>`)}</p></details>
 ${p.adoption === 'optional'
-    ? html`<fieldset class="field${data.errors[`policy_${p.id}`] ? ' has-error' : ''}" id="f-policy_${p.id}"><legend>Include “${p.title}”?</legend>
+    ? html`<fieldset class="field choices${data.errors[`policy_${p.id}`] ? ' has-error' : ''}" id="f-policy_${p.id}"><legend>Include “${p.title}”?</legend>
 ${data.errors[`policy_${p.id}`] ? html`<p class="error">${data.errors[`policy_${p.id}`]}</p>` : ''}
 <label><input type="radio" name="policy_${p.id}" value="adopt"${data.choices[p.id] !== 'skip' ? raw(' checked') : ''}> Include it</label>
 <label><input type="radio" name="policy_${p.id}" value="skip"${data.choices[p.id] === 'skip' ? raw(' checked') : ''}> Skip it</label></fieldset>`

@@ -26,7 +26,8 @@ function doneSteps(state: BuilderState): Set<BuilderStep> {
   const done = new Set<BuilderStep>();
   if (d.employeeRegions.length && !d.missingCounts.length) done.add('states');
   if (d.employeeRegions.length && !d.unanswered.length) done.add('questions');
-  if (d.applicable.filter((a) => a.policy.adoption === 'optional').every((a) => state.draft.choices[a.policy.id]) && d.applicable.length) done.add('policies');
+  // Policies are reviewed once the details are in and every optional one has been included or skipped.
+  if (done.has('questions') && d.applicable.length && d.applicable.filter((a) => a.policy.adoption === 'optional').every((a) => state.draft.choices[a.policy.id])) done.add('policies');
   if (state.employees.length) done.add('employees');
   if (state.latest) done.add('publish');
   return done;
