@@ -254,6 +254,6 @@ ${textField({ name: 'typed_name', label: 'Your full name', value: data.value ?? 
       : html`<p>Hello ${data.employeeName}. Please read the handbook below, then acknowledge it at the end of the page.</p>`;
   return layout({
     title, platformName: data.businessName,
-    body: html`<h1>${title}</h1>${status}${data.article}${data.state === 'open' ? html`<h2>Acknowledge</h2>${form}` : ''}`,
+    body: html`<h1>${data.state === 'acknowledged' ? 'Handbook acknowledged' : data.state === 'superseded' ? 'A newer version exists' : 'Read and acknowledge your handbook'}</h1>${status}${data.article}${data.state === 'open' ? html`<h2>Acknowledge</h2>${form}` : ''}`,
   });
 }

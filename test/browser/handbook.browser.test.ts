@@ -91,7 +91,8 @@ describe('handbook builder and acknowledgement, in a browser', { timeout: 240_00
     // The employee's page: opening it acknowledges nothing.
     const employee = await openPage({ a11y: true });
     await employee.page.goto(ackUrl, { waitUntil: 'load' });
-    expect(await heading(employee.page)).toBe('Harbor Labs employee handbook');
+    expect(await heading(employee.page)).toBe('Read and acknowledge your handbook');
+    expect(await employee.page.getByRole('heading', { name: 'Harbor Labs employee handbook' }).count()).toBe(1);
     expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toMatchObject({ signed: 0, pending: 1 });
     await capture(employee.page, 'handbook-acknowledge');
     await suite.submitExpectingPage(employee.page, () => employee.page.getByRole('button', { name: 'I have read and acknowledge the handbook' }).click());
@@ -99,6 +100,7 @@ describe('handbook builder and acknowledgement, in a browser', { timeout: 240_00
     await employee.page.getByLabel('Your full name').fill('Ana Lopez');
     await employee.page.getByRole('button', { name: 'I have read and acknowledge the handbook' }).click();
     await employee.page.waitForLoadState('load');
+    expect(await heading(employee.page)).toBe('Handbook acknowledged');
     expect(await employee.page.locator('.notice').textContent()).toContain('Thank you, Ana Lopez: you acknowledged this version');
     await capture(employee.page, 'handbook-acknowledged');
     expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 0, missing_emails: 0 });
