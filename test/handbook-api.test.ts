@@ -109,8 +109,9 @@ describe('handbook API', () => {
 
   it('the OpenAPI document lists the three operations with their status codes', async () => {
     const doc = json(await t.app.inject({ url: '/openapi.json' }));
-    expect(Object.keys(doc.paths['/v2/handbook'].get.responses).sort()).toEqual(['200', '401', '404', '422']);
-    expect(Object.keys(doc.paths['/v2/handbook/automate/sessions'].post.responses).sort()).toEqual(['200', '401', '404', '422']);
-    expect(Object.keys(doc.paths['/v2/handbook/session'].post.responses).sort()).toEqual(['200', '401', '404', '422']);
+    // At least these (the document may list more, e.g. 429 and 503, which every route can send).
+    for (const operation of [doc.paths['/v2/handbook'].get, doc.paths['/v2/handbook/automate/sessions'].post, doc.paths['/v2/handbook/session'].post]) {
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '422']));
+    }
   });
 });
