@@ -150,3 +150,15 @@ describe('parseAnswer', () => {
     expect(parseAnswer(q('contact'), 'x'.repeat(501))).toBeNull();
   });
 });
+
+describe('buildDocument on the real catalog', () => {
+  it('names the HR contact the owner gave, for the introduction and the acknowledgement form', () => {
+    const real = loadHandbookCatalog();
+    const draft = { answers: { 'hr-contact': ' Dana Reyes ' }, choices: {} };
+    const d = deriveHandbook(real, [loc('CA', 20)], draft);
+    const doc = buildDocument(real, d, draft, { businessName: 'Harbor Labs', version: 1, publishedAt: new Date('2026-11-24T10:00:00Z') });
+    expect((doc as { contact?: string }).contact).toBe('Dana Reyes');
+    const none = buildDocument(real, d, { answers: {}, choices: {} }, { businessName: 'Harbor Labs', version: 1, publishedAt: new Date('2026-11-24T10:00:00Z') });
+    expect('contact' in none).toBe(false);
+  });
+});

@@ -90,6 +90,9 @@ export function deriveHandbook(catalog: HandbookCatalog, locations: readonly Han
   return { employeeRegions, missingCounts, applicable, questions, unanswered, adoptable: applicable.length, publishable: blockers.length === 0, blockers };
 }
 
+/** The question whose answer names whom employees ask (catalog/handbook/questions.yaml). */
+export const HR_CONTACT = 'hr-contact';
+
 export const regionName = (code: string) => (code === FEDERAL ? 'the United States' : regionByCode(code)?.name ?? code);
 
 /** The document a publication freezes: the included policies, their text filled with the owner's answers. */
@@ -111,12 +114,16 @@ export function buildDocument(
       })),
     }];
   });
+  // Whom employees ask: the owner's answer to the HR contact question, when the handbook asked it.
+  const contact = draft.answers[HR_CONTACT];
+  const named = typeof contact === 'string' && contact.trim() ? { contact: contact.trim() } : {};
   return {
     businessName: meta.businessName,
     version: meta.version,
     publishedAt: meta.publishedAt.toISOString(),
     regionNames: derivation.employeeRegions.map(regionName),
     sections,
+    ...named,
   };
 }
 
