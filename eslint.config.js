@@ -41,6 +41,9 @@ const layers = [
   // The hosted task list offers the calendar subscription: tasks → calendar, never the reverse (the feed reads the catalog).
   { target: './src/modules/calendar', from: './src/modules/tasks',
     message: 'calendar must not import modules/tasks (tasks imports calendar).' },
+  // The handbook reads and sets employee counts through locations and re-plans: handbook → locations, planning; never the reverse.
+  { target: ['./src/modules/locations', './src/modules/planning'], from: './src/modules/handbook',
+    message: 'locations and planning must not import modules/handbook (the handbook uses them).' },
   // Webhooks: the deliveries half uses the endpoints half (webhooks.types.ts), never the reverse.
   { target: './src/modules/webhooks', from: './src/modules/webhook-deliveries',
     message: 'webhooks must not import modules/webhook-deliveries (deliveries use the endpoints through webhooks.types.ts).' },

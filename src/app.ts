@@ -32,6 +32,7 @@ import { createAutomationsModule, type AutomationsModule } from './modules/autom
 import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
 import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
+import { createHandbookModule, HANDBOOK_ACK_PATH } from './modules/handbook/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
@@ -71,7 +72,7 @@ export interface AppDeps {
   jobs?: JobSender;
 }
 
-const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH}|${CALENDAR_FEED_PATH})[^/?#]+`, 'g');
+const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH}|${CALENDAR_FEED_PATH}|${HANDBOOK_ACK_PATH})[^/?#]+`, 'g');
 
 const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
 
@@ -184,6 +185,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } }, events: eventsModule.events, taskEvents,
   });
   const calendarModule = createCalendarModule({ db, catalog, vault, publicBaseUrl: config.publicBaseUrl });
+  const handbookModule = createHandbookModule({
+    db, locations: locationsModule.locations, planning, events: eventsModule.events, linkKey: () => instanceKeys.get(INSTANCE_KEY.fileLinks),
+    publicBaseUrl: config.publicBaseUrl, fileUrlTtlSeconds: config.fileUrlTtlSeconds, now,
+  });
   const tasksModule = createTasksModule({
     db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations, mail: mailModule.mail, publicBaseUrl: config.publicBaseUrl,
   });
@@ -208,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(hostedSessions.routes({ secureCookies, publicOrigin }));
   await app.register(tasksModule.routes({ auth, sessions, publicOrigin, calendar: calendarModule.calendar }));
   await app.register(calendarModule.routes({ auth, sessions, publicOrigin }));
+  await app.register(handbookModule.routes({ auth, sessions, publicOrigin }));
   await app.register(automationsModule.routes({ auth }));
   await app.register(payroll.routes({ auth, publicOrigin }));
   await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit: operatorsModule.audit, publicOrigin }));
@@ -222,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    platformsModule, system, eventsModule, webhooksModule, webhookDeliveries, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, calendarModule, payroll,
+    platformsModule, system, eventsModule, webhooksModule, webhookDeliveries, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, calendarModule, handbookModule, payroll,
     operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule, idempotencyModule,
   ].flatMap((m) => m.jobs);
 

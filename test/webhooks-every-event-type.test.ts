@@ -4,6 +4,7 @@ import { EVENT_TYPES } from '../src/modules/events/index.js';
 import { bearer, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { EDD, EDD_INPUT, entityCalls, TEST_AUTOMATIONS } from './helpers/automations.js';
 import { PASSWORD, USERNAME } from './helpers/connections.js';
+import { acknowledge, publishWithOneEmployee } from './helpers/handbook.js';
 import { connectPayroll, finishSignup, openLink } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';
 import { startWebhooksFixture, TEST_WEBHOOKS } from './helpers/webhook-deliveries.js';
@@ -99,6 +100,10 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
     // Payroll connected and disconnected (payroll.connected, payroll.disconnected).
     await connectPayroll(t.app, f.platform.apiKey, owner.entityId);
     await inject('DELETE /v2/auth/payroll', { method: 'DELETE', url: '/v2/auth/payroll', headers: owner.auth });
+
+    // The owner publishes the employee handbook; an employee acknowledges it (handbook.published, handbook.acknowledged).
+    const ackLink = await publishWithOneEmployee(t.app, owner.token);
+    expect((await acknowledge(t.app, ackLink, 'Ana Lopez')).statusCode).toBe(303);
 
     // No more employees in California: re-planning deletes its untouched employer tasks (task.deleted).
     await inject('PUT /v2/regions/CA (no employees)', { method: 'PUT', url: '/v2/regions/CA', headers: owner.auth, payload: { employee_count: 0 } });

@@ -7,6 +7,7 @@ import type { Agency, QuestionDefinition, RegionFile, RequirementDefinition } fr
 import { CatalogError, regionByCode, type Region } from './regions.js';
 import { packagePath } from '../lib/package-root.js';
 import { parseCatalogYaml, schemaForFile } from './catalog-cache.js';
+import { HANDBOOK_AGENCY, HANDBOOK_REQUIREMENT } from './handbook-requirement.js';
 
 export interface RegionCatalog {
   region: Region;
@@ -19,6 +20,8 @@ export interface Catalog {
   regions: ReadonlyMap<string, RegionCatalog>;
   questions: readonly QuestionDefinition[];
   questionByFact: ReadonlyMap<string, QuestionDefinition>;
+  /** The employer's own requirements, planned in every region like its requirements (the handbook: handbook-requirement.ts). */
+  employerRequirements: readonly RequirementDefinition[];
   requirement(id: string): { definition: RequirementDefinition; region: Region; agency: Agency } | undefined;
 }
 
@@ -105,10 +108,15 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
     }
     regions.set(data.region, { region, wageIncomeTax: data.wage_income_tax, agencies, requirements: data.requirements });
   }
+  // An employer requirement is the same in every region; `region` is the first one (it unlocks nothing, so no caller reads it).
+  const employerRequirements = [HANDBOOK_REQUIREMENT];
+  const anyRegion = [...regions.values()][0]?.region;
+  if (anyRegion) for (const definition of employerRequirements) byId.set(definition.id, { definition, region: anyRegion, agency: HANDBOOK_AGENCY });
   return deepFreeze({
     regions,
     questions,
     questionByFact,
+    employerRequirements,
     requirement: (id: string) => byId.get(id),
   });
 }

@@ -15,6 +15,9 @@ import type {
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformBrandsTable } from './schema/branding.js';
+import type {
+  HandbookDraftsTable, HandbookEmployeesTable, HandbookVersionsTable, HandbookAcknowledgementsTable, HandbookAckLinksTable,
+} from './schema/handbook.js';
 import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
 
 export type * from './schema/access.js';
@@ -28,6 +31,7 @@ export type * from './schema/events-webhooks.js';
 export type * from './schema/idempotency.js';
 export type * from './schema/calendar.js';
 export type * from './schema/branding.js';
+export type * from './schema/handbook.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -62,6 +66,11 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   calendar_feeds: CalendarFeedsTable;
   platform_brands: PlatformBrandsTable;
+  handbook_drafts: HandbookDraftsTable;
+  handbook_employees: HandbookEmployeesTable;
+  handbook_versions: HandbookVersionsTable;
+  handbook_acknowledgements: HandbookAcknowledgementsTable;
+  handbook_ack_links: HandbookAckLinksTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

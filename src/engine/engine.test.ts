@@ -120,6 +120,7 @@ describe('planTasks', () => {
     const plan = planTasks(fixture, input({ locations: [{ regionCode: 'OR', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 4 }] }));
     const oregon = keys(plan).filter((k) => k.startsWith('OR:'));
     expect(oregon).toEqual([
+      'OR:employee-handbook:once',
       'OR:or-foreign-qualification:once',
       'OR:or-initial-report:once',
       'OR:or-unemployment-insurance:once',

@@ -99,7 +99,7 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
     const need = (fact: Fact | DateFact, definition: RequirementDefinition) => needed.set(fact, [...(needed.get(fact) ?? []), definition]);
     const applying = new Map<string, RequirementDefinition>();
     const evaluations = new Map<string, CriterionMet[]>();
-    for (const definition of regionCatalog.requirements) {
+    for (const definition of [...regionCatalog.requirements, ...catalog.employerRequirements]) {
       const result = evaluate(definition.applies_when, facts);
       if (result.value === null) for (const fact of result.unknown) need(fact, definition);
       if (result.value !== true) continue;
@@ -165,7 +165,7 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
     return {
       regionCode: code,
       isHome: code === home,
-      requirements: region.requirements.map((definition) => {
+      requirements: [...region.requirements, ...catalog.employerRequirements].map((definition) => {
         const result = evaluate(definition.applies_when, facts);
         return { id: definition.id, title: definition.title, applies: result.value, reasons: result.met, unknown: [...result.unknown] };
       }),

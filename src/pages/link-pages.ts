@@ -12,6 +12,7 @@ const OPENS: Record<HostedPurpose, { title: string; button: string }> = {
   accounts: { title: 'Your agency accounts', button: 'Continue to your agency accounts' },
   documents: { title: 'Your mail', button: 'Continue to your mail' },
   connect: { title: 'Connect an agency account', button: 'Continue to connect the account' },
+  handbook: { title: 'Your employee handbook', button: 'Continue to the handbook builder' },
 };
 
 /**

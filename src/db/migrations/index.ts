@@ -14,6 +14,7 @@ import * as eventsWebhooks from './20261125090000_events-webhooks.js';
 import * as idempotencyKeys from './20261125100000_idempotency-keys.js';
 import * as calendarFeeds from './20261125110000_calendar-feeds.js';
 import * as webhookDispatch from './20261125130000_webhook-dispatch.js';
+import * as handbook from './20261126090000_handbook.js';
 import * as platformBranding from './20261126100000_platform-branding.js';
 import * as mailSubjectOpened from './20261126120000_mail-subject-opened.js';
 import * as signupConfirmedSteps from './20261126130000_signup-confirmed-steps.js';
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '20261125100000_idempotency-keys': idempotencyKeys,
   '20261125110000_calendar-feeds': calendarFeeds,
   '20261125130000_webhook-dispatch': webhookDispatch,
+  '20261126090000_handbook': handbook,
   '20261126100000_platform-branding': platformBranding,
   '20261126120000_mail-subject-opened': mailSubjectOpened,
   '20261126130000_signup-confirmed-steps': signupConfirmedSteps,

@@ -7,6 +7,7 @@ import { AutomationStateSchema } from '../automations/automations.schemas.js';
 import { ConnectionSchema } from '../connections/connections.schemas.js';
 import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
 import { LocationSchema } from '../locations/locations.schemas.js';
+import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '../handbook/handbook.schemas.js';
 import { MailEventSchema } from '../mail/mail.schemas.js';
 import { PayrollConnectionSchema } from '../payroll/payroll.schemas.js';
 import { PlatformTaskSchema } from '../tasks/tasks.schemas.js';
@@ -28,6 +29,8 @@ export const EVENT_PAYLOADS: Record<EventType, { object: TObject; changed: boole
   'mail.received': { object: MailEventSchema, changed: false, when: 'A mail item was recorded for the entity (operator API, back office, CLI, a completed automation). The item as GET /v2/mail lists it, without `file_url`: list /v2/mail for a fresh signed link.' },
   'payroll.connected': { object: PayrollConnectionSchema, changed: false, when: 'The owner connected payroll on the hosted consent page.' },
   'payroll.disconnected': { object: PayrollConnectionSchema, changed: false, when: 'The platform disconnected payroll (DELETE /v2/auth/payroll).' },
+  'handbook.published': { object: HandbookPublishedEventSchema, changed: false, when: 'The owner published a new version of the employee handbook on the hosted builder (docs/handbook.md); the handbook tasks it covers are done in the same change.' },
+  'handbook.acknowledged': { object: HandbookAcknowledgedEventSchema, changed: false, when: 'An employee acknowledged the latest handbook version through their link.' },
 };
 
 const ChangedSchema = Type.Array(Type.String(), { description: "The fields of `object` that changed (the API's names)." });

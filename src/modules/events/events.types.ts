@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'mail.received',
   'payroll.connected',
   'payroll.disconnected',
+  'handbook.published',
+  'handbook.acknowledged',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -28,6 +28,7 @@ export function landingPath(session: Pick<BrowserSessionRow, 'purpose' | 'scope'
     case 'accounts': return '/hosted/accounts';
     case 'documents': return '/hosted/documents';
     case 'connect': return `/hosted/connections/${encodeURIComponent(session.scope.connection_id ?? '')}`;
+    case 'handbook': return '/hosted/handbook';
   }
 }
 
