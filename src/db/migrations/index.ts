@@ -18,6 +18,7 @@ import * as handbook from './20261126090000_handbook.js';
 import * as platformBranding from './20261126100000_platform-branding.js';
 import * as mailSubjectOpened from './20261126120000_mail-subject-opened.js';
 import * as signupConfirmedSteps from './20261126130000_signup-confirmed-steps.js';
+import * as taskRevision from './20261126150000_task-revision.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261126100000_platform-branding': platformBranding,
   '20261126120000_mail-subject-opened': mailSubjectOpened,
   '20261126130000_signup-confirmed-steps': signupConfirmedSteps,
+  '20261126150000_task-revision': taskRevision,
 };

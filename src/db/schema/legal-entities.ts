@@ -77,6 +77,8 @@ export interface TasksTable {
   applicable: Generated<boolean>;
   acted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   completed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** 0 at creation, +1 at every update that changes the row (a trigger; the calendar's SEQUENCE). */
+  revision: Generated<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

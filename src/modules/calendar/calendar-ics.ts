@@ -22,13 +22,8 @@ const REFRESH_SECONDS = 3600;
 
 const STATE_LABELS: Record<FeedTaskRow['status'], string> = { todo: 'To do', 'in-progress': 'In progress', done: 'Done', dismissed: 'Dismissed' };
 
-/**
- * SEQUENCE of a task's event: whole seconds from the task's creation to its last change, rounded up, so any
- * change after the creation counts at least 1 and a later change never counts less (updated_at only grows).
- */
-export function sequenceOf(task: Pick<FeedTaskRow, 'created_at' | 'updated_at'>): number {
-  return Math.max(0, Math.ceil((task.updated_at.getTime() - task.created_at.getTime()) / 1000));
-}
+/** SEQUENCE of a task's event: the task's revision, which the database raises at every change of the row. */
+export const sequenceOf = (task: Pick<FeedTaskRow, 'revision'>): number => task.revision;
 
 function feeText(fee: RequirementDefinition['fee']): string {
   if (fee.type === 'fixed') return fee.amount === '0.00' ? 'None' : `$${fee.amount}`;

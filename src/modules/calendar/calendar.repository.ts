@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { CalendarFeedsTable, TaskRow } from '../../db/schema.js';
 
 /** What the feed shows of a task; the rest of a task row stays in the database. */
-export type FeedTaskRow = Pick<TaskRow, 'id' | 'kind' | 'definition_id' | 'region_code' | 'due_date' | 'status' | 'created_at' | 'updated_at'>;
+export type FeedTaskRow = Pick<TaskRow, 'id' | 'kind' | 'definition_id' | 'region_code' | 'due_date' | 'status' | 'revision' | 'updated_at'>;
 
 /** A new subscription row: every column but the ones the database fills. */
 export type NewFeedRow = Omit<Insertable<CalendarFeedsTable>, 'created_at' | 'revoked_at'>;
@@ -59,7 +59,7 @@ export function createCalendarRepository(db: Db) {
           .on('t.status', 'in', ['todo', 'in-progress'])
           .on((eb) => eb.or([eb('t.applicable', '=', true), eb('t.acted_at', 'is not', null)])))
         .select([
-          'le.business_name', 't.id', 't.kind', 't.definition_id', 't.region_code', 't.due_date', 't.status', 't.created_at', 't.updated_at',
+          'le.business_name', 't.id', 't.kind', 't.definition_id', 't.region_code', 't.due_date', 't.status', 't.revision', 't.updated_at',
         ])
         .where('f.token_hash', '=', tokenHash).where('f.revoked_at', 'is', null)
         .orderBy('t.due_date').orderBy('t.id')
