@@ -33,8 +33,8 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
         summary: 'Tasks, filtered and paginated',
         description:
           'Same order as GET /tasks. Pagination headers: X-Page-Size, X-Page, X-Total (all matching tasks) and, when there is a ' +
-          'next page, X-Next-Page (its URL) and a Link header with rel="next"; the same values are also sent as ' +
-          'X-Mosey-Page-Size, X-Mosey-Page, X-Mosey-Total and X-Mosey-Next-Page, the names of the reference interface.',
+          'next page, X-Next-Page (its URL) and a Link header with rel="next"; the same values are also sent under the ' +
+          'names the reference interface gives them (listed with the response headers below).',
         querystring: ListTasksV2QuerySchema,
         response: { 200: Type.Array(PlatformTaskSchema, { headers: TASK_PAGE_HEADER_DOCS }), ...errors },
       },
