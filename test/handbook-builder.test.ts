@@ -7,7 +7,7 @@
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
-import { ackLinks, answerAllQuestions, handbookSummary, HANDBOOK_CATALOG, openBuilder, publish, questionFields } from './helpers/handbook.js';
+import { ackLinks, answerAllQuestions, handbookSummary, HANDBOOK_CATALOG, openBuilder, publish, questionFields, validAnswer } from './helpers/handbook.js';
 import type { HostedBrowser } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';
 
@@ -68,6 +68,17 @@ describe('handbook builder', () => {
   });
 
   it('answering brings in the questions of the policies it adopts; then the builder moves on to the policies', async () => {
+    // Paid vacation = yes brings in a follow-up question: the owner stays on the page and is told which.
+    const first = questionFields((await browser.get('/hosted/handbook/questions')).body);
+    const form = Object.fromEntries(first.map((f) => [f, validAnswer(HANDBOOK_CATALOG.questions.get(f.slice(2))!)]));
+    form['q_offers-paid-vacation'] = 'true';
+    const saved = await browser.post('/hosted/handbook/questions', form);
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe('/hosted/handbook/questions?followups=1');
+    const again = await browser.get(saved.headers.location as string);
+    expect(again.body).toMatch(/Your answers added (a follow-up question|\d+ follow-up questions): /);
+    expect(questionFields(again.body)).toContain('q_vacation-days');
+    expect(again.body.slice(again.body.indexOf('Your answers added'), again.body.indexOf('</div>', again.body.indexOf('Your answers added')))).toContain('paid vacation');
     await answerAllQuestions(browser, { 'offers-paid-vacation': 'true', 'vacation-days': '15', 'hr-contact': 'Dana Reyes, people@harbor.example' });
     const policies = await browser.get('/hosted/handbook/policies');
     expect(policies.statusCode).toBe(200);
@@ -102,7 +113,24 @@ describe('handbook builder', () => {
     for (const [name, email] of [['Ana Lopez', 'ana@harbor.example'], ['Ben Okafor', ''], ['Cy Temp', 'cy@harbor.example']]) {
       expect((await browser.post('/hosted/handbook/employees', { name: name!, email: email! })).statusCode).toBe(303);
     }
+    // The notice names who was added.
+    const added = await browser.post('/hosted/handbook/employees', { name: 'Maria García-López', email: 'maria.garcia-lopez.long.address.for.wrapping@harbor-labs-employees.example' });
+    const addedPage = await browser.get(added.headers.location as string);
+    expect(addedPage.body).toContain('Maria García-López added.');
+    // The same address (any case) as an active employee is refused, keeping what was typed.
+    const dup = await browser.post('/hosted/handbook/employees', { name: 'Ana Twin', email: 'ANA@Harbor.example' });
+    expect(dup.statusCode).toBe(422);
+    expect(dup.body).toContain('Ana Lopez already has this e-mail address.');
+    expect(dup.body).toContain('value="Ana Twin"');
+    expect(dup.body).toContain('value="ANA@Harbor.example"');
     const list = await browser.get('/hosted/handbook/employees');
+    const mariaId = /href="\/hosted\/handbook\/employees\/(emp_[a-z0-9]+)\/edit">Edit Maria/.exec(list.body)![1];
+    const dupEdit = await browser.post(`/hosted/handbook/employees/${mariaId}`, { name: 'Maria García-López', email: 'cy@harbor.example' });
+    expect(dupEdit.statusCode).toBe(422);
+    expect(dupEdit.body).toContain('Cy Temp already has this e-mail address.');
+    expect(dupEdit.body).toContain('value="cy@harbor.example"');
+    const removedMaria = await browser.post(`/hosted/handbook/employees/${mariaId}/remove`, {});
+    expect((await browser.get(removedMaria.headers.location as string)).body).toContain('Maria García-López removed.');
     const cyId = /action="\/hosted\/handbook\/employees\/(emp_[a-z0-9]+)\/remove"[^>]*>.{0,200}Remove Cy Temp/s.exec(list.body)?.[1];
     expect(cyId).toBeTruthy();
     expect((await browser.post(`/hosted/handbook/employees/${cyId}/remove`, {})).statusCode).toBe(303);
@@ -112,6 +140,8 @@ describe('handbook builder', () => {
     expect((await browser.post(`/hosted/handbook/employees/${benId}`, { name: 'Benjamin Okafor', email: '' })).statusCode).toBe(303);
     const after = await browser.get('/hosted/handbook/employees');
     expect(after.body).toContain('Benjamin Okafor');
+    // A removed employee's address is free again.
+    expect(after.body).not.toContain('Maria García-López');
     expect(after.body).not.toContain('Cy Temp');
   });
 
@@ -139,6 +169,20 @@ describe('handbook builder', () => {
     expect(events.at(-1)!.data.object.policies).toContain('us-equal-employment-opportunity');
   });
 
+  it('nothing changed since the latest version: the review offers no publishing, and a POST is refused and writes nothing', async () => {
+    const review = await browser.get('/hosted/handbook/publish');
+    expect(review.body).toContain('Nothing has changed since version 1');
+    expect(review.body).not.toContain('Publish version 2');
+    const refused = await browser.post('/hosted/handbook/publish', {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toContain('Nothing has changed since version 1');
+    const versions = await t.db.selectFrom('handbook_versions').select(['number']).where('legal_entity_id', '=', entityId).execute();
+    expect(versions).toHaveLength(1);
+    // Wording: the home's button reads naturally, and the e-mail hint does not promise an e-mail.
+    expect((await browser.get('/hosted/handbook')).body).toMatch(/class="button" href="\/hosted\/handbook\/[a-z]+">Continue: /);
+    expect((await browser.get('/hosted/handbook/employees')).body).toContain('Nothing is e-mailed for you');
+  });
+
   it('a PDF link expires, and a changed one is refused', async () => {
     const published = await browser.get('/hosted/handbook/published');
     const pdfUrl = /href="(http:\/\/statehouse\.test\/files\/handbook\/[^"]+)"/.exec(published.body)![1]!.replace(/&amp;/g, '&');
@@ -161,11 +205,15 @@ describe('handbook builder', () => {
     expect(opened.body).toContain('Hello Ana Lopez');
     expect(opened.body).toContain('Equal employment opportunity');
     expect((await handbookSummary(t.app, token)).acknowledgement_stats.signed).toBe(0);
+    // The form posts back to the link with a fragment, so a refused form reloads on the form and its error summary.
+    expect(opened.body).toContain(`action="${path(ana)}#acknowledge"`);
     const blank = await ack(ana, { typed_name: '  ' });
     expect(blank.statusCode).toBe(422);
     expect(blank.body).toContain('Type your full name to acknowledge.');
+    expect(blank.body).toMatch(/<section id="acknowledge"[^>]*>.*class="error-summary" role="alert" tabindex="-1"/s);
     const done = await ack(ana, { typed_name: 'Ana Lopez' });
     expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(path(ana));
     expect((await ack(ana)).body).toContain('you acknowledged this version');
     expect((await handbookSummary(t.app, token)).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 0, missing_emails: 1 });
     const events = await waitUntil(async () => { const e = await eventsOf('handbook.acknowledged'); return e.length > 0 && e; }, 'handbook.acknowledged listed');
@@ -174,6 +222,9 @@ describe('handbook builder', () => {
 
   it('version 2 keeps version 1; earlier acknowledgements become outdated and the old link says a newer version exists', async () => {
     const v1Links = await ackLinks(browser);
+    // A changed answer gives version 2 new content (an unchanged draft is not published again).
+    await answerAllQuestions(browser, { 'offers-paid-vacation': 'true', 'vacation-days': '20', 'hr-contact': 'Dana Reyes, people@harbor.example' });
+    expect((await browser.get('/hosted/handbook/publish')).body).toContain('Publish version 2');
     await publish(browser);
     const summary = await handbookSummary(t.app, token);
     expect(summary.acknowledgement_stats).toEqual({ signed: 0, outdated: 1, pending: 0, missing_emails: 1 });

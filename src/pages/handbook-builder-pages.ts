@@ -70,7 +70,7 @@ ${data.latest
     ? html`<div class="notice success"><p>Version ${data.latest.number} was published on ${readableDate(data.latest.publishedAt)}.${data.stats ? ` ${data.stats.signed} acknowledged it, ${data.stats.outdated} acknowledged an earlier version only, ${data.stats.pending + data.stats.missing_emails} have not acknowledged yet.` : ''}</p><p><a href="/hosted/handbook/published">See the published handbook and the employees' links</a></p></div>`
     : ''}
 ${data.blockers.length ? html`<h2>Before you can publish</h2><ul>${data.blockers.map((b) => html`<li>${b}</li>`)}</ul>` : html`<p>Everything the policies need is filled in: you can review and publish.</p>`}
-<p class="actions"><a class="button" href="${data.next.path}">${data.latest ? 'Update the handbook' : 'Start'}: ${data.next.title}</a>${data.callbackUrl ? html` <a class="button secondary" href="${data.callbackUrl}">Return to ${frame.platformName}</a>` : ''}</p>`);
+<p class="actions"><a class="button" href="${data.next.path}">${data.latest ? 'Continue' : 'Start'}: ${data.next.title}</a>${data.callbackUrl ? html` <a class="button secondary" href="${data.callbackUrl}">Return to ${frame.platformName}</a>` : ''}</p>`);
 }
 
 /** Step 1: the states with employees and how many work in each. */
@@ -185,13 +185,13 @@ export function renderHandbookEmployees(frame: BuilderFrame, data: {
   const employeeForm = (action: string, values: Record<string, string>, errors: Record<string, string>, button: string, prefix = '') => html`
 <form method="post" action="${action}" novalidate>${csrfInput(frame.csrf)}
 ${textField({ name: `${prefix}name`, label: 'Full name', value: values.name ?? '', error: errors.name, required: true, autocomplete: 'off' })}
-${textField({ name: `${prefix}email`, label: 'E-mail address', value: values.email ?? '', error: errors.email, type: 'email', autocomplete: 'off', hint: 'Optional. Their personal link to acknowledge the handbook goes here.' })}
+${textField({ name: `${prefix}email`, label: 'E-mail address', value: values.email ?? '', error: errors.email, type: 'email', autocomplete: 'off', hint: 'Optional. Nothing is e-mailed for you: once you publish, you send each employee their personal link yourself, from your mail app or by copying the link.' })}
 <p class="actions"><button type="submit">${button}</button></p></form>`;
   const allErrors = { ...data.add.errors, ...(data.edit?.errors ?? {}) };
   return page(frame, 'Employees', 'employees', html`
 <p>List everyone who should read and acknowledge the handbook.${data.published ? ' Each one gets a personal link to the latest version.' : ' Once you publish, each one gets a personal link.'}</p>
 ${errorSummary(allErrors, { name: 'Full name', email: 'E-mail address' })}
-${data.employees.length === 0 ? html`<p class="empty">No employees listed yet.</p>` : html`<ul class="tasks">${data.employees.map((e) => html`<li class="task">
+${data.employees.length === 0 ? html`<p class="empty">No employees listed yet.</p>` : html`<ul class="tasks employees">${data.employees.map((e) => html`<li class="task">
 <h2>${e.name}</h2>
 <p class="meta">${e.email ?? 'No e-mail address'}${data.published ? html` · ${STATUS_WORDS[e.status]}` : ''}</p>
 ${data.edit?.id === e.id
@@ -207,15 +207,18 @@ ${employeeForm('/hosted/handbook/employees', data.add.values, data.add.errors, '
 /** Step 5: what will be published, and the button. */
 export function renderHandbookReview(frame: BuilderFrame, data: {
   blockers: string[]; sections: { heading: string; titles: string[] }[]; employees: number; nextVersion: number; error?: string | null;
+  /** Why there is nothing to publish: the draft is the latest version's content. */
+  unchanged?: string | null;
 }): string {
   return page(frame, 'Review and publish', 'publish', html`
 ${data.error ? html`<div class="notice error" role="alert"><p>${data.error}</p></div>` : ''}
 ${data.blockers.length
     ? html`<h2>Not ready yet</h2><ul>${data.blockers.map((b) => html`<li>${b}</li>`)}</ul>`
+    : data.unchanged ? html`<div class="notice" role="status"><p>${data.unchanged}</p><p>Change your answers, policies or states first; employees listed later get their link to the latest version at once.</p></div>`
     : html`<p>Publishing creates version ${data.nextVersion}. Published versions are kept as they are: a later change makes a new version, and employees are asked to acknowledge it.</p>`}
 ${data.sections.map((s) => html`<h2>${s.heading}</h2><ul>${s.titles.map((t) => html`<li>${t}</li>`)}</ul>`)}
 <p>${data.employees === 1 ? '1 employee' : `${data.employees} employees`} will get a personal link. <a href="/hosted/handbook/employees">Change the list</a></p>
-${data.blockers.length ? '' : html`<form method="post" action="/hosted/handbook/publish">${csrfInput(frame.csrf)}${nextStep(`Publish version ${data.nextVersion}`)}</form>`}`);
+${data.blockers.length || data.unchanged ? '' : html`<form method="post" action="/hosted/handbook/publish">${csrfInput(frame.csrf)}${nextStep(`Publish version ${data.nextVersion}`)}</form>`}`);
 }
 
 /** After publishing: the handbook itself, its PDF, and each employee's link. */
@@ -258,6 +261,6 @@ ${textField({ name: 'typed_name', label: 'Your full name', value: data.value ?? 
       : html`<p>Hello ${data.employeeName}. Please read the handbook below, then acknowledge it at the end of the page.</p>`;
   return layout({
     title, platformName: data.businessName,
-    body: html`<h1>${data.state === 'acknowledged' ? 'Handbook acknowledged' : data.state === 'superseded' ? 'A newer version exists' : 'Read and acknowledge your handbook'}</h1>${status}${data.article}${data.state === 'open' ? html`<h2>Acknowledge</h2>${form}` : ''}`,
+    body: html`<h1>${data.state === 'acknowledged' ? 'Handbook acknowledged' : data.state === 'superseded' ? 'A newer version exists' : 'Read and acknowledge your handbook'}</h1>${status}${data.article}${data.state === 'open' ? html`<section id="acknowledge" aria-labelledby="acknowledge-title"><h2 id="acknowledge-title">Acknowledge</h2>${form}</section>` : ''}`,
   });
 }

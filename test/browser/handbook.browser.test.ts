@@ -71,7 +71,15 @@ describe('handbook builder and acknowledgement, in a browser', { timeout: 240_00
     await page.getByLabel('Full name').fill('Ana Lopez');
     await page.getByLabel('E-mail address').fill('ana@harbor.example');
     await navigate(page, () => page.getByRole('button', { name: 'Add employee' }).click(), '/hosted/handbook/employees');
-    expect(await page.locator('.notice').textContent()).toContain('Employee saved.');
+    expect(await page.locator('.notice').textContent()).toContain('Ana Lopez added.');
+    // An 84-character address wraps at phone width instead of widening the page.
+    await page.getByLabel('Full name').fill('Maria García-López');
+    await page.getByLabel('E-mail address').fill(`maria.garcia-lopez.${'x'.repeat(45)}@harbor-labs.example`);
+    await navigate(page, () => page.getByRole('button', { name: 'Add employee' }).click(), '/hosted/handbook/employees');
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize(viewport);
     await capture(page, 'handbook-employees');
 
     // Step 5: review and publish.
@@ -93,17 +101,19 @@ describe('handbook builder and acknowledgement, in a browser', { timeout: 240_00
     await employee.page.goto(ackUrl, { waitUntil: 'load' });
     expect(await heading(employee.page)).toBe('Read and acknowledge your handbook');
     expect(await employee.page.getByRole('heading', { name: 'Harbor Labs employee handbook' }).count()).toBe(1);
-    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toMatchObject({ signed: 0, pending: 1 });
+    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toMatchObject({ signed: 0, pending: 2 });
     await capture(employee.page, 'handbook-acknowledge');
     await suite.submitExpectingPage(employee.page, () => employee.page.getByRole('button', { name: 'I have read and acknowledge the handbook' }).click());
     expect(await employee.page.locator('.error-summary').textContent()).toContain('Type your full name to acknowledge.');
+    // The refused form reloads on the form (and its error summary), not at the top of the long handbook.
+    expect(new URL(employee.page.url()).hash).toBe('#acknowledge');
     await employee.page.getByLabel('Your full name').fill('Ana Lopez');
     await employee.page.getByRole('button', { name: 'I have read and acknowledge the handbook' }).click();
     await employee.page.waitForLoadState('load');
     expect(await heading(employee.page)).toBe('Handbook acknowledged');
     expect(await employee.page.locator('.notice').textContent()).toContain('Thank you, Ana Lopez: you acknowledged this version');
     await capture(employee.page, 'handbook-acknowledged');
-    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 0, missing_emails: 0 });
+    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 1, missing_emails: 0 });
   });
 
   async function tokenOf(entityId: string): Promise<string> {

@@ -14,7 +14,7 @@ import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.s
 import { regionName } from './handbook.fns.js';
 import { HANDBOOK_ACK_PATH, HANDBOOK_FILE_PATH } from './handbook-links.js';
 import { renderHandbookPdf } from './handbook-pdf.js';
-import type { BuilderState, HandbookService } from './handbook.service.js';
+import { unchangedMessage, type BuilderState, type HandbookService } from './handbook.service.js';
 
 const EmployeeParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 128 }) });
@@ -50,10 +50,13 @@ export function handbookPageRoutes(deps: {
       platformName: hosted.platformName, brand: hosted.brand, businessName: state.businessName || hosted.businessName, csrf: hosted.csrf, done: doneSteps(state), notice: notice ?? null,
     });
     const load = async (hosted: HostedContext) => deps.handbook.state(hosted.scope);
+    // The notice names the employee (?name=, shown escaped) so the owner sees whom the change was about.
     const noticeOf = (query: unknown) => {
-      const saved = (query as { saved?: string }).saved;
-      return saved === 'employee' ? 'Employee saved.' : saved === 'removed' ? 'Employee removed.' : null;
+      const { saved, name } = query as { saved?: string; name?: string };
+      const who = typeof name === 'string' && name.trim() ? name.trim().slice(0, 200) : 'Employee';
+      return saved === 'added' ? `${who} added.` : saved === 'employee' ? `${who} saved.` : saved === 'removed' ? `${who} removed.` : null;
     };
+    const savedUrl = (saved: string, name: string) => `/hosted/handbook/employees?saved=${saved}&name=${encodeURIComponent(name.trim())}`;
 
     app.get('/hosted/handbook', guarded, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -88,25 +91,31 @@ export function handbookPageRoutes(deps: {
     });
 
     // Step 2: questions.
-    const questionsPage = (reply: FastifyReply, hosted: HostedContext, state: BuilderState, typed: Record<string, string> | null, errors: Record<string, string>) => {
+    const questionsPage = (reply: FastifyReply, hosted: HostedContext, state: BuilderState, typed: Record<string, string> | null, errors: Record<string, string>, notice?: string | null) => {
       const values = typed ?? Object.fromEntries(state.derivation.questions.map((q) => {
         const answer = state.draft.answers[q.id] ?? q.default;
         return [`q_${q.id}`, answer === undefined ? '' : String(answer)];
       }));
-      return sendPage(reply, renderHandbookQuestions(frameOf(hosted, state), { questions: state.derivation.questions, values, errors }), { status: Object.keys(errors).length ? 422 : 200 });
+      return sendPage(reply, renderHandbookQuestions(frameOf(hosted, state, notice), { questions: state.derivation.questions, values, errors }), { status: Object.keys(errors).length ? 422 : 200 });
     };
     app.get('/hosted/handbook/questions', guarded, async (request, reply) => {
       const hosted = hostedOf(request);
-      return questionsPage(reply, hosted, await load(hosted), null, {});
+      const state = await load(hosted);
+      const followUps = (request.query as { followups?: string }).followups === '1'
+        ? state.derivation.questions.filter((q) => state.derivation.unanswered.includes(q.id)).map((q) => q.prompt) : [];
+      const notice = followUps.length
+        ? `Your answers added ${followUps.length === 1 ? 'a follow-up question' : `${followUps.length} follow-up questions`}: ${followUps.join(' ')} Answer ${followUps.length === 1 ? 'it' : 'them'} below, then save.`
+        : null;
+      return questionsPage(reply, hosted, state, null, {}, notice);
     });
     app.post('/hosted/handbook/questions', guarded, async (request, reply) => {
       const hosted = hostedOf(request);
       const form = formOf(request);
       const errors = await deps.handbook.saveAnswers(hosted.scope, form);
       if (Object.keys(errors).length) return questionsPage(reply, hosted, await load(hosted), form, errors);
-      // An answer can bring in a policy with questions of its own (e.g. paid vacation → how many days).
+      // An answer can bring in a policy with questions of its own (e.g. paid vacation → how many days): stay and say so.
       const state = await load(hosted);
-      return reply.redirect(state.derivation.unanswered.length ? '/hosted/handbook/questions' : '/hosted/handbook/policies', 303);
+      return reply.redirect(state.derivation.unanswered.length ? '/hosted/handbook/questions?followups=1' : '/hosted/handbook/policies', 303);
     });
 
     // Step 3: policies.
@@ -157,7 +166,7 @@ export function handbookPageRoutes(deps: {
       const values = { name: form.name ?? '', email: form.email ?? '' };
       const errors = await deps.handbook.addEmployee(hosted.scope, values);
       if (Object.keys(errors).length) return employeesPage(reply, hosted, await load(hosted), { add: { values, errors } });
-      return reply.redirect('/hosted/handbook/employees?saved=employee', 303);
+      return reply.redirect(savedUrl('added', values.name), 303);
     });
     app.get<{ Params: { id: string } }>('/hosted/handbook/employees/:id/edit', { ...guarded, schema: { hide: true, params: EmployeeParams } }, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -172,12 +181,13 @@ export function handbookPageRoutes(deps: {
       const errors = await deps.handbook.updateEmployee(hosted.scope, request.params.id, values).catch(notFoundAsNull);
       if (errors === null) return sendPage(reply, renderMessagePage({ title: 'Employee not found', body: 'They may have been removed. Go back to the employee list.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
       if (Object.keys(errors).length) return employeesPage(reply, hosted, await load(hosted), { edit: { id: request.params.id, values, errors } });
-      return reply.redirect('/hosted/handbook/employees?saved=employee', 303);
+      return reply.redirect(savedUrl('employee', values.name), 303);
     });
     app.post<{ Params: { id: string } }>('/hosted/handbook/employees/:id/remove', { ...guarded, schema: { hide: true, params: EmployeeParams } }, async (request, reply) => {
       const hosted = hostedOf(request);
-      const removed = await deps.handbook.removeEmployee(hosted.scope, request.params.id).then(() => true, notFoundAsNull);
-      return reply.redirect(removed ? '/hosted/handbook/employees?saved=removed' : '/hosted/handbook/employees', 303);
+      const employee = await deps.handbook.employee(hosted.scope, request.params.id).catch(notFoundAsNull);
+      const removed = employee && await deps.handbook.removeEmployee(hosted.scope, employee.id).then(() => true, notFoundAsNull);
+      return reply.redirect(employee && removed ? savedUrl('removed', employee.name) : '/hosted/handbook/employees', 303);
     });
 
     // Step 5: review and publish.
@@ -189,6 +199,7 @@ export function handbookPageRoutes(deps: {
       })).filter((s) => s.titles.length);
       return sendPage(reply, renderHandbookReview(frameOf(hosted, state), {
         blockers: state.derivation.blockers, sections, employees: state.employees.length, nextVersion: (state.latest?.number ?? 0) + 1, error,
+        unchanged: state.unchangedSince === null ? null : unchangedMessage(state.unchangedSince),
       }), { status: error ? 409 : 200 });
     };
     app.get('/hosted/handbook/publish', guarded, async (request, reply) => {
@@ -242,7 +253,8 @@ export function handbookPageRoutes(deps: {
       }
       return sendPage(reply, renderAcknowledgementPage({
         platformName: view.document.businessName, businessName: view.document.businessName, employeeName: view.employeeName, article: handbookArticle(view.document), statement: acknowledgementStatement(view.document),
-        action: `${HANDBOOK_ACK_PATH}${encodeURIComponent(token)}`,
+        // The fragment lands a refused form's reload on the form and its error summary, not the top of a long page.
+        action: `${HANDBOOK_ACK_PATH}${encodeURIComponent(token)}#acknowledge`,
         state: view.acknowledgedAt ? 'acknowledged' : view.superseded ? 'superseded' : 'open', acknowledgedAt: view.acknowledgedAt, typedName: view.typedName,
         value: typed?.value ?? '', error: typed?.error ?? null,
       }), { status });

@@ -63,6 +63,8 @@ export interface BuilderState {
   latest: (PublishedVersion & { document: HandbookDocument }) | null;
   versions: PublishedVersion[];
   stats: AcknowledgementStats | null;
+  /** The draft would publish exactly the latest version's content: its number (publishing again is refused). */
+  unchangedSince: number | null;
 }
 
 export interface HandbookSummary {
@@ -88,6 +90,14 @@ const MAX_NAME = 200;
 const MAX_EMAIL = 254;
 const MAX_COUNT = 1_000_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A value as JSON with sorted keys: jsonb does not keep the key order a document was written with. */
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) =>
+  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+
+/** Same content (sections, texts, regions, business name, contact): only the version number and date may differ. */
+const sameContent = (a: HandbookDocument, b: HandbookDocument) =>
+  canonical({ ...a, version: 0, publishedAt: '' }) === canonical({ ...b, version: 0, publishedAt: '' });
 
 const statusOf = (acknowledged: number[], hasEmail: boolean, latest: number): EmployeeStatus =>
   acknowledged.includes(latest) ? 'signed' : acknowledged.length ? 'outdated' : hasEmail ? 'pending' : 'missing_email';
@@ -135,6 +145,13 @@ export function createHandbookService(deps: HandbookServiceDeps) {
     return { value: { name, email: email || null }, errors };
   }
 
+  /** Two active employees with one address would get each other's mail: refuse it, keeping what was typed. */
+  async function duplicateEmail(legalEntityId: string, email: string | null, exceptId: string | null): Promise<FormErrors> {
+    if (!email) return {};
+    const taken = (await repositoryFor(deps.db).findEmployees(legalEntityId)).find((e) => e.id !== exceptId && e.email?.toLowerCase() === email.toLowerCase());
+    return taken ? { email: `${taken.name} already has this e-mail address. Enter another one, or leave it empty.` } : {};
+  }
+
   async function requireActiveEmployee(repo: HandbookRepository, legalEntityId: string, employeeId: string) {
     const employee = await repo.findEmployee(legalEntityId, employeeId);
     if (!employee || employee.removed_at) throw new NotFoundError(`Employee '${employeeId}' not found`);
@@ -150,19 +167,23 @@ export function createHandbookService(deps: HandbookServiceDeps) {
         repo.findLatestVersion(scope.legalEntityId), repo.listVersions(scope.legalEntityId), acknowledgedBy(repo, scope.legalEntityId),
       ]);
       const latestNumber = latest?.number ?? null;
+      const businessName = entity?.business_name || 'Your company';
+      const unchanged = !!latest && derivation.publishable
+        && sameContent(buildDocument(catalog, derivation, draft, { businessName, version: latest.number, publishedAt: latest.published_at }), latest.document as HandbookDocument);
       const builderEmployees = await Promise.all(employees.map(async (e): Promise<BuilderEmployee> => ({
         id: e.id, name: e.name, email: e.email,
         status: statusOf(acks.get(e.id) ?? [], !!e.email, latestNumber ?? 0),
         ackUrl: latest ? (await deps.links.ackLink(scope.legalEntityId, e.id, latest.id)).url : null,
       })));
       return {
-        businessName: entity?.business_name || 'Your company',
+        businessName,
         draft, derivation,
         counts: Object.fromEntries(locations.filter((l) => l.hasEmployees).map((l) => [l.regionCode, l.employeeCount])),
         employees: builderEmployees,
         latest: latest ? { id: latest.id, number: latest.number, publishedAt: latest.published_at, regions: latest.regions, document: latest.document as HandbookDocument } : null,
         versions: versions.map((v) => ({ id: v.id, number: v.number, publishedAt: v.published_at, regions: v.regions })),
         stats: latestNumber === null ? null : acknowledgementStats(builderEmployees.map((e) => ({ hasEmail: !!e.email, acknowledged: acks.get(e.id) ?? [] })), latestNumber),
+        unchangedSince: latest && unchanged ? latest.number : null,
       };
     },
 
@@ -238,6 +259,7 @@ export function createHandbookService(deps: HandbookServiceDeps) {
 
     async addEmployee(scope: AccessScope, input: { name?: string; email?: string }): Promise<FormErrors> {
       const { value, errors } = checkEmployee(input);
+      Object.assign(errors, errors.email ? {} : await duplicateEmail(scope.legalEntityId, value.email, null));
       if (Object.keys(errors).length) return errors;
       await deps.db.transaction().execute(async (trx) => {
         const repo = repositoryFor(trx);
@@ -252,6 +274,7 @@ export function createHandbookService(deps: HandbookServiceDeps) {
 
     async updateEmployee(scope: AccessScope, employeeId: string, input: { name?: string; email?: string }): Promise<FormErrors> {
       const { value, errors } = checkEmployee(input);
+      Object.assign(errors, errors.email ? {} : await duplicateEmail(scope.legalEntityId, value.email, employeeId));
       if (Object.keys(errors).length) return errors;
       if ((await repositoryFor(deps.db).updateEmployee(scope.legalEntityId, employeeId, value)) === 0) throw new NotFoundError(`Employee '${employeeId}' not found`);
       return {};
@@ -280,6 +303,8 @@ export function createHandbookService(deps: HandbookServiceDeps) {
         ]);
         const version = { id: newId('hbv'), number: (latest?.number ?? 0) + 1, publishedAt: deps.now(), regions: derivation.employeeRegions };
         const document = buildDocument(catalog, derivation, draft, { businessName: entity?.business_name || 'Your company', version: version.number, publishedAt: version.publishedAt });
+        // Re-publishing the same content would only make every employee acknowledge it again.
+        if (latest && sameContent(document, latest.document as HandbookDocument)) throw new ConflictError(unchangedMessage(latest.number));
         await repo.insertVersion(scope.legalEntityId, { ...version, document });
         await repo.insertAckLinks(scope.legalEntityId, await Promise.all(employees.map(async (e) => ({
           tokenHash: (await deps.links.ackLink(scope.legalEntityId, e.id, version.id)).tokenHash, employeeId: e.id, versionId: version.id,
@@ -354,6 +379,10 @@ export function createHandbookService(deps: HandbookServiceDeps) {
     },
   };
 }
+
+/** Why publishing is refused when nothing changed (the review page says it too). */
+export const unchangedMessage = (version: number) =>
+  `Nothing has changed since version ${version}: publishing it again would only ask every employee to acknowledge the same handbook again.`;
 
 export type HandbookService = ReturnType<typeof createHandbookService>;
 
