@@ -41,7 +41,7 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
       const { browser } = await open({ business_information: { entity_type: 'llc', incorporation_region: 'OR', naics_code: '453110' } });
       const page = text((await browser.get('/hosted/signup/welcome')).body);
       expect(page).toContain('Already filled in by Acme Payroll');
-      expect(page).toContain('About your business: legal business name, entity type, state of incorporation How to reach you: your email Accounting (optional): NAICS code');
+      expect(page).toContain('About your business: legal business name, entity type, state of incorporation or formation How to reach you: your email Accounting (optional): NAICS code');
       expect(page).toContain('You will see these details before you confirm, and can change any of them.');
     });
 

@@ -83,9 +83,82 @@ describe('hosted signup', () => {
       expect(res.body).toContain('<p class="error" id="f-incorporation_date-error">Enter a valid date</p>');
       expect(res.body).toContain('aria-describedby="f-ein-hint f-ein-error" aria-invalid="true"');
       expect(res.body).toContain('Enter the 9-digit EIN');
-      expect(res.body).toMatch(/<p class="error" id="f-entity_type-error">This field is required<\/p>/);
+      expect(res.body).toMatch(/<p class="error" id="f-entity_type-error">Choose the entity type<\/p>/);
       expect(res.body).toContain('Please fix these 3 problems');
       expect(res.body).toContain('value="2021-02-30"');
+    });
+
+    it('refuses a formation date in the future or before 1800, keeping what was typed', async () => {
+      const { browser } = await openLink(t.app, (await session()).url);
+      await browser!.get('/hosted/signup/business');
+      const future = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, incorporation_date: '2031-05-05' });
+      expect(future.statusCode).toBe(422);
+      expect(future.body).toContain('<p class="error" id="f-incorporation_date-error">The date of incorporation or formation cannot be in the future</p>');
+      expect(future.body).toContain('value="2031-05-05"');
+      const old = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, incorporation_date: '1776-07-04' });
+      expect(old.statusCode).toBe(422);
+      expect(old.body).toContain('<p class="error" id="f-incorporation_date-error">Enter a date from 1 January 1800 onwards</p>');
+      expect(old.body).toContain('value="1776-07-04"');
+      expect((await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, incorporation_date: '1800-01-01' })).statusCode).toBe(303);
+    });
+
+    it('refuses a company profile that cannot be true, on the field that conflicts', async () => {
+      const { browser } = await openLink(t.app, (await session()).url);
+      await browser!.get('/hosted/signup/business');
+      const res = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, entity_type: 'c_corp', tax_classification: 'disregarded', llc_managed_type: 'member_managed' });
+      expect(res.statusCode).toBe(422);
+      expect(res.body).toContain('<p class="error" id="f-tax_classification-error">Only an LLC or PLLC can be a disregarded entity (the entity type is C corporation)</p>');
+      expect(res.body).toContain('<p class="error" id="f-llc_managed_type-error">Only an LLC or PLLC has LLC management: leave it blank (the entity type is C corporation)</p>');
+      expect(res.body).toContain('Please fix these 2 problems');
+      for (const [entity_type, tax_classification] of [['gp', 's_corp'], ['c_corp', 'partnership'], ['llp', 'corp']] as const) {
+        const refused = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, entity_type, tax_classification, llc_managed_type: '' });
+        expect(refused.body).toContain('id="f-tax_classification-error"');
+      }
+      // Combinations that can be true: an LLC taxed as a corporation or an S corporation, a corporation's S election.
+      for (const [entity_type, tax_classification] of [['llc', 'corp'], ['pllc', 's_corp'], ['p_corp', 's_corp'], ['lp', 'partnership'], ['c_corp', 'corp']] as const) {
+        const form = { ...BUSINESS_STEP, entity_type, tax_classification, ...(entity_type.endsWith('llc') ? {} : { llc_managed_type: '' }) };
+        expect((await browser!.post('/hosted/signup/business', form)).statusCode).toBe(303);
+      }
+    });
+
+    it('the business address: a state select stored as its code, a US ZIP, and the country "US"', async () => {
+      const { url, legal_entity_id } = await session();
+      const { browser } = await openLink(t.app, url);
+      const page = await browser!.get('/hosted/signup/contact');
+      expect(page.body).toMatch(/<select id="f-business_address-state" name="business_address\.state">\n<option value="">Choose…<\/option>\n(<option value="[A-Z]{2}">[A-Za-z ]+<\/option>){51}\n<\/select>/);
+      expect(page.body).toContain('<option value="TX">Texas</option>');
+      expect(page.body).toMatch(/<select id="f-business_address-country" name="business_address\.country">\n<option value="">Choose…<\/option>\n<option value="US" selected>United States<\/option>\n<\/select>/);
+      const address = { ...CONTACT_STEP, 'business_address.city': 'Austin', 'business_address.state': 'TX', 'business_address.postal_code': '7870' };
+      const bad = await browser!.post('/hosted/signup/contact', { ...address, 'business_address.state': 'Texas!', 'business_address.country': 'Canada' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.body).toContain('<p class="error" id="f-business_address-postal_code-error">Enter a 5-digit ZIP code, like 78701, or ZIP+4, like 78701-1234</p>');
+      expect(bad.body).toContain('<p class="error" id="f-business_address-state-error">Choose the state</p>');
+      expect(bad.body).toContain('<p class="error" id="f-business_address-country-error">Only addresses in the United States can be given</p>');
+      expect(bad.body).toContain('value="7870"');
+      // A state written out and "USA" (a form from before, or a platform's prefill) are stored as the API's examples are: TX, US.
+      const ok = await browser!.post('/hosted/signup/contact', { ...address, 'business_address.state': 'Texas', 'business_address.postal_code': '78701-1234', 'business_address.country': 'USA' });
+      expect(ok.statusCode).toBe(303);
+      expect((await entity(legal_entity_id)).business_address).toMatchObject({ city: 'Austin', state: 'TX', postal_code: '78701-1234', country: 'US' });
+    });
+
+    it('errors name the field and say what is expected; the summary uses the fields\' labels', async () => {
+      const { browser } = await openLink(t.app, (await session()).url);
+      await browser!.get('/hosted/signup/business');
+      const business = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, business_name: ' ', incorporation_date: '' });
+      expect(business.body).toContain('<p class="error" id="f-business_name-error">Enter the business name</p>');
+      expect(business.body).toContain('<a href="#f-business_name">Legal business name: Enter the business name</a>');
+      expect(business.body).toContain('<a href="#f-incorporation_date">Date of incorporation or formation: Enter the date of incorporation or formation</a>');
+      expect(business.body).not.toContain('This field is required');
+      const accounting = await browser!.post('/hosted/signup/accounting', { naics_code: '7', futa_liability_year: '24' });
+      expect(accounting.statusCode).toBe(422);
+      expect(accounting.body).toContain('<p class="error" id="f-naics_code-error">A NAICS code has 2 to 6 digits</p>');
+      expect(accounting.body).toContain('<p class="error" id="f-futa_liability_year-error">Enter a four-digit year, like 2024</p>');
+      expect(accounting.body).toContain('<a href="#f-futa_liability_year">First year of federal unemployment (FUTA) liability: Enter a four-digit year, like 2024</a>');
+      expect(accounting.body).not.toContain('This does not look right');
+      // Every summary label is its field's label.
+      for (const [, href, label] of accounting.body.matchAll(/<a href="#(f-[^"]+)">([^:]+): /g)) {
+        expect(accounting.body).toContain(`<label for="${href}">${label}`);
+      }
     });
 
     it('saves each step, resumes where the user left, and ends with a review', async () => {

@@ -24,6 +24,10 @@ export const OPTIONS = {
   tax_classification: TAX_CLASSES.map((v) => [v, TAX_CLASS_LABELS[v]] as const),
   llc_managed_type: LLC_MANAGED_TYPES.map((v) => [v, v === 'member_managed' ? 'Member-managed' : 'Manager-managed'] as const),
   incorporation_location: REGIONS.map((r) => [r.code, r.name] as const),
+  /** The 50 states and DC, stored as the two-letter code. */
+  state: REGIONS.map((r) => [r.code, r.name] as const),
+  // US addresses only (the platform's compliance is US state compliance).
+  country: [['US', 'United States']] as const,
   accounting_method: ACCOUNTING_METHODS.map((v) => [v, v === 'cash' ? 'Cash' : 'Accrual'] as const),
   accounting_period: ACCOUNTING_PERIODS.map((v) => [v, v === 'calendar' ? 'Calendar year' : 'Fiscal year'] as const),
   accounting_year_end: MONTH_NAMES.map((m, i) => [String(i + 1), m] as const),

@@ -50,9 +50,9 @@ ${e.business_address ? html`<p class="error" id="address-error">Enter the street
 ${textField({ ...f('business_address.address_line_1'), label: 'Street address', autocomplete: 'address-line1' })}
 ${textField({ ...f('business_address.address_line_2'), label: 'Suite or unit', autocomplete: 'address-line2' })}
 ${textField({ ...f('business_address.city'), label: 'City', autocomplete: 'address-level2' })}
-${textField({ ...f('business_address.state'), label: 'State', autocomplete: 'address-level1' })}
-${textField({ ...f('business_address.postal_code'), label: 'Postal code', autocomplete: 'postal-code' })}
-${textField({ ...f('business_address.country'), label: 'Country', autocomplete: 'country' })}
+${selectField({ ...f('business_address.state'), label: 'State', autocomplete: 'address-level1', options: OPTIONS.state })}
+${textField({ ...f('business_address.postal_code'), label: 'ZIP code', autocomplete: 'postal-code', hint: '5 digits, or ZIP+4 like 78701-1234' })}
+${selectField({ ...f('business_address.country'), label: 'Country', autocomplete: 'country', options: OPTIONS.country })}
 </fieldset>`;
     case 'accounting':
       return html`${textField({ ...f('naics_code'), label: 'NAICS code', hint: '2 to 6 digits describing your industry' })}
@@ -63,14 +63,15 @@ ${textField({ ...f('futa_liability_year'), label: 'First year of federal unemplo
   }
 }
 
+// The error summary's labels: the same words as the fields' own labels.
 const FIELD_LABELS: Record<string, string> = {
   business_name: 'Legal business name', entity_type: 'Entity type', tax_classification: 'Tax classification',
-  llc_managed_type: 'LLC management', incorporation_location: 'State of incorporation', incorporation_date: 'Date of incorporation',
+  llc_managed_type: 'LLC management (LLCs only)', incorporation_location: 'State of incorporation or formation', incorporation_date: 'Date of incorporation or formation',
   ein: 'Federal EIN', user_email: 'Your email', business_email: 'Business email', business_phone: 'Business phone',
   business_address: 'Business address', 'business_address.address_line_1': 'Street address', 'business_address.address_line_2': 'Suite or unit',
-  'business_address.city': 'City', 'business_address.state': 'State', 'business_address.postal_code': 'Postal code', 'business_address.country': 'Country',
+  'business_address.city': 'City', 'business_address.state': 'State', 'business_address.postal_code': 'ZIP code', 'business_address.country': 'Country',
   naics_code: 'NAICS code', accounting_method: 'Accounting method',
-  accounting_period: 'Accounting period', accounting_year_end: 'Fiscal year end', futa_liability_year: 'FUTA year',
+  accounting_period: 'Accounting period', accounting_year_end: 'Fiscal year ends in', futa_liability_year: 'First year of federal unemployment (FUTA) liability',
 };
 
 const prefilledNotice = (platformName: string, what: string) =>

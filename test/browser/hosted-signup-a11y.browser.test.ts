@@ -163,9 +163,9 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
     for (const selector of ['#f-user_email', '#f-business_address-city', 'a.secondary']) await expectFocusVisible(selector);
     await page.getByLabel('Street address').fill('1 Main St');
     await page.getByLabel('City').fill('Portland');
-    await page.getByLabel('State', { exact: true }).fill('OR');
-    await page.getByLabel('Postal code').fill('97201');
-    await navigate(page, () => page.getByLabel('Postal code').press('Enter'), '/hosted/signup/accounting');
+    await page.getByLabel('State', { exact: true }).selectOption({ label: 'Oregon' });
+    await page.getByLabel('ZIP code').fill('97201');
+    await navigate(page, () => page.getByLabel('ZIP code').press('Enter'), '/hosted/signup/accounting');
 
     const accounting = await tabThrough();
     expect(accounting).toEqual(['#f-naics_code', '#f-accounting_method', '#f-accounting_period', '#f-accounting_year_end', '#f-futa_liability_year', 'a:Back', 'button:Save and continue']);

@@ -68,9 +68,9 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(await summary.getByRole('heading').textContent()).toBe('Please fix these 4 problems');
     // Each error is next to its field: in the field's group, right above the control, part of its description.
     for (const [id, message] of [
-      ['f-tax_classification', 'This field is required'],
-      ['f-incorporation_location', 'This field is required'],
-      ['f-incorporation_date', 'This field is required'],
+      ['f-tax_classification', 'Choose the tax classification'],
+      ['f-incorporation_location', 'Choose the state of incorporation or formation'],
+      ['f-incorporation_date', 'Enter the date of incorporation or formation'],
       ['f-ein', 'Enter the 9-digit EIN, e.g. 12-3456789'],
     ] as const) {
       const error = page.locator(`#${id}-error`);
@@ -123,7 +123,7 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(contactErrors.status(), await whereIs(page)).toBe(422);
     expect(await description(page, 'f-user_email')).toMatch(/^Enter a valid email address/);
     expect(await description(page, 'f-business_phone')).toMatch(/ \| Enter the full number with its area code, e\.g\. \(415\) 555-0134$/);
-    expect(await description(page, 'f-business_address-city')).toBe('This field is required');
+    expect(await description(page, 'f-business_address-city')).toBe('Enter the city');
     expect(await page.getByLabel('Street address').inputValue()).toBe('1 Main St');
     expect(await page.getByLabel('Business phone').inputValue()).toBe('555-0100');
     await expectDistinctSummaryLinks(page);
@@ -132,8 +132,8 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     await page.getByLabel('Your email').fill('rose@thorn.example');
     await page.getByLabel('Business phone').fill('(503) 555-0100');
     await page.getByLabel('City').fill('Portland');
-    await page.getByLabel('State', { exact: true }).fill('OR');
-    await page.getByLabel('Postal code').fill('97201');
+    await page.getByLabel('State', { exact: true }).selectOption({ label: 'Oregon' });
+    await page.getByLabel('ZIP code').fill('97201');
     await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/accounting');
 
     // Back and forth: what was saved is shown again.

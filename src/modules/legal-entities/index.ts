@@ -18,6 +18,8 @@ export interface LegalEntitiesModuleDeps {
   signupTtlSeconds: number;
   planning: Replanner;
   callbackOrigins?: Pick<CallbackOrigins, 'check'>;
+  /** The app's clock (the hosted signup refuses a formation date after today). */
+  now?: () => Date;
 }
 
 /** Legal entities: signup (API and the hosted steps' service) and the entity reads. */
@@ -32,7 +34,7 @@ export function createLegalEntitiesModule(deps: LegalEntitiesModuleDeps) {
       return async (app) => {
         await app.register(signupRoutes({ signup, auth: http.auth }));
         await app.register(legalEntityRoutes({ signup, auth: http.auth }));
-        await app.register(signupPageRoutes({ sessions: http.sessions, signup, publicOrigin: http.publicOrigin }));
+        await app.register(signupPageRoutes({ sessions: http.sessions, signup, publicOrigin: http.publicOrigin, now: deps.now }));
       };
     },
   };

@@ -66,3 +66,14 @@ describe('validateStep: the phone', () => {
     expect(result.errors.business_phone).toBe('Enter the full number with its area code, e.g. (415) 555-0134');
   });
 });
+
+describe('validateStep: the formation date against the app clock', () => {
+  const form = { business_name: 'Rose', entity_type: 'llc', tax_classification: 'disregarded', incorporation_location: 'OR' };
+  it('today is accepted, tomorrow is not', () => {
+    const today = new Date('2026-03-10T12:00:00Z');
+    expect(validateStep('business', { ...form, incorporation_date: '2026-03-10' }, today).ok).toBe(true);
+    expect(validateStep('business', { ...form, incorporation_date: '2026-03-11' }, today)).toMatchObject({
+      ok: false, errors: { incorporation_date: 'The date of incorporation or formation cannot be in the future' },
+    });
+  });
+});

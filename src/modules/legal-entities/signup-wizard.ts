@@ -3,7 +3,8 @@ import type { LegalEntityRow } from '../../db/schema.js';
 import { compile, type ValidationIssue } from '../../http/validation/validator.js';
 import type { EntityProfile } from './legal-entities.fns.js';
 import { AddressSchema, EmbeddedSignupRequestSchema } from './legal-entities.schemas.js';
-import { FORM_STEPS, STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
+import { ENTITY_TYPE_LABELS, FORM_STEPS, STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
+import { REGIONS } from '../../catalog/regions.js';
 import { formatPhone, normalisePhone } from '../../lib/phone-number.js';
 
 const p = EmbeddedSignupRequestSchema.properties;
@@ -56,9 +57,23 @@ function toInput(step: FormStep, form: Record<string, string>): Record<string, u
 }
 
 const FRIENDLY: Record<string, string> = {
-  missing: 'This field is required',
   enum: 'Choose one of the options',
   string_pattern_mismatch: 'This does not look right',
+};
+
+/** What to do when a required field is empty, naming the field (the API's "missing" says only that it is). */
+const REQUIRED: Record<string, string> = {
+  business_name: 'Enter the business name', entity_type: 'Choose the entity type', tax_classification: 'Choose the tax classification',
+  incorporation_location: 'Choose the state of incorporation or formation', incorporation_date: 'Enter the date of incorporation or formation',
+  user_email: 'Enter your email', 'business_address.address_line_1': 'Enter the street address', 'business_address.city': 'Enter the city',
+  'business_address.state': 'Choose the state', 'business_address.postal_code': 'Enter the ZIP code', 'business_address.country': 'Choose the country',
+};
+
+/** Pattern errors that say what is expected. */
+const EXPECTED: Record<string, string> = {
+  ein: 'Enter the 9-digit EIN, e.g. 12-3456789',
+  naics_code: 'A NAICS code has 2 to 6 digits',
+  futa_liability_year: 'Enter a four-digit year, like 2024',
 };
 
 /** Field name (dotted for the address) → a message for people. */
@@ -66,12 +81,54 @@ function fieldErrors(issues: ValidationIssue[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of issues) {
     const name = issue.loc.slice(1).join('.');
-    const friendly = issue.type === 'string_pattern_mismatch' && name === 'ein' ? 'Enter the 9-digit EIN, e.g. 12-3456789'
+    const friendly = issue.type === 'missing' ? REQUIRED[name] ?? 'Enter this detail'
+      : issue.type === 'string_pattern_mismatch' && EXPECTED[name] ? EXPECTED[name]
       : issue.type === 'value_error' ? issue.msg.replace(/^value is not a valid email address: /, 'Enter a valid email address. ')
       : FRIENDLY[issue.type] ?? issue.msg.replace(/^Input should be a valid date or datetime, .*/, 'Enter a valid date');
     out[name] ??= friendly;
   }
   return out;
+}
+
+const LLCS = ['llc', 'pllc'];
+const CORPS = ['c_corp', 'p_corp'];
+/** Tax classifications that cannot be true of every entity type; 'unset' (not sure yet) is never a contradiction. */
+const TAX_RULES: Record<string, { types: string[]; message: string }> = {
+  disregarded: { types: LLCS, message: 'Only an LLC or PLLC can be a disregarded entity' },
+  s_corp: { types: [...CORPS, ...LLCS], message: 'Only a corporation or an LLC can elect S corporation status' },
+  partnership: { types: [...LLCS, 'llp', 'lp', 'gp'], message: 'Only an LLC, PLLC or partnership can be taxed as a partnership' },
+  corp: { types: [...CORPS, ...LLCS], message: 'Only a corporation, or an LLC that elected it, can be taxed as a C corporation' },
+};
+const US_COUNTRY = /^(us|usa|u\.s\.a?\.?|united states( of america)?)$/i;
+const EARLIEST_FORMATION = '1800-01-01';
+
+/**
+ * The hosted signup's own checks beyond the API's field schemas (docs/decisions.md): a real formation date, a profile
+ * that can be true, a US address. The API keeps accepting what it always did; these only guide the owner.
+ */
+function hostedChecks(value: Record<string, unknown>, today: Date, errors: Record<string, string>): void {
+  const date = value.incorporation_date;
+  if (typeof date === 'string' && !errors.incorporation_date) {
+    if (date > today.toISOString().slice(0, 10)) errors.incorporation_date = 'The date of incorporation or formation cannot be in the future';
+    else if (date < EARLIEST_FORMATION) errors.incorporation_date = 'Enter a date from 1 January 1800 onwards';
+  }
+  const type = value.entity_type as string | undefined;
+  if (type && type !== 'unset') {
+    const of = ` (the entity type is ${ENTITY_TYPE_LABELS[type as keyof typeof ENTITY_TYPE_LABELS] ?? type})`;
+    const rule = TAX_RULES[value.tax_classification as string];
+    if (rule && !rule.types.includes(type) && !errors.tax_classification) errors.tax_classification = rule.message + of;
+    if (value.llc_managed_type && !LLCS.includes(type) && !errors.llc_managed_type) errors.llc_managed_type = `Only an LLC or PLLC has LLC management: leave it blank${of}`;
+  }
+  const address = value.business_address as Record<string, string> | undefined;
+  if (address) {
+    // Stored as the API's own examples store them: the two-letter state code and country "US".
+    const state = REGIONS.find((r) => r.code === address.state?.toUpperCase() || r.name.toLowerCase() === address.state?.toLowerCase());
+    if (state) address.state = state.code;
+    else if (address.state) errors['business_address.state'] = 'Choose the state';
+    if (address.postal_code && !/^\d{5}(-\d{4})?$/.test(address.postal_code)) errors['business_address.postal_code'] = 'Enter a 5-digit ZIP code, like 78701, or ZIP+4, like 78701-1234';
+    if (address.country && US_COUNTRY.test(address.country)) address.country = 'US';
+    else if (address.country) errors['business_address.country'] = 'Only addresses in the United States can be given';
+  }
 }
 
 export type StepResult = { ok: true; profile: Partial<EntityProfile> } | { ok: false; errors: Record<string, string>; values: Record<string, string> };
@@ -90,11 +147,12 @@ function inFormOrder(step: FormStep, errors: Record<string, string>): Record<str
 }
 
 /** Validates one step's form like the API would (the phone with libphonenumber-js) and returns the profile fields to store. */
-export function validateStep(step: FormStep, form: Record<string, string>): StepResult {
+export function validateStep(step: FormStep, form: Record<string, string>, today: Date = new Date()): StepResult {
   const issues: ValidationIssue[] = [];
   const input = toInput(step, form);
   const value = compile(STEP_SCHEMAS[step] as never)(input, ['body'], issues) as Record<string, unknown>;
   const errors = fieldErrors(issues);
+  hostedChecks(value, today, errors);
   const phone = typeof input.business_phone === 'string' && !errors.business_phone ? normalisePhone(input.business_phone) : null;
   if (phone && !phone.ok) errors.business_phone = phone.message;
   if (Object.keys(errors).length > 0) return { ok: false, errors: inFormOrder(step, errors), values: form };
@@ -122,16 +180,17 @@ export function formValues(entity: LegalEntityRow): Record<string, string> {
     business_name: v(entity.business_name), entity_type: v(entity.entity_type), tax_classification: v(entity.tax_classification),
     llc_managed_type: v(entity.llc_managed_type), incorporation_location: v(entity.incorporation_region), incorporation_date: v(entity.incorporation_date),
     ein: v(entity.ein), user_email: v(entity.user_email), business_email: v(entity.business_email), business_phone: entity.business_phone ? formatPhone(entity.business_phone) : '',
-    ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [`business_address.${f}`, v(address?.[f] ?? (f === 'country' ? 'US' : ''))])),
+    // The form offers only the United States; an API-given "USA" shows as it.
+    ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [`business_address.${f}`, f === 'country' && (!address || US_COUNTRY.test(address.country)) ? 'US' : v(address?.[f])])),
     naics_code: v(entity.naics_code), accounting_method: v(entity.accounting_method), accounting_period: v(entity.accounting_period),
     accounting_year_end: v(entity.accounting_year_end), futa_liability_year: v(entity.futa_liability_year),
   };
 }
 
 /** The first required step whose required details are not all stored, if any. */
-export function firstIncompleteStep(entity: LegalEntityRow): 'business' | 'contact' | null {
+export function firstIncompleteStep(entity: LegalEntityRow, today?: Date): 'business' | 'contact' | null {
   for (const step of ['business', 'contact'] as const) {
-    if (!validateStep(step, formValues(entity)).ok) return step;
+    if (!validateStep(step, formValues(entity), today).ok) return step;
   }
   return null;
 }

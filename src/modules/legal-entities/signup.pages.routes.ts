@@ -12,7 +12,7 @@ import { confirmedWith, firstIncompleteStep, formValues, nextStep, prefilledStep
 const StepParams = Type.Object({ step: StringEnum(STEPS) });
 
 /** The hosted signup: an introduction, one step per page validated like the API, resumable, ending with a review. */
-export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>; signup: SignupService; publicOrigin: string }) {
+export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>; signup: SignupService; publicOrigin: string; now?: () => Date }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const guard = { preHandler: requireHostedSession(deps, ['signup']), schema: { hide: true } } as const;
@@ -20,6 +20,7 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
     const entityOf = async (id: string) => (await deps.signup.find(id))!;
     const done = (hosted: Pick<HostedContext, 'platformName' | 'brand'>, businessName: string) => renderSignupDonePage({ platformName: hosted.platformName, brand: hosted.brand, businessName });
     const backOf = (step: Step) => `/hosted/signup/${previousStep(step)}`;
+    const today = () => (deps.now ? deps.now() : new Date());
 
     r.get('/hosted/signup', guard, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -52,7 +53,7 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
       const step = request.params.step as Step;
       const prefilled = prefilledSteps(entity);
       if (step === 'review') {
-        const missing = firstIncompleteStep(entity);
+        const missing = firstIncompleteStep(entity, today());
         if (missing) return reply.redirect(`/hosted/signup/${missing}`, 303);
         return sendPage(reply, renderSignupReview({ entity, prefilled, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }), { formTarget: hosted.session.callback_url });
       }
@@ -67,7 +68,7 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
       const entityId = hosted.session.legal_entity_id;
       if (step === 'review') {
         const entity = await entityOf(entityId);
-        const missing = firstIncompleteStep(entity);
+        const missing = firstIncompleteStep(entity, today());
         if (entity.status === 'inactive' && missing) return reply.redirect(`/hosted/signup/${missing}`, 303);
         const completed = (await deps.signup.completeHostedSignup(entityId)) ?? entity;
         await deps.sessions.endBrowserSession(hosted.session);
@@ -76,7 +77,7 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
         return sendPage(reply, done(hosted, completed.business_name));
       }
       const form = formOf(request);
-      const result = validateStep(step, form);
+      const result = validateStep(step, form, today());
       const entity = await entityOf(entityId);
       if (!result.ok) {
         return sendPage(reply, renderSignupStep({
