@@ -146,9 +146,9 @@ export function createHandbookService(deps: HandbookServiceDeps) {
   }
 
   /** Two active employees with one address would get each other's mail: refuse it, keeping what was typed. */
-  async function duplicateEmail(legalEntityId: string, email: string | null, exceptId: string | null): Promise<FormErrors> {
+  async function duplicateEmail(legalEntityId: string, email: string | null, exceptId: string | null, repo = repositoryFor(deps.db)): Promise<FormErrors> {
     if (!email) return {};
-    const taken = (await repositoryFor(deps.db).findEmployees(legalEntityId)).find((e) => e.id !== exceptId && e.email?.toLowerCase() === email.toLowerCase());
+    const taken = (await repo.findEmployees(legalEntityId)).find((e) => e.id !== exceptId && e.email?.toLowerCase() === email.toLowerCase());
     return taken ? { email: `${taken.name} already has this e-mail address. Enter another one, or leave it empty.` } : {};
   }
 
@@ -259,17 +259,21 @@ export function createHandbookService(deps: HandbookServiceDeps) {
 
     async addEmployee(scope: AccessScope, input: { name?: string; email?: string }): Promise<FormErrors> {
       const { value, errors } = checkEmployee(input);
-      Object.assign(errors, errors.email ? {} : await duplicateEmail(scope.legalEntityId, value.email, null));
       if (Object.keys(errors).length) return errors;
-      await deps.db.transaction().execute(async (trx) => {
+      return deps.db.transaction().execute(async (trx) => {
+        // The entity's planning lock, which publish holds too: an employee added while a version is being
+        // published gets the link of the version that commits, and two adds of one address cannot both pass.
+        await deps.planning.lock(trx, [scope.legalEntityId]);
         const repo = repositoryFor(trx);
+        const duplicate = await duplicateEmail(scope.legalEntityId, value.email, null, repo);
+        if (Object.keys(duplicate).length) return duplicate;
         const id = newId('emp');
         await repo.insertEmployee(scope.legalEntityId, { id, ...value });
         // Published already: the new employee gets a link to the latest version at once.
         const latest = await repo.findLatestVersion(scope.legalEntityId);
         if (latest) await repo.insertAckLinks(scope.legalEntityId, [{ ...(await deps.links.ackLink(scope.legalEntityId, id, latest.id)), employeeId: id, versionId: latest.id }]);
+        return {};
       });
-      return {};
     },
 
     async updateEmployee(scope: AccessScope, employeeId: string, input: { name?: string; email?: string }): Promise<FormErrors> {
@@ -359,6 +363,9 @@ export function createHandbookService(deps: HandbookServiceDeps) {
       const link = await repositoryFor(deps.db).findAckLink(hashSecret(token));
       if (!link) return { state: 'unknown' };
       return deps.db.transaction().execute(async (trx) => {
+        // Under the planning lock publish holds: an acknowledgement of a version being superseded waits for the
+        // publication and is then refused, never recorded against the older version.
+        await deps.planning.lock(trx, [link.legal_entity_id]);
         const repo = repositoryFor(trx);
         const [employee, version, latest, entity] = await Promise.all([
           repo.findEmployee(link.legal_entity_id, link.employee_id), repo.findVersion(link.legal_entity_id, link.version_id),
