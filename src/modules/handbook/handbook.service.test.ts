@@ -23,15 +23,15 @@ function harness(locations: { code: string; hasEmployees: boolean; count: number
     findLatestVersion: async () => undefined,
     findEntity: async () => ({ id: 'le_a', platform_id: 'plt_1', business_name: 'Harbor Labs' }),
   };
-  const fakeLocations: Pick<LocationsService, 'list' | 'update'> = {
+  const fakeLocations: Pick<LocationsService, 'list' | 'updateMany'> = {
     list: async () => locations.map((l) => ({
       region: regionByCode(l.code)!, addedBy: 'api' as never,
       config: { has_employees: l.hasEmployees, has_physical_location: null, employee_count: l.count },
     })),
-    update: async (_scope, code, change) => {
+    updateMany: async (_scope, changes) => {
       if (options.refuseCount) throw options.refuseCount;
-      updates.push([code, change?.employee_count as number]);
-      return undefined as never;
+      for (const [code, change] of Object.entries(changes)) updates.push([code, change.employee_count as number]);
+      return [];
     },
   };
   const db = { transaction: () => ({ execute: async (work: (trx: Db) => unknown) => work(db as unknown as Db) }) } as unknown as Db;
@@ -69,7 +69,7 @@ describe('handbook service', () => {
   it('a count the locations rules refuse (e.g. payroll keeps it) is shown on its field', async () => {
     const { service } = harness([{ code: 'CA', hasEmployees: true, count: null }], { refuseCount: new ConflictError('payroll keeps the employee configuration in sync') });
     expect(await service.saveCounts(scope, { count_CA: '3' })).toEqual({ count_CA: 'payroll keeps the employee configuration in sync' });
-    const invalid = harness([{ code: 'CA', hasEmployees: true, count: null }], { refuseCount: new InvalidInputError(['config', 'employee_count'], 'too many', 3) });
+    const invalid = harness([{ code: 'CA', hasEmployees: true, count: null }], { refuseCount: new InvalidInputError(['CA', 'employee_count'], 'too many', 3) });
     expect(await invalid.service.saveCounts(scope, { count_CA: '3' })).toEqual({ count_CA: 'too many' });
   });
 

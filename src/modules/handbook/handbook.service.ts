@@ -24,7 +24,7 @@ export interface HandbookServiceDeps {
   db: Db;
   catalog: HandbookCatalog;
   /** Employee counts are the locations' own fact: read and written through the locations service (which re-plans). */
-  locations: Pick<LocationsService, 'list' | 'update'>;
+  locations: Pick<LocationsService, 'list' | 'updateMany'>;
   planning: Replanner;
   events: EventRecorder;
   links: HandbookLinks;
@@ -198,8 +198,8 @@ export function createHandbookService(deps: HandbookServiceDeps) {
     },
 
     /**
-     * The employee counts of states that have employees (`count_<CODE>` fields), each through the locations
-     * service (its rules, its re-planning). All are checked before any is written.
+     * The employee counts of states that have employees (`count_<CODE>` fields), through the locations service
+     * (its rules, its re-planning), all or nothing.
      */
     async saveCounts(scope: AccessScope, form: Record<string, string>): Promise<FormErrors> {
       const { derivation } = await derive(repositoryFor(deps.db), scope);
@@ -212,13 +212,13 @@ export function createHandbookService(deps: HandbookServiceDeps) {
         else values.set(code, Number(raw));
       }
       if (Object.keys(errors).length) return errors;
-      for (const [code, count] of values) {
-        try {
-          await deps.locations.update(scope, code, { employee_count: count });
-        } catch (error) {
-          if (error instanceof InvalidInputError || error instanceof ConflictError) return { [`count_${code}`]: error.message };
-          throw error;
-        }
+      try {
+        // All counts in one transaction and one re-planning: a refused state leaves every count as it was.
+        await deps.locations.updateMany(scope, Object.fromEntries([...values].map(([code, count]) => [code, { employee_count: count }])));
+      } catch (error) {
+        if (error instanceof InvalidInputError) return { [`count_${String(error.path[0])}`]: error.message };
+        if (error instanceof ConflictError || error instanceof NotFoundError) return { [`count_${[...values.keys()][0]}`]: error.message };
+        throw error;
       }
       return {};
     },

@@ -19,7 +19,7 @@ export interface HandbookModuleDeps {
   db: Db;
   /** The policy catalog (catalog/handbook); loaded from the package when not given. */
   catalog?: HandbookCatalog;
-  locations: Pick<LocationsService, 'list' | 'update'>;
+  locations: Pick<LocationsService, 'list' | 'updateMany'>;
   planning: Replanner;
   events: EventRecorder;
   /** The instance's file-link key (signs the PDF links and the employees' acknowledgement tokens). */

@@ -125,6 +125,18 @@ export function createLocationsService(deps: LocationsDeps) {
     updateIn: (trx: Db, scope: AccessScope, idOrCode: string, change: LocationConfigChange) =>
       configureIn(trx, scope, requireRegion(idOrCode), change, { create: false, inputPath: ['config'] }),
 
+    /**
+     * Changes several existing locations at once, all or nothing, in one transaction and one re-planning (the
+     * handbook builder's employee counts). A refusal names the location's code first in its path.
+     */
+    updateMany: (scope: AccessScope, changes: Record<string, LocationConfigChange>) =>
+      changeAndReplan(scope, async (trx) => {
+        const codes = Object.keys(changes).sort((a, b) => regionOrder.get(requireRegion(a).id)! - regionOrder.get(requireRegion(b).id)!);
+        const results: ConfiguredLocation[] = [];
+        for (const code of codes) results.push(await configureIn(trx, scope, requireRegion(code), changes[code]!, { create: false, inputPath: [code] }));
+        return results;
+      }),
+
     /** PUT /v2/regions/{region}: input `{employee_count}`; adds the region and sets its employee count. */
     setRegion: (scope: AccessScope, code: string, employeeCount: number | null) =>
       configure(scope, regionByCode(code)!, { employee_count: employeeCount }, { create: true, inputPath: [] }),
