@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp, discardingJobs } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp, discardingJobs } from './helpers/app.js';
 import { eventsUntil } from './helpers/events.js';
 import { openLink } from './helpers/hosted.js';
+import { EDD, EDD_INPUT, entityCalls } from './helpers/automations.js';
 
 const CALLBACK = 'https://platform.example/back';
 
@@ -272,6 +273,36 @@ describe('hosted task pages', () => {
       const again = await session(`/tasks/${task.id}/automate/sessions`);
       const { browser: second } = await openLink(t.app, again.body.automation_url);
       expect((await second!.get(`/hosted/automation/${task.id}`)).body).toContain('The filing is under way');
+    });
+
+    it('marking done a task Statehouse is filing says it stops the filing, and undo says the filing stays stopped', async () => {
+      // An entity of its own: its automation is started here and stays started (the jobs are held).
+      const other = await signupWithToken(t.app, apiKey, { user_email: 'b@example.com', business_name: 'Filing Co', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10' });
+      await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(other.token), payload: { config: { has_employees: true, has_physical_location: true } } });
+      const calls = entityCalls(t, other.token);
+      const task = await calls.task(EDD);
+      expect((await calls.automate(task.id, { ...EDD_INPUT })).statusCode).toBeLessThan(300);
+      const link = json<{ url: string }>(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(other.token), payload: { callback_url: CALLBACK } }));
+      const { browser } = await openLink(t.app, link.url);
+      for (const url of ['/hosted/tasks', `/hosted/tasks/${task.id}`]) {
+        const page = await browser!.get(url);
+        expect(page.body, url).toContain('Marking it as done stops that filing, and undo does not resume it.');
+        expect(page.body, url).toContain('Mark as done and stop the filing<span class="visually-hidden">');
+      }
+      const done = await browser!.post(`/hosted/tasks/${task.id}/status`, { status: 'done', return_to: '/hosted/tasks?status=all' });
+      expect(done.statusCode).toBe(303);
+      const confirmed = await browser!.get(done.headers.location as string);
+      expect(confirmed.body).toContain('marked as done; the filing Statehouse was doing was stopped.');
+      expect((await calls.state(task.id)).status).toBe('canceled');
+      const undone = await browser!.post(`/hosted/tasks/${task.id}/undo`, { from: 'done', to: 'in-progress', stopped: 'filing', return_to: '/hosted/tasks?status=all' });
+      expect(undone.statusCode).toBe(303);
+      const after = await browser!.get(undone.headers.location as string);
+      expect(after.body).toContain('is open again (in progress). The filing that was stopped stays stopped: start it again from the task.');
+      expect((await calls.state(task.id)).status).toBe('canceled');
+      // The undo form of the confirmation carries that the filing was stopped.
+      expect(confirmed.body).toContain('name="stopped" value="filing"');
+      // A task with no filing under way keeps the plain button.
+      expect((await browser!.get('/hosted/tasks')).body).toContain('Mark as done<span class="visually-hidden">');
     });
 
     it('a task without an automation is a 409', async () => {

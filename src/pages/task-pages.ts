@@ -41,6 +41,9 @@ export interface TaskAutomationItem {
   documentUrl: string | null;
 }
 
+/** An automation that has started and not finished (complete or canceled): Statehouse is filing the task. */
+export const filingUnderWay = (task: TaskItem) => !!task.automation?.status && task.automation.status !== 'complete' && task.automation.status !== 'canceled';
+
 function automationBadge(task: TaskItem): Raw {
   const a = task.automation;
   return a?.status ? html` <span class="badge automation-${a.status}">Automation: ${automationStatusText(a.status)}</span>` : html``;
@@ -68,7 +71,7 @@ export const categoryLabel = (category: string) => CATEGORY_LABELS[category] ?? 
 /** After a status change: the task it named and, while the task still has the new status, how to undo it. */
 export interface Confirmation {
   taskId: string;
-  undo: { from: TaskItem['status']; to: TaskItem['status']; title: string } | null;
+  undo: { from: TaskItem['status']; to: TaskItem['status']; title: string; stoppedFiling?: boolean } | null;
 }
 
 export interface Notice {
@@ -81,7 +84,7 @@ export interface Notice {
 function undoForm(c: Confirmation, csrf: string, returnTo: string): Raw {
   if (!c.undo) return html``;
   return html`<form method="post" action="/hosted/tasks/${c.taskId}/undo" class="inline-form undo">
-${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="from" value="${c.undo.from}"><input type="hidden" name="to" value="${c.undo.to}">
+${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="from" value="${c.undo.from}"><input type="hidden" name="to" value="${c.undo.to}">${c.undo.stoppedFiling ? html`<input type="hidden" name="stopped" value="filing">` : ''}
 <button type="submit" class="secondary">Undo<span class="visually-hidden">: ${c.undo.title} back to ${STATUS_LABELS[c.undo.to].toLowerCase()}</span></button></form>`;
 }
 
@@ -123,10 +126,13 @@ ${input}
   const button = (status: string, label: string, secondary = false) => html`<form method="post" action="/hosted/tasks/${task.id}/status" class="inline-form">
 ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="status" value="${status}">
 <button type="submit"${secondary ? html` class="secondary"` : ''}>${label}<span class="visually-hidden">: ${task.title}</span></button></form>`;
+  // Marking done cancels a filing under way (tasks service): say so before the click, since undo does not resume it.
+  const filing = filingUnderWay(task);
   const buttons = task.status === 'done' || task.status === 'dismissed'
     ? [button('todo', 'Back to to-do', true)]
-    : [button('done', 'Mark as done'), ...(task.status === 'todo' ? [button('in-progress', 'Start', true)] : [button('todo', 'Back to to-do', true)])];
-  return html`<div class="task-actions">${buttons}</div>`;
+    : [button('done', filing ? 'Mark as done and stop the filing' : 'Mark as done'), ...(task.status === 'todo' ? [button('in-progress', 'Start', true)] : [button('todo', 'Back to to-do', true)])];
+  return html`<div class="task-actions">${filing && task.status !== 'done' && task.status !== 'dismissed'
+    ? html`<p class="warning">Statehouse is filing this task. Marking it as done stops that filing, and undo does not resume it.</p>` : ''}${buttons}</div>`;
 }
 
 export type TaskGrouping = 'none' | 'state' | 'category';

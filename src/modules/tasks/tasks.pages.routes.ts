@@ -8,7 +8,7 @@ import type { AccessScope } from '../../http/principals.js';
 import { BoundedString } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
+import { filingUnderWay, GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
 import { toTaskItem } from './task-items.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
@@ -29,7 +29,7 @@ const isTaskStatus = (value: string | undefined): value is TaskStatus => TASK_ST
 const CHANGE_TEXT: Record<TaskStatus, string> = { done: 'marked as done', 'in-progress': 'started: it is in progress', todo: 'moved back to to-do', dismissed: 'dismissed' };
 const STATUS_WORDS: Record<TaskStatus, string> = { done: 'done', 'in-progress': 'in progress', todo: 'to do', dismissed: 'dismissed' };
 // Query parameters of one page view only (notices): dropped from the address the next action returns to.
-const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar'] as const;
+const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar', 'stopped'] as const;
 const ListQuery = Type.Object({
   region: Type.Optional(BoundedString(2)),
   status: Type.Optional(BoundedString(20)),
@@ -41,6 +41,8 @@ const ListQuery = Type.Object({
   was: Type.Optional(BoundedString(20)),
   now: Type.Optional(BoundedString(20)),
   undone: Type.Optional(BoundedString(64)),
+  /** `filing`: the change named in the notice stopped the automation that was filing the task. */
+  stopped: Type.Optional(BoundedString(20)),
 });
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 
@@ -142,7 +144,7 @@ export function taskPageRoutes(deps: {
       }));
     });
 
-    async function noticeOf(hosted: HostedContext, q: { updated?: string; was?: string; now?: string; undone?: string; unlocked?: string; error?: string; calendar?: string }): Promise<Notice | null> {
+    async function noticeOf(hosted: HostedContext, q: { updated?: string; was?: string; now?: string; undone?: string; unlocked?: string; error?: string; calendar?: string; stopped?: string }): Promise<Notice | null> {
       if (q.error) return { kind: 'error', text: q.error };
       if (q.calendar === 'on') return { kind: 'success', text: 'Your calendar link is ready: add it to your calendar app below.' };
       if (q.calendar === 'off') return { kind: 'success', text: 'You stopped sharing your calendar: the old link no longer works.' };
@@ -157,7 +159,12 @@ export function taskPageRoutes(deps: {
       }
       if (q.undone) {
         const view = await scopedTask(hosted, q.undone);
-        if (view) return { kind: 'success', text: `Undone: “${toTaskItem(deps.catalog, view, deps.tasks.today()).title}” is ${STATUS_WORDS[view.row.status]} again.` };
+        if (view) {
+          const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
+          // Undo reopens the task only: the canceled automation is not resumed (tasks service, undoStatus).
+          if (q.stopped === 'filing') return { kind: 'success', text: `Undone: “${title}” is open again (${STATUS_WORDS[view.row.status]}). The filing that was stopped stays stopped: start it again from the task.` };
+          return { kind: 'success', text: `Undone: “${title}” is ${STATUS_WORDS[view.row.status]} again.` };
+        }
       }
       if (q.updated) {
         const view = await scopedTask(hosted, q.updated);
@@ -165,9 +172,10 @@ export function taskPageRoutes(deps: {
         const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
         // Undo is offered while the task still has the status this change gave it (another tab may have moved it since).
         const undoable = isTaskStatus(q.was) && q.was !== q.now && view.row.status === q.now;
+        const stoppedFiling = q.stopped === 'filing';
         return {
-          kind: 'success', text: `“${title}” ${CHANGE_TEXT[q.now]}.`,
-          confirmation: { taskId: view.row.id, undo: undoable ? { from: q.now, to: q.was as TaskStatus, title } : null },
+          kind: 'success', text: `“${title}” ${CHANGE_TEXT[q.now]}${stoppedFiling ? '; the filing Statehouse was doing was stopped' : ''}.`,
+          confirmation: { taskId: view.row.id, undo: undoable ? { from: q.now, to: q.was as TaskStatus, title, stoppedFiling } : null },
         };
       }
       return null;
@@ -206,7 +214,9 @@ export function taskPageRoutes(deps: {
         if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
         throw error;
       }
-      const changed = withParam(back, 'updated', view.row.id, { was: view.row.status, now: status });
+      // Done or dismissed cancels a filing under way (tasks service): the notice and its undo say so.
+      const stopped = (status === 'done' || status === 'dismissed') && filingUnderWay(toTaskItem(deps.catalog, view, deps.tasks.today()));
+      const changed = withParam(back, 'updated', view.row.id, { was: view.row.status, now: status, ...(stopped && { stopped: 'filing' }) });
       return reply.redirect(changed, 303);
     });
 
@@ -226,7 +236,7 @@ export function taskPageRoutes(deps: {
         }
         throw error;
       }
-      return reply.redirect(withParam(back, 'undone', view.row.id), 303);
+      return reply.redirect(withParam(back, 'undone', view.row.id, form.stopped === 'filing' ? { stopped: 'filing' } : {}), 303);
     });
 
     r.post('/hosted/tasks/:task_id/answer', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
