@@ -195,8 +195,13 @@ describe('hosted task pages', () => {
     const detail = await browser!.get(`/hosted/tasks/${question.id}`);
     expect(detail.body).toContain('Do you have employees who live or work in New York?');
     const invalid = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'maybe', return_to: `/hosted/tasks/${question.id}` });
-    expect(invalid.statusCode).toBe(422);
-    expect(invalid.body).toContain('Choose yes or no');
+    // Refused: back to the task page at a GET address (a reload does not resend), landing on the field.
+    expect(invalid.statusCode).toBe(303);
+    const [refusedAt, fragment] = (invalid.headers.location as string).split('#');
+    expect(refusedAt).toMatch(new RegExp(`^/hosted/tasks/${question.id}\\?`));
+    expect(fragment).toBe(`answer-${question.id}`);
+    const refusedPage = await browser!.get(refusedAt!);
+    expect(refusedPage.body).toContain(`<p class="error" id="answer-${question.id}-error">Choose yes or no</p>`);
     const answered = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'true', return_to: `/hosted/tasks/${question.id}` });
     expect(answered.statusCode).toBe(303);
     const page = await browser!.get(answered.headers.location as string);
@@ -205,6 +210,40 @@ describe('hosted task pages', () => {
     const location = json<{ location: { code: string }; config: { has_employees: boolean } }[]>(await t.app.inject({ url: '/locations', headers: auth() }))
       .find((l) => l.location.code === 'NY')!;
     expect(location.config.has_employees).toBe(true);
+  });
+
+  it('answering from the filtered list comes back to that list, also when the answer is refused (typed value kept)', async () => {
+    const { body } = await session('/tasks/sessions');
+    const { browser } = await openLink(t.app, body.url);
+    const question = (await tasks()).find((x) => ['registration-date', 'operations-start-date'].includes(x.definition.id) && x.status === 'todo')!;
+    const region = question.definition.location.code;
+    const list = `/hosted/tasks?region=${region}&group=category`;
+    const listed = await browser!.get(list);
+    expect(listed.body).toContain(`<input type="hidden" name="return_to" value="${list.replace('&', '&amp;')}">`);
+    // A date more than one year ahead is refused (a typo for a past year): the list again, with the typed value.
+    const far = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '2031-01-01', return_to: list });
+    expect(far.statusCode).toBe(303);
+    const [refusedAt, fragment] = (far.headers.location as string).split('#');
+    expect(fragment).toBe(`answer-${question.id}`);
+    const refused = new URL(refusedAt!, 'http://local');
+    expect(refused.pathname).toBe('/hosted/tasks');
+    expect(refused.searchParams.get('region')).toBe(region);
+    expect(refused.searchParams.get('group')).toBe('category');
+    const again = await browser!.get(refusedAt!);
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain(`id="answer-${question.id}-error">Enter a date no more than one year from today`);
+    expect(again.body).toContain('value="2031-01-01" aria-invalid="true"');
+    expect(json<{ status: string }>(await t.app.inject({ url: `/v2/tasks/${question.id}`, headers: auth() })).status).toBe('todo');
+    // An empty answer too.
+    const empty = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '', return_to: list });
+    expect(empty.headers.location).toMatch(/^\/hosted\/tasks\?region=/);
+    expect((await browser!.get((empty.headers.location as string).split('#')[0]!)).body).toContain(`id="answer-${question.id}-error">Enter a date</p>`);
+    // Saved: back to the same list, with the notice.
+    const saved = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '2024-05-01', return_to: list });
+    expect(saved.statusCode).toBe(303);
+    const savedAt = new URL(saved.headers.location as string, 'http://local');
+    expect([savedAt.pathname, savedAt.searchParams.get('region'), savedAt.searchParams.get('group')]).toEqual(['/hosted/tasks', region, 'category']);
+    expect((await browser!.get(saved.headers.location as string)).body).toContain('Saved. Your answer added');
   });
 
   it('a v2 management session is limited to its task type, status and region', async () => {

@@ -30,6 +30,8 @@ export interface TaskItem {
   unlocks: string[];
   answerType: 'boolean' | 'number' | 'date' | null;
   answer: string | null;
+  /** What was typed in a refused answer: shown in the field instead of the stored answer. */
+  typed?: string | null;
   /** Automatable tasks: the latest automation's status (null before any) and, once complete, its results. */
   automation: TaskAutomationItem | null;
 }
@@ -111,11 +113,12 @@ function returnToPlatform(callbackUrl: string | null, platformName: string): Raw
 export function taskActions(task: TaskItem, csrf: string, returnTo: string, error?: string | null): Raw {
   if (task.kind === 'question') {
     const id = `answer-${task.id}`;
+    const shown = task.typed ?? task.answer;
     const input = task.answerType === 'boolean'
-      ? html`<fieldset class="inline"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${task.title}</legend>
-<label><input type="radio" name="answer" value="true"${task.answer === 'true' ? html` checked` : ''}> Yes</label>
-<label><input type="radio" name="answer" value="false"${task.answer === 'false' ? html` checked` : ''}> No</label></fieldset>`
-      : html`<label for="${id}">Your answer<span class="visually-hidden">: ${task.title}</span></label><input id="${id}" name="answer" type="${task.answerType === 'date' ? 'date' : 'number'}" ${task.answerType === 'number' ? html`min="0" step="1" inputmode="numeric"` : ''} value="${task.answer ?? ''}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`;
+      ? html`<fieldset class="inline" id="${id}"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${task.title}</legend>
+<label><input type="radio" name="answer" value="true"${shown === 'true' ? html` checked` : ''}> Yes</label>
+<label><input type="radio" name="answer" value="false"${shown === 'false' ? html` checked` : ''}> No</label></fieldset>`
+      : html`<label for="${id}">Your answer<span class="visually-hidden">: ${task.title}</span></label><input id="${id}" name="answer" type="${task.answerType === 'date' ? 'date' : 'number'}" ${task.answerType === 'number' ? html`min="0" step="1" inputmode="numeric"` : ''} value="${shown ?? ''}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`;
     return html`<form method="post" action="/hosted/tasks/${task.id}/answer" class="task-form">
 ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}">
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
@@ -156,6 +159,8 @@ export interface TaskListPage {
   returnTo: string;
   /** The calendar subscription, when this list may offer it. */
   calendar: CalendarOffer | null;
+  /** A refused answer, said next to its question's field. */
+  answerError?: { taskId: string; text: string } | null;
 }
 
 export interface TaskSummary {
@@ -189,7 +194,7 @@ ${task.summary ? html`<p>${task.summary}</p>` : ''}
 ${automationResults(task)}
 ${task.reasons.length ? html`<p class="why"><span class="muted">Why:</span> ${task.reasons.join('; ')}</p>` : ''}
 ${task.blockedBy.length ? html`<p class="muted">Do first: ${task.blockedBy.join(', ')}</p>` : ''}
-${taskActions(task, page.csrf, page.returnTo)}
+${taskActions(task, page.csrf, page.returnTo, page.answerError?.taskId === task.id ? page.answerError.text : null)}
 </li>`;
 }
 

@@ -10,6 +10,7 @@ import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { filingUnderWay, GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
 import { toTaskItem } from './task-items.js';
+import { FUTURE_DATE_MESSAGE } from './task-answers.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
@@ -29,7 +30,7 @@ const isTaskStatus = (value: string | undefined): value is TaskStatus => TASK_ST
 const CHANGE_TEXT: Record<TaskStatus, string> = { done: 'marked as done', 'in-progress': 'started: it is in progress', todo: 'moved back to to-do', dismissed: 'dismissed' };
 const STATUS_WORDS: Record<TaskStatus, string> = { done: 'done', 'in-progress': 'in progress', todo: 'to do', dismissed: 'dismissed' };
 // Query parameters of one page view only (notices): dropped from the address the next action returns to.
-const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar', 'stopped'] as const;
+const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar', 'stopped', 'answer_for', 'typed'] as const;
 const ListQuery = Type.Object({
   region: Type.Optional(BoundedString(2)),
   status: Type.Optional(BoundedString(20)),
@@ -43,6 +44,9 @@ const ListQuery = Type.Object({
   undone: Type.Optional(BoundedString(64)),
   /** `filing`: the change named in the notice stopped the automation that was filing the task. */
   stopped: Type.Optional(BoundedString(20)),
+  /** A refused answer: the question it was for and what was typed, shown again in its form next to `error`. */
+  answer_for: Type.Optional(BoundedString(64)),
+  typed: Type.Optional(BoundedString(40)),
 });
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 
@@ -123,7 +127,8 @@ export function taskPageRoutes(deps: {
       return sendPage(reply, renderTaskList({
         platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
-        tasks: selected.map((v) => toTaskItem(deps.catalog, v, today, documents)),
+        tasks: selected.map((v) => withTyped(toTaskItem(deps.catalog, v, today, documents), q)),
+        answerError: q.answer_for && q.error ? { taskId: q.answer_for, text: q.error } : null,
         csrf: hosted.csrf,
         regions,
         region,
@@ -138,7 +143,8 @@ export function taskPageRoutes(deps: {
         },
         group,
         callbackUrl: hosted.session.callback_url,
-        notice: await noticeOf(hosted, q),
+        // A refused answer is said next to its field (the form) when its question is listed, not twice.
+        notice: q.answer_for && selected.some((v) => v.row.id === q.answer_for) ? null : await noticeOf(hosted, q),
         returnTo: safeReturn(returnTo, '/hosted/tasks'),
         calendar,
       }));
@@ -187,11 +193,13 @@ export function taskPageRoutes(deps: {
       if (!view) return notFound(reply, hosted);
       return sendPage(reply, renderTaskDetail({
         platformName: hosted.platformName, brand: hosted.brand,
-        task: toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view])),
+        task: withTyped(toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view])), request.query),
         csrf: hosted.csrf,
         backToList: hosted.session.purpose === 'tasks',
         callbackUrl: hosted.session.callback_url,
-        notice: await noticeOf(hosted, request.query),
+        // A refused answer is said next to its field (the form), not twice.
+        notice: request.query.answer_for === view.row.id ? null : await noticeOf(hosted, request.query),
+        answerError: request.query.answer_for === view.row.id ? request.query.error ?? null : null,
       }));
     });
 
@@ -253,17 +261,23 @@ export function taskPageRoutes(deps: {
         return reply.redirect(withParam(back, 'unlocked', unlocked.map((u) => u.row.id).join(',')), 303);
       } catch (error) {
         if (error instanceof RequestValidationError || error instanceof InvalidInputError) {
-          const message = view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
-          return sendPage(reply, renderTaskDetail({
-            platformName: hosted.platformName, brand: hosted.brand, task: toTaskItem(deps.catalog, view, deps.tasks.today()), csrf: hosted.csrf,
-            backToList: hosted.session.purpose === 'tasks', callbackUrl: hosted.session.callback_url, notice: null, answerError: message,
-          }), { status: 422 });
+          const message = error instanceof InvalidInputError && error.reason === FUTURE_DATE_MESSAGE ? 'Enter a date no more than one year from today: this one is further ahead (check the year)'
+            : view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
+          // Back to the page the form was on (list with its filters, or the task) at a GET address, so a reload
+          // does not resend; the error and what was typed go along, and the fragment lands on the field.
+          const refused = withParam(back, 'error', message, { answer_for: view.row.id, typed: raw.slice(0, 40) });
+          return reply.redirect(`${refused}#answer-${view.row.id}`, 303);
         }
         if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
         throw error;
       }
     });
   };
+}
+
+/** The question a refused answer was for shows what was typed again (`typed`), not its stored answer. */
+function withTyped<T extends { id: string; kind: string; typed?: string | null }>(task: T, q: { answer_for?: string; typed?: string }): T {
+  return q.answer_for === task.id && task.kind === 'question' ? { ...task, typed: q.typed ?? '' } : task;
 }
 
 function withParam(path: string, name: string, value: string, more: Record<string, string> = {}): string {
