@@ -326,7 +326,7 @@ describe('hosted task pages', () => {
       for (const url of ['/hosted/tasks', `/hosted/tasks/${task.id}`]) {
         const page = await browser!.get(url);
         expect(page.body, url).toContain('Marking it as done stops that filing, and undo does not resume it.');
-        expect(page.body, url).toContain('Mark as done and stop the filing<span class="visually-hidden">');
+        expect(page.body, url).toContain(`aria-describedby="filing-${task.id}">Mark as done and stop the filing<span class="visually-hidden">`);
       }
       const done = await browser!.post(`/hosted/tasks/${task.id}/status`, { status: 'done', return_to: '/hosted/tasks?status=all' });
       expect(done.statusCode).toBe(303);

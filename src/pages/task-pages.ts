@@ -126,16 +126,16 @@ ${input}
 <button type="submit">${task.answer === null ? 'Save answer' : 'Change answer'}<span class="visually-hidden">: ${task.title}</span></button>
 </form>`;
   }
-  const button = (status: string, label: string, secondary = false) => html`<form method="post" action="/hosted/tasks/${task.id}/status" class="inline-form">
+  const button = (status: string, label: string, secondary = false, describedBy = '') => html`<form method="post" action="/hosted/tasks/${task.id}/status" class="inline-form">
 ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="status" value="${status}">
-<button type="submit"${secondary ? html` class="secondary"` : ''}>${label}<span class="visually-hidden">: ${task.title}</span></button></form>`;
+<button type="submit"${secondary ? html` class="secondary"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${label}<span class="visually-hidden">: ${task.title}</span></button></form>`;
   // Marking done cancels a filing under way (tasks service): say so before the click, since undo does not resume it.
   const filing = filingUnderWay(task);
   const buttons = task.status === 'done' || task.status === 'dismissed'
     ? [button('todo', 'Back to to-do', true)]
-    : [button('done', filing ? 'Mark as done and stop the filing' : 'Mark as done'), ...(task.status === 'todo' ? [button('in-progress', 'Start', true)] : [button('todo', 'Back to to-do', true)])];
+    : [button('done', filing ? 'Mark as done and stop the filing' : 'Mark as done', false, filing ? `filing-${task.id}` : ''), ...(task.status === 'todo' ? [button('in-progress', 'Start', true)] : [button('todo', 'Back to to-do', true)])];
   return html`<div class="task-actions">${filing && task.status !== 'done' && task.status !== 'dismissed'
-    ? html`<p class="warning">Statehouse is filing this task. Marking it as done stops that filing, and undo does not resume it.</p>` : ''}${buttons}</div>`;
+    ? html`<p class="hint" id="filing-${task.id}">Statehouse is filing this task. Marking it as done stops that filing, and undo does not resume it.</p>` : ''}${buttons}</div>`;
 }
 
 export type TaskGrouping = 'none' | 'state' | 'category';
