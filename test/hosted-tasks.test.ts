@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp, discardingJobs } from './helpers/app.js';
+import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp, discardingJobs } from './helpers/app.js';
 import { eventsUntil } from './helpers/events.js';
 import { openLink } from './helpers/hosted.js';
+import { EDD, EDD_INPUT, entityCalls } from './helpers/automations.js';
 
 const CALLBACK = 'https://platform.example/back';
 
@@ -194,8 +195,13 @@ describe('hosted task pages', () => {
     const detail = await browser!.get(`/hosted/tasks/${question.id}`);
     expect(detail.body).toContain('Do you have employees who live or work in New York?');
     const invalid = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'maybe', return_to: `/hosted/tasks/${question.id}` });
-    expect(invalid.statusCode).toBe(422);
-    expect(invalid.body).toContain('Choose yes or no');
+    // Refused: back to the task page at a GET address (a reload does not resend), landing on the field.
+    expect(invalid.statusCode).toBe(303);
+    const [refusedAt, fragment] = (invalid.headers.location as string).split('#');
+    expect(refusedAt).toMatch(new RegExp(`^/hosted/tasks/${question.id}\\?`));
+    expect(fragment).toBe(`answer-${question.id}`);
+    const refusedPage = await browser!.get(refusedAt!);
+    expect(refusedPage.body).toContain(`<p class="error" id="answer-${question.id}-error">Choose yes or no</p>`);
     const answered = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'true', return_to: `/hosted/tasks/${question.id}` });
     expect(answered.statusCode).toBe(303);
     const page = await browser!.get(answered.headers.location as string);
@@ -204,6 +210,40 @@ describe('hosted task pages', () => {
     const location = json<{ location: { code: string }; config: { has_employees: boolean } }[]>(await t.app.inject({ url: '/locations', headers: auth() }))
       .find((l) => l.location.code === 'NY')!;
     expect(location.config.has_employees).toBe(true);
+  });
+
+  it('answering from the filtered list comes back to that list, also when the answer is refused (typed value kept)', async () => {
+    const { body } = await session('/tasks/sessions');
+    const { browser } = await openLink(t.app, body.url);
+    const question = (await tasks()).find((x) => ['registration-date', 'operations-start-date'].includes(x.definition.id) && x.status === 'todo')!;
+    const region = question.definition.location.code;
+    const list = `/hosted/tasks?region=${region}&group=category`;
+    const listed = await browser!.get(list);
+    expect(listed.body).toContain(`<input type="hidden" name="return_to" value="${list.replace('&', '&amp;')}">`);
+    // A date more than one year ahead is refused (a typo for a past year): the list again, with the typed value.
+    const far = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '2031-01-01', return_to: list });
+    expect(far.statusCode).toBe(303);
+    const [refusedAt, fragment] = (far.headers.location as string).split('#');
+    expect(fragment).toBe(`answer-${question.id}`);
+    const refused = new URL(refusedAt!, 'http://local');
+    expect(refused.pathname).toBe('/hosted/tasks');
+    expect(refused.searchParams.get('region')).toBe(region);
+    expect(refused.searchParams.get('group')).toBe('category');
+    const again = await browser!.get(refusedAt!);
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain(`id="answer-${question.id}-error">Enter a date no more than one year from today`);
+    expect(again.body).toContain('value="2031-01-01" aria-invalid="true"');
+    expect(json<{ status: string }>(await t.app.inject({ url: `/v2/tasks/${question.id}`, headers: auth() })).status).toBe('todo');
+    // An empty answer too.
+    const empty = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '', return_to: list });
+    expect(empty.headers.location).toMatch(/^\/hosted\/tasks\?region=/);
+    expect((await browser!.get((empty.headers.location as string).split('#')[0]!)).body).toContain(`id="answer-${question.id}-error">Enter a date</p>`);
+    // Saved: back to the same list, with the notice.
+    const saved = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '2024-05-01', return_to: list });
+    expect(saved.statusCode).toBe(303);
+    const savedAt = new URL(saved.headers.location as string, 'http://local');
+    expect([savedAt.pathname, savedAt.searchParams.get('region'), savedAt.searchParams.get('group')]).toEqual(['/hosted/tasks', region, 'category']);
+    expect((await browser!.get(saved.headers.location as string)).body).toContain('Saved. Your answer added');
   });
 
   it('a v2 management session is limited to its task type, status and region', async () => {
@@ -272,6 +312,36 @@ describe('hosted task pages', () => {
       const again = await session(`/tasks/${task.id}/automate/sessions`);
       const { browser: second } = await openLink(t.app, again.body.automation_url);
       expect((await second!.get(`/hosted/automation/${task.id}`)).body).toContain('The filing is under way');
+    });
+
+    it('marking done a task Statehouse is filing says it stops the filing, and undo says the filing stays stopped', async () => {
+      // An entity of its own: its automation is started here and stays started (the jobs are held).
+      const other = await signupWithToken(t.app, apiKey, { user_email: 'b@example.com', business_name: 'Filing Co', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10' });
+      await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(other.token), payload: { config: { has_employees: true, has_physical_location: true } } });
+      const calls = entityCalls(t, other.token);
+      const task = await calls.task(EDD);
+      expect((await calls.automate(task.id, { ...EDD_INPUT })).statusCode).toBeLessThan(300);
+      const link = json<{ url: string }>(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(other.token), payload: { callback_url: CALLBACK } }));
+      const { browser } = await openLink(t.app, link.url);
+      for (const url of ['/hosted/tasks', `/hosted/tasks/${task.id}`]) {
+        const page = await browser!.get(url);
+        expect(page.body, url).toContain('Marking it as done stops that filing, and undo does not resume it.');
+        expect(page.body, url).toContain(`aria-describedby="filing-${task.id}">Mark as done and stop the filing<span class="visually-hidden">`);
+      }
+      const done = await browser!.post(`/hosted/tasks/${task.id}/status`, { status: 'done', return_to: '/hosted/tasks?status=all' });
+      expect(done.statusCode).toBe(303);
+      const confirmed = await browser!.get(done.headers.location as string);
+      expect(confirmed.body).toContain('marked as done; the filing Statehouse was doing was stopped.');
+      expect((await calls.state(task.id)).status).toBe('canceled');
+      const undone = await browser!.post(`/hosted/tasks/${task.id}/undo`, { from: 'done', to: 'in-progress', stopped: 'filing', return_to: '/hosted/tasks?status=all' });
+      expect(undone.statusCode).toBe(303);
+      const after = await browser!.get(undone.headers.location as string);
+      expect(after.body).toContain('is open again (in progress). The filing that was stopped stays stopped: start it again from the task.');
+      expect((await calls.state(task.id)).status).toBe('canceled');
+      // The undo form of the confirmation carries that the filing was stopped.
+      expect(confirmed.body).toContain('name="stopped" value="filing"');
+      // A task with no filing under way keeps the plain button.
+      expect((await browser!.get('/hosted/tasks')).body).toContain('Mark as done<span class="visually-hidden">');
     });
 
     it('a task without an automation is a 409', async () => {

@@ -66,6 +66,17 @@ describe('tasks', () => {
     expect(answered).toMatchObject({ status: 'done', source: { answer: 'true' } });
   });
 
+  it('PATCH /v2/tasks/questions/{id} refuses a registration or start date more than one year ahead (422)', async () => {
+    const question = (await list()).find((x) => ['registration-date', 'operations-start-date'].includes(x.definition.id) && x.status === 'todo')!;
+    const patch = (answer: string) => t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer } });
+    const far = await patch('2031-01-01');
+    expect(far.statusCode).toBe(422);
+    expect(issuesOf(json(far))[0]).toMatchObject({ loc: ['body', 'answer'], type: 'value_error' });
+    expect(JSON.stringify(json(far))).toContain('more than one year in the future');
+    expect((await t.app.inject({ url: `/v2/tasks/${question.id}`, headers: auth() })).body).toContain('"status":"todo"');
+    // (A date within the year is accepted: test/task-answers.test.ts; answering here would change the later tests' tasks.)
+  });
+
   it('GET /tasks filters by status (repeated), tags (any of), definition and due dates', async () => {
     const all = await list();
     const first = all.find((x) => x.due_date)!;

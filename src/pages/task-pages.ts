@@ -30,6 +30,8 @@ export interface TaskItem {
   unlocks: string[];
   answerType: 'boolean' | 'number' | 'date' | null;
   answer: string | null;
+  /** What was typed in a refused answer: shown in the field instead of the stored answer. */
+  typed?: string | null;
   /** Automatable tasks: the latest automation's status (null before any) and, once complete, its results. */
   automation: TaskAutomationItem | null;
 }
@@ -40,6 +42,9 @@ export interface TaskAutomationItem {
   /** The confirmation document's signed download link, once complete. */
   documentUrl: string | null;
 }
+
+/** An automation that has started and not finished (complete or canceled): Statehouse is filing the task. */
+export const filingUnderWay = (task: TaskItem) => !!task.automation?.status && task.automation.status !== 'complete' && task.automation.status !== 'canceled';
 
 function automationBadge(task: TaskItem): Raw {
   const a = task.automation;
@@ -68,7 +73,7 @@ export const categoryLabel = (category: string) => CATEGORY_LABELS[category] ?? 
 /** After a status change: the task it named and, while the task still has the new status, how to undo it. */
 export interface Confirmation {
   taskId: string;
-  undo: { from: TaskItem['status']; to: TaskItem['status']; title: string } | null;
+  undo: { from: TaskItem['status']; to: TaskItem['status']; title: string; stoppedFiling?: boolean } | null;
 }
 
 export interface Notice {
@@ -81,7 +86,7 @@ export interface Notice {
 function undoForm(c: Confirmation, csrf: string, returnTo: string): Raw {
   if (!c.undo) return html``;
   return html`<form method="post" action="/hosted/tasks/${c.taskId}/undo" class="inline-form undo">
-${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="from" value="${c.undo.from}"><input type="hidden" name="to" value="${c.undo.to}">
+${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="from" value="${c.undo.from}"><input type="hidden" name="to" value="${c.undo.to}">${c.undo.stoppedFiling ? html`<input type="hidden" name="stopped" value="filing">` : ''}
 <button type="submit" class="secondary">Undo<span class="visually-hidden">: ${c.undo.title} back to ${STATUS_LABELS[c.undo.to].toLowerCase()}</span></button></form>`;
 }
 
@@ -108,11 +113,12 @@ function returnToPlatform(callbackUrl: string | null, platformName: string): Raw
 export function taskActions(task: TaskItem, csrf: string, returnTo: string, error?: string | null): Raw {
   if (task.kind === 'question') {
     const id = `answer-${task.id}`;
+    const shown = task.typed ?? task.answer;
     const input = task.answerType === 'boolean'
-      ? html`<fieldset class="inline"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${task.title}</legend>
-<label><input type="radio" name="answer" value="true"${task.answer === 'true' ? html` checked` : ''}> Yes</label>
-<label><input type="radio" name="answer" value="false"${task.answer === 'false' ? html` checked` : ''}> No</label></fieldset>`
-      : html`<label for="${id}">Your answer<span class="visually-hidden">: ${task.title}</span></label><input id="${id}" name="answer" type="${task.answerType === 'date' ? 'date' : 'number'}" ${task.answerType === 'number' ? html`min="0" step="1" inputmode="numeric"` : ''} value="${task.answer ?? ''}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`;
+      ? html`<fieldset class="inline" id="${id}"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${task.title}</legend>
+<label><input type="radio" name="answer" value="true"${shown === 'true' ? html` checked` : ''}> Yes</label>
+<label><input type="radio" name="answer" value="false"${shown === 'false' ? html` checked` : ''}> No</label></fieldset>`
+      : html`<label for="${id}">Your answer<span class="visually-hidden">: ${task.title}</span></label><input id="${id}" name="answer" type="${task.answerType === 'date' ? 'date' : 'number'}" ${task.answerType === 'number' ? html`min="0" step="1" inputmode="numeric"` : ''} value="${shown ?? ''}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`;
     return html`<form method="post" action="/hosted/tasks/${task.id}/answer" class="task-form">
 ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}">
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
@@ -120,13 +126,16 @@ ${input}
 <button type="submit">${task.answer === null ? 'Save answer' : 'Change answer'}<span class="visually-hidden">: ${task.title}</span></button>
 </form>`;
   }
-  const button = (status: string, label: string, secondary = false) => html`<form method="post" action="/hosted/tasks/${task.id}/status" class="inline-form">
+  const button = (status: string, label: string, secondary = false, describedBy = '') => html`<form method="post" action="/hosted/tasks/${task.id}/status" class="inline-form">
 ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="status" value="${status}">
-<button type="submit"${secondary ? html` class="secondary"` : ''}>${label}<span class="visually-hidden">: ${task.title}</span></button></form>`;
+<button type="submit"${secondary ? html` class="secondary"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${label}<span class="visually-hidden">: ${task.title}</span></button></form>`;
+  // Marking done cancels a filing under way (tasks service): say so before the click, since undo does not resume it.
+  const filing = filingUnderWay(task);
   const buttons = task.status === 'done' || task.status === 'dismissed'
     ? [button('todo', 'Back to to-do', true)]
-    : [button('done', 'Mark as done'), ...(task.status === 'todo' ? [button('in-progress', 'Start', true)] : [button('todo', 'Back to to-do', true)])];
-  return html`<div class="task-actions">${buttons}</div>`;
+    : [button('done', filing ? 'Mark as done and stop the filing' : 'Mark as done', false, filing ? `filing-${task.id}` : ''), ...(task.status === 'todo' ? [button('in-progress', 'Start', true)] : [button('todo', 'Back to to-do', true)])];
+  return html`<div class="task-actions">${filing && task.status !== 'done' && task.status !== 'dismissed'
+    ? html`<p class="hint" id="filing-${task.id}">Statehouse is filing this task. Marking it as done stops that filing, and undo does not resume it.</p>` : ''}${buttons}</div>`;
 }
 
 export type TaskGrouping = 'none' | 'state' | 'category';
@@ -150,6 +159,8 @@ export interface TaskListPage {
   returnTo: string;
   /** The calendar subscription, when this list may offer it. */
   calendar: CalendarOffer | null;
+  /** A refused answer, said next to its question's field. */
+  answerError?: { taskId: string; text: string } | null;
 }
 
 export interface TaskSummary {
@@ -183,7 +194,7 @@ ${task.summary ? html`<p>${task.summary}</p>` : ''}
 ${automationResults(task)}
 ${task.reasons.length ? html`<p class="why"><span class="muted">Why:</span> ${task.reasons.join('; ')}</p>` : ''}
 ${task.blockedBy.length ? html`<p class="muted">Do first: ${task.blockedBy.join(', ')}</p>` : ''}
-${taskActions(task, page.csrf, page.returnTo)}
+${taskActions(task, page.csrf, page.returnTo, page.answerError?.taskId === task.id ? page.answerError.text : null)}
 </li>`;
 }
 

@@ -136,8 +136,9 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     // The date question with an error, and the yes/no question answered.
     const started = await api.task('operations-start-date', 'CA');
     await page.goto(`${t.baseUrl}/hosted/tasks/${started.id}`, { waitUntil: 'load' });
-    const invalid = await submitExpectingPage(page, () => page.getByRole('button', { name: /^Save answer/ }).click());
-    expect(invalid.status()).toBe(422);
+    // Refused: back to the task page at a GET address, with the error next to the field.
+    await navigate(page, () => page.getByRole('button', { name: /^Save answer/ }).click(), `/hosted/tasks/${started.id}`);
+    expect(await page.locator(`#answer-${started.id}-error`).textContent()).toBe('Enter a date');
     await capture(page, 'task-question-error');
 
     const question = await api.task('has-employees', 'NY');

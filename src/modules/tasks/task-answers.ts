@@ -1,5 +1,5 @@
 import type { QuestionDefinition } from '../../catalog/catalog.schema.js';
-import { toIso } from '../../engine/dates.js';
+import { addMonths, toIso } from '../../engine/dates.js';
 import { InvalidInputError } from '../../lib/errors.js';
 import type { LocationConfigChange } from '../locations/locations.fns.js';
 
@@ -10,8 +10,18 @@ const LOCATION_FACTS = new Set<string>(['has_employees', 'has_physical_location'
 export const locationChangeOf = (question: QuestionDefinition, value: unknown): LocationConfigChange | null =>
   LOCATION_FACTS.has(question.fact) ? { [question.fact]: value } : null;
 
-/** An answer must fit the question: a boolean, a non-negative whole number, or a date (YYYY-MM-DD). Input: `{answer}`. */
-export function checkAnswer(question: QuestionDefinition, answer: unknown): boolean | number | string {
+/**
+ * Date facts that happened or are planned soon (a registration, the start of operations): an answer further ahead
+ * than this is a typo (2031 for 2021), and it would push the due dates counted from it years out.
+ */
+const NEAR_DATE_FACTS = new Set<string>(['registration_date', 'operations_start_date']);
+export const FUTURE_DATE_MESSAGE = 'this date is more than one year in the future: enter the date the business registered or started (or plans to, within a year)';
+
+/**
+ * An answer must fit the question: a boolean, a non-negative whole number, or a date (YYYY-MM-DD), at most one
+ * year after `today` for the registration and operations start dates. Input: `{answer}`.
+ */
+export function checkAnswer(question: QuestionDefinition, answer: unknown, today: string): boolean | number | string {
   const fail = (msg: string) => new InvalidInputError(['answer'], msg, answer);
   switch (question.answer_type) {
     case 'boolean':
@@ -26,6 +36,7 @@ export function checkAnswer(question: QuestionDefinition, answer: unknown): bool
       if (typeof answer !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(answer) || Number.isNaN(Date.parse(`${answer}T00:00:00Z`)) || toIso(new Date(`${answer}T00:00:00Z`)) !== answer) {
         throw fail('this question takes a date (YYYY-MM-DD)');
       }
+      if (NEAR_DATE_FACTS.has(question.fact) && answer > addMonths(today, 12)) throw fail(FUTURE_DATE_MESSAGE);
       return answer;
   }
 }

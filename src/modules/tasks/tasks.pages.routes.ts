@@ -8,8 +8,9 @@ import type { AccessScope } from '../../http/principals.js';
 import { BoundedString } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
+import { filingUnderWay, GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
 import { toTaskItem } from './task-items.js';
+import { FUTURE_DATE_MESSAGE } from './task-answers.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
 import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
@@ -29,7 +30,7 @@ const isTaskStatus = (value: string | undefined): value is TaskStatus => TASK_ST
 const CHANGE_TEXT: Record<TaskStatus, string> = { done: 'marked as done', 'in-progress': 'started: it is in progress', todo: 'moved back to to-do', dismissed: 'dismissed' };
 const STATUS_WORDS: Record<TaskStatus, string> = { done: 'done', 'in-progress': 'in progress', todo: 'to do', dismissed: 'dismissed' };
 // Query parameters of one page view only (notices): dropped from the address the next action returns to.
-const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar'] as const;
+const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar', 'stopped', 'answer_for', 'typed'] as const;
 const ListQuery = Type.Object({
   region: Type.Optional(BoundedString(2)),
   status: Type.Optional(BoundedString(20)),
@@ -41,6 +42,11 @@ const ListQuery = Type.Object({
   was: Type.Optional(BoundedString(20)),
   now: Type.Optional(BoundedString(20)),
   undone: Type.Optional(BoundedString(64)),
+  /** `filing`: the change named in the notice stopped the automation that was filing the task. */
+  stopped: Type.Optional(BoundedString(20)),
+  /** A refused answer: the question it was for and what was typed, shown again in its form next to `error`. */
+  answer_for: Type.Optional(BoundedString(64)),
+  typed: Type.Optional(BoundedString(40)),
 });
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 
@@ -121,7 +127,8 @@ export function taskPageRoutes(deps: {
       return sendPage(reply, renderTaskList({
         platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
-        tasks: selected.map((v) => toTaskItem(deps.catalog, v, today, documents)),
+        tasks: selected.map((v) => withTyped(toTaskItem(deps.catalog, v, today, documents), q)),
+        answerError: q.answer_for && q.error ? { taskId: q.answer_for, text: q.error } : null,
         csrf: hosted.csrf,
         regions,
         region,
@@ -136,13 +143,14 @@ export function taskPageRoutes(deps: {
         },
         group,
         callbackUrl: hosted.session.callback_url,
-        notice: await noticeOf(hosted, q),
+        // A refused answer is said next to its field (the form) when its question is listed, not twice.
+        notice: q.answer_for && selected.some((v) => v.row.id === q.answer_for) ? null : await noticeOf(hosted, q),
         returnTo: safeReturn(returnTo, '/hosted/tasks'),
         calendar,
       }));
     });
 
-    async function noticeOf(hosted: HostedContext, q: { updated?: string; was?: string; now?: string; undone?: string; unlocked?: string; error?: string; calendar?: string }): Promise<Notice | null> {
+    async function noticeOf(hosted: HostedContext, q: { updated?: string; was?: string; now?: string; undone?: string; unlocked?: string; error?: string; calendar?: string; stopped?: string }): Promise<Notice | null> {
       if (q.error) return { kind: 'error', text: q.error };
       if (q.calendar === 'on') return { kind: 'success', text: 'Your calendar link is ready: add it to your calendar app below.' };
       if (q.calendar === 'off') return { kind: 'success', text: 'You stopped sharing your calendar: the old link no longer works.' };
@@ -157,7 +165,12 @@ export function taskPageRoutes(deps: {
       }
       if (q.undone) {
         const view = await scopedTask(hosted, q.undone);
-        if (view) return { kind: 'success', text: `Undone: “${toTaskItem(deps.catalog, view, deps.tasks.today()).title}” is ${STATUS_WORDS[view.row.status]} again.` };
+        if (view) {
+          const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
+          // Undo reopens the task only: the canceled automation is not resumed (tasks service, undoStatus).
+          if (q.stopped === 'filing') return { kind: 'success', text: `Undone: “${title}” is open again (${STATUS_WORDS[view.row.status]}). The filing that was stopped stays stopped: start it again from the task.` };
+          return { kind: 'success', text: `Undone: “${title}” is ${STATUS_WORDS[view.row.status]} again.` };
+        }
       }
       if (q.updated) {
         const view = await scopedTask(hosted, q.updated);
@@ -165,9 +178,10 @@ export function taskPageRoutes(deps: {
         const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
         // Undo is offered while the task still has the status this change gave it (another tab may have moved it since).
         const undoable = isTaskStatus(q.was) && q.was !== q.now && view.row.status === q.now;
+        const stoppedFiling = q.stopped === 'filing';
         return {
-          kind: 'success', text: `“${title}” ${CHANGE_TEXT[q.now]}.`,
-          confirmation: { taskId: view.row.id, undo: undoable ? { from: q.now, to: q.was as TaskStatus, title } : null },
+          kind: 'success', text: `“${title}” ${CHANGE_TEXT[q.now]}${stoppedFiling ? '; the filing Statehouse was doing was stopped' : ''}.`,
+          confirmation: { taskId: view.row.id, undo: undoable ? { from: q.now, to: q.was as TaskStatus, title, stoppedFiling } : null },
         };
       }
       return null;
@@ -179,11 +193,13 @@ export function taskPageRoutes(deps: {
       if (!view) return notFound(reply, hosted);
       return sendPage(reply, renderTaskDetail({
         platformName: hosted.platformName, brand: hosted.brand,
-        task: toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view])),
+        task: withTyped(toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view])), request.query),
         csrf: hosted.csrf,
         backToList: hosted.session.purpose === 'tasks',
         callbackUrl: hosted.session.callback_url,
-        notice: await noticeOf(hosted, request.query),
+        // A refused answer is said next to its field (the form), not twice.
+        notice: request.query.answer_for === view.row.id ? null : await noticeOf(hosted, request.query),
+        answerError: request.query.answer_for === view.row.id ? request.query.error ?? null : null,
       }));
     });
 
@@ -206,7 +222,9 @@ export function taskPageRoutes(deps: {
         if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
         throw error;
       }
-      const changed = withParam(back, 'updated', view.row.id, { was: view.row.status, now: status });
+      // Done or dismissed cancels a filing under way (tasks service): the notice and its undo say so.
+      const stopped = (status === 'done' || status === 'dismissed') && filingUnderWay(toTaskItem(deps.catalog, view, deps.tasks.today()));
+      const changed = withParam(back, 'updated', view.row.id, { was: view.row.status, now: status, ...(stopped && { stopped: 'filing' }) });
       return reply.redirect(changed, 303);
     });
 
@@ -226,7 +244,7 @@ export function taskPageRoutes(deps: {
         }
         throw error;
       }
-      return reply.redirect(withParam(back, 'undone', view.row.id), 303);
+      return reply.redirect(withParam(back, 'undone', view.row.id, form.stopped === 'filing' ? { stopped: 'filing' } : {}), 303);
     });
 
     r.post('/hosted/tasks/:task_id/answer', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
@@ -243,17 +261,23 @@ export function taskPageRoutes(deps: {
         return reply.redirect(withParam(back, 'unlocked', unlocked.map((u) => u.row.id).join(',')), 303);
       } catch (error) {
         if (error instanceof RequestValidationError || error instanceof InvalidInputError) {
-          const message = view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
-          return sendPage(reply, renderTaskDetail({
-            platformName: hosted.platformName, brand: hosted.brand, task: toTaskItem(deps.catalog, view, deps.tasks.today()), csrf: hosted.csrf,
-            backToList: hosted.session.purpose === 'tasks', callbackUrl: hosted.session.callback_url, notice: null, answerError: message,
-          }), { status: 422 });
+          const message = error instanceof InvalidInputError && error.reason === FUTURE_DATE_MESSAGE ? 'Enter a date no more than one year from today: this one is further ahead (check the year)'
+            : view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
+          // Back to the page the form was on (list with its filters, or the task) at a GET address, so a reload
+          // does not resend; the error and what was typed go along, and the fragment lands on the field.
+          const refused = withParam(back, 'error', message, { answer_for: view.row.id, typed: raw.slice(0, 40) });
+          return reply.redirect(`${refused}#answer-${view.row.id}`, 303);
         }
         if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
         throw error;
       }
     });
   };
+}
+
+/** The question a refused answer was for shows what was typed again (`typed`), not its stored answer. */
+function withTyped<T extends { id: string; kind: string; typed?: string | null }>(task: T, q: { answer_for?: string; typed?: string }): T {
+  return q.answer_for === task.id && task.kind === 'question' ? { ...task, typed: q.typed ?? '' } : task;
 }
 
 function withParam(path: string, name: string, value: string, more: Record<string, string> = {}): string {

@@ -142,7 +142,7 @@ export function createTasksService(deps: TasksDeps) {
     async answer(scope: AccessScope, id: string, answer: unknown) {
       const task = await requireTask(scope, id);
       if (task.kind !== 'question') throw new NotFoundError(`Question task '${id}' not found`);
-      const value = checkAnswer(task.question, answer);
+      const value = checkAnswer(task.question, answer, today());
       const locationChange = locationChangeOf(task.question, value);
       const unlocked = await changeAndReplan(scope, async (trx) => {
         // Answer first: an answered question is kept when the fact it collected becomes known.
