@@ -61,7 +61,10 @@ function harness(options: { refuseLocation?: boolean } = {}) {
       return { location: undefined as never, event: null };
     },
   };
-  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: { forTasks: async () => new Map(), cancelForManualStatus: async () => undefined } });
+  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: {
+    forTasks: async () => new Map(),
+    cancelForManualStatus: async (trx, _scope, id, status) => void events.push(`cancel automation of ${id} (${status}) in ${trxOf(trx)}`),
+  } });
   return { tasks, events, rows };
 }
 
@@ -102,6 +105,13 @@ describe('tasks service: undoing a status change', () => {
     expect(task.row.status).toBe('in-progress');
     expect(events).toEqual(['lock in 1', 'setStatus in-progress in 1', 'replan in 1']);
     expect(rows.find((r) => r.id === 'task_req')!.status).toBe('in-progress');
+  });
+
+  it('undoing into done stops a live automation, as marking it done does, in the same transaction', async () => {
+    const { tasks, events, rows } = harness();
+    rows.find((r) => r.id === 'task_req')!.status = 'todo';
+    await tasks.undoStatus(scope, 'task_req', { from: 'todo', to: 'done' });
+    expect(events).toEqual(['lock in 1', 'cancel automation of task_req (done) in 1', 'setStatus done in 1', 'replan in 1']);
   });
 
   it('refuses when the task moved on since (409), changing nothing', async () => {

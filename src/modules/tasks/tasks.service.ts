@@ -114,9 +114,10 @@ export function createTasksService(deps: TasksDeps) {
      * Undoes a status change the owner just made: `from` is the status the change produced, `to` the one it
      * replaced. Refused (409) when the task moved on since, or when no allowed change leads from `to` to
      * `from` (an undo only reverses a real change). Like any status change it re-plans, and is recorded as a
-     * task.updated event; an automation canceled by the change stays canceled.
+     * task.updated event; an automation canceled by the change stays canceled, and undoing into done or dismissed
+   * stops a live one as marking it so does.
      */
-    async undoStatus(scope: AccessScope, id: string, change: { from: TaskStatus; to: TaskStatus }) {
+    async undoStatus(scope: AccessScope, id: string, change: { from: TaskStatus; to: TaskStatus }, actor: ManualActor = 'owner') {
       const task = await requireTask(scope, id);
       if (task.kind === 'question') throw new ConflictError(`Task '${id}' is a question: its answer is changed, not undone`);
       if (task.row.status !== change.from) {
@@ -129,6 +130,8 @@ export function createTasksService(deps: TasksDeps) {
         // Checked again under the planning lock: a change from another tab between the read and here wins.
         const current = await repositoryFor(trx).findTask(scope.legalEntityId, id);
         if (current?.status !== change.from) throw new ConflictError(`Task '${id}' changed since: there is nothing to undo`);
+        // Undoing into done or dismissed is a manual status like any other: a live automation stops with it.
+        if (change.to === 'done' || change.to === 'dismissed') await deps.automations.cancelForManualStatus(trx, scope, id, change.to, actor);
         await repositoryFor(trx).setStatus(scope.legalEntityId, id, change.to, change.to === 'done' ? deps.now() : null);
         return { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] };
       });
