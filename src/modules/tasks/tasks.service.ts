@@ -115,7 +115,7 @@ export function createTasksService(deps: TasksDeps) {
      * replaced. Refused (409) when the task moved on since, or when no allowed change leads from `to` to
      * `from` (an undo only reverses a real change). Like any status change it re-plans, and is recorded as a
      * task.updated event; an automation canceled by the change stays canceled, and undoing into done or dismissed
-   * stops a live one as marking it so does.
+     * stops a live one as marking it so does.
      */
     async undoStatus(scope: AccessScope, id: string, change: { from: TaskStatus; to: TaskStatus }, actor: ManualActor = 'owner') {
       const task = await requireTask(scope, id);
