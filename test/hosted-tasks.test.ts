@@ -143,9 +143,15 @@ describe('hosted task pages', () => {
       expect(undone.headers.location).toBe(`/hosted/tasks?group=category&undone=${agent.id}`);
       expect((await allTasks()).find((x) => x.id === agent.id)!.status).toBe('in-progress');
       expect((await browser.get(undone.headers.location as string)).body).toContain(`Undone: “${agent.definition.title}” is in progress again.`);
-      const events = await eventsUntil(t.app, apiKey, (list) =>
-        list.filter((e) => e.type === 'task.updated' && e.data.object.id === agent.id && e.data.changed?.includes('status')).length >= 2);
-      const last = events.filter((e) => e.type === 'task.updated' && e.data.object.id === agent.id).at(-1)!;
+      // The log lists an event once every older transaction on the server has ended: wait for the undo's own
+      // event (in progress again, after done), not for a count the earlier changes can already reach.
+      const statusEvents = (list: Awaited<ReturnType<typeof eventsUntil>>) =>
+        list.filter((e) => e.type === 'task.updated' && e.data.object.id === agent.id && e.data.changed?.includes('status'));
+      const events = await eventsUntil(t.app, apiKey, (list) => {
+        const statuses = statusEvents(list).map((e) => e.data.object.status);
+        return statuses.lastIndexOf('in-progress') > statuses.lastIndexOf('done') && statuses.includes('done');
+      });
+      const last = statusEvents(events).at(-1)!;
       expect(last.data.object.status).toBe('in-progress');
 
       // A second undo of the same change finds nothing to undo: the task is no longer done.
