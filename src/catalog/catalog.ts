@@ -28,8 +28,7 @@ export interface Catalog {
 export const CATALOG_DIR = packagePath('catalog');
 
 /** A catalog file's content, checked against its schema unless the build's cache vouches for it (catalog-cache.ts). */
-function readChecked<T>(file: string): T {
-  const schema = schemaForFile(file);
+export function readChecked<T>(file: string, schema: TSchema = schemaForFile(file)): T {
   let parsed;
   try {
     parsed = parseCatalogYaml(readFileSync(file, 'utf8'), schema);
@@ -52,7 +51,7 @@ function check<T>(schema: TSchema, data: unknown, file: string): T {
   return data as T;
 }
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     const children = value instanceof Map ? [...value.values()] : Object.values(value);

@@ -1,10 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
-import { Value } from 'typebox/value';
 import { packagePath } from '../lib/package-root.js';
-import { parseCatalogYaml } from './catalog-cache.js';
+import { deepFreeze, readChecked } from './catalog.js';
 import {
   HandbookQuestionsFileSchema, PolicyFileSchema, POLICY_CATEGORIES,
   type AnswerValue, type HandbookQuestion, type PolicyDefinition, type PolicyFile,
@@ -26,25 +23,6 @@ export const HANDBOOK_DIR = packagePath('catalog', 'handbook');
 export const FEDERAL = 'US';
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
-const checkers = new Map<TSchema, ReturnType<typeof Compile>>();
-
-/** A file's content, checked against its schema unless the build's cache vouches for it (catalog-cache.ts). */
-function read<T>(file: string, schema: TSchema): T {
-  let data: unknown;
-  try {
-    const parsed = parseCatalogYaml(readFileSync(file, 'utf8'), schema);
-    if (parsed.checked) return parsed.data as T;
-    data = parsed.data;
-  } catch (error) {
-    throw new CatalogError(file, '(file)', `not valid YAML: ${(error as Error).message}`);
-  }
-  let checker = checkers.get(schema);
-  if (!checker) checkers.set(schema, (checker = Compile(schema)));
-  if (checker.Check(data)) return data as T;
-  const first = [...Value.Errors(schema, data)].sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
-  throw new CatalogError(file, first?.instancePath || '(root)', first?.message ?? 'does not match its schema');
-}
-
 function checkQuestion(file: string, where: string, q: HandbookQuestion): void {
   if ((q.type === 'choice') !== (q.choices !== undefined)) throw new CatalogError(file, `${where}/choices`, 'a choice question has choices, and only a choice question');
   if ((q.min !== undefined || q.max !== undefined) && q.type !== 'integer') throw new CatalogError(file, `${where}/min`, 'min and max are for integer questions');
@@ -74,7 +52,7 @@ export function loadHandbookCatalog(dir = HANDBOOK_DIR): HandbookCatalog {
     checkQuestion(file, where, q);
     questions.set(q.id, q);
   };
-  for (const [i, q] of read<{ questions: HandbookQuestion[] }>(questionsFile, HandbookQuestionsFileSchema).questions.entries()) addQuestion(questionsFile, `/questions/${i}`, q);
+  for (const [i, q] of readChecked<{ questions: HandbookQuestion[] }>(questionsFile, HandbookQuestionsFileSchema).questions.entries()) addQuestion(questionsFile, `/questions/${i}`, q);
 
   const policyDir = path.join(dir, 'policies');
   const files = readdirSync(policyDir).filter((f) => f.endsWith('.yaml'))
@@ -83,7 +61,7 @@ export function loadHandbookCatalog(dir = HANDBOOK_DIR): HandbookCatalog {
 
   const parsed = files.map((name) => {
     const file = path.join(policyDir, name);
-    const data = read<PolicyFile>(file, PolicyFileSchema);
+    const data = readChecked<PolicyFile>(file, PolicyFileSchema);
     if (name !== `${data.region}.yaml` || (data.region !== FEDERAL && !regionByCode(data.region))) {
       throw new CatalogError(file, '/region', `must be ${FEDERAL} or the region code the file is named after (${name})`);
     }
@@ -147,13 +125,4 @@ export function fillPolicyText(body: string, values: { company: string; regionNa
     if (question?.type === 'boolean') return answer ? 'yes' : 'no';
     return String(answer);
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    const children = value instanceof Map ? [...value.values()] : Object.values(value);
-    for (const child of children) deepFreeze(child);
-  }
-  return value;
 }
