@@ -84,7 +84,7 @@ export function buildCatalogCache(files: string[]): CatalogCache {
 /** Writes the cache for every YAML file of the catalog directory; returns how many files it holds. */
 export function writeCatalogCache(dir = packagePath('catalog')): number {
   const yamlIn = (sub: string) => readdirSync(path.join(dir, sub)).filter((f) => f.endsWith('.yaml')).map((f) => path.join(dir, sub, f));
-  const files = [path.join(dir, 'questions.yaml'), ...yamlIn('regions'), path.join(dir, 'handbook', 'questions.yaml'), ...yamlIn(path.join('handbook', 'policies'))];
+  const files = [path.join(dir, 'questions.yaml'), path.join(dir, 'federal.yaml'), ...yamlIn('regions'), path.join(dir, 'handbook', 'questions.yaml'), ...yamlIn(path.join('handbook', 'policies'))];
   const entries = buildCatalogCache(files);
   writeFileSync(CATALOG_CACHE_FILE, JSON.stringify(entries));
   return Object.keys(entries).length;

@@ -7,6 +7,8 @@ import { Type, type Static } from 'typebox';
 
 const Id = Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 80 });
 const Url = Type.String({ pattern: '^https://', maxLength: 500 });
+/** A date as YYYY-MM-DD. */
+const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const Text = (maxLength = 2000) => Type.String({ minLength: 1, maxLength });
 
 export const TASK_CATEGORIES = ['hr', 'insurance', 'payroll', 'registration', 'registration-maintenance', 'tax', 'sales-tax'] as const;
@@ -19,12 +21,19 @@ export const TASK_TAGS = [
 ] as const;
 export const ENTITY_TYPES = ['unset', 'c_corp', 'p_corp', 'pllc', 'llc', 'llp', 'lp', 'gp'] as const;
 export const TAX_CLASSES = ['unset', 'corp', 's_corp', 'partnership', 'disregarded', 'tax_exempt'] as const;
-export const FACTS = ['has_employees', 'has_physical_location', 'employee_count', 'registration_date', 'operations_start_date'] as const;
+export const FACTS = [
+  'has_employees', 'has_physical_location', 'employee_count', 'registration_date', 'operations_start_date',
+  /** The last digit of the state's registration (business id) number: some biennial reports follow it. */
+  'registration_number_digit',
+  /** Whether the business has employees or premises in one locality (a city or county of the region's `localities`). */
+  'in_locality',
+] as const;
 /** What a requirement is, for coverage checks across the 51 regions. */
 export const FAMILIES = [
   'foreign-qualification', 'registered-agent', 'initial-statement', 'publication', 'annual-report', 'franchise-tax-report',
   'withholding', 'unemployment-insurance', 'paid-leave', 'disability-insurance', 'workers-compensation', 'local-payroll-tax',
-  'new-hire-reporting', 'other',
+  'new-hire-reporting', 'sales-tax-permit', 'local-business-tax', 'posters', 'minimum-tax',
+  'federal-registration', 'federal-employment-tax', 'beneficial-ownership', 'other',
 ] as const;
 
 const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as ReturnType<typeof Type.Unsafe<T[number]>>;
@@ -58,6 +67,8 @@ export interface Criteria {
   employee_count_gte?: number;
   entity_types?: (typeof ENTITY_TYPES)[number][];
   tax_classifications?: (typeof TAX_CLASSES)[number][];
+  /** The business has employees or premises in this locality (an id of the region file's `localities`); asked per locality. */
+  in_locality?: string;
   any?: Criteria[];
 }
 
@@ -71,6 +82,7 @@ export const CriteriaSchema = Type.Cyclic(
         employee_count_gte: Type.Optional(Type.Integer({ minimum: 1 })),
         entity_types: Type.Optional(Type.Array(Literals(ENTITY_TYPES), { minItems: 1 })),
         tax_classifications: Type.Optional(Type.Array(Literals(TAX_CLASSES), { minItems: 1 })),
+        in_locality: Type.Optional(Id),
         any: Type.Optional(Type.Array(Type.Ref('Criteria'), { minItems: 2 })),
       },
       { additionalProperties: false },
@@ -99,22 +111,37 @@ export const DueRuleSchema = Type.Union([
     { rule: Type.Literal('fiscal_year_end'), offset_months: Type.Integer({ minimum: 0, maximum: 12 }), day: DayOfMonth },
     { additionalProperties: false },
   ),
+  /** Quarterly filings (`every: 1q`): `day` of the `offset_months`-th month after each calendar quarter ends (941: 1, last). */
+  Type.Object(
+    { rule: Type.Literal('quarter_end'), offset_months: Type.Integer({ minimum: 0, maximum: 3 }), day: DayOfMonth },
+    { additionalProperties: false },
+  ),
   Type.Object(
     { rule: Type.Literal('within_days'), of: Literals(['registration_date', 'operations_start_date'] as const), days: Type.Integer({ minimum: 0, maximum: 730 }) },
     { additionalProperties: false },
   ),
 ]);
 
+/**
+ * Which years a biennial or triennial filing falls in: the registration (incorporation, in the home state) year's
+ * cycle (default), the opposite parity of it, odd or even calendar years, or the parity of the last digit of the
+ * state's registration number (asked; estimated from the registration year until answered).
+ */
+export const CYCLES = ['same-as-registration-year', 'opposite-of-registration-year', 'odd', 'even', 'registration-number-digit'] as const;
+
 export const ScheduleSchema = Type.Object(
   {
-    every: Literals(['once', '1y', '2y'] as const),
+    /** once; quarterly (1q, calendar quarters); every year, two years or three years. */
+    every: Literals(['once', '1q', '1y', '2y', '3y'] as const),
     due: DueRuleSchema,
     /**
-     * Biennial filings: in years of the same parity as the registration year (the default, first one two
-     * years after registration), in odd or even years, or — with `first: next-year` — every two years from
-     * the year after registration.
+     * Biennial (and triennial: only 'same-as-registration-year') filings: see CYCLES. Without it: the registration
+     * year's cycle, the first one two (three) years after registration, or — with `first: next-year` — every two
+     * years from the year after registration.
      */
-    parity: Type.Optional(Literals(['same-as-registration-year', 'odd', 'even'] as const)),
+    parity: Type.Optional(Literals(CYCLES)),
+    /** The cycle by entity type, where a state sets it so (e.g. corporations in even years, LLCs in odd years); overrides `parity`. */
+    parity_by_entity_type: Type.Optional(Type.Record(Literals(ENTITY_TYPES), Literals(CYCLES))),
     /** The first recurring filing is due in the year after registration ('next-year') or at the first due date after it ('first-due-date'). */
     first: Type.Optional(Literals(['next-year', 'first-due-date'] as const)),
   },
@@ -178,6 +205,16 @@ const AutomationSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** One page read to confirm a requirement. The URL is the page as read (an archived copy may be http). */
+export const VerificationSchema = Type.Object(
+  {
+    url: Type.String({ pattern: '^https?://', maxLength: 500 }),
+    verified_on: IsoDate,
+    says: Text(1000),
+  },
+  { additionalProperties: false },
+);
+
 export const RequirementSchema = Type.Object(
   {
     id: Id,
@@ -203,8 +240,13 @@ export const RequirementSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    /** Official pages the facts above come from. */
+    /** Official pages the facts above come from: pages that state the rule, never only an agency's home page. */
     sources: Type.Array(Url, { minItems: 1 }),
+    /**
+     * The verification pass: each page read to confirm the requirement, when, and what it says (quoted or closely
+     * paraphrased). Every `confirmed` requirement has one (scripts/check-catalog.ts).
+     */
+    verification: Type.Optional(Type.Array(VerificationSchema, { minItems: 1 })),
     /** 'uncertain' when a fact could not be confirmed; `notes` then says which. */
     confidence: Literals(['confirmed', 'uncertain'] as const),
     notes: Type.Optional(Text(1000)),
@@ -217,12 +259,22 @@ export type AutomationField = NonNullable<RequirementDefinition['resolutions']['
 /** A requirement's automation: how it is fulfilled, its input fields and its outputs. */
 export type AutomationDefinition = NonNullable<RequirementDefinition['resolutions']['automation']>;
 
+/** A locality of a region: asked about ("Does the business have employees or premises in Philadelphia?") only where a requirement needs it. */
+export const LocalitySchema = Type.Object(
+  { id: Id, name: Text(120), kind: Literals(['city', 'county', 'district'] as const) },
+  { additionalProperties: false },
+);
+export type Locality = Static<typeof LocalitySchema>;
+
+/** A region file (catalog/regions/<CODE>.yaml); catalog/federal.yaml has the same shape with region US. */
 export const RegionFileSchema = Type.Object(
   {
     region: Type.String({ pattern: '^[A-Z]{2}$' }),
     /** Whether the region taxes wages (decides a withholding account). */
     wage_income_tax: Type.Boolean(),
     agencies: Type.Array(AgencySchema, { minItems: 1 }),
+    /** Cities, counties or districts with taxes of their own; a requirement names one with `in_locality`. */
+    localities: Type.Optional(Type.Array(LocalitySchema)),
     requirements: Type.Array(RequirementSchema, { minItems: 1 }),
   },
   { additionalProperties: false },

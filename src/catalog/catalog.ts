@@ -16,8 +16,15 @@ export interface RegionCatalog {
   requirements: readonly RequirementDefinition[];
 }
 
+/** Federal requirements (catalog/federal.yaml): planned once per entity, in its home region (engine.ts, "federal"). */
+export interface FederalCatalog {
+  agencies: ReadonlyMap<string, Agency>;
+  requirements: readonly RequirementDefinition[];
+}
+
 export interface Catalog {
   regions: ReadonlyMap<string, RegionCatalog>;
+  federal: FederalCatalog;
   questions: readonly QuestionDefinition[];
   questionByFact: ReadonlyMap<string, QuestionDefinition>;
   /** The employer's own requirements, planned in every region like its requirements (the handbook: handbook-requirement.ts). */
@@ -86,36 +93,58 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
     for (const [i, agency] of data.agencies.entries()) {
       if (!agency.id.startsWith(prefix)) throw new CatalogError(file, `/agencies/${i}/id`, `must start with '${prefix}'`);
     }
-    const ids = new Set(data.requirements.map((r) => r.id));
-    for (const [i, requirement] of data.requirements.entries()) {
-      const where = `/requirements/${i}`;
-      if (!requirement.id.startsWith(prefix)) throw new CatalogError(file, `${where}/id`, `must start with '${prefix}'`);
-      if (byId.has(requirement.id)) throw new CatalogError(file, `${where}/id`, `duplicate requirement id ${requirement.id}`);
-      const agency = agencies.get(requirement.agency);
-      if (!agency) throw new CatalogError(file, `${where}/agency`, `unknown agency '${requirement.agency}'`);
-      for (const [j, unlocked] of (requirement.unlocks ?? []).entries()) {
-        if (!ids.has(unlocked)) throw new CatalogError(file, `${where}/unlocks/${j}`, `unknown requirement '${unlocked}' in this region`);
-      }
-      if (requirement.eta && requirement.eta.min > requirement.eta.max) throw new CatalogError(file, `${where}/eta`, 'min must not exceed max');
-      if (requirement.schedule.every === 'once' && requirement.schedule.due.rule !== 'none' && requirement.schedule.due.rule !== 'within_days') {
-        throw new CatalogError(file, `${where}/schedule/due`, 'a one-time requirement is due with rule none or within_days');
-      }
-      if (requirement.schedule.every !== 'once' && (requirement.schedule.due.rule === 'none' || requirement.schedule.due.rule === 'within_days')) {
-        throw new CatalogError(file, `${where}/schedule/due`, 'a recurring requirement needs a fixed, anniversary or fiscal_year_end rule');
-      }
-      byId.set(requirement.id, { definition: requirement, region, agency });
-    }
+    checkRequirements(file, data, prefix, agencies, region, byId);
     regions.set(data.region, { region, wageIncomeTax: data.wage_income_tax, agencies, requirements: data.requirements });
   }
-  // An employer requirement is the same in every region; `region` is the first one (it unlocks nothing, so no caller reads it).
-  const employerRequirements = [HANDBOOK_REQUIREMENT];
+  const federalFile = path.join(dir, 'federal.yaml');
+  const federalData = readChecked<RegionFile>(federalFile);
+  if (federalData.region !== 'US') throw new CatalogError(federalFile, '/region', 'must be US');
+  const federalAgencies = new Map(federalData.agencies.map((a) => [a.id, a]));
+  for (const [i, agency] of federalData.agencies.entries()) {
+    if (!agency.id.startsWith('us-')) throw new CatalogError(federalFile, `/agencies/${i}/id`, "must start with 'us-'");
+  }
+  // Federal and employer requirements are stored in a region of the entity; `region` here is the first one (it
+  // unlocks nothing in another file, so no caller reads it).
   const anyRegion = [...regions.values()][0]?.region;
+  if (anyRegion) checkRequirements(federalFile, federalData, 'us-', federalAgencies, anyRegion, byId);
+  const employerRequirements = [HANDBOOK_REQUIREMENT];
   if (anyRegion) for (const definition of employerRequirements) byId.set(definition.id, { definition, region: anyRegion, agency: HANDBOOK_AGENCY });
   return deepFreeze({
     regions,
+    federal: { agencies: federalAgencies, requirements: federalData.requirements },
     questions,
     questionByFact,
     employerRequirements,
     requirement: (id: string) => byId.get(id),
   });
+}
+
+/** The checks of one region (or the federal) file's requirements beyond its schema; adds each to `byId`. */
+function checkRequirements(
+  file: string,
+  data: RegionFile,
+  prefix: string,
+  agencies: ReadonlyMap<string, Agency>,
+  region: Region,
+  byId: Map<string, { definition: RequirementDefinition; region: Region; agency: Agency }>,
+): void {
+  const ids = new Set(data.requirements.map((r) => r.id));
+  for (const [i, requirement] of data.requirements.entries()) {
+    const where = `/requirements/${i}`;
+    if (!requirement.id.startsWith(prefix)) throw new CatalogError(file, `${where}/id`, `must start with '${prefix}'`);
+    if (byId.has(requirement.id)) throw new CatalogError(file, `${where}/id`, `duplicate requirement id ${requirement.id}`);
+    const agency = agencies.get(requirement.agency);
+    if (!agency) throw new CatalogError(file, `${where}/agency`, `unknown agency '${requirement.agency}'`);
+    for (const [j, unlocked] of (requirement.unlocks ?? []).entries()) {
+      if (!ids.has(unlocked)) throw new CatalogError(file, `${where}/unlocks/${j}`, `unknown requirement '${unlocked}' in this region`);
+    }
+    if (requirement.eta && requirement.eta.min > requirement.eta.max) throw new CatalogError(file, `${where}/eta`, 'min must not exceed max');
+    if (requirement.schedule.every === 'once' && requirement.schedule.due.rule !== 'none' && requirement.schedule.due.rule !== 'within_days') {
+      throw new CatalogError(file, `${where}/schedule/due`, 'a one-time requirement is due with rule none or within_days');
+    }
+    if (requirement.schedule.every !== 'once' && (requirement.schedule.due.rule === 'none' || requirement.schedule.due.rule === 'within_days')) {
+      throw new CatalogError(file, `${where}/schedule/due`, 'a recurring requirement needs a fixed, anniversary or fiscal_year_end rule');
+    }
+    byId.set(requirement.id, { definition: requirement, region, agency });
+  }
 }

@@ -51,10 +51,10 @@ describe('occurrences (schedules)', () => {
     occurrences(schedule, ctx(over)).occurrences.map((o) => o.dueDate);
 
   it('once: no due date, or N days after a known date', () => {
-    expect(occurrences({ every: 'once', due: { rule: 'none' } }, ctx()).occurrences).toEqual([{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null }]);
+    expect(occurrences({ every: 'once', due: { rule: 'none' } }, ctx()).occurrences).toEqual([{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null }]);
     expect(dues({ every: 'once', due: { rule: 'within_days', of: 'registration_date', days: 90 } })).toEqual(['2020-09-13']);
     const unknown = occurrences({ every: 'once', due: { rule: 'within_days', of: 'operations_start_date', days: 15 } }, ctx());
-    expect(unknown).toEqual({ occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null }], missing: ['operations_start_date'] });
+    expect(unknown).toEqual({ occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null }], missing: ['operations_start_date'] });
   });
 
   it('fixed date every year, from the year after registration', () => {
@@ -95,7 +95,10 @@ describe('occurrences (schedules)', () => {
 
   it('the period is the year ending on the due date (two for biennial filings)', () => {
     const [first] = occurrences({ every: '2y', due: { rule: 'fixed', month: 4, day: 1 } }, ctx()).occurrences;
-    expect(first).toEqual({ periodKey: '2026-04-01', periodStartDate: '2024-04-02', periodEndDate: '2026-04-01', dueDate: '2026-04-01' });
+    expect(first).toEqual({
+      periodKey: '2026-04-01', periodStartDate: '2024-04-02', periodEndDate: '2026-04-01', dueDate: '2026-04-01',
+      basis: { rule: 'Due April 1, every two years counted from the registration year', exact: true, pendingFact: null },
+    });
   });
 });
 

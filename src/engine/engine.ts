@@ -3,7 +3,7 @@ import type { QuestionDefinition, RequirementDefinition } from '../catalog/catal
 import { regionByCode } from '../catalog/regions.js';
 import { evaluate, type CriterionMet, type Fact, type RegionFacts } from './criteria.js';
 import { addDays } from './dates.js';
-import { occurrences, type DateFact } from './schedule.js';
+import { occurrences, type ScheduleFact } from './schedule.js';
 
 export interface EntityInput {
   entityType: string | null;
@@ -48,6 +48,8 @@ export interface PlannedTask {
   periodStartDate: string | null;
   periodEndDate: string | null;
   dueDate: string | null;
+  /** How the due date was found (null without one): the rule in words, exact or estimated, and the question that makes it exact. */
+  dueDateBasis: { rule: string; exact: boolean; questionId: string | null } | null;
   criteriaMet: CriterionMet[];
   /** Requirements of the same region that must be done first. */
   blockedBy: string[];
@@ -95,8 +97,8 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
       windowEnd: addDays(input.today, HORIZON_DAYS),
     };
 
-    const needed = new Map<Fact | DateFact, RequirementDefinition[]>();
-    const need = (fact: Fact | DateFact, definition: RequirementDefinition) => needed.set(fact, [...(needed.get(fact) ?? []), definition]);
+    const needed = new Map<Fact | ScheduleFact, RequirementDefinition[]>();
+    const need = (fact: Fact | ScheduleFact, definition: RequirementDefinition) => needed.set(fact, [...(needed.get(fact) ?? []), definition]);
     const applying = new Map<string, RequirementDefinition>();
     const evaluations = new Map<string, CriterionMet[]>();
     for (const definition of [...regionCatalog.requirements, ...catalog.employerRequirements]) {
@@ -112,8 +114,9 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
         .map((other) => other.id);
       const schedule = occurrences(definition.schedule, context);
       for (const fact of schedule.missing) need(fact, definition);
-      for (const occurrence of schedule.occurrences) {
-        planned.push({ kind: 'requirement', definitionId: definition.id, regionCode: code, ...occurrence, criteriaMet: evaluations.get(definition.id)!, blockedBy });
+      for (const { basis, ...occurrence } of schedule.occurrences) {
+        const dueDateBasis = basis && { rule: basis.rule, exact: basis.exact, questionId: basis.pendingFact ? catalog.questionByFact.get(basis.pendingFact)?.id ?? null : null };
+        planned.push({ kind: 'requirement', definitionId: definition.id, regionCode: code, ...occurrence, dueDateBasis, criteriaMet: evaluations.get(definition.id)!, blockedBy });
       }
     }
     for (const [fact, definitions] of needed) {
@@ -182,6 +185,7 @@ function questionTask(question: QuestionDefinition, code: string, regionName: st
     periodStartDate: null,
     periodEndDate: null,
     dueDate: null,
+    dueDateBasis: null,
     criteriaMet: definitions.length > 0
       ? [{
           key: 'unknown-fact',

@@ -1,5 +1,16 @@
 import type { Schedule } from '../catalog/catalog.schema.js';
 import { addDays, addMonths, dateIn, dayOf, monthOf, yearOf } from './dates.js';
+import { describeSchedule } from './describe.js';
+
+/** How a due date was found: every planned date can say which rule produced it and whether it is exact. */
+export interface DueDateBasis {
+  /** The rule in words, e.g. "Due May 15 every year, from the year after registration". */
+  rule: string;
+  /** false when a fact the rule needs is unknown and the date is the next occurrence it can determine. */
+  exact: boolean;
+  /** The fact whose answer makes an estimated date exact (its question is asked); null when exact. */
+  pendingFact: ScheduleFact | null;
+}
 
 export interface Occurrence {
   /** 'once', or the due date: with the definition and region it identifies a task. */
@@ -7,6 +18,8 @@ export interface Occurrence {
   periodStartDate: string | null;
   periodEndDate: string | null;
   dueDate: string | null;
+  /** null when there is no due date. */
+  basis: DueDateBasis | null;
 }
 
 export interface ScheduleContext {
@@ -20,11 +33,13 @@ export interface ScheduleContext {
 }
 
 export type DateFact = 'registration_date' | 'operations_start_date';
+/** Facts a schedule can depend on. */
+export type ScheduleFact = DateFact | 'registration_number_digit';
 
 export interface ScheduleResult {
   occurrences: Occurrence[];
-  /** Facts without which the due dates cannot be computed. */
-  missing: DateFact[];
+  /** Facts without which the due dates cannot be computed exactly (their questions are asked). */
+  missing: ScheduleFact[];
 }
 
 const baseOf = (fact: DateFact, ctx: ScheduleContext) => (fact === 'registration_date' ? ctx.registrationDate : ctx.operationsStartDate);
@@ -32,11 +47,12 @@ const baseOf = (fact: DateFact, ctx: ScheduleContext) => (fact === 'registration
 /** The due dates of a requirement within the planning window. */
 export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleResult {
   const due = schedule.due;
+  const basis: DueDateBasis = { rule: describeSchedule(schedule), exact: true, pendingFact: null };
   if (schedule.every === 'once') {
-    if (due.rule !== 'within_days') return { occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null }], missing: [] };
+    if (due.rule !== 'within_days') return { occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null }], missing: [] };
     const base = baseOf(due.of, ctx);
     return {
-      occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: base ? addDays(base, due.days) : null }],
+      occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: base ? addDays(base, due.days) : null, basis: base ? basis : null }],
       missing: base ? [] : [due.of],
     };
   }
@@ -65,7 +81,7 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
       dueDate = dateIn(year, ctx.fiscalYearEndMonth + due.offset_months, due.day);
       eligible = fiscalYearEnd >= base;
       periodStartDate = addDays(addMonths(fiscalYearEnd, -12), 1);
-      if (eligible && inWindow(dueDate, ctx)) out.push({ periodKey: dueDate, periodStartDate, periodEndDate: fiscalYearEnd, dueDate });
+      if (eligible && inWindow(dueDate, ctx)) out.push({ periodKey: dueDate, periodStartDate, periodEndDate: fiscalYearEnd, dueDate, basis });
       continue;
     } else {
       return { occurrences: [], missing: [] };
@@ -79,7 +95,7 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
     }
     if (!eligible || !inWindow(dueDate, ctx)) continue;
     periodStartDate = addDays(addMonths(dueDate, -12 * years), 1);
-    out.push({ periodKey: dueDate, periodStartDate, periodEndDate: dueDate, dueDate });
+    out.push({ periodKey: dueDate, periodStartDate, periodEndDate: dueDate, dueDate, basis });
   }
   return { occurrences: out, missing: [] };
 }

@@ -19,6 +19,7 @@ import * as platformBranding from './20261126100000_platform-branding.js';
 import * as mailSubjectOpened from './20261126120000_mail-subject-opened.js';
 import * as signupConfirmedSteps from './20261126130000_signup-confirmed-steps.js';
 import * as taskRevision from './20261126150000_task-revision.js';
+import * as taskDueDateBasis from './20261127090000_task-due-date-basis.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20261126120000_mail-subject-opened': mailSubjectOpened,
   '20261126130000_signup-confirmed-steps': signupConfirmedSteps,
   '20261126150000_task-revision': taskRevision,
+  '20261127090000_task-due-date-basis': taskDueDateBasis,
 };

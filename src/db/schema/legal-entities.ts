@@ -70,6 +70,12 @@ export interface TasksTable {
   period_start_date: DateString | null;
   period_end_date: DateString | null;
   due_date: DateString | null;
+  /** How the due date was found (the rule in words); null without a due date. */
+  due_date_rule: ColumnType<string | null, string | null | undefined, string | null>;
+  /** false while the date is estimated (a fact it depends on is unknown); null without a due date. */
+  due_date_exact: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  /** The question whose answer makes an estimated due date exact. */
+  due_date_question: ColumnType<string | null, string | null | undefined, string | null>;
   status: Generated<'todo' | 'in-progress' | 'done' | 'dismissed'>;
   answer: ColumnType<unknown, string | null | undefined, string | null>;
   criteria_met: ColumnType<{ key: string; reason: string; data: Record<string, unknown> }[], string, string>;

@@ -83,6 +83,7 @@ function shownChanges(current: TaskRow, planned: PlannedTask): string[] {
     current.period_start_date !== planned.periodStartDate && 'period_start_date',
     current.period_end_date !== planned.periodEndDate && 'period_end_date',
     current.due_date !== planned.dueDate && 'due_date',
+    !sameBasis(current, planned) && 'due_date_basis',
     canonical(current.criteria_met) !== canonical(planned.criteriaMet) && 'criteria_met',
     !current.applicable && 'applicable',
   ].filter((field): field is string => field !== false);
@@ -90,11 +91,17 @@ function shownChanges(current: TaskRow, planned: PlannedTask): string[] {
 
 function differs(current: TaskRow, planned: PlannedTask) {
   return current.due_date !== planned.dueDate ||
+    !sameBasis(current, planned) ||
     current.period_start_date !== planned.periodStartDate ||
     current.period_end_date !== planned.periodEndDate ||
     !current.applicable ||
     canonical(current.criteria_met) !== canonical(planned.criteriaMet) ||
     canonical(current.blocked_by) !== canonical(planned.blockedBy);
+}
+
+function sameBasis(current: TaskRow, planned: PlannedTask) {
+  const basis = planned.dueDateBasis;
+  return current.due_date_rule === (basis?.rule ?? null) && current.due_date_exact === (basis?.exact ?? null) && current.due_date_question === (basis?.questionId ?? null);
 }
 
 /** JSON with object keys sorted: jsonb reorders keys, so a stored value reads back in another order. */

@@ -31,7 +31,7 @@ export function createPlanningRepository(db: Db) {
       (await db.selectFrom('legal_entities').select('id').where('id', '>', after).orderBy('id').limit(limit).execute()).map((e) => e.id),
 
     /**
-     * Bulk insert from column arrays (unnest): 12 parameters per statement whatever the row count, so
+     * Bulk insert from column arrays (unnest): 15 parameters per statement whatever the row count, so
      * neither Kysely nor PostgreSQL has thousands of placeholders to handle.
      */
     async insertPlanned(rows: { legalEntityId: string; task: PlannedTask }[]): Promise<CreatedTask[]> {
@@ -39,11 +39,14 @@ export function createPlanningRepository(db: Db) {
       const col = <T>(pick: (r: { legalEntityId: string; task: PlannedTask }) => T) => rows.map(pick);
       // Re-plannings of an entity are serialised (lockEntities); the unique key keeps duplicates impossible regardless.
       const result = await sql<CreatedTask>`
-        insert into tasks (id, legal_entity_id, kind, definition_id, region_code, period_key, period_start_date, period_end_date, due_date, criteria_met, blocked_by)
+        insert into tasks (id, legal_entity_id, kind, definition_id, region_code, period_key, period_start_date, period_end_date, due_date,
+          due_date_rule, due_date_exact, due_date_question, criteria_met, blocked_by)
         select * from unnest(
           ${col(() => newId(ID_PREFIX.task))}::text[], ${col((r) => r.legalEntityId)}::text[], ${col((r) => r.task.kind)}::text[],
           ${col((r) => r.task.definitionId)}::text[], ${col((r) => r.task.regionCode)}::text[], ${col((r) => r.task.periodKey)}::text[],
           ${col((r) => r.task.periodStartDate)}::date[], ${col((r) => r.task.periodEndDate)}::date[], ${col((r) => r.task.dueDate)}::date[],
+          ${col((r) => r.task.dueDateBasis?.rule ?? null)}::text[], ${col((r) => r.task.dueDateBasis?.exact ?? null)}::boolean[],
+          ${col((r) => r.task.dueDateBasis?.questionId ?? null)}::text[],
           ${col((r) => JSON.stringify(r.task.criteriaMet))}::jsonb[], ${col((r) => JSON.stringify(r.task.blockedBy))}::jsonb[])
         on conflict on constraint tasks_identity_key do nothing
         returning id, legal_entity_id`.execute(db);
@@ -55,6 +58,9 @@ export function createPlanningRepository(db: Db) {
         period_start_date: t.periodStartDate,
         period_end_date: t.periodEndDate,
         due_date: t.dueDate,
+        due_date_rule: t.dueDateBasis?.rule ?? null,
+        due_date_exact: t.dueDateBasis?.exact ?? null,
+        due_date_question: t.dueDateBasis?.questionId ?? null,
         criteria_met: JSON.stringify(t.criteriaMet),
         blocked_by: JSON.stringify(t.blockedBy),
         applicable: true,

@@ -24,6 +24,7 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
     id: `task_${++next}`, legal_entity_id: legalEntityId, kind: t.kind, definition_id: t.definitionId, region_code: t.regionCode, period_key: t.periodKey,
     period_start_date: t.periodStartDate, period_end_date: t.periodEndDate, due_date: t.dueDate, status: 'todo', answer: null,
     criteria_met: t.criteriaMet as TaskRow['criteria_met'], blocked_by: t.blockedBy, applicable: true, acted_at: null, completed_at: null, revision: 0,
+    due_date_rule: t.dueDateBasis?.rule ?? null, due_date_exact: t.dueDateBasis?.exact ?? null, due_date_question: t.dueDateBasis?.questionId ?? null,
     created_at: TODAY, updated_at: TODAY,
   });
   const repo: PlanningRepository = {

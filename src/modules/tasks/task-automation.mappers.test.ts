@@ -15,7 +15,7 @@ function requirementView(definitionId: string, status: TaskRow['status'], automa
   const row: TaskRow = {
     id: 'task_1', legal_entity_id: 'le_a', kind: 'requirement', definition_id: definitionId, region_code: 'CA', period_key: 'once',
     period_start_date: null, period_end_date: null, due_date: null, status, answer: null, criteria_met: [], blocked_by: [],
-    applicable: true, acted_at: null, completed_at: null, revision: 0, created_at: NOW, updated_at: NOW,
+    applicable: true, acted_at: null, completed_at: null, revision: 0, due_date_rule: null, due_date_exact: null, due_date_question: null, created_at: NOW, updated_at: NOW,
   };
   return { row, kind: 'requirement', region: regionByCode('CA')!, definition: found.definition, agency: found.agency, automation };
 }

@@ -13,7 +13,7 @@ const scope = { platformId: 'plt_1', legalEntityId: 'le_a' };
 const row = (id: string, definitionId: string): TaskRow => ({
   id, legal_entity_id: 'le_a', kind: 'requirement', definition_id: definitionId, region_code: 'CA', period_key: 'once', period_start_date: null,
   period_end_date: null, due_date: null, status: 'todo', answer: null, criteria_met: [], blocked_by: [], applicable: true, acted_at: null,
-  completed_at: null, revision: 0, created_at: NOW, updated_at: NOW,
+  completed_at: null, revision: 0, due_date_rule: null, due_date_exact: null, due_date_question: null, created_at: NOW, updated_at: NOW,
 });
 
 /** Every requirement of the CA catalog as a task; the automations service records each call. */

@@ -14,7 +14,7 @@ const scope = { platformId: 'plt_1', legalEntityId: 'le_a' };
 const question = (fact: string): TaskRow => ({
   id: `task_${fact}`, legal_entity_id: 'le_a', kind: 'question', definition_id: catalog.questions.find((q) => q.fact === fact)!.id, region_code: 'NY',
   period_key: 'once', period_start_date: null, period_end_date: null, due_date: null, status: 'todo', answer: null, criteria_met: [], blocked_by: [],
-  applicable: true, acted_at: null, completed_at: null, revision: 0, created_at: NOW, updated_at: NOW,
+  applicable: true, acted_at: null, completed_at: null, revision: 0, due_date_rule: null, due_date_exact: null, due_date_question: null, created_at: NOW, updated_at: NOW,
 });
 
 /**
