@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Compile } from 'typebox/compile';
-import type { Agency, QuestionDefinition, RegionFile, RequirementDefinition } from './catalog.schema.js';
+import type { Agency, Criteria, Locality, QuestionDefinition, RegionFile, RequirementDefinition } from './catalog.schema.js';
 import { CatalogError, regionByCode, type Region } from './regions.js';
 import { packagePath } from '../lib/package-root.js';
 import { parseCatalogYaml, schemaForFile } from './catalog-cache.js';
@@ -13,6 +13,8 @@ export interface RegionCatalog {
   region: Region;
   wageIncomeTax: boolean;
   agencies: ReadonlyMap<string, Agency>;
+  /** Cities, counties and districts with taxes of their own, by id (asked about per locality: the `in-locality` question). */
+  localities: ReadonlyMap<string, Locality>;
   requirements: readonly RequirementDefinition[];
 }
 
@@ -94,7 +96,8 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
       if (!agency.id.startsWith(prefix)) throw new CatalogError(file, `/agencies/${i}/id`, `must start with '${prefix}'`);
     }
     checkRequirements(file, data, prefix, agencies, region, byId);
-    regions.set(data.region, { region, wageIncomeTax: data.wage_income_tax, agencies, requirements: data.requirements });
+    const localities = checkLocalities(file, data, prefix, questionByFact.has('in_locality'));
+    regions.set(data.region, { region, wageIncomeTax: data.wage_income_tax, agencies, localities, requirements: data.requirements });
   }
   const federalFile = path.join(dir, 'federal.yaml');
   const federalData = readChecked<RegionFile>(federalFile);
@@ -107,6 +110,8 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   // unlocks nothing in another file, so no caller reads it).
   const anyRegion = [...regions.values()][0]?.region;
   if (anyRegion) checkRequirements(federalFile, federalData, 'us-', federalAgencies, anyRegion, byId);
+  // Federal requirements are planned once per business, never per locality.
+  checkLocalities(federalFile, { ...federalData, localities: [] }, 'us-', false);
   const employerRequirements = [HANDBOOK_REQUIREMENT];
   if (anyRegion) for (const definition of employerRequirements) byId.set(definition.id, { definition, region: anyRegion, agency: HANDBOOK_AGENCY });
   return deepFreeze({
@@ -147,4 +152,27 @@ function checkRequirements(
     }
     byId.set(requirement.id, { definition: requirement, region, agency });
   }
+}
+
+/**
+ * The localities of one region file: ids start with the region's prefix and are unique, and every `in_locality`
+ * criterion names one of them (a city of another state would never be asked about). Kept apart from the schedule
+ * checks of `checkRequirements`.
+ */
+function checkLocalities(file: string, data: RegionFile, prefix: string, hasQuestion: boolean): ReadonlyMap<string, Locality> {
+  const localities = new Map<string, Locality>();
+  for (const [i, locality] of (data.localities ?? []).entries()) {
+    if (!locality.id.startsWith(prefix)) throw new CatalogError(file, `/localities/${i}/id`, `must start with '${prefix}'`);
+    if (localities.has(locality.id)) throw new CatalogError(file, `/localities/${i}/id`, `duplicate locality id ${locality.id}`);
+    localities.set(locality.id, locality);
+  }
+  const named = (criteria: Criteria): string[] => [...(criteria.in_locality ? [criteria.in_locality] : []), ...(criteria.any ?? []).flatMap(named)];
+  for (const [i, requirement] of data.requirements.entries()) {
+    for (const id of named(requirement.applies_when)) {
+      const where = `/requirements/${i}/applies_when`;
+      if (!localities.has(id)) throw new CatalogError(file, where, `in_locality '${id}' is not a locality of this file`);
+      if (!hasQuestion) throw new CatalogError(file, where, 'in_locality needs a question for fact in_locality in questions.yaml');
+    }
+  }
+  return localities;
 }

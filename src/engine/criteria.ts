@@ -10,6 +10,15 @@ export interface RegionFacts {
   employeeCount: number | null;
   entityType: string | null;
   taxClassification: string | null;
+  /** The answers of the `in-locality` question in this region, by locality id (absent: not answered yet). */
+  localityAnswers?: ReadonlyMap<string, boolean>;
+  /** The names of the region's localities, by id (for the reasons). */
+  localityNames?: ReadonlyMap<string, string>;
+  /**
+   * Set for the federal requirements, whose facts are the whole business's: `isHome` then means incorporated in a
+   * US state (`incorporatedIn`, its name), and the reasons speak of the United States.
+   */
+  federal?: { incorporatedIn: string | null };
 }
 
 export type Fact = 'has_employees' | 'has_physical_location' | 'employee_count';
@@ -26,6 +35,11 @@ export interface Evaluation {
   met: CriterionMet[];
   /** The facts whose absence keeps it undecided (when it is). */
   unknown: Set<Fact>;
+  /**
+   * The localities whose `in-locality` answer keeps it undecided. Only once nothing else is unknown: a city is asked
+   * about only when the rest of the criteria hold (no Philadelphia question without Pennsylvania employees).
+   */
+  localities: Set<string>;
 }
 
 const ENTITY_TYPE_NAMES: Record<string, string> = {
@@ -36,15 +50,19 @@ const TAX_CLASS_NAMES: Record<string, string> = {
   corp: 'a corporation', s_corp: 'an S corporation', partnership: 'a partnership', disregarded: 'a disregarded entity', tax_exempt: 'a tax-exempt organization',
 };
 
-const TRUE = (met: CriterionMet[] = []): Evaluation => ({ value: true, met, unknown: new Set() });
-const FALSE: Evaluation = { value: false, met: [], unknown: new Set() };
-const UNKNOWN = (fact: Fact): Evaluation => ({ value: null, met: [], unknown: new Set([fact]) });
+const TRUE = (met: CriterionMet[] = []): Evaluation => ({ value: true, met, unknown: new Set(), localities: new Set() });
+const FALSE: Evaluation = { value: false, met: [], unknown: new Set(), localities: new Set() };
+const UNKNOWN = (fact: Fact): Evaluation => ({ value: null, met: [], unknown: new Set([fact]), localities: new Set() });
 
 /** Kleene logic: false wins an AND, true wins an OR, otherwise unknown. */
 function and(parts: Evaluation[]): Evaluation {
   if (parts.some((p) => p.value === false)) return FALSE;
   const unknown = parts.filter((p) => p.value === null);
-  if (unknown.length > 0) return { value: null, met: [], unknown: new Set(unknown.flatMap((p) => [...p.unknown])) };
+  if (unknown.length > 0) {
+    const facts = new Set(unknown.flatMap((p) => [...p.unknown]));
+    // The region's own facts are asked first; the localities once they are known and the rest holds.
+    return { value: null, met: [], unknown: facts, localities: facts.size > 0 ? new Set() : new Set(unknown.flatMap((p) => [...p.localities])) };
+  }
   return TRUE(parts.flatMap((p) => p.met));
 }
 
@@ -52,8 +70,25 @@ function or(parts: Evaluation[]): Evaluation {
   const held = parts.find((p) => p.value === true);
   if (held) return held;
   const unknown = parts.filter((p) => p.value === null);
-  if (unknown.length > 0) return { value: null, met: [], unknown: new Set(unknown.flatMap((p) => [...p.unknown])) };
+  if (unknown.length > 0) return { value: null, met: [], unknown: new Set(unknown.flatMap((p) => [...p.unknown])), localities: new Set(unknown.flatMap((p) => [...p.localities])) };
   return FALSE;
+}
+
+/** `in_locality`: the answer of that locality's `in-locality` question. */
+function inLocality(id: string, facts: RegionFacts): Evaluation {
+  const answer = facts.localityAnswers?.get(id);
+  if (answer === undefined) return { value: null, met: [], unknown: new Set(), localities: new Set([id]) };
+  if (!answer) return FALSE;
+  const name = facts.localityNames?.get(id) ?? id;
+  return TRUE([{ key: 'in-locality', reason: `The business has employees or premises in ${name}, ${facts.regionName}`, data: { region: facts.regionCode, locality: id } }]);
+}
+
+/** `scope` of a federal requirement: home = incorporated in a US state, foreign = a company formed abroad. */
+function federalScope(scope: 'home' | 'foreign', incorporatedIn: string | null): Evaluation {
+  if (scope === 'home') {
+    return incorporatedIn ? TRUE([{ key: 'home-state', reason: `The business is incorporated in ${incorporatedIn}`, data: { incorporated_in_us: true } }]) : FALSE;
+  }
+  return incorporatedIn ? FALSE : TRUE([{ key: 'foreign-state', reason: 'The business is incorporated outside the United States', data: { incorporated_in_us: false } }]);
 }
 
 function flag(actual: boolean | null, wanted: boolean, fact: Fact, met: CriterionMet): Evaluation {
@@ -65,7 +100,9 @@ function flag(actual: boolean | null, wanted: boolean, fact: Fact, met: Criterio
 export function evaluate(criteria: Criteria, facts: RegionFacts): Evaluation {
   const region = { region: facts.regionCode };
   const parts: Evaluation[] = [];
-  if (criteria.scope === 'home') {
+  if (facts.federal && (criteria.scope === 'home' || criteria.scope === 'foreign')) {
+    parts.push(federalScope(criteria.scope, facts.federal.incorporatedIn));
+  } else if (criteria.scope === 'home') {
     parts.push(facts.isHome ? TRUE([{ key: 'home-state', reason: `${facts.regionName} is the state of incorporation`, data: region }]) : FALSE);
   } else if (criteria.scope === 'foreign') {
     parts.push(facts.isHome ? FALSE : TRUE([{ key: 'foreign-state', reason: `${facts.regionName} is not the state of incorporation`, data: region }]));
@@ -105,6 +142,7 @@ export function evaluate(criteria: Criteria, facts: RegionFacts): Evaluation {
       ? TRUE([{ key: 'tax-classification', reason: `The business is taxed as ${TAX_CLASS_NAMES[tax] ?? tax}`, data: { tax_classification: tax } }])
       : FALSE);
   }
+  if (criteria.in_locality !== undefined) parts.push(inLocality(criteria.in_locality, facts));
   if (criteria.any) parts.push(or(criteria.any.map((branch) => evaluate(branch, facts))));
   return and(parts);
 }

@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/catalog.js';
-import type { QuestionDefinition, RequirementDefinition } from '../catalog/catalog.schema.js';
+import type { Locality, QuestionDefinition, RequirementDefinition } from '../catalog/catalog.schema.js';
 import { regionByCode } from '../catalog/regions.js';
 import { evaluate, type CriterionMet, type Fact, type RegionFacts } from './criteria.js';
 import { addDays } from './dates.js';
@@ -28,6 +28,8 @@ export interface TaskState {
   kind: 'requirement' | 'question';
   definitionId: string;
   regionCode: string;
+  /** 'once', a due date, or the locality an `in-locality` question asks about; 'once' when absent. */
+  periodKey?: string;
   status: string;
   completedOn: string | null;
   answer: unknown;
@@ -58,7 +60,9 @@ export interface PlannedTask {
 /** Tasks are planned this far ahead; the daily job rolls the window forward. */
 export const HORIZON_DAYS = 365;
 
-const answerKey = (questionId: string, region: string) => `${questionId}:${region}`;
+const answerKey = (questionId: string, region: string, periodKey = 'once') => `${questionId}:${region}:${periodKey}`;
+/** The United States as the federal requirements' reasons name it. */
+const NATION = 'the United States';
 
 /**
  * The compliance engine: a pure, deterministic function from what is known about an entity
@@ -70,20 +74,20 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
   const answers = new Map<string, unknown>();
   const done = new Map<string, string | null>();
   for (const task of input.tasks) {
-    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode), task.answer);
+    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
     if (task.kind === 'requirement' && task.status === 'done') done.set(answerKey(task.definitionId, task.regionCode), task.completedOn);
   }
 
   const locations = new Map(input.locations.map((l) => [l.regionCode, l]));
-  const regionCodes = [...new Set([...(home && catalog.regions.has(home) ? [home] : []), ...locations.keys()])]
-    .filter((code) => catalog.regions.has(code))
-    .sort();
+  const regionCodes = regionsOf(catalog, input);
+  const anchor = federalAnchor(catalog, input);
+  const localityQuestion = catalog.questionByFact.get('in_locality');
 
   const planned: PlannedTask[] = [];
   for (const code of regionCodes) {
     const regionCatalog = catalog.regions.get(code)!;
     const isHome = code === home;
-    const facts = regionFacts(regionCatalog.region.name, code, isHome, locations.get(code), entity);
+    const facts = regionFacts(regionCatalog.region.name, code, isHome, locations.get(code), entity, localityFacts(catalog, input, code));
     const foreignRegistration = regionCatalog.requirements
       .filter((r) => r.family === 'foreign-qualification')
       .map((r) => done.get(answerKey(r.id, code)))
@@ -99,29 +103,45 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
 
     const needed = new Map<Fact | ScheduleFact, RequirementDefinition[]>();
     const need = (fact: Fact | ScheduleFact, definition: RequirementDefinition) => needed.set(fact, [...(needed.get(fact) ?? []), definition]);
-    const applying = new Map<string, RequirementDefinition>();
-    const evaluations = new Map<string, CriterionMet[]>();
-    for (const definition of [...regionCatalog.requirements, ...catalog.employerRequirements]) {
-      const result = evaluate(definition.applies_when, facts);
-      if (result.value === null) for (const fact of result.unknown) need(fact, definition);
-      if (result.value !== true) continue;
-      applying.set(definition.id, definition);
-      evaluations.set(definition.id, result.met);
-    }
-    for (const definition of applying.values()) {
-      const blockedBy = [...applying.values()]
-        .filter((other) => other.unlocks?.includes(definition.id) && !done.has(answerKey(other.id, code)))
-        .map((other) => other.id);
-      const schedule = occurrences(definition.schedule, context);
-      for (const fact of schedule.missing) need(fact, definition);
-      for (const { basis, ...occurrence } of schedule.occurrences) {
-        const dueDateBasis = basis && { rule: basis.rule, exact: basis.exact, questionId: basis.pendingFact ? catalog.questionByFact.get(basis.pendingFact)?.id ?? null : null };
-        planned.push({ kind: 'requirement', definitionId: definition.id, regionCode: code, ...occurrence, dueDateBasis, criteriaMet: evaluations.get(definition.id)!, blockedBy });
+    const neededLocalities = new Map<string, RequirementDefinition[]>();
+    /** Plans the requirements that apply of one group (the region's, or the federal ones in the anchor region). */
+    const planGroup = (definitions: readonly RequirementDefinition[], groupFacts: RegionFacts, asks: boolean) => {
+      const applying = new Map<string, RequirementDefinition>();
+      const evaluations = new Map<string, CriterionMet[]>();
+      for (const definition of definitions) {
+        const result = evaluate(definition.applies_when, groupFacts);
+        if (result.value === null && asks) {
+          for (const fact of result.unknown) need(fact, definition);
+          for (const locality of result.localities) neededLocalities.set(locality, [...(neededLocalities.get(locality) ?? []), definition]);
+        }
+        if (result.value !== true) continue;
+        applying.set(definition.id, definition);
+        evaluations.set(definition.id, result.met);
       }
-    }
+      for (const definition of applying.values()) {
+        const blockedBy = [...applying.values()]
+          .filter((other) => other.unlocks?.includes(definition.id) && !done.has(answerKey(other.id, code)))
+          .map((other) => other.id);
+        const schedule = occurrences(definition.schedule, context);
+        for (const fact of schedule.missing) need(fact, definition);
+        for (const { basis, ...occurrence } of schedule.occurrences) {
+          const dueDateBasis = basis && { rule: basis.rule, exact: basis.exact, questionId: basis.pendingFact ? catalog.questionByFact.get(basis.pendingFact)?.id ?? null : null };
+          planned.push({ kind: 'requirement', definitionId: definition.id, regionCode: code, ...occurrence, dueDateBasis, criteriaMet: evaluations.get(definition.id)!, blockedBy });
+        }
+      }
+    };
+    planGroup([...regionCatalog.requirements, ...catalog.employerRequirements], facts, true);
+    // Federal requirements, once per business in its anchor region. Their unknown facts raise no question of their
+    // own: the states' questions are asked, and their answers decide these too.
+    if (code === anchor) planGroup(catalog.federal.requirements, federalFacts(catalog, input, code), false);
     for (const [fact, definitions] of needed) {
       const question = catalog.questionByFact.get(fact);
       if (question) planned.push(questionTask(question, code, regionCatalog.region.name, definitions));
+    }
+    if (localityQuestion) {
+      for (const [id, definitions] of [...neededLocalities].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        planned.push(questionTask(localityQuestion, code, regionCatalog.region.name, definitions, regionCatalog.localities.get(id)));
+      }
     }
   }
 
@@ -129,15 +149,66 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
   const plannedKeys = new Set(planned.map((t) => `${t.kind}:${t.definitionId}:${t.regionCode}:${t.periodKey}`));
   for (const task of input.tasks) {
     if (task.kind !== 'question' || task.answer === null || task.answer === undefined) continue;
-    if (plannedKeys.has(`question:${task.definitionId}:${task.regionCode}:once`)) continue;
+    const periodKey = task.periodKey ?? 'once';
+    if (plannedKeys.has(`question:${task.definitionId}:${task.regionCode}:${periodKey}`)) continue;
     const question = catalog.questions.find((q) => q.id === task.definitionId);
     const region = regionByCode(task.regionCode);
-    if (question && region) planned.push(questionTask(question, task.regionCode, region.name, []));
+    const locality = periodKey === 'once' ? undefined : catalog.regions.get(task.regionCode)?.localities.get(periodKey);
+    if (question && region && (periodKey === 'once' || locality)) planned.push(questionTask(question, task.regionCode, region.name, [], locality));
   }
   return planned;
 }
 
-function regionFacts(regionName: string, code: string, isHome: boolean, location: LocationInput | undefined, entity: EntityInput): RegionFacts {
+/** The regions the entity's tasks are planned in: its state of incorporation and its locations, in code order. */
+function regionsOf(catalog: Catalog, input: EngineInput): string[] {
+  const home = input.entity.incorporationRegion;
+  return [...new Set([...(home ? [home] : []), ...input.locations.map((l) => l.regionCode)])].filter((code) => catalog.regions.has(code)).sort();
+}
+
+/**
+ * Where the federal requirements are planned (and stored): the state of incorporation when the catalog has it, else
+ * the first of the entity's locations in code order; null without either (no federal tasks).
+ */
+export function federalAnchor(catalog: Catalog, input: EngineInput): string | null {
+  const home = input.entity.incorporationRegion;
+  if (home && catalog.regions.has(home)) return home;
+  return regionsOf(catalog, input)[0] ?? null;
+}
+
+/** Yes when one is yes; unknown when none is and one is unknown; else no. */
+const anyOf = (values: (boolean | null)[]) => (values.includes(true) ? true : values.includes(null) ? null : false);
+
+/** The whole business's facts, for the federal requirements: employees or premises anywhere, employees in total. */
+function federalFacts(catalog: Catalog, input: EngineInput, anchor: string): RegionFacts {
+  const { entity, locations } = input;
+  const home = entity.incorporationRegion;
+  const countUnknown = locations.some((l) => l.hasEmployees !== false && l.employeeCount === null);
+  return {
+    regionCode: anchor,
+    regionName: NATION,
+    isHome: Boolean(home && catalog.regions.has(home)),
+    hasEmployees: anyOf(locations.map((l) => l.hasEmployees)),
+    hasPhysicalLocation: anyOf(locations.map((l) => l.hasPhysicalLocation)),
+    employeeCount: countUnknown ? null : locations.reduce((sum, l) => sum + (l.hasEmployees === false ? 0 : l.employeeCount ?? 0), 0),
+    entityType: entity.entityType,
+    taxClassification: entity.taxClassification,
+    federal: { incorporatedIn: (home && catalog.regions.get(home)?.region.name) || null },
+  };
+}
+
+/** The region's localities and the answers of their `in-locality` questions. */
+function localityFacts(catalog: Catalog, input: EngineInput, code: string): Pick<RegionFacts, 'localityAnswers' | 'localityNames'> {
+  const localities = catalog.regions.get(code)?.localities ?? new Map();
+  const question = catalog.questionByFact.get('in_locality');
+  const localityAnswers = new Map<string, boolean>();
+  for (const task of input.tasks) {
+    if (task.kind !== 'question' || task.definitionId !== question?.id || task.regionCode !== code || typeof task.answer !== 'boolean') continue;
+    if (task.periodKey && localities.has(task.periodKey)) localityAnswers.set(task.periodKey, task.answer);
+  }
+  return { localityAnswers, localityNames: new Map([...localities.values()].map((l) => [l.id, l.name])) };
+}
+
+function regionFacts(regionName: string, code: string, isHome: boolean, location: LocationInput | undefined, entity: EntityInput, localities: Pick<RegionFacts, 'localityAnswers' | 'localityNames'> = {}): RegionFacts {
   return {
     regionCode: code,
     regionName,
@@ -148,40 +219,47 @@ function regionFacts(regionName: string, code: string, isHome: boolean, location
     employeeCount: location ? location.employeeCount : 0,
     entityType: entity.entityType,
     taxClassification: entity.taxClassification,
+    ...localities,
   };
 }
 
 export interface Explanation {
   regionCode: string;
   isHome: boolean;
-  requirements: { id: string; title: string; applies: boolean | null; reasons: CriterionMet[]; unknown: string[] }[];
+  /** `federal`: a requirement of catalog/federal.yaml, evaluated on the whole business's facts (this is its anchor region). */
+  requirements: { id: string; title: string; applies: boolean | null; reasons: CriterionMet[]; unknown: string[]; federal?: boolean }[];
 }
 
 /** For operators: every requirement of every region considered, whether it applies and why. */
 export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
   const home = input.entity.incorporationRegion;
   const locations = new Map(input.locations.map((l) => [l.regionCode, l]));
-  const codes = [...new Set([...(home ? [home] : []), ...locations.keys()])].filter((c) => catalog.regions.has(c)).sort();
-  return codes.map((code) => {
+  const anchor = federalAnchor(catalog, input);
+  const describe = (definition: RequirementDefinition, facts: RegionFacts, federal: boolean) => {
+    const result = evaluate(definition.applies_when, facts);
+    const unknown = [...result.unknown, ...[...result.localities].map((id) => `in_locality ${id}`)];
+    return { id: definition.id, title: definition.title, applies: result.value, reasons: result.met, unknown, ...(federal && { federal }) };
+  };
+  return regionsOf(catalog, input).map((code) => {
     const region = catalog.regions.get(code)!;
-    const facts = regionFacts(region.region.name, code, code === home, locations.get(code), input.entity);
+    const facts = regionFacts(region.region.name, code, code === home, locations.get(code), input.entity, localityFacts(catalog, input, code));
+    const federal = code === anchor ? catalog.federal.requirements.map((d) => describe(d, federalFacts(catalog, input, code), true)) : [];
     return {
       regionCode: code,
       isHome: code === home,
-      requirements: [...region.requirements, ...catalog.employerRequirements].map((definition) => {
-        const result = evaluate(definition.applies_when, facts);
-        return { id: definition.id, title: definition.title, applies: result.value, reasons: result.met, unknown: [...result.unknown] };
-      }),
+      requirements: [...[...region.requirements, ...catalog.employerRequirements].map((d) => describe(d, facts, false)), ...federal],
     };
   });
 }
 
-function questionTask(question: QuestionDefinition, code: string, regionName: string, definitions: RequirementDefinition[]): PlannedTask {
+/** A question task; for a locality (the `in-locality` question) one per locality, its id the period key. */
+function questionTask(question: QuestionDefinition, code: string, regionName: string, definitions: RequirementDefinition[], locality?: Locality): PlannedTask {
+  const place = locality ? `${locality.name}, ${regionName}` : regionName;
   return {
     kind: 'question',
     definitionId: question.id,
     regionCode: code,
-    periodKey: 'once',
+    periodKey: locality?.id ?? 'once',
     periodStartDate: null,
     periodEndDate: null,
     dueDate: null,
@@ -190,9 +268,9 @@ function questionTask(question: QuestionDefinition, code: string, regionName: st
       ? [{
           key: 'unknown-fact',
           reason: `Needed to decide: ${definitions.map((d) => d.title).join('; ')}`,
-          data: { region: code, fact: question.fact, requirements: definitions.map((d) => d.id) },
+          data: { region: code, fact: question.fact, requirements: definitions.map((d) => d.id), ...(locality && { locality: locality.id }) },
         }]
-      : [{ key: 'answered', reason: `Answered for ${regionName}`, data: { region: code, fact: question.fact } }],
+      : [{ key: 'answered', reason: `Answered for ${place}`, data: { region: code, fact: question.fact, ...(locality && { locality: locality.id }) } }],
     blockedBy: [],
   };
 }

@@ -36,6 +36,7 @@ describe('golden scenarios', () => {
       'CA employee-handbook -',
       'DE de-annual-franchise-tax-report-corporation 2027-03-01',
       'DE de-registered-agent -',
+      'DE us-irs-ein -',
       'NY ?operations-start-date -',
       'NY ?registration-date -',
       'NY employee-handbook -',
@@ -102,6 +103,7 @@ describe('golden scenarios', () => {
       'FL ?registration-date -',
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
+      'WY us-irs-ein -',
       'WY wy-annual-report-llc 2027-08-01', // the first day of the anniversary month
       'WY wy-registered-agent -',
     ]);
