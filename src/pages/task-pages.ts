@@ -18,6 +18,11 @@ export interface TaskItem {
   overdue: boolean;
   /** "due in 3 days", "overdue by 2 days": open work due soon or late (pages/dates.ts, dueHint). */
   dueHint: string | null;
+  /**
+   * The rule behind the due date ("Due January 31, every year …") and whether the date is exact; when estimated, the
+   * question whose answer makes it exact (`taskId` when the page can link to it). null without a due date.
+   */
+  dueBasis: { rule: string; exact: boolean; question: { title: string; taskId: string | null } | null } | null;
   /** The catalog's category (registration, payroll, …): the list can group by it. */
   category: string;
   fee: string | null;
@@ -93,6 +98,23 @@ ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><inp
 function notice(n: Notice | null, csrf = '', returnTo = '/hosted/tasks'): Raw {
   if (!n) return html``;
   return html`<div class="notice ${n.kind}" role="${n.kind === 'error' ? 'alert' : 'status'}"><p>${n.text}</p>${n.items?.length ? html`<ul>${n.items.map((i) => html`<li>${i}</li>`)}</ul>` : ''}${n.confirmation ? undoForm(n.confirmation, csrf, returnTo) : ''}</div>`;
+}
+
+/** An estimated date says so, and which answer makes it exact. */
+function estimated(task: TaskItem): Raw {
+  const basis = task.dueBasis;
+  if (!basis || basis.exact) return html``;
+  const question = basis.question;
+  const what = !question ? html`the open questions` : question.taskId ? html`<a href="/hosted/tasks/${question.taskId}">${question.title}</a>` : html`“${question.title}”`;
+  return html`<p class="due-basis estimated"><strong>Estimated:</strong> answer ${what} to make it exact.</p>`;
+}
+
+/** "Due March 4, 2027 — the last day of the anniversary month of registration, every year …", and whether it is estimated. */
+function dueBasis(task: TaskItem): Raw {
+  if (!task.dueBasis || !task.dueDate) return html``;
+  // The rule's words start with "Due …" (engine/describe.ts): said once.
+  const rule = task.dueBasis.rule.replace(/^Due /, '');
+  return html`<p class="due-basis">Due ${dayTime(task.dueDate)} — ${rule}</p>${estimated(task)}`;
 }
 
 function due(task: TaskItem): Raw {
@@ -190,6 +212,7 @@ function taskEntry(task: TaskItem, page: TaskListPage, headingLevel: 2 | 3): Raw
   return html`<li class="task ${task.status}">
 ${headingLevel === 2 ? html`<h2>${title}</h2>` : html`<h3>${title}</h3>`}
 <p class="meta"><span class="badge">${STATUS_LABELS[task.status]}</span>${automationBadge(task)} <span>${task.regionName}</span> ${due(task)}${task.fee ? html` <span>Fee: ${task.fee}</span>` : ''}</p>
+${estimated(task)}
 ${task.summary ? html`<p>${task.summary}</p>` : ''}
 ${automationResults(task)}
 ${task.reasons.length ? html`<p class="why"><span class="muted">Why:</span> ${task.reasons.join('; ')}</p>` : ''}
@@ -255,6 +278,7 @@ export function renderTaskDetail(data: { platformName: string; brand?: PageBrand
 <h1>${t.title}</h1>
 ${notice(data.notice, data.csrf, `/hosted/tasks/${t.id}`)}
 <p class="meta"><span class="badge">${STATUS_LABELS[t.status]}</span>${automationBadge(t)} <span>${t.regionName}</span> ${due(t)}</p>
+${dueBasis(t)}
 <p>${t.description}</p>
 <dl class="summary">
 ${t.agency ? html`<div><dt>Agency</dt><dd>${t.agency}</dd></div>` : ''}

@@ -11,8 +11,8 @@ const CREATED = new Date('2026-10-01T09:00:00.250Z');
 const delaware = [...catalog.regions.get('DE')!.requirements].sort((a, b) => Number(b.fee.type === 'fixed') - Number(a.fee.type === 'fixed'));
 
 const task = (over: Partial<FeedTaskRow> = {}): FeedTaskRow => ({
-  id: 'task_1', kind: 'requirement', definition_id: delaware[0]!.id, region_code: 'DE', due_date: '2027-03-01', status: 'todo',
-  revision: 0, updated_at: CREATED, ...over,
+  id: 'task_1', kind: 'requirement', definition_id: delaware[0]!.id, region_code: 'DE', period_key: '2027-03-01', due_date: '2027-03-01', status: 'todo',
+  due_date_rule: null, due_date_exact: null, due_date_question: null, revision: 0, updated_at: CREATED, ...over,
 });
 
 const eventsOf = (text: string) => Object.values(nodeIcal.sync.parseICS(text)).filter((c): c is VEvent => c?.type === 'VEVENT');
@@ -78,5 +78,16 @@ describe('calendar feed text', () => {
     expect(text.match(/^END:VCALENDAR/gm)).toHaveLength(1);
     expect(text).toContain('X-WR-CALNAME:Evil X-INJECTED:1 END:VCALENDAR\\\\\\;\\, — compliance\r\n');
     expect(eventsOf(text)).toHaveLength(1);
+  });
+
+  it('the description states the rule behind the date, and for an estimated date the question that makes it exact', () => {
+    const rule = 'Due the last day of the anniversary month of registration, every year from the year after registration';
+    const exact = eventsOf(renderFeed(catalog, links, { businessName: 'Harbor Labs', tasks: [task({ due_date_rule: rule, due_date_exact: true })] }))[0]!;
+    expect(exact.description).toContain('Due March 1, 2027 — the last day of the anniversary month of registration, every year from the year after registration\n');
+    expect(exact.description).not.toContain('Estimated');
+    const estimated = eventsOf(renderFeed(catalog, links, {
+      businessName: 'Harbor Labs', tasks: [task({ due_date_rule: rule, due_date_exact: false, due_date_question: 'registration-date' })],
+    }))[0]!;
+    expect(estimated.description).toContain('Estimated: answer “On what date was the business registered with the state of Delaware?” to make it exact\n');
   });
 });

@@ -3,7 +3,9 @@
 import ical from 'ical-generator';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { RequirementDefinition } from '../../catalog/catalog.schema.js';
+import { questionTitle } from '../../catalog/question-title.js';
 import { regionByCode } from '../../catalog/regions.js';
+import { formatDay } from '../../pages/dates.js';
 import type { FeedTaskRow } from './calendar.repository.js';
 
 export interface FeedContent {
@@ -37,11 +39,22 @@ function describe(catalog: Catalog, task: FeedTaskRow): { title: string; lines: 
   if (!region) return null;
   if (task.kind === 'question') {
     const question = catalog.questions.find((q) => q.id === task.definition_id);
-    return question ? { title: question.title.replace('{region}', region.name), lines: [`Location: ${region.name}`] } : null;
+    return question ? { title: questionTitle(catalog, question, region.code, region.name, task.period_key), lines: [`Location: ${region.name}`] } : null;
   }
   const found = catalog.requirement(task.definition_id);
   if (!found) return null;
-  return { title: found.definition.title, lines: [`Agency: ${found.agency.name}`, `Location: ${region.name}`, `Fee: ${feeText(found.definition.fee)}`] };
+  return { title: found.definition.title, lines: [`Agency: ${found.agency.name}`, `Location: ${region.name}`, `Fee: ${feeText(found.definition.fee)}`, ...dueBasisLines(catalog, task, region.name)] };
+}
+
+/** "Due March 4, 2027 — <the rule>" and, for an estimated date, the question whose answer makes it exact. */
+function dueBasisLines(catalog: Catalog, task: FeedTaskRow, regionName: string): string[] {
+  if (!task.due_date || task.due_date_rule === null) return [];
+  const lines = [`Due ${formatDay(task.due_date)} — ${task.due_date_rule.replace(/^Due /, '')}`];
+  if (task.due_date_exact === false) {
+    const question = catalog.questions.find((q) => q.id === task.due_date_question);
+    lines.push(question ? `Estimated: answer “${questionTitle(catalog, question, task.region_code, regionName, 'once')}” to make it exact` : 'Estimated: answer the open questions to make it exact');
+  }
+  return lines;
 }
 
 /**

@@ -3,7 +3,9 @@ import type { Insertable } from 'kysely';
 import type { CalendarFeedsTable, TaskRow } from '../../db/schema.js';
 
 /** What the feed shows of a task; the rest of a task row stays in the database. */
-export type FeedTaskRow = Pick<TaskRow, 'id' | 'kind' | 'definition_id' | 'region_code' | 'due_date' | 'status' | 'revision' | 'updated_at'>;
+export type FeedTaskRow = Pick<
+  TaskRow, 'id' | 'kind' | 'definition_id' | 'region_code' | 'period_key' | 'due_date' | 'due_date_rule' | 'due_date_exact' | 'due_date_question' | 'status' | 'revision' | 'updated_at'
+>;
 
 /** A new subscription row: every column but the ones the database fills. */
 export type NewFeedRow = Omit<Insertable<CalendarFeedsTable>, 'created_at' | 'revoked_at'>;
@@ -59,7 +61,8 @@ export function createCalendarRepository(db: Db) {
           .on('t.status', 'in', ['todo', 'in-progress'])
           .on((eb) => eb.or([eb('t.applicable', '=', true), eb('t.acted_at', 'is not', null)])))
         .select([
-          'le.business_name', 't.id', 't.kind', 't.definition_id', 't.region_code', 't.due_date', 't.status', 't.revision', 't.updated_at',
+          'le.business_name', 't.id', 't.kind', 't.definition_id', 't.region_code', 't.period_key', 't.due_date', 't.status', 't.revision', 't.updated_at',
+          't.due_date_rule', 't.due_date_exact', 't.due_date_question',
         ])
         .where('f.token_hash', '=', tokenHash).where('f.revoked_at', 'is', null)
         .orderBy('t.due_date').orderBy('t.id')

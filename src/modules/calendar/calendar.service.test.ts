@@ -37,7 +37,7 @@ function harness(options: { raceOnce?: boolean } = {}) {
     feedByTokenHash: async (hash) => {
       lookups.push(hash);
       const row = rows.find((r) => r.token_hash.equals(hash) && !r.revoked_at);
-      return row ? [{ business_name: 'Harbor Labs', id: null, kind: null, definition_id: null, region_code: null, due_date: null, status: null, revision: null, updated_at: null }] : [];
+      return row ? [{ business_name: 'Harbor Labs', id: null, kind: null, definition_id: null, region_code: null, period_key: null, due_date: null, due_date_rule: null, due_date_exact: null, due_date_question: null, status: null, revision: null, updated_at: null }] : [];
     },
   };
   const service = createCalendarService({

@@ -1,6 +1,8 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { RequirementDefinition } from '../../catalog/catalog.schema.js';
 import type { Region } from '../../catalog/regions.js';
+import { localityOf, questionTitle } from '../../catalog/question-title.js';
+import type { TaskRow } from '../../db/schema.js';
 import type { Static } from 'typebox';
 import type { AccountTaskSchema, PlatformTaskSchema } from './tasks.schemas.js';
 import type { TaskView } from './task-view.js';
@@ -33,16 +35,24 @@ function manualSteps(definition: RequirementDefinition, taskId: string) {
 const eta = (definition: RequirementDefinition) =>
   definition.eta ? { estimation: { ...definition.eta }, earliest_date: null, latest_date: null } : null;
 
-function questionEndpoint(view: Extract<TaskView, { kind: 'question' }>, type: 'action' | 'endpoint') {
+function questionEndpoint(catalog: Catalog, view: Extract<TaskView, { kind: 'question' }>, type: 'action' | 'endpoint') {
   return {
     type,
     description: view.question.description,
     method: 'PATCH',
     url: `/v2/tasks/questions/${view.row.id}`,
     content_type: 'application/json',
-    fields: [{ name: 'answer', description: view.question.title.replace('{region}', view.region.name), required: true, type: view.question.answer_type }],
+    fields: [{ name: 'answer', description: titleOf(catalog, view), required: true, type: view.question.answer_type }],
   };
 }
+
+/** The stored basis of the due date (null without a due date); a stored rule without its flag reads as exact. */
+export const dueDateBasisOf = (row: Pick<TaskRow, 'due_date_rule' | 'due_date_exact' | 'due_date_question'>) =>
+  row.due_date_rule === null ? null : { rule: row.due_date_rule, exact: row.due_date_exact ?? true, question_id: row.due_date_question };
+
+/** A question task's title: `{region}` and, for a locality's question, `{locality}` filled in. */
+const titleOf = (catalog: Catalog, view: Extract<TaskView, { kind: 'question' }>) =>
+  questionTitle(catalog, view.question, view.region.code, view.region.name, view.row.period_key);
 
 const answerText = (answer: unknown) => (answer === null || answer === undefined ? null : String(answer));
 
@@ -62,6 +72,7 @@ export function toAccountTask(context: RecordContext, view: TaskView): AccountTa
     period_start_date: row.period_start_date,
     period_end_date: row.period_end_date,
     due_date: row.due_date,
+    due_date_basis: dueDateBasisOf(row),
     criteria_met: row.criteria_met,
     blocked_by: row.blocked_by,
   };
@@ -70,14 +81,14 @@ export function toAccountTask(context: RecordContext, view: TaskView): AccountTa
       ...common,
       definition: {
         id: view.question.id,
-        title: view.question.title.replace('{region}', region.name),
+        title: titleOf(context.catalog, view),
         summary: null,
         description: view.question.description,
         type: 'criteria-collection',
         resources: [],
         location: locationRef(region),
       },
-      resolutions: { action: questionEndpoint(view, 'action') },
+      resolutions: { action: questionEndpoint(context.catalog, view, 'action') },
       default_resolution_name: 'action',
       unblocks: [],
       fee: null,
@@ -130,6 +141,7 @@ const V2_CRITERIA: Record<string, string> = {
   'foreign-state': 'doing-business',
   'entity-type': 'single-requirement',
   'tax-classification': 'single-requirement',
+  'in-locality': 'doing-business',
 };
 
 const v2Status = (status: string) => (status === 'dismissed' ? 'deferred' : status) as PlatformTask['status'];
@@ -140,18 +152,19 @@ export function toPlatformTask(context: RecordContext, view: TaskView): Platform
   if (view.kind === 'question') {
     return {
       id: row.id,
-      title: view.question.title.replace('{region}', region.name),
+      title: titleOf(context.catalog, view),
       status: v2Status(row.status),
       source: {
         type: 'question',
         question_id: view.question.id,
         regions: [regionRef(region)],
-        region_scope: 'region',
+        // A locality's question (period key: the locality id) is asked of a city, county or district.
+        region_scope: localityOf(context.catalog, region.code, row.period_key) ? 'city' : 'region',
         description: view.question.description,
         answer: answerText(row.answer),
         answer_type: view.question.answer_type,
         is_editable: true,
-        resolutions: { hosted: null, endpoint: questionEndpoint(view, 'endpoint') },
+        resolutions: { hosted: null, endpoint: questionEndpoint(context.catalog, view, 'endpoint') },
         categories: [view.question.category],
       },
       priority: view.question.priority,
@@ -174,6 +187,7 @@ export function toPlatformTask(context: RecordContext, view: TaskView): Platform
       period_start_date: row.period_start_date,
       period_end_date: row.period_end_date,
       due_date: row.due_date,
+      due_date_basis: dueDateBasisOf(row),
       region: regionRef(region),
       fee: { ...definition.fee },
       eta: eta(definition),

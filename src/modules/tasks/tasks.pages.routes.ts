@@ -9,7 +9,7 @@ import { BoundedString } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { filingUnderWay, GROUPINGS, renderTaskDetail, renderTaskList, type Notice, type TaskGrouping } from '../../pages/task-pages.js';
-import { toTaskItem } from './task-items.js';
+import { toTaskItem, type QuestionTaskLookup } from './task-items.js';
 import { FUTURE_DATE_MESSAGE } from './task-answers.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
@@ -91,6 +91,17 @@ export function taskPageRoutes(deps: {
       }
     }
 
+    /** The question tasks of the page's scope, to link an estimated date to the question that makes it exact. */
+    const questionLinks = (views: TaskView[]): QuestionTaskLookup => {
+      const ids = new Map(views.filter((v) => v.kind === 'question' && v.row.period_key === 'once').map((v) => [`${v.row.definition_id}|${v.region.code}`, v.row.id]));
+      return (questionId, regionCode) => ids.get(`${questionId}|${regionCode}`) ?? null;
+    };
+    async function questionLinksFor(hosted: HostedContext, view: TaskView): Promise<QuestionTaskLookup> {
+      if (view.row.due_date_exact !== false || !view.row.due_date_question) return () => null;
+      const found = await deps.tasks.search(hosted.scope, { kind: 'question', definitionId: view.row.due_date_question, regionCode: view.region.code }, 'importance');
+      return questionLinks(found.filter((v) => inScope(hosted.session.scope, hosted.session.purpose, v)));
+    }
+
     const notFound = (reply: FastifyReply, hosted: HostedContext) =>
       sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task is not part of this page.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
 
@@ -123,11 +134,12 @@ export function taskPageRoutes(deps: {
       const kept = { region: scope.region_id ? null : region, group: group === 'none' ? null : group };
       const returnTo = listUrl({ ...kept, status: statusScope ? null : q.status ?? null });
       const documents = await documentsFor(hosted.scope, selected);
+      const links = questionLinks(visible);
       const calendar = offersCalendar(scope) ? { url: (await deps.calendar.current(hosted.scope))?.url ?? null } : null;
       return sendPage(reply, renderTaskList({
         platformName: hosted.platformName, brand: hosted.brand,
         businessName: hosted.businessName,
-        tasks: selected.map((v) => withTyped(toTaskItem(deps.catalog, v, today, documents), q)),
+        tasks: selected.map((v) => withTyped(toTaskItem(deps.catalog, v, today, documents, links), q)),
         answerError: q.answer_for && q.error ? { taskId: q.answer_for, text: q.error } : null,
         csrf: hosted.csrf,
         regions,
@@ -193,7 +205,7 @@ export function taskPageRoutes(deps: {
       if (!view) return notFound(reply, hosted);
       return sendPage(reply, renderTaskDetail({
         platformName: hosted.platformName, brand: hosted.brand,
-        task: withTyped(toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view])), request.query),
+        task: withTyped(toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view]), await questionLinksFor(hosted, view)), request.query),
         csrf: hosted.csrf,
         backToList: hosted.session.purpose === 'tasks',
         callbackUrl: hosted.session.callback_url,

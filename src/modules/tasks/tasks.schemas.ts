@@ -112,6 +112,17 @@ export const AccountTaskDefinitionSchema = Type.Object(
   { title: 'AccountTaskDefinition' },
 );
 
+/** How a task's due date was found (an extension of the reference shapes: their clients ignore unknown fields). */
+const DueDateBasis = Nullable(Type.Object(
+  {
+    rule: Type.String({ description: 'The rule that produced the due date, in words, e.g. "Due January 31, every year from the first due date after registration".' }),
+    exact: Type.Boolean({ description: 'true when the date follows from known facts; false when it is estimated because a fact the rule needs is not known yet (`question_id` names the question that makes it exact).' }),
+    question_id: Nullable(Type.String({ description: 'The question (the `question_id` of a question task of the same region) whose answer makes an estimated date exact; null when exact.' })),
+  },
+  { title: 'DueDateBasis' },
+));
+const DUE_DATE_BASIS_DOC = 'The rule behind `due_date` and whether the date is exact or estimated; null when the task has no due date.';
+
 export const AccountTaskSchema = Type.Object(
   {
     id: Type.String(),
@@ -128,6 +139,7 @@ export const AccountTaskSchema = Type.Object(
     period_start_date: Nullable(Type.String({ format: 'date' })),
     period_end_date: Nullable(Type.String({ format: 'date' })),
     due_date: Nullable(Type.String({ format: 'date' })),
+    due_date_basis: { ...DueDateBasis, description: DUE_DATE_BASIS_DOC },
     unblocks: Type.Array(AccountTaskDefinitionSchema, { description: 'Requirements that can start once this task is done.' }),
     fee: Nullable(Fee),
     eta: Nullable(Eta),
@@ -169,6 +181,7 @@ const RequirementSource = Type.Object(
     period_start_date: Nullable(Type.String({ format: 'date' })),
     period_end_date: Nullable(Type.String({ format: 'date' })),
     due_date: Nullable(Type.String({ format: 'date' })),
+    due_date_basis: { ...DueDateBasis, description: DUE_DATE_BASIS_DOC },
     region: RegionRef,
     fee: Nullable(Fee),
     eta: Nullable(Eta),
