@@ -1,4 +1,6 @@
 import { loadCatalog } from '../catalog/catalog.js';
+import { questionTitle } from '../catalog/question-title.js';
+import type { PlannedTask } from '../engine/engine.js';
 import type { PlanningService } from '../modules/planning/index.js';
 import { print, UsageError } from './output.js';
 
@@ -13,18 +15,53 @@ export function catalogList(region: string | undefined, json: boolean) {
   print(json, rows, rows.map((r) => `${r.region}  ${r.id.padEnd(52)} ${r.family.padEnd(24)} ${r.title}${r.confidence === 'uncertain' ? '  (uncertain)' : ''}`).join('\n'));
 }
 
-/** `catalog explain`: which requirements apply to an entity, why, and what is planned. */
+/** `catalog explain`: which requirements apply to an entity and why; every planned task's due date, its rule and whether it is exact. */
 export async function catalogExplain(planning: Pick<PlanningService, 'explain'>, legalEntityId: string, json: boolean) {
+  const catalog = loadCatalog();
   const { regions, planned } = await planning.explain(legalEntityId);
-  const text = regions.map((region) => {
+  const questionText = (id: string, regionCode: string, periodKey = 'once') => {
+    const question = catalog.questions.find((q) => q.id === id);
+    const region = catalog.regions.get(regionCode)?.region;
+    return question && region ? questionTitle(catalog, question, regionCode, region.name, periodKey) : id;
+  };
+  const applicability = regions.map((region) => {
     const lines = region.requirements.map((r) => {
       const mark = r.applies === true ? 'applies' : r.applies === false ? 'no     ' : 'unknown';
       const why = r.applies === true ? r.reasons.map((m) => m.reason).join('; ') : r.applies === null ? `needs: ${r.unknown.join(', ')}` : '';
       const due = planned.filter((p) => p.definitionId === r.id && p.regionCode === region.regionCode).map((p) => p.dueDate ?? 'no due date');
-      return `  ${mark}  ${r.id}${due.length ? `  [${due.join(', ')}]` : ''}${why ? `\n           ${why}` : ''}`;
+      return `  ${mark}  ${r.federal ? '(federal) ' : ''}${r.id}${due.length ? `  [${due.join(', ')}]` : ''}${why ? `\n           ${why}` : ''}`;
     });
-    const questions = planned.filter((p) => p.kind === 'question' && p.regionCode === region.regionCode).map((p) => `  question ${p.definitionId}`);
+    const questions = planned.filter((p) => p.kind === 'question' && p.regionCode === region.regionCode)
+      .map((p) => `  question ${p.definitionId}${p.periodKey === 'once' ? '' : ` (${p.periodKey})`}: ${questionText(p.definitionId, p.regionCode, p.periodKey)}`);
     return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
   }).join('\n\n');
-  print(json, { regions, planned }, text);
+  print(json, { regions, planned }, `${applicability}\n\n${dueDates(planned, questionText)}`);
+}
+
+/**
+ * One row per planned requirement task, in due-date order (undated last): region, due date, exact or estimated, the
+ * requirement; below it the rule in words and, for an estimated date, the question that makes it exact.
+ */
+function dueDates(planned: PlannedTask[], questionText: (id: string, regionCode: string) => string): string {
+  const tasks = planned.filter((p) => p.kind === 'requirement')
+    .sort((a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.regionCode.localeCompare(b.regionCode) || a.definitionId.localeCompare(b.definitionId));
+  if (tasks.length === 0) return 'Due dates: no planned tasks';
+  const rows = tasks.map((t) => ({
+    cells: [t.regionCode, t.dueDate ?? 'none', !t.dueDateBasis ? '-' : t.dueDateBasis.exact ? 'exact' : 'estimated', t.definitionId],
+    notes: [
+      t.dueDateBasis?.rule ?? 'No due date',
+      ...(t.dueDateBasis && !t.dueDateBasis.exact
+        ? [t.dueDateBasis.questionId ? `Estimated: answer ${t.dueDateBasis.questionId} (${questionText(t.dueDateBasis.questionId, t.regionCode)}) to make it exact` : 'Estimated: a fact the rule needs is not known yet']
+        : []),
+    ],
+  }));
+  const header = ['REGION', 'DUE', 'DATE IS', 'TASK'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r.cells[i]!.length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}`;
+  const indent = ' '.repeat(2 + widths.slice(0, 3).reduce((sum, w) => sum + w + 2, 0));
+  return [
+    `Due dates (${tasks.length === 1 ? '1 planned task' : `${tasks.length} planned tasks`})`,
+    line(header),
+    ...rows.flatMap((r) => [line(r.cells), ...r.notes.map((n) => `${indent}${n}`)]),
+  ].join('\n');
 }
