@@ -133,7 +133,7 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
     planGroup([...regionCatalog.requirements, ...catalog.employerRequirements], facts, true);
     // Federal requirements, once per business in its anchor region. Their unknown facts raise no question of their
     // own: the states' questions are asked, and their answers decide these too.
-    if (code === anchor) planGroup(catalog.federal.requirements, federalFacts(catalog, input, code), false);
+    if (code === anchor) planGroup(catalog.federal.requirements, federalFacts(input, code), false);
     for (const [fact, definitions] of needed) {
       const question = catalog.questionByFact.get(fact);
       if (question) planned.push(questionTask(question, code, regionCatalog.region.name, definitions));
@@ -179,20 +179,22 @@ export function federalAnchor(catalog: Catalog, input: EngineInput): string | nu
 const anyOf = (values: (boolean | null)[]) => (values.includes(true) ? true : values.includes(null) ? null : false);
 
 /** The whole business's facts, for the federal requirements: employees or premises anywhere, employees in total. */
-function federalFacts(catalog: Catalog, input: EngineInput, anchor: string): RegionFacts {
+function federalFacts(input: EngineInput, anchor: string): RegionFacts {
   const { entity, locations } = input;
   const home = entity.incorporationRegion;
   const countUnknown = locations.some((l) => l.hasEmployees !== false && l.employeeCount === null);
+  // Incorporated in a US state (any, whether or not the catalog plans it): `scope: home`; else formed abroad.
+  const incorporatedIn = (home && regionByCode(home)?.name) || null;
   return {
     regionCode: anchor,
     regionName: NATION,
-    isHome: Boolean(home && catalog.regions.has(home)),
+    isHome: incorporatedIn !== null,
     hasEmployees: anyOf(locations.map((l) => l.hasEmployees)),
     hasPhysicalLocation: anyOf(locations.map((l) => l.hasPhysicalLocation)),
     employeeCount: countUnknown ? null : locations.reduce((sum, l) => sum + (l.hasEmployees === false ? 0 : l.employeeCount ?? 0), 0),
     entityType: entity.entityType,
     taxClassification: entity.taxClassification,
-    federal: { incorporatedIn: (home && catalog.regions.get(home)?.region.name) || null },
+    federal: { incorporatedIn },
   };
 }
 
@@ -243,7 +245,7 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
   return regionsOf(catalog, input).map((code) => {
     const region = catalog.regions.get(code)!;
     const facts = regionFacts(region.region.name, code, code === home, locations.get(code), input.entity, localityFacts(catalog, input, code));
-    const federal = code === anchor ? catalog.federal.requirements.map((d) => describe(d, federalFacts(catalog, input, code), true)) : [];
+    const federal = code === anchor ? catalog.federal.requirements.map((d) => describe(d, federalFacts(input, code), true)) : [];
     return {
       regionCode: code,
       isHome: code === home,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import type { Catalog } from '../../src/catalog/catalog.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import { startJobQueue, type JobQueue, type JobSender } from '../../src/jobs/queue.js';
@@ -32,6 +33,8 @@ export interface TestAppOptions {
    * (stopped by `close`); a JobSender: used as the app's queue (e.g. one that records what is sent).
    */
   jobs?: boolean | JobSender;
+  /** The catalog the app plans with (default: catalog/), e.g. a test fixture's. */
+  catalog?: Catalog;
 }
 
 /** A Statehouse app over its own fresh database, exercised through `app.inject`. */
@@ -44,7 +47,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, logStream?:
   const queue: JobQueue | null = options.jobs === true ? await startJobQueue(url, (line) => logStream?.write(`${line}\n`)) : null;
   const jobs = queue ?? (typeof options.jobs === 'object' ? options.jobs : undefined);
   const app = await buildApp({
-    config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset, vaultKeys: [TEST_VAULT_KEY], ...(jobs && { jobs }),
+    config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset, vaultKeys: [TEST_VAULT_KEY], ...(jobs && { jobs }), ...(options.catalog && { catalog: options.catalog }),
   });
   if (queue) await queue.work(app.services.jobDefinitions);
   // Like the server: where the queue runs, the outbox's fan-out to webhook endpoints runs too.

@@ -1,0 +1,125 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/catalog/catalog.js';
+import { bearer, createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
+import { openLink } from './helpers/hosted.js';
+
+// Federal requirements (planned once per business, in its anchor region) and localities (asked per city), through the
+// API and the hosted pages, on a small fixture catalog: PA (Philadelphia, Pittsburgh) and NJ, three federal requirements.
+const catalog = loadCatalog(fileURLToPath(new URL('./fixtures/catalog-localities', import.meta.url)));
+
+type Source = { type: string; requirement_id?: string; question_id?: string; region?: { name: string }; regions?: { name: string }[]; region_scope?: string; due_date?: string | null; due_date_basis?: unknown; criteria_met?: { reason: string }[] };
+type PlatformTask = { id: string; title: string; status: string; source: Source };
+
+describe('federal requirements and localities', () => {
+  let t: TestApp;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, undefined, { catalog });
+    ({ apiKey } = await createPlatform(t.db));
+  });
+  afterAll(async () => t.close());
+
+  /**
+   * A Delaware LLC (a state this catalog does not plan: the federal anchor is its first location in code order) with
+   * these regions and employee counts.
+   */
+  async function entityWith(regions: Record<string, number>) {
+    const { token, entityId } = await signupWithToken(t.app, apiKey, { entity_type: 'llc', tax_class: 'disregarded' });
+    for (const [code, count] of Object.entries(regions)) {
+      const res = await t.app.inject({ method: 'PUT', url: `/v2/regions/${code}`, headers: bearer(token), payload: { employee_count: count } });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const tasks = async () => json<PlatformTask[]>(await t.app.inject({ url: '/v2/tasks?limit=100', headers: bearer(token) }));
+    return { token, entityId, tasks };
+  }
+  const requirement = (tasks: PlatformTask[], id: string) => tasks.filter((x) => x.source.requirement_id === id);
+  const where = (tasks: PlatformTask[], id: string) => requirement(tasks, id).map((x) => `${x.source.region!.name}:${x.status}`);
+  const localityQuestions = (tasks: PlatformTask[]) => tasks.filter((x) => x.source.question_id === 'in-locality');
+
+  it('a business with employees gets the federal tasks once, in its anchor region, with reasons as sentences', async () => {
+    const { tasks } = await entityWith({ PA: 3 });
+    const all = await tasks();
+    expect(where(all, 'us-irs-ein')).toEqual(['Pennsylvania:todo']);
+    expect(requirement(all, 'us-irs-ein')[0]!.source.criteria_met!.map((c) => c.reason)).toEqual(['The business has employees in the United States']);
+    // Incorporated in a US state: no beneficial-ownership report (only companies formed abroad owe one).
+    expect(requirement(all, 'us-fincen-boi')).toEqual([]);
+  });
+
+  it('none of the employer ones without employees', async () => {
+    const all = await (await entityWith({ PA: 0 })).tasks();
+    expect(all.filter((x) => x.source.requirement_id?.startsWith('us-'))).toEqual([]);
+  });
+
+  it('moving the anchor moves untouched federal tasks; one someone acted on stays where it was, not applicable', async () => {
+    const { token, tasks } = await entityWith({ PA: 3 });
+    const ein = requirement(await tasks(), 'us-irs-ein')[0]!;
+    expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${ein.id}`, headers: bearer(token), payload: { status: 'done' } })).statusCode).toBe(200);
+    // New Jersey comes first in code order: the anchor moves there.
+    await t.app.inject({ method: 'PUT', url: '/v2/regions/NJ', headers: bearer(token), payload: { employee_count: 0 } });
+    const after = await tasks();
+    expect(where(after, 'us-irs-form-940')).toEqual([]); // no date yet: the registration date of the anchor is asked
+    expect(where(after, 'us-irs-ein').sort()).toEqual(['New Jersey:todo', 'Pennsylvania:done']);
+    const account = json<{ id: string; definition: { id: string; location: { code: string } } }[]>(await t.app.inject({ url: '/tasks?status=done', headers: bearer(token) }));
+    expect(account.filter((x) => x.definition.id === 'us-irs-ein').map((x) => x.definition.location.code)).toEqual(['PA']);
+  });
+
+  it('a locality is asked only when the rest could hold; yes creates the local task in the same answer, no removes it', async () => {
+    const { token, tasks } = await entityWith({ PA: 3 });
+    const all = await tasks();
+    // Philadelphia's wage tax needs employees (known): asked. Pittsburgh's needs premises (unknown): that is asked first.
+    expect(localityQuestions(all).map((q) => q.title)).toEqual(['Does the business have employees or a place of business in Philadelphia, Pennsylvania?']);
+    expect(all.some((x) => x.source.question_id === 'has-physical-location')).toBe(true);
+    const [philadelphia] = localityQuestions(all);
+    expect(philadelphia!.source.region_scope).toBe('city');
+    expect(requirement(all, 'pa-philadelphia-wage-tax')).toEqual([]);
+
+    const yes = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${philadelphia!.id}`, headers: bearer(token), payload: { answer: true } });
+    expect(yes.statusCode, yes.body).toBe(200);
+    expect(json<{ unlocked_tasks: PlatformTask[] }>(yes).unlocked_tasks.map((x) => x.source.requirement_id)).toEqual(['pa-philadelphia-wage-tax']);
+    const wageTax = requirement(await tasks(), 'pa-philadelphia-wage-tax')[0]!;
+    expect(wageTax.source.criteria_met!.map((c) => c.reason)).toContain('The business has employees or premises in Philadelphia, Pennsylvania');
+
+    // The premises answer brings Pittsburgh's question: one question task per locality.
+    const premises = (await tasks()).find((x) => x.source.question_id === 'has-physical-location')!;
+    await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${premises.id}`, headers: bearer(token), payload: { answer: true } });
+    expect(localityQuestions(await tasks()).map((q) => q.title).sort()).toEqual([
+      'Does the business have employees or a place of business in Philadelphia, Pennsylvania?',
+      'Does the business have employees or a place of business in Pittsburgh, Pennsylvania?',
+    ]);
+
+    // No, on the hosted question page: the wage tax goes (untouched), the answered question stays.
+    const session = json<{ url: string }>(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } }));
+    const { browser } = await openLink(t.app, session.url);
+    const page = await browser!.get(`/hosted/tasks/${philadelphia!.id}`);
+    expect(page.body).toContain('Does the business have employees or a place of business in Philadelphia, Pennsylvania?');
+    const answered = await browser!.post(`/hosted/tasks/${philadelphia!.id}/answer`, { answer: 'false' });
+    expect(answered.statusCode).toBe(303);
+    const after = await tasks();
+    expect(requirement(after, 'pa-philadelphia-wage-tax')).toEqual([]);
+    expect(localityQuestions(after).find((q) => q.id === philadelphia!.id)).toMatchObject({ status: 'done' });
+  });
+
+  it('due_date_basis: the rule in words and exact, on the v2 and the unversioned records and the hosted page', async () => {
+    const { token } = await signupWithToken(t.app, apiKey, { entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'NJ', incorporated_date: '2024-05-10' });
+    await t.app.inject({ method: 'PUT', url: '/v2/regions/NJ', headers: bearer(token), payload: { employee_count: 2 } });
+    const v2 = json<PlatformTask[]>(await t.app.inject({ url: '/v2/tasks?limit=100', headers: bearer(token) }));
+    const form940 = requirement(v2, 'us-irs-form-940')[0]!;
+    const basis = { rule: 'Due January 31, every year from the first due date after registration', exact: true, question_id: null };
+    expect(form940.source.due_date).toMatch(/^\d{4}-01-31$/);
+    expect(form940.source.due_date_basis).toEqual(basis);
+    expect(requirement(v2, 'us-irs-ein')[0]!.source.due_date_basis).toBeNull();
+
+    const account = json<{ id: string; due_date: string; due_date_basis: unknown; definition: { id: string } }[]>(await t.app.inject({ url: '/tasks', headers: bearer(token) }));
+    expect(account.find((x) => x.definition.id === 'us-irs-form-940')!.due_date_basis).toEqual(basis);
+    expect(account.find((x) => x.definition.id === 'us-irs-ein')!.due_date_basis).toBeNull();
+
+    const session = json<{ url: string }>(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } }));
+    const { browser } = await openLink(t.app, session.url);
+    const page = await browser!.get(`/hosted/tasks/${form940.id}`);
+    const year = form940.source.due_date!.slice(0, 4);
+    expect(page.body).toContain(`<p class="due-basis">Due <time datetime="${year}-01-31">January 31, ${year}</time> — January 31, every year from the first due date after registration</p>`);
+    expect(page.body).not.toContain('Estimated');
+  });
+});
