@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/catalog.js';
-import { bearer, createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
-import { openLink } from './helpers/hosted.js';
+import { accessToken, bearer, createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
+import { BUSINESS_STEP, CONTACT_STEP, openLink } from './helpers/hosted.js';
 
 // Federal requirements (planned once per business, in its anchor region) and localities (asked per city), through the
 // API and the hosted pages, on a small fixture catalog: PA (Philadelphia, Pittsburgh) and NJ, three federal requirements.
@@ -63,6 +63,33 @@ describe('federal requirements and localities', () => {
     expect(where(after, 'us-irs-ein').sort()).toEqual(['New Jersey:todo', 'Pennsylvania:done']);
     const account = json<{ id: string; definition: { id: string; location: { code: string } } }[]>(await t.app.inject({ url: '/tasks?status=done', headers: bearer(token) }));
     expect(account.filter((x) => x.definition.id === 'us-irs-ein').map((x) => x.definition.location.code)).toEqual(['PA']);
+  });
+
+  it('a state of incorporation set later (hosted signup) moves the federal tasks there; a foreign-only one goes', async () => {
+    const session = json<{ url: string; legal_entity_id: string }>(await t.app.inject({
+      method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
+      payload: { business_name: 'Rose & Thorn', user_email: 'r@example.com', callback_url: 'https://platform.example/welcome' },
+    }));
+    const token = await accessToken(t.app, apiKey, session.legal_entity_id);
+    await t.app.inject({ method: 'PUT', url: '/v2/regions/PA', headers: bearer(token), payload: { employee_count: 3 } });
+    const tasks = async () => json<PlatformTask[]>(await t.app.inject({ url: '/v2/tasks?limit=100', headers: bearer(token) }));
+    // No state of incorporation yet: anchored in the only location, and (for now) a company formed abroad.
+    let all = await tasks();
+    expect(where(all, 'us-irs-ein')).toEqual(['Pennsylvania:todo']);
+    expect(where(all, 'us-fincen-boi')).toEqual(['Pennsylvania:todo']);
+
+    // The owner's hosted signup sets New Jersey as the state of incorporation.
+    const { browser } = await openLink(t.app, session.url);
+    for (let i = 0; i < 5; i++) {
+      const location = (await browser!.get('/hosted/signup')).headers.location as string | undefined;
+      const step = location?.split('/').at(-1);
+      if (!location || step === 'review') break;
+      await browser!.get(location);
+      await browser!.post(location, step === 'business' ? { ...BUSINESS_STEP, incorporation_location: 'NJ' } : step === 'contact' ? CONTACT_STEP : {});
+    }
+    all = await tasks();
+    expect(where(all, 'us-irs-ein')).toEqual(['New Jersey:todo']);
+    expect(where(all, 'us-fincen-boi')).toEqual([]);
   });
 
   it('a locality is asked only when the rest could hold; yes creates the local task in the same answer, no removes it', async () => {
