@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlannedTask } from '../engine/engine.js';
-import { catalogExplain } from './catalog-command.js';
+import { catalogExplain, catalogList } from './catalog-command.js';
 
 const task = (over: Partial<PlannedTask>): PlannedTask => ({
   kind: 'requirement', definitionId: 'x', regionCode: 'DE', periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null,
@@ -44,5 +44,18 @@ describe('catalog explain (output)', () => {
   it('--json: the planned tasks with their due-date basis', async () => {
     const out = JSON.parse(await run(true));
     expect(out.planned[1].dueDateBasis).toEqual({ rule: expect.stringContaining('every two years'), exact: false, questionId: 'registration-date' });
+  });
+});
+
+describe('catalog list --region US', () => {
+  afterEach(() => vi.restoreAllMocks());
+  it('lists the federal requirements, region US', () => {
+    const writes: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (writes.push(String(chunk)), true));
+    catalogList('us', true);
+    const rows = JSON.parse(writes.join('')) as { region: string; id: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.region === 'US' && r.id.startsWith('us-'))).toBe(true);
+    expect(rows.map((r) => r.id)).toContain('us-irs-ein');
   });
 });

@@ -4,14 +4,16 @@ import type { PlannedTask } from '../engine/engine.js';
 import type { PlanningService } from '../modules/planning/index.js';
 import { print, UsageError } from './output.js';
 
-/** `catalog list`: the catalog's requirements, of one region or all. */
+/** `catalog list`: the catalog's requirements, of one region (US: the federal ones) or all. */
 export function catalogList(region: string | undefined, json: boolean) {
   const catalog = loadCatalog();
   const code = region?.toUpperCase();
-  if (code && !catalog.regions.has(code)) throw new UsageError(`Unknown region '${region}'`);
-  const rows = [...catalog.regions.values()]
-    .filter((r) => !code || r.region.code === code)
-    .flatMap((r) => r.requirements.map((d) => ({ region: r.region.code, id: d.id, family: d.family, title: d.title, agency: r.agencies.get(d.agency)!.name, confidence: d.confidence })));
+  if (code && code !== 'US' && !catalog.regions.has(code)) throw new UsageError(`Unknown region '${region}'`);
+  const groups = [...catalog.regions.values()].map((r) => ({ code: r.region.code, agencies: r.agencies, requirements: r.requirements }));
+  groups.push({ code: 'US', agencies: catalog.federal.agencies, requirements: catalog.federal.requirements });
+  const rows = groups
+    .filter((r) => !code || r.code === code)
+    .flatMap((r) => r.requirements.map((d) => ({ region: r.code, id: d.id, family: d.family, title: d.title, agency: r.agencies.get(d.agency)!.name, confidence: d.confidence })));
   print(json, rows, rows.map((r) => `${r.region}  ${r.id.padEnd(52)} ${r.family.padEnd(24)} ${r.title}${r.confidence === 'uncertain' ? '  (uncertain)' : ''}`).join('\n'));
 }
 

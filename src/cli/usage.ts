@@ -15,7 +15,7 @@ Commands:
   platforms callbacks remove <platform_id> <origin>
   platforms brand <platform_id> [--name <text>] [--accent <#hex>] [--logo <png|jpeg file>] [--clear name|accent|logo] [--json]
                                       The hosted pages' display name, accent colour (4.5:1 against white) and logo (≤ 100 KB); no option: show it
-  catalog list [--region CA] [--json]  List the compliance catalog's requirements
+  catalog list [--region CA] [--json]  List the compliance catalog's requirements (--region US: the federal ones)
   catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity and why; every due date and its rule
   tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
   operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
