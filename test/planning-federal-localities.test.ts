@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { accessToken, bearer, createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
-import { listAllEvents } from './helpers/events.js';
+import { eventsUntil, type ListedEvent } from './helpers/events.js';
 import { BUSINESS_STEP, CONTACT_STEP, openLink } from './helpers/hosted.js';
 
 // Federal requirements (planned once per business, in its anchor region) and localities (asked per city), through the
@@ -139,9 +139,10 @@ describe('federal requirements and localities', () => {
     expect(form940.source.due_date_basis).toEqual(basis);
     expect(requirement(v2, 'us-irs-ein')[0]!.source.due_date_basis).toBeNull();
     // The task's event carries it too (task.created, the v2 task as payload).
-    const { events } = await listAllEvents(t.app, apiKey, 'type=task.created');
-    const created = events.find((e) => (e.data as { object: { id: string } }).object.id === form940.id)!;
-    expect((created.data as { object: PlatformTask }).object.source.due_date_basis).toEqual(basis);
+    // Listable once no older transaction runs (helpers/events.ts): wait for it, never for a time.
+    const isForm940 = (e: ListedEvent) => e.data.object.id === form940.id;
+    const events = await eventsUntil(t.app, apiKey, (list) => list.some(isForm940), 'type=task.created');
+    expect(events.find(isForm940)!.data.object.source.due_date_basis).toEqual(basis);
 
     const account = json<{ id: string; due_date: string; due_date_basis: unknown; definition: { id: string } }[]>(await t.app.inject({ url: '/tasks', headers: bearer(token) }));
     expect(account.find((x) => x.definition.id === 'us-irs-form-940')!.due_date_basis).toEqual(basis);
