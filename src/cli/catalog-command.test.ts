@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlannedTask } from '../engine/engine.js';
+import { loadCatalog } from '../catalog/catalog.js';
+import { describeSchedule } from '../engine/describe.js';
 import { catalogExplain, catalogList } from './catalog-command.js';
+
+const catalog = loadCatalog();
 
 const task = (over: Partial<PlannedTask>): PlannedTask => ({
   kind: 'requirement', definitionId: 'x', regionCode: 'DE', periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null,
@@ -37,7 +41,7 @@ describe('catalog explain (output)', () => {
       '                                 Due the last day of the anniversary month of registration, every two years counted from the registration year',
       '                                 Estimated: answer registration-date (On what date was the business registered with the state of New York?) to make it exact',
       '  DE      none        -          de-registered-agent',
-      '                                 No due date',
+      `                                 ${describeSchedule(catalog.requirement('de-registered-agent')!.definition.schedule)}`,
     ]);
   });
 

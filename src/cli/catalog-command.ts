@@ -1,5 +1,6 @@
 import { loadCatalog } from '../catalog/catalog.js';
 import { questionTitle } from '../catalog/question-title.js';
+import { describeSchedule } from '../engine/describe.js';
 import type { PlannedTask } from '../engine/engine.js';
 import type { PlanningService } from '../modules/planning/index.js';
 import { print, UsageError } from './output.js';
@@ -37,21 +38,26 @@ export async function catalogExplain(planning: Pick<PlanningService, 'explain'>,
       .map((p) => `  question ${p.definitionId}${p.periodKey === 'once' ? '' : ` (${p.periodKey})`}: ${questionText(p.definitionId, p.regionCode, p.periodKey)}`);
     return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
   }).join('\n\n');
-  print(json, { regions, planned }, `${applicability}\n\n${dueDates(planned, questionText)}`);
+  // An undated task says its schedule in words too (e.g. "No fixed due date (Before the first federal return …)").
+  const scheduleText = (id: string) => {
+    const definition = catalog.requirement(id)?.definition;
+    return definition ? describeSchedule(definition.schedule) : 'No due date';
+  };
+  print(json, { regions, planned }, `${applicability}\n\n${dueDates(planned, questionText, scheduleText)}`);
 }
 
 /**
  * One row per planned requirement task, in due-date order (undated last): region, due date, exact or estimated, the
  * requirement; below it the rule in words and, for an estimated date, the question that makes it exact.
  */
-function dueDates(planned: PlannedTask[], questionText: (id: string, regionCode: string) => string): string {
+function dueDates(planned: PlannedTask[], questionText: (id: string, regionCode: string) => string, scheduleText: (id: string) => string): string {
   const tasks = planned.filter((p) => p.kind === 'requirement')
     .sort((a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.regionCode.localeCompare(b.regionCode) || a.definitionId.localeCompare(b.definitionId));
   if (tasks.length === 0) return 'Due dates: no planned tasks';
   const rows = tasks.map((t) => ({
     cells: [t.regionCode, t.dueDate ?? 'none', !t.dueDateBasis ? '-' : t.dueDateBasis.exact ? 'exact' : 'estimated', t.definitionId],
     notes: [
-      t.dueDateBasis?.rule ?? 'No due date',
+      t.dueDateBasis?.rule ?? scheduleText(t.definitionId),
       ...(t.dueDateBasis && !t.dueDateBasis.exact
         ? [t.dueDateBasis.questionId ? `Estimated: answer ${t.dueDateBasis.questionId} (${questionText(t.dueDateBasis.questionId, t.regionCode)}) to make it exact` : 'Estimated: a fact the rule needs is not known yet']
         : []),
