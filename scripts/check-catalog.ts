@@ -3,7 +3,7 @@
 // when its confidence lacks its evidence (notes, verification), when a region misses a family it must cover, or
 // when more than 5 % of the catalog is uncertain. Prints the catalog's figures either way.
 import { loadCatalog } from '../src/catalog/catalog.js';
-import { catalogFigures, catalogProblems } from '../src/catalog/catalog-check.js';
+import { catalogFigures, catalogProblems } from '../src/engine/catalog-check.js';
 import { REGIONS } from '../src/catalog/regions.js';
 
 const args = process.argv.slice(2);

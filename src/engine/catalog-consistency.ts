@@ -1,6 +1,6 @@
-import type { RequirementDefinition, Schedule } from './catalog.schema.js';
-import { occurrences } from '../engine/schedule.js';
-import { lastDayOfMonth } from '../engine/dates.js';
+import type { RequirementDefinition, Schedule } from '../catalog/catalog.schema.js';
+import { occurrences } from './schedule.js';
+import { lastDayOfMonth } from './dates.js';
 
 /**
  * Checks of the catalog's content that its schema cannot express (scripts/check-catalog.ts runs them in CI):

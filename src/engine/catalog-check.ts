@@ -1,7 +1,7 @@
-import type { Catalog } from './catalog.js';
-import type { RequirementDefinition } from './catalog.schema.js';
-import { evidenceProblems, isHomePage, proseDateProblems } from './consistency.js';
-import { coverageProblems } from './coverage.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { RequirementDefinition } from '../catalog/catalog.schema.js';
+import { evidenceProblems, isHomePage, proseDateProblems } from './catalog-consistency.js';
+import { coverageProblems } from '../catalog/coverage.js';
 
 /** States without a statewide sales tax (Alaska's are local only): no sales-tax permit is expected there. */
 export const NO_STATE_SALES_TAX = new Set(['AK', 'DE', 'MT', 'NH', 'OR']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RequirementDefinition, Schedule } from './catalog.schema.js';
-import { evidenceProblems, isHomePage, proseDateProblems, statedDueDates } from './consistency.js';
+import type { RequirementDefinition, Schedule } from '../catalog/catalog.schema.js';
+import { evidenceProblems, isHomePage, proseDateProblems, statedDueDates } from './catalog-consistency.js';
 
 const requirement = (over: Partial<RequirementDefinition>): RequirementDefinition => ({
   id: 'xx-report', family: 'annual-report', title: 'File the annual report', summary: 'Corporations file an annual report.',
