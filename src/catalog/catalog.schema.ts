@@ -33,7 +33,7 @@ export const FAMILIES = [
   'foreign-qualification', 'registered-agent', 'initial-statement', 'publication', 'annual-report', 'franchise-tax-report',
   'withholding', 'unemployment-insurance', 'paid-leave', 'disability-insurance', 'workers-compensation', 'local-payroll-tax',
   'new-hire-reporting', 'sales-tax-permit', 'local-business-tax', 'posters', 'minimum-tax',
-  'federal-registration', 'federal-employment-tax', 'beneficial-ownership', 'other',
+  'federal-registration', 'federal-employment-tax', 'federal-income-tax', 'beneficial-ownership', 'other',
 ] as const;
 
 const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as ReturnType<typeof Type.Unsafe<T[number]>>;
