@@ -76,6 +76,7 @@ describe('golden scenarios', () => {
       'TX tx-franchise-tax-report 2027-05-15',
       'TX tx-public-information-report 2027-05-15',
       'TX tx-registered-agent -',
+      'TX tx-sales-tax-permit -',
     ]);
   });
 
