@@ -2,6 +2,7 @@ import { regionById } from '../../catalog/regions.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
 import type { EngineInput, PlannedTask } from '../../engine/engine.js';
+import { ESTIMATED_PREFIX, estimatedPeriodKey } from '../../engine/schedule.js';
 import type { PlanningEntityRow } from './planning.repository.js';
 
 export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) => `${t.definition_id}|${t.region_code}|${t.period_key}`;
@@ -52,10 +53,12 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
   const out: Reconciliation = { inserts: [], updates: [], deletes: [], notApplicable: [] };
   const byIdentity = new Map(existing.map((t) => [identityOf(t), t]));
   for (const task of planned) {
-    const current = byIdentity.get(plannedIdentity(task));
+    // An exact date replacing the estimate of the same filing year keeps the estimated task (one task.updated).
+    const key = byIdentity.has(plannedIdentity(task)) ? plannedIdentity(task) : estimateIdentity(task);
+    const current = key ? byIdentity.get(key) : undefined;
     if (!current) out.inserts.push(task);
     else {
-      byIdentity.delete(plannedIdentity(task));
+      byIdentity.delete(key!);
       if (differs(current, task)) out.updates.push({ id: current.id, task, changed: shownChanges(current, task) });
     }
   }
@@ -64,6 +67,12 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
     else if (stale.applicable) out.notApplicable.push(stale.id);
   }
   return out;
+}
+
+/** The identity an estimate of this exact yearly filing was stored under (`estimated:<year due>`), if it can have one. */
+function estimateIdentity(task: PlannedTask): string | null {
+  if (!task.dueDate || task.periodKey.startsWith(ESTIMATED_PREFIX) || task.periodKey !== task.dueDate) return null;
+  return plannedIdentity({ ...task, periodKey: estimatedPeriodKey(task.dueDate) });
 }
 
 export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -90,7 +99,8 @@ function shownChanges(current: TaskRow, planned: PlannedTask): string[] {
 }
 
 function differs(current: TaskRow, planned: PlannedTask) {
-  return current.due_date !== planned.dueDate ||
+  return current.period_key !== planned.periodKey ||
+    current.due_date !== planned.dueDate ||
     !sameBasis(current, planned) ||
     current.period_start_date !== planned.periodStartDate ||
     current.period_end_date !== planned.periodEndDate ||
