@@ -48,19 +48,34 @@ export interface Reconciliation {
   notApplicable: string[];
 }
 
-/** Adds what is planned and missing, updates what changed, removes or retires what is no longer planned. */
+/**
+ * Adds what is planned and missing, updates what changed, removes or retires what is no longer planned.
+ * A yearly filing whose date turns from estimated to exact (or back, when the fact it used is withdrawn) is the
+ * same filing: it keeps its task, matched by the year it is due (`estimated:<year>`, src/engine/schedule.ts).
+ */
 export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconciliation {
   const out: Reconciliation = { inserts: [], updates: [], deletes: [], notApplicable: [] };
   const byIdentity = new Map(existing.map((t) => [identityOf(t), t]));
-  for (const task of planned) {
-    // An exact date replacing the estimate of the same filing year keeps the estimated task (one task.updated).
-    const key = byIdentity.has(plannedIdentity(task)) ? plannedIdentity(task) : estimateIdentity(task);
-    const current = key ? byIdentity.get(key) : undefined;
-    if (!current) out.inserts.push(task);
-    else {
-      byIdentity.delete(key!);
-      if (differs(current, task)) out.updates.push({ id: current.id, task, changed: shownChanges(current, task) });
+  const matches: [TaskRow | undefined, PlannedTask][] = planned.map((task) => [byIdentity.get(plannedIdentity(task)), task]);
+  for (const [current] of matches) if (current) byIdentity.delete(identityOf(current));
+  // Then the same filing under its other key: identity matches first, so no task is taken from its own plan.
+  const byFilingYear = new Map([...byIdentity.values()].flatMap((t) => {
+    const year = filingYearKey(t.definition_id, t.region_code, t.period_key, t.due_date);
+    return year ? [[year, t] as const] : [];
+  }));
+  for (const match of matches) {
+    if (match[0]) continue;
+    const year = filingYearKey(match[1].definitionId, match[1].regionCode, match[1].periodKey, match[1].dueDate);
+    const other = year ? byFilingYear.get(year) : undefined;
+    if (other && other.period_key.startsWith(ESTIMATED_PREFIX) !== match[1].periodKey.startsWith(ESTIMATED_PREFIX)) {
+      byFilingYear.delete(year!);
+      byIdentity.delete(identityOf(other));
+      match[0] = other;
     }
+  }
+  for (const [current, task] of matches) {
+    if (!current) out.inserts.push(task);
+    else if (differs(current, task)) out.updates.push({ id: current.id, task, changed: shownChanges(current, task) });
   }
   for (const stale of byIdentity.values()) {
     if (!stale.acted_at) out.deletes.push(stale.id);
@@ -69,10 +84,14 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
   return out;
 }
 
-/** The identity an estimate of this exact yearly filing was stored under (`estimated:<year due>`), if it can have one. */
-function estimateIdentity(task: PlannedTask): string | null {
-  if (!task.dueDate || task.periodKey.startsWith(ESTIMATED_PREFIX) || task.periodKey !== task.dueDate) return null;
-  return plannedIdentity({ ...task, periodKey: estimatedPeriodKey(task.dueDate) });
+/**
+ * The filing a dated occurrence stands for, exact or estimated: definition, region and the year it is due. Null for
+ * one-time tasks (their key 'once' already matches). Quarterly ones get one too but never match: neither side of
+ * them is ever keyed `estimated:` (the calendar sets their dates, so their keys do not change).
+ */
+function filingYearKey(definitionId: string, regionCode: string, periodKey: string, dueDate: string | null): string | null {
+  if (!dueDate || (periodKey !== dueDate && !periodKey.startsWith(ESTIMATED_PREFIX))) return null;
+  return `${definitionId}|${regionCode}|${estimatedPeriodKey(dueDate)}`;
 }
 
 export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
