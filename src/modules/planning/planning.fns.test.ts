@@ -7,7 +7,7 @@ const NOW = new Date('2026-11-24T00:00:00Z');
 const exactBasis = { rule: 'Due the first day of the anniversary month of registration every year, from the first anniversary of registration', exact: true, questionId: null };
 const estimatedBasis = { rule: `${exactBasis.rule} (estimated: …)`, exact: false, questionId: 'registration-date' };
 
-const planned = (periodKey: string, dueDate: string, basis = exactBasis): PlannedTask => ({
+const planned = (periodKey: string, dueDate: string, basis: PlannedTask['dueDateBasis'] = exactBasis): PlannedTask => ({
   kind: 'requirement', definitionId: 'wy-annual-report-llc', regionCode: 'WY', periodKey, periodStartDate: null, periodEndDate: dueDate, dueDate,
   dueDateBasis: basis, criteriaMet: [], blockedBy: [],
 });
