@@ -109,4 +109,32 @@ describe('golden scenarios', () => {
       'WY wy-registered-agent -',
     ]);
   });
+
+  it('a New Mexico corporation: its biennial report follows the business ID\'s last digit, estimated until it is given', () => {
+    const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2021-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
+    const digit = (answer: number) => [{ kind: 'question' as const, definitionId: 'registration-number-digit', regionCode: 'NM', status: 'done', completedOn: '2026-11-20', answer }];
+    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?'));
+    // Unknown digit: the registration year's cycle (2021, odd) → the fiscal year 2026 report, due 2027-04-15, estimated.
+    expect(report([])).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15 ~']);
+    // Odd digit: odd years → 2027-04-15, exact. Even digit: 2026-04-15 (before onboarding) and 2028-04-15 (beyond the window).
+    expect(report(digit(7))).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15']);
+    expect(report(digit(4))).toEqual(['NM ?registration-number-digit -']);
+    // A whole number given instead of its last digit counts by that digit (1357 → 7, odd).
+    expect(report(digit(1357))).toEqual(report(digit(7)));
+  });
+
+  it('a Delaware LLC with an office in the District of Columbia: the biennial report in the years opposite to registration', () => {
+    const input = (tasks: EngineInput['tasks']): EngineInput => ({
+      today, tasks,
+      entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'DE', incorporationDate: '2021-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      locations: [{ regionCode: 'DC', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
+    });
+    const report = (tasks: EngineInput['tasks']) => lines(input(tasks)).filter((l) => l.includes('dc-biennial-report'));
+    // Registration unknown, assumed 2026-11-01 (even): odd years from 2027 → 2027-04-01, estimated.
+    expect(report([])).toEqual(['DC dc-biennial-report 2027-04-01 ~']);
+    // Registered 2024-05-01 (even): 2025, 2027 → 2027-04-01 exact. Registered 2025-06-01 (odd): 2026 (before onboarding), 2028.
+    const registered = (answer: string) => [{ kind: 'question' as const, definitionId: 'registration-date', regionCode: 'DC', status: 'done', completedOn: '2026-11-20', answer }];
+    expect(report(registered('2024-05-01'))).toEqual(['DC dc-biennial-report 2027-04-01']);
+    expect(report(registered('2025-06-01'))).toEqual([]);
+  });
 });
