@@ -27,7 +27,7 @@ function dueText(schedule: Schedule): string {
     case 'fixed': return due.day === 'last' && due.month === 2 ? 'Due the last day of February' : `Due ${monthDay(due.month, due.day)}`;
     case 'anniversary': {
       const month = due.offset_months === 0 ? 'the anniversary month of registration'
-        : `the ${ORDINALS[Math.abs(due.offset_months)]} month ${due.offset_months > 0 ? 'after' : 'before'} the anniversary month of registration`;
+        : `the ${Math.abs(due.offset_months) === 1 ? '' : `${ORDINALS[Math.abs(due.offset_months)]} `}month ${due.offset_months > 0 ? 'after' : 'before'} the anniversary month of registration`;
       if (due.day === 'same') return due.offset_months === 0 ? 'Due on the anniversary of registration' : `Due on the registration day of ${month}`;
       if (due.day === 'quarter-end') return `Due the last day of the calendar quarter containing ${month}`;
       return `Due ${dayText(due.day)} of ${month}`;
