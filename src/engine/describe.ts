@@ -56,13 +56,14 @@ function firstText(schedule: Schedule): string {
   return schedule.due.rule === 'anniversary' ? 'from the first anniversary of registration' : 'from the year after registration';
 }
 
-/** Which years of a two- or three-year cycle, in words ("in even-numbered years"). */
+/** Which years of a two- or three-year cycle, in words ("in even-numbered years"); fiscal-year rules count the year the fiscal year ends. */
 function cycleText(cycle: (typeof CYCLES)[number] | undefined, schedule: Schedule): string {
+  const years = schedule.due.rule === 'fiscal_year_end' ? 'for fiscal years ending in' : 'in';
   switch (cycle) {
-    case 'odd': return 'in odd-numbered years';
-    case 'even': return 'in even-numbered years';
-    case 'opposite-of-registration-year': return 'in the years the registration year\'s cycle skips (odd-numbered years if registered in an even year, even-numbered if in an odd one)';
-    case 'registration-number-digit': return 'in even-numbered years if the last digit of the state registration number is even, odd-numbered years if it is odd';
+    case 'odd': return `${years} odd-numbered years`;
+    case 'even': return `${years} even-numbered years`;
+    case 'opposite-of-registration-year': return `${years} the years the registration year's cycle skips (odd-numbered years if registered in an even year, even-numbered if in an odd one)`;
+    case 'registration-number-digit': return `${years} even-numbered years if the last digit of the state registration number is even, odd-numbered years if it is odd`;
     default: return !cycle && schedule.first === 'next-year' ? 'counted from the year after registration' : 'counted from the registration year';
   }
 }

@@ -106,39 +106,39 @@ describe('golden: months after the fiscal year end', () => {
     expect(detail(fourthMonth15th, { registrationDate: null })).toEqual([['2027-04-15', 'estimated:2027', false, 'registration_date']]);
   });
 
-  it('biennial and triennial on fiscal years: the cycle counts the year the report is due', () => {
+  it('biennial and triennial on fiscal years: the cycle counts the year the fiscal year ends', () => {
     const biennial = (over: Partial<Schedule>): Schedule => ({ every: '2y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 }, ...over });
-    // Even years: 2026-04-15, 2028-04-15 (not 2027, 2029 — the check the old engine skipped).
-    expect(dues(biennial({ parity: 'even' }), { ...LONG, registrationDate: '2020-03-01' })).toEqual(['2026-04-15', '2028-04-15']);
-    // Registration year's cycle, registered 2021: due years 2021 + 2k → 2027, 2029.
-    expect(dues(biennial({}), { ...LONG, registrationDate: '2021-03-01' })).toEqual(['2027-04-15', '2029-04-15']);
-    // Triennial, registered 2020: 2023, 2026, 2029.
-    expect(dues({ every: '3y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } }, { ...LONG, registrationDate: '2020-03-01' })).toEqual(['2026-04-15', '2029-04-15']);
-    // Unknown foreign registration, even years: assumed 2026-11-01 → first fiscal year 2026 due 2027 (odd, skipped) → 2028-04-15.
+    // Fiscal years ending in even years: 2026 → due 2027-04-15, 2028 → 2029-04-15 (not every year — the check the old engine skipped).
+    expect(dues(biennial({ parity: 'even' }), { ...LONG, registrationDate: '2020-03-01' })).toEqual(['2027-04-15', '2029-04-15']);
+    // Registration year's cycle, registered 2021: fiscal years ending 2021 + 2k → 2025 (due 2026-04-15), 2027 (due 2028-04-15).
+    expect(dues(biennial({}), { ...LONG, registrationDate: '2021-03-01' })).toEqual(['2026-04-15', '2028-04-15']);
+    // Triennial, registered 2020: fiscal years ending 2023, 2026, 2029 → due 2027-04-15 in the window.
+    expect(dues({ every: '3y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } }, { ...LONG, registrationDate: '2020-03-01' })).toEqual(['2027-04-15']);
+    // Unknown foreign registration, even years: assumed 2026-11-01 → fiscal years 2026 (due 2027-04-15) and 2028 (due 2029-04-15).
     expect(detail(biennial({ parity: 'even' }), { registrationDate: null, windowEnd: '2029-12-31' })).toEqual([
-      ['2028-04-15', 'estimated:2028', false, 'registration_date'],
+      ['2027-04-15', 'estimated:2027', false, 'registration_date'], ['2029-04-15', 'estimated:2029', false, 'registration_date'],
     ]);
   });
 
   it('by the registration number digit (New Mexico): exact once known, estimated with the registration year until then', () => {
     const byDigit: Schedule = { every: '2y', parity: 'registration-number-digit', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } };
-    // Digit 7 (odd): 2027-04-15, 2029-04-15.
+    // Digit 7 (odd): fiscal years ending 2025 and 2027 → due 2026-04-15, 2028-04-15.
     expect(detail(byDigit, { ...LONG, registrationDate: '2020-03-01', registrationNumberDigit: 7 })).toEqual([
-      ['2027-04-15', '2027-04-15', true, null], ['2029-04-15', '2029-04-15', true, null],
+      ['2026-04-15', '2026-04-15', true, null], ['2028-04-15', '2028-04-15', true, null],
     ]);
-    // Digit 4 (even): 2026-04-15, 2028-04-15.
-    expect(dues(byDigit, { ...LONG, registrationDate: '2020-03-01', registrationNumberDigit: 4 })).toEqual(['2026-04-15', '2028-04-15']);
-    // Unknown: registered 2020 (even) → even years, estimated, the digit asked.
+    // Digit 4 (even): fiscal years ending 2026 and 2028 → due 2027-04-15, 2029-04-15.
+    expect(dues(byDigit, { ...LONG, registrationDate: '2020-03-01', registrationNumberDigit: 4 })).toEqual(['2027-04-15', '2029-04-15']);
+    // Unknown: registered 2020 (even) → the even fiscal years, estimated, the digit asked.
     const unknown = plan(byDigit, { ...LONG, registrationDate: '2020-03-01' });
     expect(unknown.missing).toEqual(['registration_number_digit']);
     expect(unknown.occurrences.map((o) => [o.dueDate, o.periodKey, o.basis?.exact, o.basis?.pendingFact])).toEqual([
-      ['2026-04-15', 'estimated:2026', false, 'registration_number_digit'], ['2028-04-15', 'estimated:2028', false, 'registration_number_digit'],
+      ['2027-04-15', 'estimated:2027', false, 'registration_number_digit'], ['2029-04-15', 'estimated:2029', false, 'registration_number_digit'],
     ]);
-    // Neither known: both asked, the registration date named. Assumed registered 2026-11-01 (even year): the fiscal year
-    // ending 2026-12-31 is due 2027-04-15 (odd, skipped), the next 2028-04-15.
+    // Neither known: both asked, the registration date named. Assumed registered 2026-11-01 (even year): fiscal years
+    // ending 2026 and 2028 → due 2027-04-15, 2029-04-15.
     const neither = plan(byDigit, { ...LONG, windowStart: '2026-11-01', registrationDate: null });
     expect(neither.missing).toEqual(['registration_date', 'registration_number_digit']);
-    expect(neither.occurrences.map((o) => [o.dueDate, o.basis?.pendingFact])).toEqual([['2028-04-15', 'registration_date']]);
+    expect(neither.occurrences.map((o) => [o.dueDate, o.basis?.pendingFact])).toEqual([['2027-04-15', 'registration_date'], ['2029-04-15', 'registration_date']]);
   });
 });
 
@@ -257,13 +257,13 @@ describe('describeSchedule: every kind in words', () => {
     [{ every: '1y', first: 'next-year', due: { rule: 'fiscal_year_end', offset_months: 3, day: 15 } },
       'Due the 15th day of the third month after the fiscal year ends every year, from the first fiscal year ending on or after registration whose due date falls after the registration year'],
     [{ every: '2y', parity: 'even', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
-      'Due the 15th day of the fourth month after the fiscal year ends, every two years in even-numbered years, from the first fiscal year ending on or after registration'],
+      'Due the 15th day of the fourth month after the fiscal year ends, every two years for fiscal years ending in even-numbered years, from the first fiscal year ending on or after registration'],
     [{ every: '2y', due: { rule: 'fixed', month: 4, day: 1 } }, 'Due April 1, every two years counted from the registration year'],
     [{ every: '2y', first: 'next-year', due: { rule: 'fixed', month: 4, day: 1 } }, 'Due April 1, every two years counted from the year after registration'],
     [{ every: '2y', parity: 'opposite-of-registration-year', due: { rule: 'fixed', month: 4, day: 1 } },
       "Due April 1, every two years in the years the registration year's cycle skips (odd-numbered years if registered in an even year, even-numbered if in an odd one), from the year after registration"],
     [{ every: '2y', parity: 'registration-number-digit', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
-      'Due the 15th day of the fourth month after the fiscal year ends, every two years in even-numbered years if the last digit of the state registration number is even, odd-numbered years if it is odd, from the first fiscal year ending on or after registration'],
+      'Due the 15th day of the fourth month after the fiscal year ends, every two years for fiscal years ending in even-numbered years if the last digit of the state registration number is even, odd-numbered years if it is odd, from the first fiscal year ending on or after registration'],
     [{ every: '2y', parity_by_entity_type: { c_corp: 'even', llc: 'odd' }, due: { rule: 'fixed', month: 4, day: 15 } },
       'Due April 15, every two years for corporations in even-numbered years; for LLCs in odd-numbered years; for other entities counted from the registration year, from the year after registration'],
     [{ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 2, day: 15 } },

@@ -111,16 +111,17 @@ describe('golden scenarios', () => {
   });
 
   it('a New Mexico corporation: its biennial report follows the business ID\'s last digit, estimated until it is given', () => {
-    const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2021-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
+    const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
     const digit = (answer: number) => [{ kind: 'question' as const, definitionId: 'registration-number-digit', regionCode: 'NM', status: 'done', completedOn: '2026-11-20', answer }];
     const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?'));
-    // Unknown digit: the registration year's cycle (2021, odd) → the fiscal year 2026 report, due 2027-04-15, estimated.
+    // Even digits report for taxable years ending in even years (12.3.2.9 NMAC). Unknown digit: the registration year's
+    // cycle (2020, even) → the fiscal year 2026 report, due 2027-04-15, estimated.
     expect(report([])).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15 ~']);
-    // Odd digit: odd years → 2027-04-15, exact. Even digit: 2026-04-15 (before onboarding) and 2028-04-15 (beyond the window).
-    expect(report(digit(7))).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15']);
-    expect(report(digit(4))).toEqual(['NM ?registration-number-digit -']);
-    // A whole number given instead of its last digit counts by that digit (1357 → 7, odd).
-    expect(report(digit(1357))).toEqual(report(digit(7)));
+    // Even digit: the same report, exact. Odd digit: fiscal years 2025 (due 2026-04-15, before onboarding) and 2027 (due 2028).
+    expect(report(digit(4))).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15']);
+    expect(report(digit(7))).toEqual(['NM ?registration-number-digit -']);
+    // A whole number given instead of its last digit counts by that digit (1358 → 8, even).
+    expect(report(digit(1358))).toEqual(report(digit(4)));
   });
 
   it('a Delaware LLC with an office in the District of Columbia: the biennial report in the years opposite to registration', () => {

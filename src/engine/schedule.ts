@@ -126,12 +126,13 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
     let filingYear: number;
     let eligible: boolean;
     if (due.rule === 'fiscal_year_end') {
-      // The fiscal year ending in `year`. By default the first is the one ending on or after registration.
+      // The fiscal year ending in `year`. By default the first is the one ending on or after registration. A cycle
+      // counts the year the fiscal year ends (New Mexico: "even-numbered taxable year ends", 12.3.2.9 NMAC).
       const fiscalYearEnd = dateIn(year, ctx.fiscalYearEndMonth, 'last');
       dueDate = dateIn(year, ctx.fiscalYearEndMonth + due.offset_months, due.day);
-      filingYear = yearOf(dueDate);
+      filingYear = year;
       eligible = schedule.first === 'first-due-date' ? dueDate > registration
-        : fiscalYearEnd >= registration && (schedule.first !== 'next-year' || filingYear > registrationYear);
+        : fiscalYearEnd >= registration && (schedule.first !== 'next-year' || yearOf(dueDate) > registrationYear);
       periodStartDate = addDays(addMonths(fiscalYearEnd, -12), 1);
       periodEndDate = fiscalYearEnd;
     } else {
