@@ -59,7 +59,7 @@ describe('occurrences (schedules)', () => {
       occurrences: [{
         periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: '2026-01-16',
         basis: {
-          rule: 'Due within 15 days of the start of operations (estimated: assumes the start of operations on 2026-01-01, the day the business was onboarded, until the start of operations is answered)',
+          rule: 'Due within 15 days of the start of operations (estimated: assumes the start of operations on 2026-01-01, the day the business was onboarded, until the operations start date is answered)',
           exact: false, pendingFact: 'operations_start_date',
         },
       }],

@@ -164,7 +164,7 @@ function estimated(rule: string, assumption: string, fact: ScheduleFact): DueDat
 
 const FACT_QUESTION: Record<ScheduleFact, string> = {
   registration_date: 'registration date',
-  operations_start_date: 'start of operations',
+  operations_start_date: 'operations start date',
   registration_number_digit: "registration number's last digit",
 };
 
