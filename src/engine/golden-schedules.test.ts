@@ -104,6 +104,8 @@ describe('golden: months after the fiscal year end', () => {
     expect(detail(fourthMonth15th, { registrationDate: null, fiscalYearEndMonth: 6 })).toEqual([['2027-10-15', 'estimated:2027', false, 'registration_date']]);
     // December year end: the year ending 2026-12-31 → 2027-04-15.
     expect(detail(fourthMonth15th, { registrationDate: null })).toEqual([['2027-04-15', 'estimated:2027', false, 'registration_date']]);
+    // first: next-year, June year end: the year ending 2027-06-30 is the first (due 2027-10-15, after 2026) → the same date.
+    expect(detail({ ...fourthMonth15th, first: 'next-year' }, { registrationDate: null, fiscalYearEndMonth: 6 })).toEqual([['2027-10-15', 'estimated:2027', false, 'registration_date']]);
   });
 
   it('biennial and triennial on fiscal years: the cycle counts the year the fiscal year ends', () => {
@@ -184,6 +186,11 @@ describe('golden: biennial and triennial cycles on a fixed date', () => {
     // A limited partnership registered 2021: the registration year's cycle → 2027, 2029; with parity: even → 2026, 2028.
     expect(dues(byType, { ...reg2021, entityType: 'lp' })).toEqual(['2027-04-15', '2029-04-15']);
     expect(dues({ ...byType, parity: 'even' }, { ...reg2021, entityType: 'lp' })).toEqual(['2026-04-15', '2028-04-15']);
+  });
+
+  it('triennial, foreign registration unknown: assumed 2026-11-01 → 2029 (2026 + 3), estimated', () => {
+    expect(detail({ every: '3y', due: { rule: 'fixed', month: 4, day: 15 } }, { ...LONG, windowStart: '2026-11-01', registrationDate: null }))
+      .toEqual([['2029-04-15', 'estimated:2029', false, 'registration_date']]);
   });
 
   it('triennial: registered 2020 → 2023, 2026, 2029; from the year after (2021) → 2024, 2027', () => {
