@@ -1,12 +1,28 @@
-// Validates the catalog and reports coverage gaps: `npx tsx scripts/check-catalog.ts [CA NY …]`.
+// The catalog's consistency check (CI runs it): `npx tsx scripts/check-catalog.ts [CA NY …] [--json]`.
+// Fails when a requirement's prose states a due date its schedule does not compute, when it cites only home pages,
+// when its confidence lacks its evidence (notes, verification), when a region misses a family it must cover, or
+// when more than 5 % of the catalog is uncertain. Prints the catalog's figures either way.
 import { loadCatalog } from '../src/catalog/catalog.js';
-import { coverageProblems } from '../src/catalog/coverage.js';
+import { catalogFigures, catalogProblems } from '../src/engine/catalog-check.js';
 import { REGIONS } from '../src/catalog/regions.js';
 
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const asked = args.filter((a) => a !== '--json').map((a) => a.toUpperCase());
+const codes = asked.length > 0 ? asked : REGIONS.map((r) => r.code);
+
 const catalog = loadCatalog();
-const codes = process.argv.slice(2).length > 0 ? process.argv.slice(2) : REGIONS.map((r) => r.code);
-const problems = codes.flatMap((code) => coverageProblems(catalog, code.toUpperCase()));
-const requirements = [...catalog.regions.values()].reduce((n, r) => n + r.requirements.length, 0);
-console.log(`catalog valid: ${catalog.regions.size} region files, ${requirements} requirements, ${catalog.questions.length} questions`);
-for (const problem of problems) console.log(`  gap: ${problem}`);
+const problems = catalogProblems(catalog, codes, { wholeCatalog: asked.length === 0 });
+const figures = catalogFigures(catalog);
+
+if (json) console.log(JSON.stringify({ figures, problems }, null, 2));
+else {
+  const pct = (n: number) => `${((100 * n) / figures.requirements).toFixed(1)} %`;
+  console.log(`catalog valid: ${catalog.regions.size} region files + federal, ${figures.requirements} requirements, ${catalog.questions.length} questions`);
+  console.log(`  sources: ${figures.sources} cited (${figures.uniqueSources} distinct), deep links ${figures.deepSources} (${((100 * figures.deepSources) / figures.sources).toFixed(1)} %)`);
+  console.log(`  verified: ${figures.verified} (${pct(figures.verified)}); uncertain: ${figures.uncertain} (${pct(figures.uncertain)}); home-page-only: ${figures.homePageOnly} (${pct(figures.homePageOnly)})`);
+  console.log(`  families: ${Object.entries(figures.families).map(([f, n]) => `${f} ${n}`).join(', ')}`);
+  for (const problem of problems) console.log(`  problem: ${problem}`);
+  console.log(problems.length === 0 ? 'catalog consistent' : `${problems.length} problem(s)`);
+}
 process.exit(problems.length > 0 ? 1 : 0);

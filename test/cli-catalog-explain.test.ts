@@ -40,7 +40,7 @@ describe('statehouse catalog explain', { timeout: 120_000 }, () => {
     expect(row).toBeGreaterThan(header);
     expect(lines[row]!.indexOf('de-annual')).toBe(column);
     expect(lines[row + 1]!.slice(0, column).trim()).toBe('');
-    expect(lines[row + 1]!.slice(column)).toMatch(/^Due March 1, every year/);
+    expect(lines[row + 1]!.slice(column)).toMatch(/^Due March 1 every year/);
     // The federal requirements are explained in the state of incorporation, on the whole business's facts.
     expect(result.stdout).toMatch(/\(federal\) us-irs-ein/);
   });
@@ -49,7 +49,7 @@ describe('statehouse catalog explain', { timeout: 120_000 }, () => {
     const result = await runCli(['catalog', 'explain', entityId, '--json'], { DATABASE_URL: url });
     const { planned } = JSON.parse(result.stdout) as { planned: { definitionId: string; dueDate: string | null; dueDateBasis: unknown }[] };
     const franchise = planned.find((p) => p.definitionId === 'de-annual-franchise-tax-report-corporation')!;
-    expect(franchise.dueDateBasis).toEqual({ rule: expect.stringMatching(/^Due March 1, every year/), exact: true, questionId: null });
+    expect(franchise.dueDateBasis).toEqual({ rule: expect.stringMatching(/^Due March 1 every year/), exact: true, questionId: null });
     expect(planned.filter((p) => p.dueDate === null).every((p) => p.dueDateBasis === null)).toBe(true);
   });
 });

@@ -60,7 +60,16 @@ describe('federal requirements and localities', () => {
     // New Jersey comes first in code order: the anchor moves there.
     await t.app.inject({ method: 'PUT', url: '/v2/regions/NJ', headers: bearer(token), payload: { employee_count: 0 } });
     const after = await tasks();
-    expect(where(after, 'us-irs-form-940')).toEqual([]); // no date yet: the registration date of the anchor is asked
+    // Dated, estimated until New Jersey's registration date (the anchor's) is answered.
+    const form940 = requirement(after, 'us-irs-form-940');
+    expect(where(after, 'us-irs-form-940')).toEqual(['New Jersey:todo']);
+    expect(form940[0]!.source.due_date_basis).toMatchObject({ exact: false, question_id: 'registration-date' });
+    // Its hosted page says so and links the question that makes it exact.
+    const question = after.find((x) => x.source.question_id === 'registration-date' && x.source.regions![0]!.name === 'New Jersey')!;
+    const session = json<{ url: string }>(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } }));
+    const { browser } = await openLink(t.app, session.url);
+    const page = await browser!.get(`/hosted/tasks/${form940[0]!.id}`);
+    expect(page.body).toContain(`<strong>Estimated:</strong> answer <a href="/hosted/tasks/${question.id}">On what date was the business registered with the state of New Jersey?</a> to make it exact.`);
     expect(where(after, 'us-irs-ein').sort()).toEqual(['New Jersey:todo', 'Pennsylvania:done']);
     const account = json<{ id: string; definition: { id: string; location: { code: string } } }[]>(await t.app.inject({ url: '/tasks?status=done', headers: bearer(token) }));
     expect(account.filter((x) => x.definition.id === 'us-irs-ein').map((x) => x.definition.location.code)).toEqual(['PA']);
@@ -134,7 +143,7 @@ describe('federal requirements and localities', () => {
     await t.app.inject({ method: 'PUT', url: '/v2/regions/NJ', headers: bearer(token), payload: { employee_count: 2 } });
     const v2 = json<PlatformTask[]>(await t.app.inject({ url: '/v2/tasks?limit=100', headers: bearer(token) }));
     const form940 = requirement(v2, 'us-irs-form-940')[0]!;
-    const basis = { rule: 'Due January 31, every year from the first due date after registration', exact: true, question_id: null };
+    const basis = { rule: 'Due January 31 every year, from the first due date after registration', exact: true, question_id: null };
     expect(form940.source.due_date).toMatch(/^\d{4}-01-31$/);
     expect(form940.source.due_date_basis).toEqual(basis);
     expect(requirement(v2, 'us-irs-ein')[0]!.source.due_date_basis).toBeNull();
@@ -152,7 +161,7 @@ describe('federal requirements and localities', () => {
     const { browser } = await openLink(t.app, session.url);
     const page = await browser!.get(`/hosted/tasks/${form940.id}`);
     const year = form940.source.due_date!.slice(0, 4);
-    expect(page.body).toContain(`<p class="due-basis">Due <time datetime="${year}-01-31">January 31, ${year}</time> — January 31, every year from the first due date after registration</p>`);
+    expect(page.body).toContain(`<p class="due-basis">Due <time datetime="${year}-01-31">January 31, ${year}</time> — January 31 every year, from the first due date after registration</p>`);
     expect(page.body).not.toContain('Estimated');
   });
 });

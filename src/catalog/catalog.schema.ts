@@ -33,7 +33,7 @@ export const FAMILIES = [
   'foreign-qualification', 'registered-agent', 'initial-statement', 'publication', 'annual-report', 'franchise-tax-report',
   'withholding', 'unemployment-insurance', 'paid-leave', 'disability-insurance', 'workers-compensation', 'local-payroll-tax',
   'new-hire-reporting', 'sales-tax-permit', 'local-business-tax', 'posters', 'minimum-tax',
-  'federal-registration', 'federal-employment-tax', 'beneficial-ownership', 'other',
+  'federal-registration', 'federal-employment-tax', 'federal-income-tax', 'beneficial-ownership', 'other',
 ] as const;
 
 const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as ReturnType<typeof Type.Unsafe<T[number]>>;
@@ -141,7 +141,7 @@ export const ScheduleSchema = Type.Object(
      */
     parity: Type.Optional(Literals(CYCLES)),
     /** The cycle by entity type, where a state sets it so (e.g. corporations in even years, LLCs in odd years); overrides `parity`. */
-    parity_by_entity_type: Type.Optional(Type.Record(Literals(ENTITY_TYPES), Literals(CYCLES))),
+    parity_by_entity_type: Type.Optional(Type.Partial(Type.Record(Literals(ENTITY_TYPES), Literals(CYCLES)))),
     /** The first recurring filing is due in the year after registration ('next-year') or at the first due date after it ('first-due-date'). */
     first: Type.Optional(Literals(['next-year', 'first-due-date'] as const)),
   },

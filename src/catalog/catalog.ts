@@ -148,8 +148,9 @@ function checkRequirements(
       throw new CatalogError(file, `${where}/schedule/due`, 'a one-time requirement is due with rule none or within_days');
     }
     if (requirement.schedule.every !== 'once' && (requirement.schedule.due.rule === 'none' || requirement.schedule.due.rule === 'within_days')) {
-      throw new CatalogError(file, `${where}/schedule/due`, 'a recurring requirement needs a fixed, anniversary or fiscal_year_end rule');
+      throw new CatalogError(file, `${where}/schedule/due`, 'a recurring requirement needs a fixed, anniversary, fiscal_year_end or quarter_end rule');
     }
+    checkSchedule(file, `${where}/schedule`, requirement.schedule);
     byId.set(requirement.id, { definition: requirement, region, agency });
   }
 }
@@ -175,4 +176,19 @@ function checkLocalities(file: string, data: RegionFile, prefix: string, hasQues
     }
   }
   return localities;
+}
+
+/** Combinations the schema allows but that mean nothing: named with the file and field, like a schema error. */
+function checkSchedule(file: string, where: string, schedule: RequirementDefinition['schedule']): void {
+  const quarterly = schedule.due.rule === 'quarter_end';
+  if (quarterly !== (schedule.every === '1q')) throw new CatalogError(file, `${where}/due`, 'quarter_end goes with every: 1q, and every: 1q with quarter_end');
+  const cycles = [schedule.parity, ...Object.values(schedule.parity_by_entity_type ?? {})].filter((c) => c !== undefined);
+  if (schedule.every !== '2y' && schedule.every !== '3y') {
+    if (schedule.parity) throw new CatalogError(file, `${where}/parity`, 'parity applies only to every: 2y or 3y');
+    if (schedule.parity_by_entity_type) throw new CatalogError(file, `${where}/parity_by_entity_type`, 'parity_by_entity_type applies only to every: 2y or 3y');
+  }
+  if (schedule.every === '3y' && cycles.some((c) => c !== 'same-as-registration-year')) {
+    throw new CatalogError(file, `${where}/${schedule.parity && schedule.parity !== 'same-as-registration-year' ? 'parity' : 'parity_by_entity_type'}`, 'a three-year cycle counts from the registration year only (same-as-registration-year)');
+  }
+  if (schedule.first && (schedule.every === '1q' || schedule.every === 'once')) throw new CatalogError(file, `${where}/first`, 'first applies only to yearly, two- and three-year filings');
 }

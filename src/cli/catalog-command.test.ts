@@ -14,7 +14,7 @@ const task = (over: Partial<PlannedTask>): PlannedTask => ({
 const planned: PlannedTask[] = [
   task({ definitionId: 'de-registered-agent' }),
   task({ definitionId: 'ny-biennial-statement', regionCode: 'NY', periodKey: '2027-04-30', dueDate: '2027-04-30', dueDateBasis: { rule: 'Due the last day of the anniversary month of registration, every two years counted from the registration year', exact: false, questionId: 'registration-date' } }),
-  task({ definitionId: 'de-annual-franchise-tax-report-corporation', periodKey: '2027-03-01', dueDate: '2027-03-01', dueDateBasis: { rule: 'Due March 1, every year from the year after registration', exact: true, questionId: null } }),
+  task({ definitionId: 'de-annual-franchise-tax-report-corporation', periodKey: '2027-03-01', dueDate: '2027-03-01', dueDateBasis: { rule: 'Due March 1 every year, from the year after registration', exact: true, questionId: null } }),
 ];
 
 describe('catalog explain (output)', () => {
@@ -36,7 +36,7 @@ describe('catalog explain (output)', () => {
       'Due dates (3 planned tasks)',
       '  REGION  DUE         DATE IS    TASK',
       '  DE      2027-03-01  exact      de-annual-franchise-tax-report-corporation',
-      '                                 Due March 1, every year from the year after registration',
+      '                                 Due March 1 every year, from the year after registration',
       '  NY      2027-04-30  estimated  ny-biennial-statement',
       '                                 Due the last day of the anniversary month of registration, every two years counted from the registration year',
       '                                 Estimated: answer registration-date (On what date was the business registered with the state of New York?) to make it exact',

@@ -54,7 +54,17 @@ describe('occurrences (schedules)', () => {
     expect(occurrences({ every: 'once', due: { rule: 'none' } }, ctx()).occurrences).toEqual([{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null }]);
     expect(dues({ every: 'once', due: { rule: 'within_days', of: 'registration_date', days: 90 } })).toEqual(['2020-09-13']);
     const unknown = occurrences({ every: 'once', due: { rule: 'within_days', of: 'operations_start_date', days: 15 } }, ctx());
-    expect(unknown).toEqual({ occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null }], missing: ['operations_start_date'] });
+    // Unknown start: estimated from onboarding (2026-01-01 + 15 days), and the fact is still asked for.
+    expect(unknown).toEqual({
+      occurrences: [{
+        periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: '2026-01-16',
+        basis: {
+          rule: 'Due within 15 days of the start of operations (estimated: assumes the start of operations on 2026-01-01, the day the business was onboarded, until the operations start date is answered)',
+          exact: false, pendingFact: 'operations_start_date',
+        },
+      }],
+      missing: ['operations_start_date'],
+    });
   });
 
   it('fixed date every year, from the year after registration', () => {
@@ -89,8 +99,18 @@ describe('occurrences (schedules)', () => {
       .toEqual(['2027-04-01', '2029-04-01']);
   });
 
-  it('needs the registration date for recurring filings', () => {
-    expect(occurrences({ every: '1y', due: { rule: 'fixed', month: 3, day: 1 } }, ctx({ registrationDate: null }))).toEqual({ occurrences: [], missing: ['registration_date'] });
+  it('without the registration date, recurring filings are estimated from onboarding and the date is still asked for', () => {
+    // Assumed registered 2026-01-01 (onboarding): first March 1 in the year after, 2027-03-01.
+    expect(occurrences({ every: '1y', due: { rule: 'fixed', month: 3, day: 1 } }, ctx({ registrationDate: null }))).toEqual({
+      occurrences: [{
+        periodKey: 'estimated:2027', periodStartDate: '2026-03-02', periodEndDate: '2027-03-01', dueDate: '2027-03-01',
+        basis: {
+          rule: 'Due March 1 every year, from the year after registration (estimated: assumes registration on 2026-01-01, the day the business was onboarded, until the registration date is answered)',
+          exact: false, pendingFact: 'registration_date',
+        },
+      }],
+      missing: ['registration_date'],
+    });
   });
 
   it('the period is the year ending on the due date (two for biennial filings)', () => {
@@ -133,7 +153,8 @@ describe('planTasks', () => {
     ].sort());
     const initial = plan.find((t) => t.definitionId === 'or-initial-report')!;
     expect(initial.blockedBy).toEqual(['or-foreign-qualification']);
-    expect(initial.dueDate).toBeNull();
+    // 30 days after an assumed registration on the onboarding day (2026-11-01), until registration is known.
+    expect(initial).toMatchObject({ dueDate: '2026-12-01', dueDateBasis: { exact: false, questionId: 'registration-date' } });
     const question = plan.find((t) => t.definitionId === 'registration-date')!;
     expect(question.kind).toBe('question');
     expect(question.criteriaMet[0]!.data.requirements).toEqual(['or-initial-report', 'or-annual-report-corporation']);

@@ -97,6 +97,8 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
       registrationDate,
       operationsStartDate: asDate(answers.get(answerKey('operations-start-date', code))),
       fiscalYearEndMonth: entity.accountingYearEnd ?? 12,
+      registrationNumberDigit: asDigit(answers.get(answerKey('registration-number-digit', code))),
+      entityType: entity.entityType,
       windowStart: entity.onboardedOn,
       windowEnd: addDays(input.today, HORIZON_DAYS),
     };
@@ -278,3 +280,5 @@ function questionTask(question: QuestionDefinition, code: string, regionName: st
 }
 
 const asDate = (value: unknown): string | null => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null);
+// The last digit of the number given (the question asks for the digit; a whole number given instead still says it).
+const asDigit = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value % 10 : null);

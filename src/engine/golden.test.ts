@@ -5,11 +5,12 @@ import { planTasks, type EngineInput } from './engine.js';
 /**
  * Golden scenarios over the real catalog: what a business owes, and when, in three typical setups.
  * A change to the catalog that changes these answers must be deliberate: update the expectation with it.
+ * `~` marks an estimated date (a fact it depends on is not known yet: see src/engine/schedule.ts).
  */
 const catalog = loadCatalog();
 const today = '2026-11-22';
 const lines = (input: EngineInput) =>
-  planTasks(catalog, input).map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}`).sort();
+  planTasks(catalog, input).map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`).sort();
 
 describe('golden scenarios', () => {
   it('a Delaware C corporation with an office and employees in California and remote employees in New York', () => {
@@ -23,33 +24,50 @@ describe('golden scenarios', () => {
       ],
     };
     expect(lines(input)).toEqual([
+      // A city tax is asked per locality (Los Angeles, San Francisco): the business has premises and employees in California.
+      'CA ?in-locality -',
+      'CA ?in-locality -',
       'CA ?operations-start-date -',
       'CA ?registration-date -',
-      'CA ca-edd-employer-registration -',
+      'CA ca-corporation-minimum-franchise-tax 2027-04-15 ~',
+      'CA ca-edd-employer-registration 2026-11-16 ~', // 15 days after wages, assumed to start on onboarding (2026-11-01)
       'CA ca-foreign-qualification-corporation -',
       'CA ca-new-hire-reporting -',
       'CA ca-registered-agent -',
-      'CA ca-state-disability-insurance -',
-      'CA ca-statement-of-information-initial-corporation -',
-      'CA ca-unemployment-insurance -',
+      'CA ca-sellers-permit -',
+      'CA ca-state-disability-insurance 2026-11-16 ~',
+      'CA ca-statement-of-information-initial-corporation 2027-01-30 ~', // 90 days after an assumed registration on 2026-11-01
+      'CA ca-unemployment-insurance 2026-11-16 ~',
       'CA ca-workers-compensation -',
+      'CA ca-workplace-posters -',
       'CA employee-handbook -',
       'DE de-annual-franchise-tax-report-corporation 2027-03-01',
       'DE de-registered-agent -',
+      // Federal requirements, once, in the state of incorporation, on the whole business's facts (15 employees).
+      'DE us-dol-workplace-posters -',
       'DE us-irs-ein -',
+      'DE us-irs-form-1120 2027-04-15',
+      'DE us-irs-form-940 2027-01-31',
+      'DE us-irs-form-941 2027-01-31',
+      'DE us-irs-form-941 2027-04-30',
+      'DE us-irs-form-941 2027-07-31',
+      'DE us-irs-form-941 2027-10-31',
+      'DE us-ssa-form-w2-w3 2027-01-31',
+      'NY ?in-locality -', // the commuter transportation district: asked before its payroll tax (ny-mctmt) is planned
       'NY ?operations-start-date -',
       'NY ?registration-date -',
       'NY employee-handbook -',
-      'NY ny-disability-benefits -',
+      'NY ny-disability-benefits 2026-12-01 ~',
       'NY ny-employer-registration -',
       'NY ny-foreign-qualification-corporation -',
+      'NY ny-franchise-tax-ct3 2027-04-15 ~', // fiscal year 2026 (assumed registered 2026-11-01), 15th day of the 4th month after
       'NY ny-local-income-tax-withholding -',
-      'NY ny-mctmt -',
       'NY ny-new-hire-reporting -',
-      'NY ny-paid-family-leave -',
+      'NY ny-paid-family-leave 2026-12-01 ~',
       'NY ny-process-agent -',
       'NY ny-unemployment-insurance -',
       'NY ny-workers-compensation -',
+      'NY ny-workplace-posters -',
     ]);
 
     // Once California registration is done (2026-11-15) and payroll started there (2026-11-20), dates follow.
@@ -77,6 +95,7 @@ describe('golden scenarios', () => {
       'TX tx-franchise-tax-report 2027-05-15',
       'TX tx-public-information-report 2027-05-15',
       'TX tx-registered-agent -',
+      'TX tx-sales-tax-permit -',
     ]);
   });
 
@@ -91,6 +110,7 @@ describe('golden scenarios', () => {
         { regionCode: 'FL', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 },
       ],
     })).toEqual([
+      'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
       'CO ?registration-date -',
       'CO co-famli -',
       'CO co-foreign-qualification -',
@@ -99,13 +119,53 @@ describe('golden scenarios', () => {
       'CO co-unemployment-insurance -',
       'CO co-withholding-registration -',
       'CO co-workers-compensation -',
+      'CO co-workplace-posters -',
       'CO employee-handbook -',
       'FL ?registration-date -',
+      'FL fl-annual-report-llc 2027-05-01 ~', // May 1 of the year after an assumed registration in 2026
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
+      'FL fl-sales-tax-registration -',
+      'WY us-dol-workplace-posters -',
       'WY us-irs-ein -',
+      'WY us-irs-form-1120-s 2027-03-15',
+      'WY us-irs-form-940 2027-01-31',
+      'WY us-irs-form-941 2027-01-31',
+      'WY us-irs-form-941 2027-04-30',
+      'WY us-irs-form-941 2027-07-31',
+      'WY us-irs-form-941 2027-10-31',
+      'WY us-ssa-form-w2-w3 2027-01-31',
       'WY wy-annual-report-llc 2027-08-01', // the first day of the anniversary month
       'WY wy-registered-agent -',
     ]);
+  });
+
+  it('a New Mexico corporation: its biennial report follows the business ID\'s last digit, estimated until it is given', () => {
+    const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
+    const digit = (answer: number) => [{ kind: 'question' as const, definitionId: 'registration-number-digit', regionCode: 'NM', status: 'done', completedOn: '2026-11-20', answer }];
+    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?'));
+    // Even digits report for taxable years ending in even years (12.3.2.9 NMAC). Unknown digit: the registration year's
+    // cycle (2020, even) → the fiscal year 2026 report, due 2027-04-15, estimated.
+    expect(report([])).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15 ~']);
+    // Even digit: the same report, exact. Odd digit: fiscal years 2025 (due 2026-04-15, before onboarding) and 2027 (due 2028).
+    expect(report(digit(4))).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15']);
+    expect(report(digit(7))).toEqual(['NM ?registration-number-digit -']);
+    // A whole number given instead of its last digit counts by that digit (1358 → 8, even).
+    expect(report(digit(1358))).toEqual(report(digit(4)));
+  });
+
+  it('a Delaware LLC with an office in the District of Columbia: the biennial report in the years opposite to registration', () => {
+    const input = (tasks: EngineInput['tasks']): EngineInput => ({
+      today, tasks,
+      entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'DE', incorporationDate: '2021-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      locations: [{ regionCode: 'DC', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
+    });
+    const report = (tasks: EngineInput['tasks']) => lines(input(tasks)).filter((l) => l.includes('dc-biennial-report'));
+    // Registration unknown, assumed 2026-11-01 (even): odd years from 2027 → 2027-04-01, estimated.
+    expect(report([])).toEqual(['DC dc-biennial-report 2027-04-01 ~']);
+    // Registered 2024-05-01 (even): 2025, 2027 → 2027-04-01 exact. Registered 2025-06-01 (odd): 2026 (before onboarding), 2028.
+    const registered = (answer: string) => [{ kind: 'question' as const, definitionId: 'registration-date', regionCode: 'DC', status: 'done', completedOn: '2026-11-20', answer }];
+    expect(report(registered('2024-05-01'))).toEqual(['DC dc-biennial-report 2027-04-01']);
+    expect(report(registered('2025-06-01'))).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
-import type { Schedule } from '../catalog/catalog.schema.js';
+import type { CYCLES, Schedule } from '../catalog/catalog.schema.js';
 import { addDays, addMonths, dateIn, dayOf, monthOf, yearOf } from './dates.js';
 import { describeSchedule } from './describe.js';
 
 /** How a due date was found: every planned date can say which rule produced it and whether it is exact. */
 export interface DueDateBasis {
-  /** The rule in words, e.g. "Due May 15 every year, from the year after registration". */
+  /** The rule in words, e.g. "Due May 15 every year, from the year after registration"; an estimate adds what it assumed. */
   rule: string;
   /** false when a fact the rule needs is unknown and the date is the next occurrence it can determine. */
   exact: boolean;
@@ -13,7 +13,7 @@ export interface DueDateBasis {
 }
 
 export interface Occurrence {
-  /** 'once', or the due date: with the definition and region it identifies a task. */
+  /** 'once', the due date, or (estimated yearly filings) `estimated:<year due>`: with the definition and region it identifies a task. */
   periodKey: string;
   periodStartDate: string | null;
   periodEndDate: string | null;
@@ -27,7 +27,11 @@ export interface ScheduleContext {
   operationsStartDate: string | null;
   /** Month (1-12) in which the fiscal year ends. */
   fiscalYearEndMonth: number;
-  /** Occurrences due in [windowStart, windowEnd] are planned. */
+  /** Last digit (0-9) of the state registration number, when answered (`registration-number-digit` cycles). */
+  registrationNumberDigit?: number | null;
+  /** The entity type (`parity_by_entity_type`). */
+  entityType?: string | null;
+  /** Occurrences due in [windowStart, windowEnd] are planned; windowStart (onboarding) is the assumed date of an unknown one. */
   windowStart: string;
   windowEnd: string;
 }
@@ -42,62 +46,126 @@ export interface ScheduleResult {
   missing: ScheduleFact[];
 }
 
+type Cycle = (typeof CYCLES)[number];
+
+/** Period keys of estimated yearly filings: reconciliation matches `estimated:<year>` to the exact filing due that year. */
+export const ESTIMATED_PREFIX = 'estimated:';
+export const estimatedPeriodKey = (dueDate: string) => `${ESTIMATED_PREFIX}${yearOf(dueDate)}`;
+
+const FACT_WORDS: Record<DateFact, string> = { registration_date: 'registration', operations_start_date: 'the start of operations' };
+
 const baseOf = (fact: DateFact, ctx: ScheduleContext) => (fact === 'registration_date' ? ctx.registrationDate : ctx.operationsStartDate);
 
-/** The due dates of a requirement within the planning window. */
+/** The cycle a biennial or triennial filing follows for this entity: by entity type first, then `parity`. */
+export function cycleOf(schedule: Schedule, entityType: string | null | undefined): Cycle | undefined {
+  const byType = schedule.parity_by_entity_type as Partial<Record<string, Cycle>> | undefined;
+  return (entityType ? byType?.[entityType] : undefined) ?? schedule.parity;
+}
+
+/** The due dates of a requirement within the planning window; estimated from onboarding when a fact is unknown. */
 export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleResult {
   const due = schedule.due;
-  const basis: DueDateBasis = { rule: describeSchedule(schedule), exact: true, pendingFact: null };
+  const rule = describeSchedule(schedule);
   if (schedule.every === 'once') {
-    if (due.rule !== 'within_days') return { occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null }], missing: [] };
+    const none: Occurrence = { periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null };
+    if (due.rule !== 'within_days') return { occurrences: [none], missing: [] };
     const base = baseOf(due.of, ctx);
-    return {
-      occurrences: [{ periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: base ? addDays(base, due.days) : null, basis: base ? basis : null }],
-      missing: base ? [] : [due.of],
-    };
+    const basis: DueDateBasis = base ? { rule, exact: true, pendingFact: null } : estimated(rule, `${FACT_WORDS[due.of]} on ${ctx.windowStart}, the day the business was onboarded`, due.of);
+    return { occurrences: [{ ...none, dueDate: addDays(base ?? ctx.windowStart, due.days), basis }], missing: base ? [] : [due.of] };
   }
 
-  const base = ctx.registrationDate;
-  if (!base) return { occurrences: [], missing: ['registration_date'] };
-  const years = schedule.every === '2y' ? 2 : 1;
-  const baseYear = yearOf(base);
+  const registration = ctx.registrationDate ?? ctx.windowStart;
+  const cycle = cycleOf(schedule, ctx.entityType);
+  const digit = ctx.registrationNumberDigit ?? null;
+  const digitPending = cycle === 'registration-number-digit' && digit === null;
+  const missing: ScheduleFact[] = [...(ctx.registrationDate ? [] : ['registration_date' as const]), ...(digitPending ? ['registration_number_digit' as const] : [])];
+  const basis: DueDateBasis = !ctx.registrationDate ? estimated(rule, `registration on ${registration}, the day the business was onboarded`, 'registration_date')
+    : digitPending ? estimated(rule, `the filing years of the registration year's cycle (${yearOf(registration)})`, 'registration_number_digit')
+    : { rule, exact: true, pendingFact: null };
+  const occurrence = (dueDate: string, periodStartDate: string, periodEndDate: string, quarterly = false): Occurrence => ({
+    periodKey: basis.exact || quarterly ? dueDate : estimatedPeriodKey(dueDate), periodStartDate, periodEndDate, dueDate, basis,
+  });
+
   const out: Occurrence[] = [];
-  for (let year = yearOf(ctx.windowStart) - 2; year <= yearOf(ctx.windowEnd) + 1; year++) {
+  const fromYear = yearOf(ctx.windowStart) - 3;
+  const toYear = yearOf(ctx.windowEnd) + 1;
+  if (due.rule === 'quarter_end') {
+    // Calendar quarters; the first is the one ending on or after registration. The due dates do not depend on it.
+    for (let year = fromYear; year <= toYear; year++) {
+      for (let quarter = 1; quarter <= 4; quarter++) {
+        const quarterEnd = dateIn(year, quarter * 3, 'last');
+        const dueDate = dateIn(year, quarter * 3 + due.offset_months, due.day);
+        if (quarterEnd >= registration && inWindow(dueDate, ctx)) out.push(occurrence(dueDate, dateIn(year, quarter * 3 - 2, 1), quarterEnd, true));
+      }
+    }
+    return { occurrences: out, missing };
+  }
+
+  const span = schedule.every === '3y' ? 3 : schedule.every === '2y' ? 2 : 1;
+  const registrationYear = yearOf(registration);
+  // The year a cycle counts from: the registration year, or the year after it when `first: next-year` sets no other cycle.
+  const cycleStart = !cycle && schedule.first === 'next-year' ? registrationYear + 1 : registrationYear;
+  const inCycle = (year: number) => {
+    if (span === 1) return true;
+    // Until the digit is known, a digit cycle is estimated with the registration year's.
+    const effective = cycle === 'registration-number-digit' ? (digit === null ? 'from-start' : 'digit')
+      : !cycle || cycle === 'same-as-registration-year' ? 'from-start' : cycle;
+    switch (effective) {
+      case 'odd': return year % 2 === 1;
+      case 'even': return year % 2 === 0;
+      case 'opposite-of-registration-year': return (year - registrationYear) % 2 !== 0;
+      case 'from-start': return (year - cycleStart) % span === 0;
+      case 'digit': return year % 2 === digit! % 2;
+    }
+  };
+
+  for (let year = fromYear; year <= toYear; year++) {
     let dueDate: string;
     let periodStartDate: string;
+    let periodEndDate: string;
+    let filingYear: number;
     let eligible: boolean;
-    if (due.rule === 'fixed') {
-      dueDate = dateIn(year, due.month, due.day);
-      eligible = schedule.first === 'first-due-date' ? dueDate > base : year >= baseYear + 1;
-    } else if (due.rule === 'anniversary') {
-      const month = monthOf(base) + due.offset_months;
-      dueDate = due.day === 'quarter-end'
-        ? dateIn(year, Math.ceil(month / 3) * 3, 'last')
-        : dateIn(year, month, due.day === 'same' ? dayOf(base) : due.day);
-      eligible = schedule.first === 'first-due-date' ? dueDate > base : year >= baseYear + 1;
-    } else if (due.rule === 'fiscal_year_end') {
-      // The fiscal year ending in `year`; the first one due is the one in which the entity registered.
+    if (due.rule === 'fiscal_year_end') {
+      // The fiscal year ending in `year`. By default the first is the one ending on or after registration. A cycle
+      // counts the year the fiscal year ends (New Mexico: "even-numbered taxable year ends", 12.3.2.9 NMAC).
       const fiscalYearEnd = dateIn(year, ctx.fiscalYearEndMonth, 'last');
       dueDate = dateIn(year, ctx.fiscalYearEndMonth + due.offset_months, due.day);
-      eligible = fiscalYearEnd >= base;
+      filingYear = year;
+      eligible = schedule.first === 'first-due-date' ? dueDate > registration
+        : fiscalYearEnd >= registration && (schedule.first !== 'next-year' || yearOf(dueDate) > registrationYear);
       periodStartDate = addDays(addMonths(fiscalYearEnd, -12), 1);
-      if (eligible && inWindow(dueDate, ctx)) out.push({ periodKey: dueDate, periodStartDate, periodEndDate: fiscalYearEnd, dueDate, basis });
-      continue;
+      periodEndDate = fiscalYearEnd;
     } else {
-      return { occurrences: [], missing: [] };
+      if (due.rule === 'fixed') {
+        dueDate = dateIn(year, due.month, due.day);
+      } else if (due.rule === 'anniversary') {
+        // The anniversary falling in `year` (its due date may cross into the next or previous year with an offset).
+        const month = monthOf(registration) + due.offset_months;
+        dueDate = due.day === 'quarter-end'
+          ? dateIn(year, Math.ceil(month / 3) * 3, 'last')
+          : dateIn(year, month, due.day === 'same' ? dayOf(registration) : due.day);
+      } else {
+        return { occurrences: [], missing: [] };
+      }
+      filingYear = year;
+      eligible = schedule.first === 'first-due-date' ? dueDate > registration : year >= registrationYear + 1;
+      periodStartDate = addDays(addMonths(dueDate, -12 * span), 1);
+      periodEndDate = dueDate;
     }
-    if (years === 2) {
-      const parity = schedule.parity ?? (schedule.first === 'next-year' ? 'from-next-year' : 'same-as-registration-year');
-      eligible &&= parity === 'odd' ? year % 2 === 1
-        : parity === 'even' ? year % 2 === 0
-        : parity === 'from-next-year' ? (year - baseYear - 1) % 2 === 0
-        : (year - baseYear) % 2 === 0;
-    }
-    if (!eligible || !inWindow(dueDate, ctx)) continue;
-    periodStartDate = addDays(addMonths(dueDate, -12 * years), 1);
-    out.push({ periodKey: dueDate, periodStartDate, periodEndDate: dueDate, dueDate, basis });
+    if (eligible && inCycle(filingYear) && inWindow(dueDate, ctx)) out.push(occurrence(dueDate, periodStartDate, periodEndDate));
   }
-  return { occurrences: out, missing: [] };
+  return { occurrences: out, missing };
 }
+
+/** An estimated basis: the rule, what it assumed, and the fact whose answer makes it exact. */
+function estimated(rule: string, assumption: string, fact: ScheduleFact): DueDateBasis {
+  return { rule: `${rule} (estimated: assumes ${assumption}, until the ${FACT_QUESTION[fact]} is answered)`, exact: false, pendingFact: fact };
+}
+
+const FACT_QUESTION: Record<ScheduleFact, string> = {
+  registration_date: 'registration date',
+  operations_start_date: 'operations start date',
+  registration_number_digit: "registration number's last digit",
+};
 
 const inWindow = (date: string, ctx: ScheduleContext) => date >= ctx.windowStart && date <= ctx.windowEnd;

@@ -19,7 +19,7 @@ export interface TaskItem {
   /** "due in 3 days", "overdue by 2 days": open work due soon or late (pages/dates.ts, dueHint). */
   dueHint: string | null;
   /**
-   * The rule behind the due date ("Due January 31, every year …") and whether the date is exact; when estimated, the
+   * The rule behind the due date ("Due January 31 every year, …") and whether the date is exact; when estimated, the
    * question whose answer makes it exact (`taskId` when the page can link to it). null without a due date.
    */
   dueBasis: { rule: string; exact: boolean; question: { title: string; taskId: string | null } | null } | null;

@@ -2,6 +2,7 @@ import { regionById } from '../../catalog/regions.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
 import type { EngineInput, PlannedTask } from '../../engine/engine.js';
+import { ESTIMATED_PREFIX, estimatedPeriodKey } from '../../engine/schedule.js';
 import type { PlanningEntityRow } from './planning.repository.js';
 
 export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) => `${t.definition_id}|${t.region_code}|${t.period_key}`;
@@ -47,23 +48,50 @@ export interface Reconciliation {
   notApplicable: string[];
 }
 
-/** Adds what is planned and missing, updates what changed, removes or retires what is no longer planned. */
+/**
+ * Adds what is planned and missing, updates what changed, removes or retires what is no longer planned.
+ * A yearly filing whose date turns from estimated to exact (or back, when the fact it used is withdrawn) is the
+ * same filing: it keeps its task, matched by the year it is due (`estimated:<year>`, src/engine/schedule.ts).
+ */
 export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconciliation {
   const out: Reconciliation = { inserts: [], updates: [], deletes: [], notApplicable: [] };
   const byIdentity = new Map(existing.map((t) => [identityOf(t), t]));
-  for (const task of planned) {
-    const current = byIdentity.get(plannedIdentity(task));
-    if (!current) out.inserts.push(task);
-    else {
-      byIdentity.delete(plannedIdentity(task));
-      if (differs(current, task)) out.updates.push({ id: current.id, task, changed: shownChanges(current, task) });
+  const matches: [TaskRow | undefined, PlannedTask][] = planned.map((task) => [byIdentity.get(plannedIdentity(task)), task]);
+  for (const [current] of matches) if (current) byIdentity.delete(identityOf(current));
+  // Then the same filing under its other key: identity matches first, so no task is taken from its own plan.
+  const byFilingYear = new Map([...byIdentity.values()].flatMap((t) => {
+    const year = filingYearKey(t.definition_id, t.region_code, t.period_key, t.due_date);
+    return year ? [[year, t] as const] : [];
+  }));
+  for (const match of matches) {
+    if (match[0]) continue;
+    const year = filingYearKey(match[1].definitionId, match[1].regionCode, match[1].periodKey, match[1].dueDate);
+    const other = year ? byFilingYear.get(year) : undefined;
+    if (other && other.period_key.startsWith(ESTIMATED_PREFIX) !== match[1].periodKey.startsWith(ESTIMATED_PREFIX)) {
+      byFilingYear.delete(year!);
+      byIdentity.delete(identityOf(other));
+      match[0] = other;
     }
+  }
+  for (const [current, task] of matches) {
+    if (!current) out.inserts.push(task);
+    else if (differs(current, task)) out.updates.push({ id: current.id, task, changed: shownChanges(current, task) });
   }
   for (const stale of byIdentity.values()) {
     if (!stale.acted_at) out.deletes.push(stale.id);
     else if (stale.applicable) out.notApplicable.push(stale.id);
   }
   return out;
+}
+
+/**
+ * The filing a dated occurrence stands for, exact or estimated: definition, region and the year it is due. Null for
+ * one-time tasks (their key 'once' already matches). Quarterly ones get one too but never match: neither side of
+ * them is ever keyed `estimated:` (the calendar sets their dates, so their keys do not change).
+ */
+function filingYearKey(definitionId: string, regionCode: string, periodKey: string, dueDate: string | null): string | null {
+  if (!dueDate || (periodKey !== dueDate && !periodKey.startsWith(ESTIMATED_PREFIX))) return null;
+  return `${definitionId}|${regionCode}|${estimatedPeriodKey(dueDate)}`;
 }
 
 export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -90,7 +118,8 @@ function shownChanges(current: TaskRow, planned: PlannedTask): string[] {
 }
 
 function differs(current: TaskRow, planned: PlannedTask) {
-  return current.due_date !== planned.dueDate ||
+  return current.period_key !== planned.periodKey ||
+    current.due_date !== planned.dueDate ||
     !sameBasis(current, planned) ||
     current.period_start_date !== planned.periodStartDate ||
     current.period_end_date !== planned.periodEndDate ||

@@ -55,6 +55,7 @@ export function createPlanningRepository(db: Db) {
 
     updatePlanned: async (legalEntityId: string, id: string, t: PlannedTask): Promise<void> => {
       await db.updateTable('tasks').set({
+        period_key: t.periodKey, // an estimated filing's key becomes its exact one (planning.fns reconcile)
         period_start_date: t.periodStartDate,
         period_end_date: t.periodEndDate,
         due_date: t.dueDate,

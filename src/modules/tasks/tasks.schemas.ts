@@ -115,7 +115,7 @@ export const AccountTaskDefinitionSchema = Type.Object(
 /** How a task's due date was found (an extension of the reference shapes: their clients ignore unknown fields). */
 const DueDateBasis = Nullable(Type.Object(
   {
-    rule: Type.String({ description: 'The rule that produced the due date, in words, e.g. "Due January 31, every year from the first due date after registration".' }),
+    rule: Type.String({ description: 'The rule that produced the due date, in words, e.g. "Due January 31 every year, from the first due date after registration".' }),
     exact: Type.Boolean({ description: 'true when the date follows from known facts; false when it is estimated because a fact the rule needs is not known yet (`question_id` names the question that makes it exact).' }),
     question_id: Nullable(Type.String({ description: 'The question (the `question_id` of a question task of the same region) whose answer makes an estimated date exact; null when exact.' })),
   },
