@@ -16,7 +16,7 @@ export interface RegionFacts {
   localityNames?: ReadonlyMap<string, string>;
   /**
    * Set for the federal requirements, whose facts are the whole business's: `isHome` then means incorporated in a
-   * US state (`incorporatedIn`, its name), and the reasons speak of the United States.
+   * US state (`incorporatedIn`, its name; null while unknown), and the reasons speak of the United States.
    */
   federal?: { incorporatedIn: string | null };
 }
@@ -83,12 +83,17 @@ function inLocality(id: string, facts: RegionFacts): Evaluation {
   return TRUE([{ key: 'in-locality', reason: `The business has employees or premises in ${name}, ${facts.regionName}`, data: { region: facts.regionCode, locality: id } }]);
 }
 
-/** `scope` of a federal requirement: home = incorporated in a US state, foreign = a company formed abroad. */
+/**
+ * `scope` of a federal requirement: home = incorporated in a US state, foreign = a company formed abroad. Without a
+ * state of incorporation yet (a hosted signup not finished) it is undecided, and asks nothing: no entity can be
+ * recorded as formed abroad today, so `foreign` holds for none (catalog/README.md, "Federal requirements").
+ */
 function federalScope(scope: 'home' | 'foreign', incorporatedIn: string | null): Evaluation {
+  if (incorporatedIn === null) return { value: null, met: [], unknown: new Set(), localities: new Set() };
   if (scope === 'home') {
-    return incorporatedIn ? TRUE([{ key: 'home-state', reason: `The business is incorporated in ${incorporatedIn}`, data: { incorporated_in_us: true } }]) : FALSE;
+    return TRUE([{ key: 'home-state', reason: `The business is incorporated in ${incorporatedIn}`, data: { incorporated_in_us: true } }]);
   }
-  return incorporatedIn ? FALSE : TRUE([{ key: 'foreign-state', reason: 'The business is incorporated outside the United States', data: { incorporated_in_us: false } }]);
+  return FALSE;
 }
 
 function flag(actual: boolean | null, wanted: boolean, fact: Fact, met: CriterionMet): Evaluation {

@@ -55,12 +55,18 @@ describe('evaluate: federal scope', () => {
   it('home: incorporated in a US state, said as a sentence', () => {
     const result = evaluate({ scope: 'home' }, federal('Delaware'));
     expect(result.met.map((m) => m.reason)).toEqual(['The business is incorporated in Delaware']);
-    expect(evaluate({ scope: 'home' }, federal(null)).value).toBe(false);
   });
 
-  it('foreign: a company formed outside the United States', () => {
-    expect(evaluate({ scope: 'foreign' }, federal(null)).met.map((m) => m.reason)).toEqual(['The business is incorporated outside the United States']);
+  it('foreign: never for a business incorporated in a US state (none can be recorded as formed abroad today)', () => {
     expect(evaluate({ scope: 'foreign' }, federal('Delaware')).value).toBe(false);
+  });
+
+  it('a state of incorporation not known yet leaves either scope undecided, and asks nothing', () => {
+    for (const scope of ['home', 'foreign'] as const) {
+      const result = evaluate({ scope }, federal(null));
+      expect(result.value).toBeNull();
+      expect(result.unknown.size + result.localities.size).toBe(0);
+    }
   });
 });
 
@@ -92,10 +98,10 @@ describe('planTasks: federal requirements', () => {
     expect(planTasks(catalog, input({}, []))).toEqual([]);
   });
 
-  it('none of the employer ones without employees; the beneficial-ownership report only for a company formed abroad', () => {
+  it('none of the employer ones without employees; no beneficial-ownership report while the state of incorporation is unknown', () => {
     const tasks = planTasks(catalog, input({}, [location('PA', { hasEmployees: false, employeeCount: 0, hasPhysicalLocation: true })]));
-    expect(federalOf(tasks)).toEqual(['us-fincen-boi@PA']);
-    expect(tasks.find((t) => t.definitionId === 'us-fincen-boi')!.criteriaMet.map((c) => c.reason)).toEqual(['The business is incorporated outside the United States']);
+    expect(federalOf(tasks)).toEqual([]);
+    expect(tasks.filter((t) => t.kind === 'question').map((t) => t.definitionId)).not.toContain('has-employees');
   });
 
   it('unknown employees anywhere (and none known): no federal employer task and no question of its own', () => {
