@@ -1,7 +1,7 @@
 import { automationStatusText, type AutomationProgress } from './automation-progress-pages.js';
 import { calendarSection, type CalendarOffer } from './calendar-pages.js';
 import { csrfInput } from './components.js';
-import { dayTime } from './dates.js';
+import { dayTime, formatDay } from './dates.js';
 import { html, layout, type Raw, type PageBrand } from './html.js';
 
 /** A task as the hosted pages show it. */
@@ -148,9 +148,11 @@ ${input}
 <button type="submit">${task.answer === null ? 'Save answer' : 'Change answer'}<span class="visually-hidden">: ${task.title}</span></button>
 </form>`;
   }
+  // A recurring filing has one task per due date (four Forms 941 a year): its controls name the date too (WCAG 2.4.6).
+  const name = `${task.title}${task.dueDate ? `, due ${formatDay(task.dueDate)}` : ''}`;
   const button = (status: string, label: string, secondary = false, describedBy = '') => html`<form method="post" action="/hosted/tasks/${task.id}/status" class="inline-form">
 ${csrfInput(csrf)}<input type="hidden" name="return_to" value="${returnTo}"><input type="hidden" name="status" value="${status}">
-<button type="submit"${secondary ? html` class="secondary"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${label}<span class="visually-hidden">: ${task.title}</span></button></form>`;
+<button type="submit"${secondary ? html` class="secondary"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${label}<span class="visually-hidden">: ${name}</span></button></form>`;
   // Marking done cancels a filing under way (tasks service): say so before the click, since undo does not resume it.
   const filing = filingUnderWay(task);
   const buttons = task.status === 'done' || task.status === 'dismissed'

@@ -68,11 +68,12 @@ export function createTaskPages(suite: BrowserSuite) {
 
   const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   /**
-   * A task's button: its visible label and, visually hidden, the task's title ("Mark as done: <title>"). The
-   * hidden part is absolutely positioned, so the accessible name may read "Mark as done : <title>".
+   * A task's button: its visible label and, visually hidden, the task's title and due date when it has one
+   * ("Mark as done: <title>, due January 31, 2027"). The hidden part is absolutely positioned, so the accessible
+   * name may read "Mark as done : <title>".
    */
   const taskButton = (page: Page, action: string, title: string) =>
-    page.getByRole('button', { name: new RegExp(`^${escapeRegExp(action)}\\s*:\\s*${escapeRegExp(title)}$`) });
+    page.getByRole('button', { name: new RegExp(`^${escapeRegExp(action)}\\s*:\\s*${escapeRegExp(title)}(, due [^:]+)?$`) });
 
   /** What has focus: its id, or `radio:<value>`, or `<tag>:<accessible text>`. */
   const focused = (page: Page) => page.evaluate(() => {
