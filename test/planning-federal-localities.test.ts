@@ -85,7 +85,7 @@ describe('federal requirements and localities', () => {
     expect(events.filter((e) => e.type !== 'task.updated').map((e) => [e.type, e.data.object.id]).sort()).toEqual(federalIds.map((id) => ['task.created', id]).sort());
   });
 
-  it('a state of incorporation set later (hosted signup) moves the federal tasks there', async () => {
+  it('a state of incorporation set later (hosted signup) moves the federal tasks there, a done EIN still done', async () => {
     const session = json<{ url: string; legal_entity_id: string }>(await t.app.inject({
       method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
       payload: { business_name: 'Rose & Thorn', user_email: 'r@example.com', callback_url: 'https://platform.example/welcome' },
@@ -98,6 +98,8 @@ describe('federal requirements and localities', () => {
     let all = await tasks();
     expect(where(all, 'us-irs-ein')).toEqual(['Pennsylvania:todo']);
     expect(where(all, 'us-fincen-boi')).toEqual([]);
+    const ein = requirement(all, 'us-irs-ein')[0]!;
+    expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${ein.id}`, headers: bearer(token), payload: { status: 'done' } })).statusCode).toBe(200);
 
     // The owner's hosted signup sets New Jersey as the state of incorporation.
     const { browser } = await openLink(t.app, session.url);
@@ -109,7 +111,8 @@ describe('federal requirements and localities', () => {
       await browser!.post(location, step === 'business' ? { ...BUSINESS_STEP, incorporation_location: 'NJ' } : step === 'contact' ? CONTACT_STEP : {});
     }
     all = await tasks();
-    expect(where(all, 'us-irs-ein')).toEqual(['New Jersey:todo']);
+    // The done EIN moved with the anchor: the same task, still done.
+    expect(requirement(all, 'us-irs-ein').map((x) => [x.id, x.source.region!.name, x.status])).toEqual([[ein.id, 'New Jersey', 'done']]);
     expect(where(all, 'us-fincen-boi')).toEqual([]);
   });
 

@@ -71,6 +71,13 @@ describe('reconcile: a federal task follows its anchor region', () => {
     expect(plan.updates.map((u) => [u.id, u.task.regionCode, u.changed])).toEqual([['task_ein', 'DE', ['region']], ['task_941', 'DE', ['region']]]);
   });
 
+  it('the estimate of a year in the old anchor is the exact filing of that year in the new one (its registration date known)', () => {
+    const estimate = stored('task_940', { ...federal('us-irs-form-940', 'TX', 'estimated:2027', '2027-01-31'), dueDateBasis: estimatedBasis }, { status: 'in-progress', acted_at: NOW });
+    const plan = reconcile([estimate], [federal('us-irs-form-940', 'DE', '2027-01-31', '2027-01-31')]);
+    expect(plan).toMatchObject({ inserts: [], deletes: [], notApplicable: [] });
+    expect(plan.updates.map((u) => [u.id, u.task.regionCode, u.task.periodKey, u.changed])).toEqual([['task_940', 'DE', '2027-01-31', ['region', 'due_date_basis']]]);
+  });
+
   it('only the same definition and period key: another quarter is another filing', () => {
     const q3 = stored('task_q3', federal('us-irs-form-941', 'TX', '2026-Q3', '2026-10-31'));
     const plan = reconcile([q3], [federal('us-irs-form-941', 'DE', '2026-Q4', '2027-01-31')]);

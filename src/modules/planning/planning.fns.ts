@@ -78,13 +78,22 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
       match[0] = other;
     }
   }
-  // Then a federal task whose anchor region moved: the same filing, stored in the old anchor (any status, kept whole).
-  // Its new identity is free: a stored task holding it would have matched above.
+  // Then a federal task whose anchor region moved: the same filing, stored in the old anchor (any status, kept whole)
+  // under the same period key — or, as above, the estimate of the year an exact date falls in (or back): the new
+  // anchor's registration date may be known where the old one's was not. Its new identity is free: a stored task
+  // holding it would have matched above.
   for (const match of matches) {
-    if (match[0] || !isFederal(match[1].definitionId)) continue;
-    const candidates = [...byIdentity.values()].filter((t) => t.definition_id === match[1].definitionId && t.period_key === match[1].periodKey && t.region_code !== match[1].regionCode);
-    // Prefer one that still applies (an older move may have left a retired copy behind), then one someone acted on.
-    const other = candidates.sort((a, b) => Number(b.applicable) - Number(a.applicable) || Number(!!b.acted_at) - Number(!!a.acted_at))[0];
+    const task = match[1];
+    if (match[0] || !isFederal(task.definitionId)) continue;
+    const year = filingYearKey(task.definitionId, task.regionCode, task.periodKey, task.dueDate);
+    const sameFiling = (t: TaskRow) => t.period_key === task.periodKey || (year !== null &&
+      filingYearKey(t.definition_id, task.regionCode, t.period_key, t.due_date) === year &&
+      t.period_key.startsWith(ESTIMATED_PREFIX) !== task.periodKey.startsWith(ESTIMATED_PREFIX));
+    const candidates = [...byIdentity.values()].filter((t) => t.definition_id === task.definitionId && t.region_code !== task.regionCode && sameFiling(t));
+    // Prefer the same key, then one that still applies (an older move may have left a retired copy behind), then one
+    // someone acted on.
+    const rank = (t: TaskRow) => (t.period_key === task.periodKey ? 4 : 0) + (t.applicable ? 2 : 0) + (t.acted_at ? 1 : 0);
+    const other = candidates.sort((a, b) => rank(b) - rank(a))[0];
     if (other) {
       byIdentity.delete(identityOf(other));
       match[0] = other;
