@@ -53,16 +53,19 @@ describe('federal requirements and localities', () => {
     expect(all.filter((x) => x.source.requirement_id?.startsWith('us-'))).toEqual([]);
   });
 
-  it('moving the anchor moves untouched federal tasks; one someone acted on stays where it was, not applicable', async () => {
-    const { token, tasks } = await entityWith({ PA: 3 });
-    const ein = requirement(await tasks(), 'us-irs-ein')[0]!;
+  it('moving the anchor moves the federal tasks, the ones someone acted on too: same task, same status, no second EIN', async () => {
+    const { token, entityId, tasks } = await entityWith({ PA: 3 });
+    const before = await tasks();
+    const ein = requirement(before, 'us-irs-ein')[0]!;
+    const form940Before = requirement(before, 'us-irs-form-940')[0]!;
     expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${ein.id}`, headers: bearer(token), payload: { status: 'done' } })).statusCode).toBe(200);
     // New Jersey comes first in code order: the anchor moves there.
     await t.app.inject({ method: 'PUT', url: '/v2/regions/NJ', headers: bearer(token), payload: { employee_count: 0 } });
     const after = await tasks();
-    // Dated, estimated until New Jersey's registration date (the anchor's) is answered.
+    expect(requirement(after, 'us-irs-ein').map((x) => [x.id, x.source.region!.name, x.status])).toEqual([[ein.id, 'New Jersey', 'done']]);
+    // The same Form 940 task, dated, estimated until New Jersey's registration date (the anchor's) is answered.
     const form940 = requirement(after, 'us-irs-form-940');
-    expect(where(after, 'us-irs-form-940')).toEqual(['New Jersey:todo']);
+    expect(form940.map((x) => [x.id, x.source.region!.name, x.status])).toEqual([[form940Before.id, 'New Jersey', 'todo']]);
     expect(form940[0]!.source.due_date_basis).toMatchObject({ exact: false, question_id: 'registration-date' });
     // Its hosted page says so and links the question that makes it exact.
     const question = after.find((x) => x.source.question_id === 'registration-date' && x.source.regions![0]!.name === 'New Jersey')!;
@@ -70,12 +73,19 @@ describe('federal requirements and localities', () => {
     const { browser } = await openLink(t.app, session.url);
     const page = await browser!.get(`/hosted/tasks/${form940[0]!.id}`);
     expect(page.body).toContain(`<strong>Estimated:</strong> answer <a href="/hosted/tasks/${question.id}">On what date was the business registered with the state of New Jersey?</a> to make it exact.`);
-    expect(where(after, 'us-irs-ein').sort()).toEqual(['New Jersey:todo', 'Pennsylvania:done']);
     const account = json<{ id: string; definition: { id: string; location: { code: string } } }[]>(await t.app.inject({ url: '/tasks?status=done', headers: bearer(token) }));
-    expect(account.filter((x) => x.definition.id === 'us-irs-ein').map((x) => x.definition.location.code)).toEqual(['PA']);
+    expect(account.filter((x) => x.definition.id === 'us-irs-ein').map((x) => [x.id, x.definition.location.code])).toEqual([[ein.id, 'NJ']]);
+
+    // The events say the tasks moved (task.updated, changed: region), never that they were deleted or created again.
+    // Listable once no older transaction runs (helpers/events.ts): wait for it, never for a time.
+    const federalIds = [ein.id, form940Before.id];
+    const moved = (e: ListedEvent) => e.type === 'task.updated' && e.legal_entity_id === entityId && e.data.changed!.includes('region');
+    const events = (await eventsUntil(t.app, apiKey, (list) => list.filter(moved).length === 2)).filter((e) => federalIds.includes(String(e.data.object.id)));
+    expect(events.filter(moved).map((e) => [e.data.object.id, e.data.object.source.region.name]).sort()).toEqual(federalIds.map((id) => [id, 'New Jersey']).sort());
+    expect(events.filter((e) => e.type !== 'task.updated').map((e) => [e.type, e.data.object.id]).sort()).toEqual(federalIds.map((id) => ['task.created', id]).sort());
   });
 
-  it('a state of incorporation set later (hosted signup) moves the federal tasks there', async () => {
+  it('a state of incorporation set later (hosted signup) moves the federal tasks there, a done EIN still done', async () => {
     const session = json<{ url: string; legal_entity_id: string }>(await t.app.inject({
       method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
       payload: { business_name: 'Rose & Thorn', user_email: 'r@example.com', callback_url: 'https://platform.example/welcome' },
@@ -88,6 +98,8 @@ describe('federal requirements and localities', () => {
     let all = await tasks();
     expect(where(all, 'us-irs-ein')).toEqual(['Pennsylvania:todo']);
     expect(where(all, 'us-fincen-boi')).toEqual([]);
+    const ein = requirement(all, 'us-irs-ein')[0]!;
+    expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${ein.id}`, headers: bearer(token), payload: { status: 'done' } })).statusCode).toBe(200);
 
     // The owner's hosted signup sets New Jersey as the state of incorporation.
     const { browser } = await openLink(t.app, session.url);
@@ -99,7 +111,8 @@ describe('federal requirements and localities', () => {
       await browser!.post(location, step === 'business' ? { ...BUSINESS_STEP, incorporation_location: 'NJ' } : step === 'contact' ? CONTACT_STEP : {});
     }
     all = await tasks();
-    expect(where(all, 'us-irs-ein')).toEqual(['New Jersey:todo']);
+    // The done EIN moved with the anchor: the same task, still done.
+    expect(requirement(all, 'us-irs-ein').map((x) => [x.id, x.source.region!.name, x.status])).toEqual([[ein.id, 'New Jersey', 'done']]);
     expect(where(all, 'us-fincen-boi')).toEqual([]);
   });
 

@@ -110,6 +110,13 @@ describe('planTasks: federal requirements', () => {
     expect(tasks.filter((t) => t.kind === 'question').map((t) => `${t.definitionId}@${t.regionCode}`)).toEqual(['has-employees@PA']);
   });
 
+  it('a federal requirement done in the old anchor still unblocks what it unlocks in the new one (the task moves there)', () => {
+    const ein: TaskState = { kind: 'requirement', definitionId: 'us-irs-ein', regionCode: 'PA', status: 'done', completedOn: '2026-02-01', answer: null };
+    const tasks = planTasks(catalog, input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [location('PA')], [ein]));
+    expect(federalOf(tasks)).toEqual(['us-irs-ein@NJ', 'us-irs-form-940@NJ']);
+    expect(tasks.find((t) => t.definitionId === 'us-irs-form-940')!.blockedBy).toEqual([]);
+  });
+
   it('explain lists the federal requirements in the anchor region, marked federal', () => {
     const [nj] = explain(catalog, input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [location('NJ')]));
     expect(nj!.requirements.filter((r) => r.federal).map((r) => [r.id, r.applies])).toEqual([['us-irs-ein', true], ['us-irs-form-940', true], ['us-fincen-boi', false]]);

@@ -71,16 +71,20 @@ const NATION = 'the United States';
 export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
   const { entity } = input;
   const home = entity.incorporationRegion;
+  const anchor = federalAnchor(catalog, input);
+  const federalIds = new Set(catalog.federal.requirements.map((r) => r.id));
   const answers = new Map<string, unknown>();
   const done = new Map<string, string | null>();
   for (const task of input.tasks) {
     if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
-    if (task.kind === 'requirement' && task.status === 'done') done.set(answerKey(task.definitionId, task.regionCode), task.completedOn);
+    // A federal requirement done is done for the business, wherever it is stored (an anchor that just moved: the
+    // task follows it in the same re-planning, so what it unlocks must not be blocked meanwhile).
+    const region = federalIds.has(task.definitionId) && anchor ? anchor : task.regionCode;
+    if (task.kind === 'requirement' && task.status === 'done') done.set(answerKey(task.definitionId, region), task.completedOn);
   }
 
   const locations = new Map(input.locations.map((l) => [l.regionCode, l]));
   const regionCodes = regionsOf(catalog, input);
-  const anchor = federalAnchor(catalog, input);
   const localityQuestion = catalog.questionByFact.get('in_locality');
 
   const planned: PlannedTask[] = [];

@@ -40,7 +40,10 @@ export function toEngineInput(entity: PlanningEntityRow, locations: LocationRow[
 /** How one entity's stored tasks must change to match its plan. */
 export interface Reconciliation {
   inserts: PlannedTask[];
-  /** `changed`: the fields of the v2 task that change ('applicable' when a retired task applies again); empty when none it shows. */
+  /**
+   * `changed`: the fields of the v2 task that change ('region' when a federal task follows its anchor, 'applicable'
+   * when a retired task applies again); empty when none it shows.
+   */
   updates: { id: string; task: PlannedTask; changed: string[] }[];
   /** Untouched tasks that no longer apply. */
   deletes: string[];
@@ -51,7 +54,9 @@ export interface Reconciliation {
 /**
  * Adds what is planned and missing, updates what changed, removes or retires what is no longer planned.
  * A yearly filing whose date turns from estimated to exact (or back, when the fact it used is withdrawn) is the
- * same filing: it keeps its task, matched by the year it is due (`estimated:<year>`, src/engine/schedule.ts).
+ * same filing: it keeps its task, matched by the year it is due (`estimated:<year>`, src/engine/schedule.ts). A
+ * federal task whose anchor region moved (src/engine/engine.ts `federalAnchor`) is the same filing too: it keeps its
+ * task (id, status, history), moved to the new region, matched by definition and period key.
  */
 export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconciliation {
   const out: Reconciliation = { inserts: [], updates: [], deletes: [], notApplicable: [] };
@@ -69,6 +74,27 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
     const other = year ? byFilingYear.get(year) : undefined;
     if (other && other.period_key.startsWith(ESTIMATED_PREFIX) !== match[1].periodKey.startsWith(ESTIMATED_PREFIX)) {
       byFilingYear.delete(year!);
+      byIdentity.delete(identityOf(other));
+      match[0] = other;
+    }
+  }
+  // Then a federal task whose anchor region moved: the same filing, stored in the old anchor (any status, kept whole)
+  // under the same period key — or, as above, the estimate of the year an exact date falls in (or back): the new
+  // anchor's registration date may be known where the old one's was not. Its new identity is free: a stored task
+  // holding it would have matched above.
+  for (const match of matches) {
+    const task = match[1];
+    if (match[0] || !isFederal(task.definitionId)) continue;
+    const year = filingYearKey(task.definitionId, task.regionCode, task.periodKey, task.dueDate);
+    const sameFiling = (t: TaskRow) => t.period_key === task.periodKey || (year !== null &&
+      filingYearKey(t.definition_id, task.regionCode, t.period_key, t.due_date) === year &&
+      t.period_key.startsWith(ESTIMATED_PREFIX) !== task.periodKey.startsWith(ESTIMATED_PREFIX));
+    const candidates = [...byIdentity.values()].filter((t) => t.definition_id === task.definitionId && t.region_code !== task.regionCode && sameFiling(t));
+    // Prefer the same key, then one that still applies (an older move may have left a retired copy behind), then one
+    // someone acted on.
+    const rank = (t: TaskRow) => (t.period_key === task.periodKey ? 4 : 0) + (t.applicable ? 2 : 0) + (t.acted_at ? 1 : 0);
+    const other = candidates.sort((a, b) => rank(b) - rank(a))[0];
+    if (other) {
       byIdentity.delete(identityOf(other));
       match[0] = other;
     }
@@ -94,6 +120,12 @@ function filingYearKey(definitionId: string, regionCode: string, periodKey: stri
   return `${definitionId}|${regionCode}|${estimatedPeriodKey(dueDate)}`;
 }
 
+/**
+ * A requirement of catalog/federal.yaml: the loader requires their ids to start with `us-` and every region file's
+ * with its own `<code>-` (src/catalog/catalog.ts), and no region has the code US, so the id alone tells.
+ */
+export const isFederal = (definitionId: string) => definitionId.startsWith('us-');
+
 export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const item of items) {
@@ -105,20 +137,27 @@ export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[
   return out;
 }
 
-/** What a platform sees change: the v2 task's dates and reasons, and a retired task applying again. */
+/**
+ * What a platform sees change: the v2 task's region (a federal task following its anchor), dates and reasons, and a
+ * retired task applying again. A basis only filled in (stored before due_date_rule existed: rule null) on an
+ * unchanged date is not shown: the row is updated silently.
+ */
 function shownChanges(current: TaskRow, planned: PlannedTask): string[] {
+  const basisFilledIn = current.due_date_rule === null && current.due_date === planned.dueDate;
   return [
+    current.region_code !== planned.regionCode && 'region',
     current.period_start_date !== planned.periodStartDate && 'period_start_date',
     current.period_end_date !== planned.periodEndDate && 'period_end_date',
     current.due_date !== planned.dueDate && 'due_date',
-    !sameBasis(current, planned) && 'due_date_basis',
+    !sameBasis(current, planned) && !basisFilledIn && 'due_date_basis',
     canonical(current.criteria_met) !== canonical(planned.criteriaMet) && 'criteria_met',
     !current.applicable && 'applicable',
   ].filter((field): field is string => field !== false);
 }
 
 function differs(current: TaskRow, planned: PlannedTask) {
-  return current.period_key !== planned.periodKey ||
+  return current.region_code !== planned.regionCode ||
+    current.period_key !== planned.periodKey ||
     current.due_date !== planned.dueDate ||
     !sameBasis(current, planned) ||
     current.period_start_date !== planned.periodStartDate ||

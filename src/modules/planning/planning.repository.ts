@@ -55,7 +55,11 @@ export function createPlanningRepository(db: Db) {
 
     updatePlanned: async (legalEntityId: string, id: string, t: PlannedTask): Promise<void> => {
       await db.updateTable('tasks').set({
-        period_key: t.periodKey, // an estimated filing's key becomes its exact one (planning.fns reconcile)
+        // A federal task follows its anchor to another region, and an estimated filing's key becomes its exact one
+        // (planning.fns reconcile). tasks_identity_key cannot be hit: a stored task holding the new identity would
+        // have been matched to the plan instead.
+        region_code: t.regionCode,
+        period_key: t.periodKey,
         period_start_date: t.periodStartDate,
         period_end_date: t.periodEndDate,
         due_date: t.dueDate,
