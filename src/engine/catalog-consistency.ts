@@ -114,7 +114,7 @@ export function proseDateProblems(definition: RequirementDefinition): string[] {
     } else if (s.kind === 'months-after') {
       if (due.rule !== 'months_after') problems.push(`says "${s.text}" but the schedule has no months_after rule: give that deadline its own one-time requirement (every: once, due months_after)`);
       else if (due.offset_months + 1 !== s.month || due.day !== s.day) {
-        problems.push(`says "${s.text}" but the schedule is day ${due.day} of month ${due.offset_months} after the month of the date (the ${due.offset_months + 1}th month counting it as the first)`);
+        problems.push(`says "${s.text}" but the schedule is day ${due.day} of month ${due.offset_months} after the month of the date (month ${due.offset_months + 1} counting that month as the first)`);
       }
     } else if (s.kind === 'after-year-end') {
       if (due.rule === 'fiscal_year_end' && (due.offset_months !== s.offsetMonths || (due.day !== s.day && !(due.day === 'last' && s.day === 'last')))) {
