@@ -28,10 +28,16 @@ describe('catalog loader: schedule combinations', () => {
     ['{ every: 3y, parity: even, due: { rule: fixed, month: 4, day: 15 } }', 'parity', /three-year cycle counts from the registration year only/],
     ['{ every: 3y, parity_by_entity_type: { llc: odd }, due: { rule: fixed, month: 4, day: 15 } }', 'parity_by_entity_type', /three-year cycle/],
     ['{ every: 1q, first: next-year, due: { rule: quarter_end, offset_months: 1, day: last } }', 'first', /first applies only to yearly/],
+    ['{ every: 1y, due: { rule: months_after, of: registration_date, offset_months: 3, day: 15 } }', 'due', /recurring requirement needs a fixed, anniversary/],
+    ['{ every: once, due: { rule: fixed, month: 4, day: 15 } }', 'due', /one-time requirement is due with rule none, within_days or months_after/],
   ])('refuses %s', (schedule, field, message) => {
     const load = loadWith(schedule);
     expect(load).toThrow(at(field));
     expect(load).toThrow(message);
+  });
+
+  it('refuses a months_after offset beyond 24 months (schema)', () => {
+    expect(loadWith('{ every: once, due: { rule: months_after, of: registration_date, offset_months: 25, day: 15 } }')).toThrow(/requirements\/2\/schedule/);
   });
 
   it.each([
@@ -40,6 +46,8 @@ describe('catalog loader: schedule combinations', () => {
     '{ every: 2y, parity: opposite-of-registration-year, first: next-year, due: { rule: fixed, month: 4, day: 1 } }',
     '{ every: 2y, parity: registration-number-digit, due: { rule: fiscal_year_end, offset_months: 4, day: 15 } }',
     '{ every: 2y, parity_by_entity_type: { c_corp: even, llc: odd }, due: { rule: fixed, month: 4, day: 15 } }',
+    '{ every: once, due: { rule: months_after, of: registration_date, offset_months: 3, day: 15 } }',
+    '{ every: once, due: { rule: months_after, of: operations_start_date, offset_months: 0, day: last } }',
   ])('accepts %s', (schedule) => {
     expect(loadWith(schedule)().requirement('co-annual-report-corporation')).toBeDefined();
   });

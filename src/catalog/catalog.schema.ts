@@ -120,6 +120,19 @@ export const DueRuleSchema = Type.Union([
     { rule: Type.Literal('within_days'), of: Literals(['registration_date', 'operations_start_date'] as const), days: Type.Integer({ minimum: 0, maximum: 730 }) },
     { additionalProperties: false },
   ),
+  /**
+   * One-time filings only: the `day` of the `offset_months`-th month after the month of the date (registration
+   * 2027-10-01, offset 3, day 15: 2028-01-15 — "the 15th day of the 4th month", counting the registration month as the first).
+   */
+  Type.Object(
+    {
+      rule: Type.Literal('months_after'),
+      of: Literals(['registration_date', 'operations_start_date'] as const),
+      offset_months: Type.Integer({ minimum: 0, maximum: 24 }),
+      day: DayOfMonth,
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 /**

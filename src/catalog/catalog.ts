@@ -144,16 +144,19 @@ function checkRequirements(
       if (!ids.has(unlocked)) throw new CatalogError(file, `${where}/unlocks/${j}`, `unknown requirement '${unlocked}' in this region`);
     }
     if (requirement.eta && requirement.eta.min > requirement.eta.max) throw new CatalogError(file, `${where}/eta`, 'min must not exceed max');
-    if (requirement.schedule.every === 'once' && requirement.schedule.due.rule !== 'none' && requirement.schedule.due.rule !== 'within_days') {
-      throw new CatalogError(file, `${where}/schedule/due`, 'a one-time requirement is due with rule none or within_days');
+    if (requirement.schedule.every === 'once' && !ONE_TIME_RULES.includes(requirement.schedule.due.rule)) {
+      throw new CatalogError(file, `${where}/schedule/due`, 'a one-time requirement is due with rule none, within_days or months_after');
     }
-    if (requirement.schedule.every !== 'once' && (requirement.schedule.due.rule === 'none' || requirement.schedule.due.rule === 'within_days')) {
+    if (requirement.schedule.every !== 'once' && ONE_TIME_RULES.includes(requirement.schedule.due.rule)) {
       throw new CatalogError(file, `${where}/schedule/due`, 'a recurring requirement needs a fixed, anniversary, fiscal_year_end or quarter_end rule');
     }
     checkSchedule(file, `${where}/schedule`, requirement.schedule);
     byId.set(requirement.id, { definition: requirement, region, agency });
   }
 }
+
+/** Due rules of one-time requirements only (months_after: "the 15th day of the 4th month after registration"). */
+const ONE_TIME_RULES: readonly string[] = ['none', 'within_days', 'months_after'];
 
 /**
  * The localities of one region file: ids start with the region's prefix and are unique, and every `in_locality`

@@ -49,4 +49,26 @@ describe('catalog consistency', () => {
     expect(proseDateProblems(requirement({ schedule: anniversary, summary: 'File by the end of the anniversary month.' }))).toEqual([]);
     expect(proseDateProblems(requirement({ schedule: anniversary, summary: 'File by June 30.' }))[0]).toMatch(/counted from the registration anniversary/);
   });
+
+  it('"the Nth day of the Mth month after registration" is a months_after rule, counting the month of the date as the first', () => {
+    const firstYear: Schedule = { every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 15 } };
+    const yearly: Schedule = { every: '1y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } };
+    // Matches: the 4th month is offset 3, whichever word names the date.
+    for (const words of ['registration', 'incorporation or qualification', 'qualification', 'formation']) {
+      expect(proseDateProblems(requirement({ schedule: firstYear, summary: `The first year's tax is due the 15th day of the fourth month after ${words}.` }))).toEqual([]);
+    }
+    expect(proseDateProblems(requirement({ schedule: firstYear, summary: 'It is due by the 15th day of the 4th month after registration.' }))).toEqual([]);
+    // A different month or day is flagged.
+    expect(proseDateProblems(requirement({ schedule: firstYear, summary: 'It is due by the 15th day of the 3rd month after incorporation.' }))[0])
+      .toMatch(/says "the 15th day of the 3rd month after incorporation" but the schedule is day 15 of month 3 after the month of the date/);
+    expect(proseDateProblems(requirement({ schedule: firstYear, summary: 'It is due by the last day of the fourth month after registration.' }))).toHaveLength(1);
+    // A yearly schedule stating a first-period deadline is flagged, even in a sentence about paying and without a due word.
+    expect(proseDateProblems(requirement({ schedule: yearly, description: 'The tax is paid with Form 3522; in the first year it is due by the 15th day of the 4th month after registration.' }))[0])
+      .toMatch(/says "the 15th day of the 4th month after registration" but the schedule has no months_after rule/);
+    expect(proseDateProblems(requirement({ schedule: yearly, description: 'An initial return covers its first period, which falls on the 15th day of the fourth month after incorporation or qualification.' }))[0])
+      .toMatch(/no months_after rule/);
+    // The fiscal-year phrase stays a fiscal-year rule; an extension sentence is skipped.
+    expect(proseDateProblems(requirement({ schedule: yearly, summary: 'Due by the 15th day of the fourth month after the fiscal year ends.' }))).toEqual([]);
+    expect(proseDateProblems(requirement({ schedule: yearly, description: 'An extension runs to the 15th day of the tenth month after registration.' }))).toEqual([]);
+  });
 });

@@ -33,7 +33,9 @@ export function evidenceProblems(definition: RequirementDefinition): string[] {
 type Stated =
   | { kind: 'date'; text: string; month: number; day: number | 'last' }
   | { kind: 'after-year-end'; text: string; offsetMonths: number; day: number | 'last' }
-  | { kind: 'within'; text: string; days: number };
+  | { kind: 'within'; text: string; days: number }
+  /** "the 15th day of the 4th month after registration": `month` counts the month of the date as the first (offset 3). */
+  | { kind: 'months-after'; text: string; month: number; day: number | 'last' };
 
 // A sentence about a deadline other than the requirement's own (extensions, payments, returns of the account…) is skipped.
 const OTHER_DEADLINE = /\b(extensions?|extended|monthly|semi-?monthly|semi-?weekly|weekly|payments?|pay|paid|estimated|deposits?|penalt(y|ies)|late|grace|renewals?|renew(ed)?)\b/i;
@@ -46,6 +48,10 @@ const LAST_OF_MONTH = new RegExp(`\\blast day of (${MONTHS.join('|')})\\b`, 'gi'
 const DAY = '(?:the\\s+)?(?:(\\d{1,2})(?:st|nd|rd|th)?(?: day)?|last day)';
 const MONTH_COUNT = `(\\d{1,2}(?:st|nd|rd|th)?|${ORDINAL_WORDS.join('|')})`;
 const AFTER_YEAR_END = new RegExp(`${DAY} of the ${MONTH_COUNT} month (?:after|following) the (?:end of the )?(?:close of the )?(?:(?:fiscal|tax(?:able)?|accounting) )?year(?:[- ]end)?`, 'gi');
+/** "the 15th day of the fourth month after incorporation or qualification" (a one-time, first-period deadline). */
+const MONTHS_AFTER_DATE = new RegExp(`${DAY} of the ${MONTH_COUNT} month (?:after|following) (?:the (?:date of )?)?(?:its |the business's |the entity's )?(?:registration|incorporation|qualification|formation|organization)\\b`, 'gi');
+/** Sentences about another deadline, for the months-after phrase, which names a deadline by itself (payments included). */
+const OTHER_THAN_FIRST_PERIOD = /\b(extensions?|extended|penalt(y|ies)|late|grace)\b/i;
 const WITHIN_DAYS = /\bwithin (\d{1,3}) (?:calendar )?days\b/gi;
 
 const monthCount = (text: string) => {
@@ -57,6 +63,10 @@ const monthCount = (text: string) => {
 export function statedDueDates(text: string, schedule: Schedule): Stated[] {
   const out: Stated[] = [];
   for (const sentence of text.replace(/\s+/g, ' ').split(/(?<=[.;:!?])\s+(?=[A-Z(])/)) {
+    // The months-after phrase is a deadline by itself: checked without a due word, in sentences about payments too.
+    if (!OTHER_THAN_FIRST_PERIOD.test(sentence)) {
+      for (const m of sentence.matchAll(MONTHS_AFTER_DATE)) out.push({ kind: 'months-after', text: m[0], day: m[1] ? Number(m[1]) : 'last', month: monthCount(m[2]!) });
+    }
     if (!DUE_WORD.test(sentence) || OTHER_DEADLINE.test(sentence)) continue;
     if (schedule.every !== '1q' && QUARTERLY.test(sentence)) continue;
     // An example ("for example by June 30 for one registered in May") illustrates the rule rather than stating a date.
@@ -101,6 +111,11 @@ export function proseDateProblems(definition: RequirementDefinition): string[] {
   for (const s of stated) {
     if (s.kind === 'within') {
       if (due.rule === 'within_days' && due.days !== s.days) problems.push(`says "${s.text}" but the schedule is within ${due.days} days`);
+    } else if (s.kind === 'months-after') {
+      if (due.rule !== 'months_after') problems.push(`says "${s.text}" but the schedule has no months_after rule: give that deadline its own one-time requirement (every: once, due months_after)`);
+      else if (due.offset_months + 1 !== s.month || due.day !== s.day) {
+        problems.push(`says "${s.text}" but the schedule is day ${due.day} of month ${due.offset_months} after the month of the date (month ${due.offset_months + 1} counting that month as the first)`);
+      }
     } else if (s.kind === 'after-year-end') {
       if (due.rule === 'fiscal_year_end' && (due.offset_months !== s.offsetMonths || (due.day !== s.day && !(due.day === 'last' && s.day === 'last')))) {
         problems.push(`says "${s.text}" but the schedule is day ${due.day} of month ${due.offset_months} after the fiscal year end`);

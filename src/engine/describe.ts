@@ -24,6 +24,9 @@ function dueText(schedule: Schedule): string {
   switch (due.rule) {
     case 'none': return due.note ? `No fixed due date (${due.note.replace(/\.$/, '')})` : 'No fixed due date';
     case 'within_days': return `Due within ${due.days} days of ${FACT_NAMES[due.of]}`;
+    // "the 15th day of the fourth month after registration" counts the registration month as the first: offset 3.
+    case 'months_after': return due.offset_months === 0 ? `Due ${dayText(due.day)} of the month of ${FACT_NAMES[due.of]}`
+      : `Due ${dayText(due.day)} of the ${ORDINALS[due.offset_months + 1] ?? nth(due.offset_months + 1)} month counting the month of ${FACT_NAMES[due.of]} as the first`;
     case 'fixed': return due.day === 'last' && due.month === 2 ? 'Due the last day of February' : `Due ${monthDay(due.month, due.day)}`;
     case 'anniversary': {
       const month = due.offset_months === 0 ? 'the anniversary month of registration'

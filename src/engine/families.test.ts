@@ -48,10 +48,29 @@ describe('the families added by issue 14, planned from the real catalog', () => 
   it('California\'s minimum taxes: the LLC annual tax for an LLC, the minimum franchise tax for a corporation, with dates', () => {
     const llc = plan({ entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'CA', incorporationDate: '2024-02-01' }, [])
       .filter((t) => familyOf(t) === 'minimum-tax');
-    expect(llc.map((t) => t.definitionId)).toEqual(['ca-llc-annual-tax']);
-    expect(llc[0]!.dueDate).toBe('2027-04-15');
+    // The first taxable year is its own one-time task (registered 2024-02-01: the 15th day of May, February the first
+    // month), planned like every one-time filing even when long past; the later years from 2027-04-15.
+    const due = (tasks: PlannedTask[]) => tasks.map((t) => [t.definitionId, t.dueDate]);
+    expect(due(llc)).toEqual([['ca-llc-annual-tax', '2027-04-15'], ['ca-llc-first-year-annual-tax', '2024-05-15']]);
+    // A new LLC (registered 2026-10-01): the first year's tax on 2027-01-15, then 2027-04-15 for its second taxable year.
+    const newLlc = plan({ entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'CA', incorporationDate: '2026-10-01' }, [])
+      .filter((t) => familyOf(t) === 'minimum-tax');
+    expect(due(newLlc)).toEqual([['ca-llc-annual-tax', '2027-04-15'], ['ca-llc-first-year-annual-tax', '2027-01-15']]);
     const corp = plan({ incorporationRegion: 'CA', incorporationDate: '2024-02-01' }, []).filter((t) => familyOf(t) === 'minimum-tax');
     expect(corp.map((t) => t.definitionId)).toEqual(['ca-corporation-minimum-franchise-tax']);
+  });
+
+  it('Georgia\'s initial net worth return, then the yearly net worth tax; Massachusetts plans no excise for a year before incorporation', () => {
+    const netWorth = (over: Partial<EngineInput['entity']>) => plan({ incorporationRegion: 'GA', incorporationDate: '2026-10-01', ...over }, [])
+      .filter((t) => t.kind === 'requirement' && t.definitionId.startsWith('ga-') && t.definitionId.includes('net-worth')).map((t) => [t.definitionId, t.dueDate])
+      .sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+    // Incorporated 2026-10-01 (October the first month): the initial return 2027-01-15; the yearly return 2027-04-15 (C) or 2027-03-15 (S).
+    expect(netWorth({})).toEqual([['ga-initial-net-worth-return', '2027-01-15'], ['ga-net-worth-tax', '2027-04-15']]);
+    expect(netWorth({ taxClassification: 's_corp' })).toEqual([['ga-initial-net-worth-return', '2027-01-15'], ['ga-net-worth-tax-s-corporation', '2027-03-15']]);
+    // Massachusetts, incorporated 2026-02-01 and onboarded then: the first excise return is for 2026 (2027-04-15), none for 2025 on 2026-04-15.
+    const excise = plan({ incorporationRegion: 'MA', incorporationDate: '2026-02-01', onboardedOn: '2026-02-01' }, [])
+      .filter((t) => t.kind === 'requirement' && t.definitionId === 'ma-corporate-excise').map((t) => t.dueDate);
+    expect(excise).toEqual(['2027-04-15']);
   });
 
   it('federal filings once per business, in its state of incorporation: EIN, quarterly 941s, 940 and W-2s with employees', () => {

@@ -249,11 +249,49 @@ describe('golden: within N days', () => {
   });
 });
 
+describe('golden: the Nth month after a date (months_after)', () => {
+  const firstYear: Schedule = { every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 15 } };
+  it('of a known date: the day of the offset-th month after the month of the date, across a year end', () => {
+    // Registered 2027-10-01: October + 3 = January 2028, the 15th ("the 15th day of the 4th month", October the first).
+    expect(detail(firstYear, { registrationDate: '2027-10-01' })).toEqual([['2028-01-15', 'once', true, null]]);
+    // The day of the month does not matter: registered 2027-10-31 → still 2028-01-15.
+    expect(dues(firstYear, { registrationDate: '2027-10-31' })).toEqual(['2028-01-15']);
+    // Registered 2027-02-01: February + 3 = May → 2027-05-15.
+    expect(dues(firstYear, { registrationDate: '2027-02-01' })).toEqual(['2027-05-15']);
+    // 'last' clamps to the month: registered 2027-11-20, offset 3 → February 2028 (a leap year), the 29th.
+    expect(dues({ every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 'last' } }, { registrationDate: '2027-11-20' })).toEqual(['2028-02-29']);
+    // Offset 0: the month of the date itself; of the start of operations (2027-03-10, offset 0, day 31 → 2027-03-31).
+    expect(detail({ every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 0, day: 31 } }, { operationsStartDate: '2027-03-10' }))
+      .toEqual([['2027-03-31', 'once', true, null]]);
+    expect(plan(firstYear, { registrationDate: '2027-10-01' }).missing).toEqual([]);
+  });
+  it('of an unknown date: estimated from onboarding (2026-11-01 → February 15, 2027), the fact still asked', () => {
+    expect(detail(firstYear, { registrationDate: null })).toEqual([['2027-02-15', 'once', false, 'registration_date']]);
+    expect(plan(firstYear, { registrationDate: null }).missing).toEqual(['registration_date']);
+    expect(plan(firstYear, { registrationDate: null }).occurrences[0]!.basis!.rule).toBe(
+      'Due the 15th day of the fourth month counting the month of registration as the first (estimated: assumes registration on 2026-11-01, the day the business was onboarded, until the registration date is answered)');
+    expect(detail({ every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 1, day: 'last' } }, { operationsStartDate: null }))
+      .toEqual([['2026-12-31', 'once', false, 'operations_start_date']]);
+  });
+  it('with the later years on a default fiscal rule (California LLC annual tax): every taxable year once, none before registration', () => {
+    const later: Schedule = { every: '1y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } };
+    const all = (over: Partial<ScheduleContext>) => [...dues(firstYear, { ...LONG, ...over }), ...dues(later, { ...LONG, ...over })].sort();
+    // Registered 2027-10-01, December year end: first taxable year 2027-10-01…2027-12-31 due 2028-01-15; then April 15 each year.
+    expect(all({ registrationDate: '2027-10-01' })).toEqual(['2028-01-15', '2028-04-15', '2029-04-15']);
+    // Registered 2027-02-01: 2027-05-15 for 2027, then 2028-04-15 (nothing on 2027-04-15 for a year before it existed).
+    expect(all({ registrationDate: '2027-02-01' })).toEqual(['2027-05-15', '2028-04-15', '2029-04-15']);
+    // June year end, registered 2027-02-01: first year to 2027-06-30 due 2027-05-15; the next taxable year begins 2027-07-01, due 2027-10-15.
+    expect(all({ registrationDate: '2027-02-01', fiscalYearEndMonth: 6 })).toEqual(['2027-05-15', '2027-10-15', '2028-10-15', '2029-10-15']);
+  });
+});
+
 describe('describeSchedule: every kind in words', () => {
   const words = (schedule: Schedule) => describeSchedule(schedule);
   it.each<[Schedule, string]>([
     [{ every: 'once', due: { rule: 'none' } }, 'No fixed due date'],
     [{ every: 'once', due: { rule: 'within_days', of: 'registration_date', days: 90 } }, 'Due within 90 days of registration'],
+    [{ every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 15 } }, 'Due the 15th day of the fourth month counting the month of registration as the first'],
+    [{ every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 0, day: 'last' } }, 'Due the last day of the month of the start of operations'],
     [{ every: '1y', due: { rule: 'fixed', month: 4, day: 15 } }, 'Due April 15 every year, from the year after registration'],
     [{ every: '1y', first: 'first-due-date', due: { rule: 'fixed', month: 4, day: 'last' } }, 'Due April 30 every year, from the first due date after registration'],
     [{ every: '1y', due: { rule: 'fixed', month: 2, day: 'last' } }, 'Due the last day of February every year, from the year after registration'],

@@ -68,10 +68,13 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
   const rule = describeSchedule(schedule);
   if (schedule.every === 'once') {
     const none: Occurrence = { periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null };
-    if (due.rule !== 'within_days') return { occurrences: [none], missing: [] };
+    if (due.rule !== 'within_days' && due.rule !== 'months_after') return { occurrences: [none], missing: [] };
     const base = baseOf(due.of, ctx);
     const basis: DueDateBasis = base ? { rule, exact: true, pendingFact: null } : estimated(rule, `${FACT_WORDS[due.of]} on ${ctx.windowStart}, the day the business was onboarded`, due.of);
-    return { occurrences: [{ ...none, dueDate: addDays(base ?? ctx.windowStart, due.days), basis }], missing: base ? [] : [due.of] };
+    const from = base ?? ctx.windowStart;
+    // months_after: the `day` of the `offset_months`-th month after the month of the date (offset 3 from October: January).
+    const dueDate = due.rule === 'within_days' ? addDays(from, due.days) : dateIn(yearOf(from), monthOf(from) + due.offset_months, due.day);
+    return { occurrences: [{ ...none, dueDate, basis }], missing: base ? [] : [due.of] };
   }
 
   const registration = ctx.registrationDate ?? ctx.windowStart;
