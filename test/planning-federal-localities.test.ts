@@ -72,7 +72,7 @@ describe('federal requirements and localities', () => {
     const session = json<{ url: string }>(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } }));
     const { browser } = await openLink(t.app, session.url);
     const page = await browser!.get(`/hosted/tasks/${form940[0]!.id}`);
-    expect(page.body).toContain(`<strong>Estimated:</strong> answer <a href="/hosted/tasks/${question.id}">On what date was the business registered with the state of New Jersey?</a> to make it exact.`);
+    expect(page.body).toContain(`<strong>Estimated:</strong> answer “<a href="/hosted/tasks/${question.id}">On what date was the business registered with the state of New Jersey?</a>” to make it exact.`);
     const account = json<{ id: string; definition: { id: string; location: { code: string } } }[]>(await t.app.inject({ url: '/tasks?status=done', headers: bearer(token) }));
     expect(account.filter((x) => x.definition.id === 'us-irs-ein').map((x) => [x.id, x.definition.location.code])).toEqual([[ein.id, 'NJ']]);
 

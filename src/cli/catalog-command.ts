@@ -35,7 +35,7 @@ export async function catalogExplain(planning: Pick<PlanningService, 'explain'>,
       return `  ${mark}  ${r.federal ? '(federal) ' : ''}${r.id}${due.length ? `  [${due.join(', ')}]` : ''}${why ? `\n           ${why}` : ''}`;
     });
     const questions = planned.filter((p) => p.kind === 'question' && p.regionCode === region.regionCode)
-      .map((p) => `  question ${p.definitionId}${p.periodKey === 'once' ? '' : ` (${p.periodKey})`}: ${questionText(p.definitionId, p.regionCode, p.periodKey)}`);
+      .map((p) => `  question ${p.definitionId}${p.periodKey === 'once' ? '' : ` (${p.periodKey})`}${p.criteriaMet.some((c) => c.key === 'answered') ? ' (answered)' : ''}: ${questionText(p.definitionId, p.regionCode, p.periodKey)}`);
     return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
   }).join('\n\n');
   // An undated task says its schedule in words too (e.g. "No fixed due date (Before the first federal return …)").

@@ -260,6 +260,9 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
   });
 }
 
+/** Facts that set due dates rather than decide whether a requirement applies. */
+const DATED_FACTS = new Set<string>(['registration_date', 'operations_start_date', 'registration_number_digit']);
+
 /** A question task; for a locality (the `in-locality` question) one per locality, its id the period key. */
 function questionTask(question: QuestionDefinition, code: string, regionName: string, definitions: RequirementDefinition[], locality?: Locality): PlannedTask {
   const place = locality ? `${locality.name}, ${regionName}` : regionName;
@@ -275,7 +278,8 @@ function questionTask(question: QuestionDefinition, code: string, regionName: st
     criteriaMet: definitions.length > 0
       ? [{
           key: 'unknown-fact',
-          reason: `Needed to decide: ${definitions.map((d) => d.title).join('; ')}`,
+          // A date answers "when", not "whether": say what it dates.
+          reason: `${DATED_FACTS.has(question.fact) ? 'Needed to set the due dates of' : 'Needed to decide'}: ${definitions.map((d) => d.title).join('; ')}`,
           data: { region: code, fact: question.fact, requirements: definitions.map((d) => d.id), ...(locality && { locality: locality.id }) },
         }]
       : [{ key: 'answered', reason: `Answered for ${place}`, data: { region: code, fact: question.fact, ...(locality && { locality: locality.id }) } }],

@@ -18,7 +18,7 @@ describe('task page: the rule behind the due date', () => {
 
   it('an estimated date links the question that makes it exact', () => {
     const html = detail(item({ rule: RULE, exact: false, question: { title: 'On what date was the business registered with the state of New York?', taskId: 'task_q' } }));
-    expect(html).toContain('<p class="due-basis estimated"><strong>Estimated:</strong> answer <a href="/hosted/tasks/task_q">On what date was the business registered with the state of New York?</a> to make it exact.</p>');
+    expect(html).toContain('<p class="due-basis estimated"><strong>Estimated:</strong> answer “<a href="/hosted/tasks/task_q">On what date was the business registered with the state of New York?</a>” to make it exact.</p>');
   });
 
   it('without a question task in the page, names the question', () => {

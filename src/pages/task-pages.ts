@@ -105,7 +105,7 @@ function estimated(task: TaskItem): Raw {
   const basis = task.dueBasis;
   if (!basis || basis.exact) return html``;
   const question = basis.question;
-  const what = !question ? html`the open questions` : question.taskId ? html`<a href="/hosted/tasks/${question.taskId}">${question.title}</a>` : html`“${question.title}”`;
+  const what = !question ? html`the open questions` : question.taskId ? html`“<a href="/hosted/tasks/${question.taskId}">${question.title}</a>”` : html`“${question.title}”`;
   return html`<p class="due-basis estimated"><strong>Estimated:</strong> answer ${what} to make it exact.</p>`;
 }
 

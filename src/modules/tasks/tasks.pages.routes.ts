@@ -173,7 +173,7 @@ export function taskPageRoutes(deps: {
           const view = await scopedTask(hosted, id).catch(() => null);
           if (view) titles.push(toTaskItem(deps.catalog, view, deps.tasks.today()).title);
         }
-        return { kind: 'success', text: ids.length ? 'Saved. Your answer added these tasks:' : 'Saved. Your answer added no new tasks.', items: titles };
+        return { kind: 'success', text: ids.length ? 'Saved. Your answer added these tasks:' : 'Saved. Your answer added no new tasks; the due dates that depend on it are updated.', items: titles };
       }
       if (q.undone) {
         const view = await scopedTask(hosted, q.undone);
