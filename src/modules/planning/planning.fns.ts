@@ -29,6 +29,8 @@ export function toEngineInput(entity: PlanningEntityRow, locations: LocationRow[
       kind: t.kind,
       definitionId: t.definition_id,
       regionCode: t.region_code,
+      // An `in-locality` answer belongs to the locality its period key names.
+      periodKey: t.period_key,
       status: t.status,
       completedOn: t.completed_at ? toIso(t.completed_at) : null,
       answer: t.answer,

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
-import { explain, planTasks, type EngineInput, type PlannedTask } from '../../engine/engine.js';
+import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
 import { groupBy, reconcile, toEngineInput } from './planning.fns.js';
@@ -88,7 +88,7 @@ export function createPlanningService(deps: PlanningDeps) {
     const changes: TaskChange[] = [...(cause.tasks ?? [])];
     for (const entity of entities) {
       const existing = existingTasks.get(entity.id) ?? [];
-      const plan = reconcile(existing, planTasks(catalog, engineInput(entity, locations.get(entity.id) ?? [], existing, today())));
+      const plan = reconcile(existing, planTasks(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, today())));
       for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
       changes.push(...plan.updates.filter((u) => u.changed.length).map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed })));
       inserts.push(...plan.inserts.map((task) => ({ legalEntityId: entity.id, task })));
@@ -121,20 +121,13 @@ export function createPlanningService(deps: PlanningDeps) {
       const repo = repositoryFor(deps.db);
       const [entity] = await repo.findPlanningEntities([legalEntityId]);
       if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
-      const input = engineInput(entity, await repo.findLocationsOf([legalEntityId]), await repo.findTasksOf([legalEntityId]), today());
+      const input = toEngineInput(entity, await repo.findLocationsOf([legalEntityId]), await repo.findTasksOf([legalEntityId]), today());
       return { regions: explain(catalog, input), planned: planTasks(catalog, input) };
     },
 
     /** Entity ids in id order, one page at a time (the roll-forward walks them all). */
     entityIdsAfter: (after: string, limit: number) => repositoryFor(deps.db).entityIdsAfter(after, limit),
   };
-}
-
-/** The engine's input, with each task's period key (an `in-locality` answer belongs to the locality its period key names). */
-function engineInput(...args: Parameters<typeof toEngineInput>): EngineInput {
-  const input = toEngineInput(...args);
-  const rows = args[2];
-  return { ...input, tasks: input.tasks.map((task, i) => ({ ...task, periodKey: rows[i]!.period_key })) };
 }
 
 export type PlanningService = ReturnType<typeof createPlanningService>;
