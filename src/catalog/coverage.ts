@@ -1,5 +1,10 @@
 import type { Catalog } from './catalog.js';
 
+/** States without a statewide sales tax (Alaska's are local only): no sales-tax permit is expected there. */
+export const NO_STATE_SALES_TAX = new Set(['AK', 'DE', 'MT', 'NH', 'OR']);
+/** States where workers' compensation coverage is elective for private employers. */
+export const ELECTIVE_WORKERS_COMPENSATION = new Set(['TX']);
+
 /**
  * The families every region must cover (catalog/README.md, "Families"). Returns one line per gap;
  * an empty list means the region is complete.
@@ -22,6 +27,10 @@ export function coverageProblems(catalog: Catalog, code: string): string[] {
   }
   if (region.wageIncomeTax && of('withholding').length === 0) problems.push(`${code}: wage_income_tax is true but no withholding requirement`);
   if (!region.wageIncomeTax && of('withholding').length > 0) problems.push(`${code}: withholding requirement but wage_income_tax is false`);
+  if (of('posters').length === 0) problems.push(`${code}: missing posters (the state's required workplace posters)`);
+  if (!NO_STATE_SALES_TAX.has(code) && of('sales-tax-permit').length === 0) problems.push(`${code}: missing sales-tax-permit`);
+  if (NO_STATE_SALES_TAX.has(code) && of('sales-tax-permit').length > 0) problems.push(`${code}: sales-tax-permit in a state without a statewide sales tax`);
+  if (!ELECTIVE_WORKERS_COMPENSATION.has(code) && of('workers-compensation').length === 0) problems.push(`${code}: missing workers-compensation`);
   return problems;
 }
 

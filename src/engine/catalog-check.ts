@@ -3,24 +3,6 @@ import type { RequirementDefinition } from '../catalog/catalog.schema.js';
 import { evidenceProblems, isHomePage, proseDateProblems } from './catalog-consistency.js';
 import { coverageProblems } from '../catalog/coverage.js';
 
-/** States without a statewide sales tax (Alaska's are local only): no sales-tax permit is expected there. */
-export const NO_STATE_SALES_TAX = new Set(['AK', 'DE', 'MT', 'NH', 'OR']);
-/** States where workers' compensation coverage is elective for private employers. */
-export const ELECTIVE_WORKERS_COMPENSATION = new Set(['TX']);
-
-/** The families issue 14 added that every region must cover (catalog/README.md, "Families"). */
-export function newFamilyCoverageProblems(catalog: Catalog, code: string): string[] {
-  const region = catalog.regions.get(code);
-  if (!region) return [];
-  const has = (family: string) => region.requirements.some((r) => r.family === family);
-  const problems: string[] = [];
-  if (!has('posters')) problems.push(`${code}: missing posters (the state's required workplace posters)`);
-  if (!NO_STATE_SALES_TAX.has(code) && !has('sales-tax-permit')) problems.push(`${code}: missing sales-tax-permit`);
-  if (NO_STATE_SALES_TAX.has(code) && has('sales-tax-permit')) problems.push(`${code}: sales-tax-permit in a state without a statewide sales tax`);
-  if (!ELECTIVE_WORKERS_COMPENSATION.has(code) && !has('workers-compensation')) problems.push(`${code}: missing workers-compensation`);
-  return problems;
-}
-
 /** At most this share of the catalog's requirements may be `uncertain` (issue 14). */
 export const MAX_UNCERTAIN_SHARE = 0.05;
 
@@ -40,7 +22,7 @@ export function catalogProblems(catalog: Catalog, codes: string[], options: { wh
     if (!wanted.has(where)) continue;
     for (const problem of [...evidenceProblems(definition), ...proseDateProblems(definition)]) problems.push(`${where} ${definition.id}: ${problem}`);
   }
-  for (const code of codes.filter((c) => c !== 'US')) problems.push(...coverageProblems(catalog, code), ...newFamilyCoverageProblems(catalog, code));
+  for (const code of codes.filter((c) => c !== 'US')) problems.push(...coverageProblems(catalog, code));
   if (options.wholeCatalog) {
     const figures = catalogFigures(catalog);
     if (figures.uncertain > MAX_UNCERTAIN_SHARE * figures.requirements) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
 import { REGIONS } from '../catalog/regions.js';
-import { NO_STATE_SALES_TAX, catalogProblems } from './catalog-check.js';
+import { NO_STATE_SALES_TAX } from '../catalog/coverage.js';
+import { catalogProblems } from './catalog-check.js';
 import { planTasks, type EngineInput, type PlannedTask } from './engine.js';
 
 /**
