@@ -49,6 +49,8 @@ export interface AutomationsTable {
 export interface AutomationStatusLogsTable {
   id: Generated<string>;
   automation_id: string;
+  /** The automation's entity (the tenant key: src/db/distribution.ts). */
+  legal_entity_id: string;
   status: string;
   reason: string | null;
   actor: string;
@@ -57,6 +59,8 @@ export interface AutomationStatusLogsTable {
 
 export interface AutomationStepsTable {
   automation_id: string;
+  /** The automation's entity (the tenant key: src/db/distribution.ts). */
+  legal_entity_id: string;
   step_key: string;
   result: ColumnType<Record<string, unknown>, string, string>;
   created_at: CreatedAt;

@@ -35,6 +35,8 @@ export interface WebhookEndpointsTable {
 export interface WebhookEndpointSecretsTable {
   id: string;
   endpoint_id: string;
+  /** The endpoint's platform (the tenant key: src/db/distribution.ts). */
+  platform_id: string;
   sealed: Buffer;
   iv: Buffer;
   tag: Buffer;
@@ -58,6 +60,8 @@ export interface WebhookDeliveriesTable {
 export interface WebhookAttemptsTable {
   id: Generated<string>;
   delivery_id: string;
+  /** The delivery's platform (the tenant key: src/db/distribution.ts). */
+  platform_id: string;
   trigger: 'automatic' | 'manual';
   attempted_at: CreatedAt;
   status_code: number | null;

@@ -41,6 +41,8 @@ export interface AccountConnectionsTable {
 export interface AccountConnectionEventsTable {
   id: Generated<number>;
   connection_id: string;
+  /** The connection's entity (the tenant key: src/db/distribution.ts). */
+  legal_entity_id: string;
   from_status: ConnectionStatus | null;
   to_status: ConnectionStatus;
   reason: string | null;

@@ -58,7 +58,7 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
     const repo = createAutomationsRepository(trx);
     const status = change.status ?? (row.status as AutomationStatus);
     const updated = await repo.update(row.id, { ...change.set, status, ...(change.status && { status_reason: change.reason ?? null }) });
-    if (change.status || change.reason) await repo.insertLog(row.id, status, change.reason ?? null, change.actor);
+    if (change.status || change.reason) await repo.insertLog(row, status, change.reason ?? null, change.actor);
     if (change.status) await deps.announce.statusChanged(trx, updated, { taskStatusChanged: change.taskStatusChanged ?? false });
     return updated;
   }

@@ -91,7 +91,7 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
       const row = await repo.lockById(held.id);
       if (!row || row.lease_token !== token) return `superseded (${key})`;
       const summary = outcome.type === 'complete' ? { type: 'complete' } : outcome;
-      if (!(await repo.recordStep(row.id, key, summary))) return `already performed (${key})`;
+      if (!(await repo.recordStep(row, key, summary))) return `already performed (${key})`;
       const reset = { attempts: 0, last_error: null, lease_token: null, lease_until: null };
       const actor = connector.name;
       switch (outcome.type) {

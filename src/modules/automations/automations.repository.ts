@@ -31,8 +31,9 @@ export function createAutomationsRepository(db: Db) {
 
     insert: (row: Insertable<AutomationsTable>) => db.insertInto('automations').values(row).returningAll().executeTakeFirstOrThrow(),
 
-    insertLog: (automationId: string, status: string, reason: string | null, actor: string) =>
-      db.insertInto('automation_status_logs').values({ automation_id: automationId, status, reason, actor }).execute(),
+    insertLog: (automation: { id: string; legal_entity_id: string }, status: string, reason: string | null, actor: string) =>
+      db.insertInto('automation_status_logs')
+        .values({ automation_id: automation.id, legal_entity_id: automation.legal_entity_id, status, reason, actor }).execute(),
 
     update: (id: string, patch: Updateable<AutomationsTable>) =>
       db.updateTable('automations').set({ ...patch, updated_at: sql`clock_timestamp()` }).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
@@ -68,13 +69,15 @@ export function createAutomationsRepository(db: Db) {
         .set({ lease_token: token, lease_until: sql`clock_timestamp() + make_interval(secs => ${seconds})`, updated_at: sql`clock_timestamp()` })
         .where('id', '=', id).where('current_step', '=', expected.step).where('round', '=', expected.round).where('status', 'not in', FINAL)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`clock_timestamp()`)]))
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('automation_steps').select('step_key').whereRef('automation_id', '=', 'automations.id').where('step_key', '=', expected.key))))
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('automation_steps').select('step_key').whereRef('automation_id', '=', 'automations.id')
+          .whereRef('automation_steps.legal_entity_id', '=', 'automations.legal_entity_id').where('step_key', '=', expected.key))))
         .returningAll().executeTakeFirst(),
 
     /** The idempotency record of a performed step; false when it was already there. */
-    recordStep: async (automationId: string, key: string, result: Record<string, unknown>) =>
-      (await db.insertInto('automation_steps').values({ automation_id: automationId, step_key: key, result: JSON.stringify(result) })
-        .onConflict((oc) => oc.columns(['automation_id', 'step_key']).doNothing()).returning('step_key').executeTakeFirst()) !== undefined,
+    recordStep: async (automation: { id: string; legal_entity_id: string }, key: string, result: Record<string, unknown>) =>
+      (await db.insertInto('automation_steps')
+        .values({ automation_id: automation.id, legal_entity_id: automation.legal_entity_id, step_key: key, result: JSON.stringify(result) })
+        .onConflict((oc) => oc.columns(['automation_id', 'step_key', 'legal_entity_id']).doNothing()).returning('step_key').executeTakeFirst()) !== undefined,
 
     /** Automations whose scheduled step is overdue by this much and held by nobody: their job may be lost. */
     findOverdueSteps: (overdueSeconds: number, limit: number) =>

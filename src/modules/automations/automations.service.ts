@@ -91,7 +91,7 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
           region_code: task.region_code, agency_id: agency.id, fulfilment: automation.fulfilment, performer: connector?.name ?? 'operator',
           status: 'started', input: JSON.stringify(clear), ...deps.writer.seal(id, secret), due_date: task.due_date,
         });
-        await repo.insertLog(id, 'started', connector ? `Started; ${connector.name} files it` : 'Started; waiting in the operator queue', 'owner');
+        await repo.insertLog(created, 'started', connector ? `Started; ${connector.name} files it` : 'Started; waiting in the operator queue', 'owner');
         if (connector) created = await deps.writer.schedule(trx, created, connector.firstStep, 0);
         const taskStarted = task.status === 'todo';
         if (taskStarted) await repo.setTaskStatus(scope.legalEntityId, taskId, 'in-progress', null);

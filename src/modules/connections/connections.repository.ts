@@ -62,7 +62,7 @@ export function createConnectionsRepository(db: Db) {
       return rows[0];
     },
 
-    insertEvent: (row: { connection_id: string; from_status: ConnectionStatus | null; to_status: ConnectionStatus; reason: string | null; occurred_at: Date }) =>
+    insertEvent: (row: { connection_id: string; legal_entity_id: string; from_status: ConnectionStatus | null; to_status: ConnectionStatus; reason: string | null; occurred_at: Date }) =>
       db.insertInto('account_connection_events').values(row).execute(),
 
     /** The event logs of these connections, oldest first. */

@@ -53,7 +53,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
     const retry = !outcome.ok && !job.manual && options.countsForEndpoint && attemptsAfter < deps.settings.maxAttempts;
     const pauseMs = retry ? retryDelayMs(attemptsAfter, deps.settings.retryBaseMs) : 0;
     await deps.db.transaction().execute(async (trx) => {
-      await createWebhookDeliveriesRepository(trx).recordAttempt(delivery.id, {
+      await createWebhookDeliveriesRepository(trx).recordAttempt(delivery, {
         trigger: job.manual ? 'manual' : 'automatic', attempted_at: at, status_code: outcome.statusCode, error: outcome.error,
         latency_ms: outcome.latencyMs, response_excerpt: outcome.excerpt,
       }, { status: outcome.ok ? 'succeeded' : retry ? 'pending' : 'failed', nextAttemptAt: retry ? new Date(at.getTime() + pauseMs) : null });

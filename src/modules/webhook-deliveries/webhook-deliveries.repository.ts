@@ -22,6 +22,7 @@ export interface OutboxEvent {
 /** A delivery with its event, as an attempt needs it. */
 export interface DeliveryToAttempt {
   id: string;
+  platform_id: string;
   endpoint_id: string;
   status: DeliveryStatus;
   attempts: number;
@@ -108,15 +109,15 @@ export function createWebhookDeliveriesRepository(db: Db) {
 
     deliveryToAttempt: (deliveryId: string): Promise<DeliveryToAttempt | undefined> =>
       db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'd.endpoint_id', 'd.status', 'd.attempts', 'e.id as event_id', 'e.type as event_type', 'e.created_at as event_created_at', 'e.legal_entity_id', 'e.data'])
+        .select(['d.id', 'd.platform_id', 'd.endpoint_id', 'd.status', 'd.attempts', 'e.id as event_id', 'e.type as event_type', 'e.created_at as event_created_at', 'e.legal_entity_id', 'e.data'])
         .where('d.id', '=', deliveryId).executeTakeFirst(),
 
     /** Records one attempt and the delivery's new state; returns how many attempts the delivery has had. */
-    async recordAttempt(deliveryId: string, attempt: AttemptRow, next: { status: DeliveryStatus; nextAttemptAt: Date | null }): Promise<number> {
-      await db.insertInto('webhook_attempts').values({ delivery_id: deliveryId, ...attempt }).execute();
+    async recordAttempt(delivery: Pick<DeliveryToAttempt, 'id' | 'platform_id'>, attempt: AttemptRow, next: { status: DeliveryStatus; nextAttemptAt: Date | null }): Promise<number> {
+      await db.insertInto('webhook_attempts').values({ delivery_id: delivery.id, platform_id: delivery.platform_id, ...attempt }).execute();
       const row = await db.updateTable('webhook_deliveries')
         .set((eb) => ({ status: next.status, attempts: eb('attempts', '+', 1), next_attempt_at: next.nextAttemptAt, last_attempt_at: attempt.attempted_at }))
-        .where('id', '=', deliveryId).returning('attempts').executeTakeFirstOrThrow();
+        .where('id', '=', delivery.id).returning('attempts').executeTakeFirstOrThrow();
       return row.attempts;
     },
 

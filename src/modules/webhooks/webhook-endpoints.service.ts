@@ -52,9 +52,9 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
     return row;
   }
 
-  async function addSecret(trx: Db, endpointId: string): Promise<string> {
+  async function addSecret(trx: Db, endpoint: Pick<EndpointRow, 'id' | 'platform_id'>): Promise<string> {
     const secret = generateSigningSecret();
-    await repositoryFor(trx).insertSecret(sealSecret(deps.vault, secret, { id: newId(SECRET_ID_PREFIX), endpointId }));
+    await repositoryFor(trx).insertSecret(sealSecret(deps.vault, secret, { id: newId(SECRET_ID_PREFIX), endpointId: endpoint.id, platformId: endpoint.platform_id }));
     return secret;
   }
 
@@ -74,7 +74,7 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
         const endpoint = await repositoryFor(trx).insertEndpoint({
           id: newId(ENDPOINT_ID_PREFIX), platform_id: platformId, url, event_types: eventTypes, description,
         });
-        return { endpoint, secret: await addSecret(trx, endpoint.id) };
+        return { endpoint, secret: await addSecret(trx, endpoint) };
       });
     },
 
@@ -123,7 +123,7 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
         const repo = repositoryFor(trx);
         await repo.deleteExpiredSecrets(id);
         const previousExpiresAt = await repo.expireCurrentSecret(id, expirePreviousAfterSeconds);
-        return { endpoint, secret: await addSecret(trx, id), previousExpiresAt };
+        return { endpoint, secret: await addSecret(trx, endpoint), previousExpiresAt };
       });
     },
 

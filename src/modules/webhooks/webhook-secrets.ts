@@ -15,9 +15,9 @@ export const generateSigningSecret = () => `${SECRET_PREFIX}${randomBytes(SECRET
 /** The ciphertext names its own row: a sealed secret copied onto another row (or endpoint) does not open there. */
 const secretAad = (secretId: string, endpointId: string) => Buffer.from(`statehouse:webhook-secret:v1\n${secretId}\n${endpointId}`);
 
-export function sealSecret(vault: SecretSealer, secret: string, ids: { id: string; endpointId: string }): NewSecretRow {
+export function sealSecret(vault: SecretSealer, secret: string, ids: { id: string; endpointId: string; platformId: string }): NewSecretRow {
   const sealed = vault.sealBytes(Buffer.from(secret, 'utf8'), secretAad(ids.id, ids.endpointId));
-  return { id: ids.id, endpoint_id: ids.endpointId, sealed: sealed.ciphertext, iv: sealed.iv, tag: sealed.tag, key_id: sealed.keyId };
+  return { id: ids.id, endpoint_id: ids.endpointId, platform_id: ids.platformId, sealed: sealed.ciphertext, iv: sealed.iv, tag: sealed.tag, key_id: sealed.keyId };
 }
 
 export function openSecret(vault: SecretSealer, row: SecretRow): string {
