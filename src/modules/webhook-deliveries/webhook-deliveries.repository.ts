@@ -100,7 +100,7 @@ export function createWebhookDeliveriesRepository(db: Db) {
       if (rows.length === 0) return [];
       const inserted = await db.insertInto('webhook_deliveries')
         .values(rows.map((r) => ({ id: newId(DELIVERY_ID_PREFIX), endpoint_id: r.endpointId, event_id: r.eventId, platform_id: r.platformId })))
-        .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+        .onConflict((oc) => oc.columns(['endpoint_id', 'event_id', 'platform_id']).doNothing())
         .returning('id').execute();
       return inserted.map((r) => r.id);
     },
