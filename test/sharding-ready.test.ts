@@ -102,6 +102,32 @@ describe('the schema is ready to be distributed by tenant (src/db/distribution.t
     ]);
   });
 
+  it('keeps an index for every lookup by id alone that the code still makes (the keys are (id, tenant), id first)', async () => {
+    const lookups = [
+      `select * from tasks where id = any('{task_a,task_b}'::text[])`, // task events (TaskChange carries no tenant yet)
+      `select * from automations where id = 'aut_a' for update`, // jobs, operator actions
+      `select step_key from automation_steps where automation_id = any('{aut_a}'::text[])`,
+      `select * from automation_status_logs where automation_id = any('{aut_a}'::text[]) order by id`,
+      `select * from account_connections where id = 'con_a'`,
+      `select * from account_connection_events where connection_id = any('{con_a}'::text[]) order by id`,
+      `select * from hosted_sessions where id = 'hs_a'`,
+      `select * from webhook_deliveries where id = 'del_a'`,
+      `select * from webhook_attempts where delivery_id = 'del_a' order by id`,
+      `select * from webhook_endpoint_secrets where endpoint_id = 'we_a'`,
+      `select * from events where seq > 10 order by seq limit 10`,
+    ];
+    await client.query('begin');
+    try {
+      await client.query('set local enable_seqscan = off');
+      for (const query of lookups) {
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`explain ${query}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect({ query, seqScan: plan.includes('Seq Scan') }).toEqual({ query, seqScan: false });
+      }
+    } finally {
+      await client.query('rollback');
+    }
+  });
+
   it('finds an unclassified table, a key without the tenant and a foreign key that leaves it out', async () => {
     await client.query(`
       create table sharding_probe (id text primary key, legal_entity_id text not null references legal_entities (id), task_id text not null,
