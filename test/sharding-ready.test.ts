@@ -60,6 +60,7 @@ function shardingProblems(catalog: Map<string, TableKeys>, placements: Readonly<
       const where = `${name}.${fk.name} → ${fk.references}`;
       if (placement.kind === 'reference' && target.kind !== 'reference') problems.push(`${where}: a reference table may only reference reference tables`);
       if (placement.kind === 'distributed' && target.kind === 'coordinator') problems.push(`${where}: a distributed table cannot reference a coordinator table`);
+      if (placement.kind === 'coordinator' && target.kind === 'distributed') problems.push(`${where}: a coordinator table cannot reference a distributed table`);
       if (placement.kind === 'distributed' && target.kind === 'distributed') {
         if (group(placement) !== group(target)) problems.push(`${where}: tables distributed by different keys`);
         else if (!fk.pairs.some(([from, to]) => from === placement.column && to === target.column)) {
@@ -149,6 +150,7 @@ describe('the schema is ready to be distributed by tenant (src/db/distribution.t
       expect(shardingProblems(catalog, placements).sort()).toEqual([
         'handbook_ack_links.handbook_ack_links_legal_entity_id_version_id_fkey → handbook_versions: a distributed table cannot reference a coordinator table',
         'handbook_acknowledgements.handbook_acknowledgements_legal_entity_id_version_id_fkey → handbook_versions: a distributed table cannot reference a coordinator table',
+        'handbook_versions.handbook_versions_legal_entity_id_fkey → legal_entities: a coordinator table cannot reference a distributed table',
         'operator_login_links.operator_login_links_operator_key_id_fkey → operator_keys: a reference table may only reference reference tables',
         'operator_sessions.operator_sessions_operator_key_id_fkey → operator_keys: a reference table may only reference reference tables',
         'sharding_probe: primary key sharding_probe_pkey (id) lacks legal_entity_id',
