@@ -71,7 +71,8 @@ function accountQueries(db: Db) {
 
     /** The operator's audit trail: newest first, at most 1,000 rows, optionally of one entity and/or platform. */
     findReveals: (filter: { legalEntityId?: string | undefined; platformId?: string | undefined }) => {
-      let query = db.selectFrom('login_reveals').innerJoin('account_logins', 'account_logins.id', 'login_reveals.login_id')
+      let query = db.selectFrom('login_reveals')
+        .innerJoin('account_logins', (join) => join.onRef('account_logins.id', '=', 'login_reveals.login_id').onRef('account_logins.legal_entity_id', '=', 'login_reveals.legal_entity_id'))
         .select(['login_reveals.id', 'login_reveals.login_id', 'account_logins.name as login_name', 'login_reveals.legal_entity_id', 'login_reveals.platform_id',
           'login_reveals.hosted_session_id', 'login_reveals.browser_session_id', 'login_reveals.revealed_at'])
         .orderBy('login_reveals.revealed_at', 'desc').limit(1000);

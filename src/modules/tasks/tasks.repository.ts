@@ -44,7 +44,7 @@ export function createTasksRepository(db: Db) {
         left join lateral (
           select x.status, (
             select json_agg(json_build_object('status', l.status, 'reason', l.reason, 'actor', l.actor, 'at', l.created_at) order by l.id)
-            from automation_status_logs l where l.automation_id = x.id) as logs
+            from automation_status_logs l where l.automation_id = x.id and l.legal_entity_id = x.legal_entity_id) as logs
           from automations x where x.legal_entity_id = t.legal_entity_id and x.task_id = t.id
           order by x.created_at desc, x.id desc limit 1) a on true
         where t.id = any(${[...ids]}::text[])`.execute(db);
