@@ -117,7 +117,7 @@ export function createWebhookDeliveriesRepository(db: Db) {
       await db.insertInto('webhook_attempts').values({ delivery_id: delivery.id, platform_id: delivery.platform_id, ...attempt }).execute();
       const row = await db.updateTable('webhook_deliveries')
         .set((eb) => ({ status: next.status, attempts: eb('attempts', '+', 1), next_attempt_at: next.nextAttemptAt, last_attempt_at: attempt.attempted_at }))
-        .where('id', '=', delivery.id).returning('attempts').executeTakeFirstOrThrow();
+        .where('id', '=', delivery.id).where('platform_id', '=', delivery.platform_id).returning('attempts').executeTakeFirstOrThrow();
       return row.attempts;
     },
 
