@@ -9,7 +9,8 @@
  *    (goal: p50 at the large size ≤ 1.5 × p50 at 10 000). Targets on typical entities give each connection its own
  *    slice of the tokens, requests cycling through it, so no two requests in a row read the same entity.
  * 4. The SQL each target's requests send, captured in the server, EXPLAINed (ANALYZE, in a transaction rolled back)
- *    on each database: a Seq Scan (or a whole-index scan) of a tenant table at the large size fails the run.
+ *    on each database: a Seq Scan (or a whole-index scan) of a tenant table at the large size fails the run (exit 1),
+ *    like an error response; a missed p50 goal is reported (GOAL MISSED), as the main run reports its goals.
  *
  * Env: BENCH_SCALE (1000000), BENCH_SCALE_BASELINE (10000), BENCH_SCALE_DIR (/work/bench-scale),
  *      BENCH_SCALE_TOKENS (1000), BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_DATABASE_POOL_SIZE.
@@ -199,9 +200,12 @@ export async function runScaleScenario(): Promise<number> {
 
   const loadAverages: number[][] = [];
   const results: Array<Measurement & { kind: string; entities: number; connections: number }> = [];
+  let turn = 0;
   for (const kind of KINDS) {
     for (const connections of CONNECTION_COUNTS) {
-      for (const size of servers) {
+      // The sizes back to back, in turn small-first and large-first, so a drift in the machine's load does not
+      // always favour the same size.
+      for (const size of turn++ % 2 === 0 ? servers : [...servers].reverse()) {
         state.postmasterPid = size.postmasterPid;
         const target = targetOf(kind, size, connections);
         const measurement = await measure(target, size.rss);
@@ -215,13 +219,14 @@ export async function runScaleScenario(): Promise<number> {
   // Report: one row per kind and connection count, the sizes side by side.
   const [small, large] = [servers[0]!, servers[servers.length - 1]!];
   const failures: string[] = [];
+  const goalMisses: string[] = [];
   const rows = KINDS.flatMap((kind) => CONNECTION_COUNTS.map((connections) => {
     const at = (entities: number) => results.find((r) => r.kind === kind.key && r.connections === connections && r.entities === entities)!;
     const a = at(small.entities);
     const b = at(large.entities);
     const ratio = b.latencyMs.p50 / a.latencyMs.p50;
     for (const m of [a, b]) if (m.non2xx > 0 || m.errors > 0 || m.requests === 0) failures.push(`${m.name}: ${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors ${JSON.stringify(m.statusCodes)}`);
-    if (!(ratio <= SCALE_GOAL.maxP50Ratio)) failures.push(`${kind.name} at ${connections} connections: p50 ${fmt(b.latencyMs.p50)} ms at ${large.entities} vs ${fmt(a.latencyMs.p50)} ms at ${small.entities} (${fmt(ratio)}×, goal ≤ ${SCALE_GOAL.maxP50Ratio}×)`);
+    if (!(ratio <= SCALE_GOAL.maxP50Ratio)) goalMisses.push(`${kind.name} at ${connections} connections: p50 ${fmt(b.latencyMs.p50)} ms at ${large.entities} vs ${fmt(a.latencyMs.p50)} ms at ${small.entities} (${fmt(ratio)}×, goal ≤ ${SCALE_GOAL.maxP50Ratio}×)`);
     return { kind: kind.key, name: kind.name, connections, small: a, large: b, ratio };
   }));
   const planFindings = Object.entries(plans[large.entities] ?? {}).flatMap(([kind, list]) => list.flatMap((p) => [
@@ -263,6 +268,7 @@ export async function runScaleScenario(): Promise<number> {
     loads: loads.map(({ apiKey: _key, sampleEntityIds: _ids, ...rest }) => rest),
     rows: rows.map((r) => ({ kind: r.kind, connections: r.connections, p50Ratio: r.ratio, [r.small.entities]: r.small, [r.large.entities]: r.large })),
     goal: SCALE_GOAL,
+    goalMisses,
     loadAverage: avg(0),
     plans,
     failures,
@@ -271,6 +277,7 @@ export async function runScaleScenario(): Promise<number> {
   await fs.mkdir(path.dirname(RESULTS_FILE), { recursive: true });
   await fs.writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
   say(`results written to ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
+  process.stdout.write(goalMisses.length === 0 ? `\ngoal met: every p50 at ${large.entities} within ${SCALE_GOAL.maxP50Ratio}× of ${small.entities}\n` : `\nGOAL MISSED:\n${goalMisses.map((f) => `  - ${f}`).join('\n')}\n`);
   if (failures.length > 0) process.stdout.write(`\nFAILURES:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
   process.stdout.write(failures.length === 0 ? '\nscale bench OK\n' : `\nscale bench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`);
   return failures.length === 0 ? 0 : 1;
