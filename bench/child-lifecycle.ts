@@ -69,6 +69,13 @@ export function onShutdown(name: string, close: () => Promise<void>): (reason: s
 
 let profiler: CpuProfiler | null = null;
 
+type CommandHandler = (command: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
+const extraCommands = new Map<string, CommandHandler>();
+/** A command of one child's own (e.g. the SQL capture of bench/statehouse-server.ts); its result is merged into the reply. */
+export function registerCommand(name: string, handler: CommandHandler): void {
+  extraCommands.set(name, handler);
+}
+
 async function runCommand(line: string): Promise<void> {
   let command: { [COMMAND_KEY]?: unknown; id?: unknown; file?: unknown };
   try {
@@ -95,8 +102,11 @@ async function runCommand(line: string): Promise<void> {
       }
       case 'memory':
         return reply(true, { usage: process.memoryUsage() });
-      default:
-        throw new Error(`unknown command ${JSON.stringify(command[COMMAND_KEY])}`);
+      default: {
+        const handler = extraCommands.get(String(command[COMMAND_KEY]));
+        if (!handler) throw new Error(`unknown command ${JSON.stringify(command[COMMAND_KEY])}`);
+        return reply(true, await handler(command as Record<string, unknown>));
+      }
     }
   } catch (error) {
     reply(false, { error: (error as Error).message });

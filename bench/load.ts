@@ -11,7 +11,7 @@ import { checkpoint, state } from './run-state.js';
 import { CONNECTIONS, PROFILE_DIR, say, SECONDS, WARMUP_SECONDS } from './settings.js';
 
 export interface Target {
-  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1' | 'i0' | 'i1';
+  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1' | 'i0' | 'i1' | `scale:${string}`;
   name: string;
   description: string;
   server: Child<Record<string, unknown>>;
@@ -35,6 +35,8 @@ export interface Target {
   /** Size of the response body, from the check request made before the load. */
   responseBytes: number;
   sampleRss: boolean;
+  /** Load connections, when not BENCH_CONNECTIONS (the scale scenario measures at 10 and at 50). */
+  connections?: number;
 }
 
 export interface Measurement {
@@ -95,7 +97,7 @@ function runLoad(
       {
         url: target.url,
         method: target.method,
-        connections: CONNECTIONS,
+        connections: target.connections ?? CONNECTIONS,
         duration: seconds,
         timeout: 10,
         ...(target.headers && { headers: target.headers }),
@@ -158,7 +160,7 @@ export async function measure(target: Target, rss: RssSampler | null): Promise<M
       await runLoad(target, WARMUP_SECONDS, false);
       checkpoint();
     }
-    say(`${target.name}: measuring ${SECONDS} s with ${CONNECTIONS} connections`);
+    say(`${target.name}: measuring ${SECONDS} s with ${target.connections ?? CONNECTIONS} connections`);
     const serverCpu0 = readProcessCpuSeconds(target.server.pid);
     const dbCpu0 = state.postmasterPid ? readProcessTreeCpuSeconds(state.postmasterPid) : null;
     const clientCpu0 = process.cpuUsage();

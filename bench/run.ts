@@ -72,6 +72,8 @@ async function main(): Promise<number> {
   if (process.env.BENCH_SCENARIO === 'automations') return (await import('./automations-scenario.js')).runAutomationsScenario();
   // BENCH_SCENARIO=webhooks: only the webhooks step (i) and the bare-pg floor (bench/webhooks-scenario.ts).
   if (process.env.BENCH_SCENARIO === 'webhooks') return (await import('./webhooks-scenario.js')).runWebhooksScenario();
+  // BENCH_SCENARIO=scale: the hot paths at 10 000 and BENCH_SCALE entities, with their query plans (bench/scale.ts).
+  if (process.env.BENCH_SCENARIO === 'scale') return (await import('./scale.js')).runScaleScenario();
   const startedAt = new Date();
   say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
 

@@ -3,12 +3,15 @@
  * on the configuration from the environment, with the demo data seeded and an operator key
  * (named `bench`) for the operator API (the mail uploads of the f and g targets).
  * Prints `{"benchReady":true,"pid",...,"url","apiKey","platformId","legalEntityId","operatorKey","connectionString"}`.
+ * With BENCH_CAPTURE_SQL=1 (the scale scenario) it also answers the commands `sql-capture-start` and
+ * `sql-capture-stop` (the statements sent in between, bench/scale-plans.ts).
  */
 import { loadConfig } from '../src/config.js';
 import { seedDemo } from '../src/modules/demo/demo.js';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { startServer, type RunningServer } from '../src/server.js';
-import { announceReady, log, onShutdown } from './child-lifecycle.js';
+import { announceReady, log, onShutdown, registerCommand } from './child-lifecycle.js';
+import { installQueryCapture, startCapture, stopCapture } from './scale-plans.js';
 
 const NAME = 'statehouse';
 const say = (message: string) => log(NAME, message);
@@ -19,6 +22,15 @@ const shutdown = onShutdown(NAME, async () => {
   const server = await starting?.catch(() => null);
   await server?.close();
 });
+
+if (process.env.BENCH_CAPTURE_SQL === '1') {
+  installQueryCapture();
+  registerCommand('sql-capture-start', () => {
+    startCapture();
+    return {};
+  });
+  registerCommand('sql-capture-stop', () => ({ statements: stopCapture() }));
+}
 
 try {
   const config = loadConfig(process.env);
