@@ -195,7 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
   // that start-up is not mistaken for an overloaded event loop.
   await registerLoadShedding(app, config.loadShedding);
-  await registerRateLimits(app, config.rateLimits);
+  await registerRateLimits(app, config.rateLimits, db);
 
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);

@@ -21,6 +21,7 @@ import * as signupConfirmedSteps from './20261126130000_signup-confirmed-steps.j
 import * as taskRevision from './20261126150000_task-revision.js';
 import * as taskDueDateBasis from './20261127090000_task-due-date-basis.js';
 import * as taskListVersions from './20261128090000_task-list-versions.js';
+import * as rateLimitCounters from './20261128090100_rate-limit-counters.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20261126150000_task-revision': taskRevision,
   '20261127090000_task-due-date-basis': taskDueDateBasis,
   '20261128090000_task-list-versions': taskListVersions,
+  '20261128090100_rate-limit-counters': rateLimitCounters,
 };
