@@ -17,7 +17,8 @@ describe('task lists across two processes', () => {
     a = await createTestApp();
     b = await createSecondApp(a);
     ({ token, entityId } = await createPlatformWithEntity(a));
-    await a.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: bearer(token), payload: { config: { has_employees: true } } });
+    const located = await a.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
+    expect(located.statusCode).toBe(200);
   });
   afterAll(async () => {
     await b.close();
