@@ -124,6 +124,13 @@ describe('two `statehouse serve` processes on one database', { timeout: 300_000 
     expect(new Set(sent.map((t) => t.singleton_on.toISOString())).size).toBe(sent.length);
     expect((await sweeps()).length).toBe(sent.length);
     expect(done.length).toBeGreaterThanOrEqual(2);
+    // Both report the same installation-wide queue figures, and say how to aggregate them.
+    const scrape = async (server: ServeProcess) => (await fetch(`${server.url}/metrics`)).text();
+    const [fromA, fromB] = await Promise.all([scrape(a), scrape(b)]);
+    const failedSweeps = (text: string) => /^statehouse_job_queue_failed_jobs\{queue="automations.sweep"\} (\d+)$/m.exec(text)?.[1];
+    expect(failedSweeps(fromA)).toBeDefined();
+    expect(failedSweeps(fromA)).toBe(failedSweeps(fromB));
+    expect(fromA).toMatch(/# HELP statehouse_job_queue_waiting_jobs .*aggregate with max, not sum/);
     expect(a.child.exitCode).toBeNull();
     expect(b.child.exitCode).toBeNull();
   });
