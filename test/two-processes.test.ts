@@ -5,7 +5,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../src/db/database.js';
 import { createPlatform, TEST_VAULT_KEY, VALID_SIGNUP_V2 } from './helpers/app.js';
-import { startServe, type ServeProcess } from './helpers/cli.js';
+import { createVault } from '../src/modules/accounts/vault.js';
+import { createAccessTokens, fixedSigningKeys } from '../src/modules/auth/access-tokens.js';
+import { createInstanceKeys, INSTANCE_KEY } from '../src/modules/system/instance-keys.js';
+import { runCli, startServe, type ServeProcess } from './helpers/cli.js';
 import { BUSINESS_STEP, csrfOf } from './helpers/hosted.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
 import { waitUntil } from './helpers/wait.js';
@@ -15,7 +18,8 @@ type Task = { id: string; status: string };
 
 /**
  * Issue 15's CI test: two `statehouse serve` processes on one database behave as one service (docs/scaling.md).
- * A write through one is seen at once through the other, a revoked key is refused by both, a hosted session opened
+ * A write through one is seen at once through the other, a revoked key is refused by both, a signing-key rotation
+ * needs no restart, a hosted session opened
  * on one continues on the other, and a scheduled job runs once per tick across the two.
  */
 describe('two `statehouse serve` processes on one database', { timeout: 300_000 }, () => {
@@ -83,6 +87,27 @@ describe('two `statehouse serve` processes on one database', { timeout: 300_000 
       expect((await call(server, 'POST', '/v2/auth', spare.key, { legal_entity_id: entityId })).status).toBe(200);
     }
     platform = { ...platform, apiKey: spare.key, apiKeyId: spare.id };
+  });
+
+  it('`statehouse tokens rotate-key` while both run: both sign with the new key without a restart, and accept each other’s tokens', async () => {
+    const { legal_entity_id: entityId } = await ok(a, 'POST', '/v2/signup', platform.apiKey, VALID_SIGNUP_V2);
+    const mint = async (server: ServeProcess) => (await ok(server, 'POST', '/v2/auth', platform.apiKey, { legal_entity_id: entityId })).access_token as string;
+    const before = [await mint(a), await mint(b)];
+    const rotated = await runCli(['tokens', 'rotate-key'], { DATABASE_URL: url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const newKey = await createInstanceKeys(db, createVault([TEST_VAULT_KEY])).get(INSTANCE_KEY.accessTokens);
+    const signedWithNewKey = (token: string) =>
+      createAccessTokens({ keys: fixedSigningKeys([newKey]), ttlSeconds: 600, apiKeyActive: async () => true }).verify(`Bearer ${token}`).then(() => true, () => false);
+    const after = [];
+    for (const server of [a, b]) {
+      after.push(await waitUntil(async () => {
+        const token = await mint(server);
+        return (await signedWithNewKey(token)) && token;
+      }, 'tokens signed with the new key'));
+    }
+    for (const server of [a, b]) {
+      for (const token of [...before, ...after]) expect((await call(server, 'GET', '/v2/legal_entity', `Bearer ${token}`)).status).toBe(200);
+    }
   });
 
   it('a hosted link opened on A continues on B: the session and its CSRF token are the installation’s', async () => {
