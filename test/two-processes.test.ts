@@ -19,8 +19,8 @@ type Task = { id: string; status: string };
 /**
  * Issue 15's CI test: two `statehouse serve` processes on one database behave as one service (docs/scaling.md).
  * A write through one is seen at once through the other, a revoked key is refused by both, a signing-key rotation
- * needs no restart, a hosted session opened
- * on one continues on the other, and a scheduled job runs once per tick across the two.
+ * needs no restart, a hosted session opened on one continues on the other, and a scheduled job runs once per tick
+ * across the two.
  */
 describe('two `statehouse serve` processes on one database', { timeout: 300_000 }, () => {
   let url: string;
