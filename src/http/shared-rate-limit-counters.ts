@@ -4,6 +4,8 @@ import type { Db } from '../db/database.js';
 
 /** How often each process adds its new counts to the shared ones and reads theirs back. */
 export const SYNC_INTERVAL_MS = 1000;
+/** Keys counted at once in one process (as many as the in-memory store kept); past it the oldest is forgotten. */
+const MAX_COUNTERS = 20_000;
 /** Old windows are deleted every this many syncs. */
 const CLEANUP_EVERY = 60;
 
@@ -50,6 +52,8 @@ export function createSharedRateLimitCounters(db: Db, reportError: (error: unkno
     const id = `${windowStart}\n${key}`;
     let counter = counters.get(id);
     if (!counter) {
+      // A flood of distinct keys (random credentials) must not grow memory or the sync without bound.
+      if (counters.size >= MAX_COUNTERS) counters.delete(counters.keys().next().value!);
       longestWindowMs = Math.max(longestWindowMs, windowMs);
       const created: Counter = { key, windowStart, windowMs, global: 0, pending: 0, known: Promise.resolve() };
       // A failed read counts from zero here (the limiter must not take the service down with the database).
