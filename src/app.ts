@@ -141,13 +141,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const vault = createVault(deps.vaultKeys ?? (() => loadVaultKeys(config)));
   const system = createSystemModule({ db, vault });
   const { instanceKeys } = system;
-  // Read side by side: each is a round trip or two, and a start would otherwise wait for them one after another.
-  const [tokenKey, previousTokenKey] = await Promise.all([
-    instanceKeys.get(INSTANCE_KEY.accessTokens), instanceKeys.previous(INSTANCE_KEY.accessTokens),
-    instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks),
-  ]);
-  const tokenKeys = [tokenKey, ...(previousTokenKey ? [previousTokenKey] : [])];
-  const authModule = createAuthModule({ signingKeys: tokenKeys, ttlSeconds: config.accessTokenTtlSeconds, now: deps.now });
+  // Read side by side at build (a key that cannot be opened stops the start); each is a round trip or two.
+  await Promise.all([instanceKeys.get(INSTANCE_KEY.accessTokens), instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
+  const authModule = createAuthModule({
+    signingKeys: instanceKeys.verifying(INSTANCE_KEY.accessTokens), ttlSeconds: config.accessTokenTtlSeconds, now: deps.now,
+    apiKeyActive: (apiKeyId) => platforms.isKeyActive(apiKeyId),
+  });
   const auth = registerAuth(app, platforms, authModule.tokens);
   const hostedSessions = createHostedSessionsModule({
     db, publicBaseUrl: config.publicBaseUrl, now: deps.now && (() => new Date(deps.now!())), csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
@@ -196,7 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
   // that start-up is not mistaken for an overloaded event loop.
   await registerLoadShedding(app, config.loadShedding);
-  await registerRateLimits(app, config.rateLimits);
+  await registerRateLimits(app, config.rateLimits, db);
 
   const publicOrigin = new URL(config.publicBaseUrl).origin;
   app.decorateRequest('hosted', null);

@@ -5,6 +5,11 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * Where mail files (PDFs) are kept; null: `files/` in dataDir. Several hosts point it at one shared volume
+   * (docs/scaling.md, "Mail files").
+   */
+  filesDir: string | null;
   /** External PostgreSQL; when absent Statehouse runs its own embedded server in dataDir. */
   databaseUrl: string | null;
   databasePoolSize: number;
@@ -107,6 +112,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const host = read('HOST') ?? '127.0.0.1';
   const port = integer('PORT', 8080, 0, 65535);
   const dataDir = path.resolve(read('STATEHOUSE_DATA_DIR') ?? '.statehouse');
+  const filesDirSetting = read('STATEHOUSE_FILES_DIR');
 
   const databaseUrl = read('DATABASE_URL') ?? null;
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -143,6 +149,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     host,
     port,
     dataDir,
+    filesDir: filesDirSetting ? path.resolve(filesDirSetting) : null,
     databaseUrl,
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     publicBaseUrl,

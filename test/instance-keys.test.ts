@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { vaultKeyId } from '../src/modules/accounts/vault.js';
-import { createAccessTokens } from '../src/modules/auth/access-tokens.js';
+import { createAccessTokens, fixedSigningKeys } from '../src/modules/auth/access-tokens.js';
 import { INSTANCE_KEY } from '../src/modules/system/instance-keys.js';
 import { TEST_VAULT_KEY, accessToken, bearer, createPlatform, createTestApp, signupEntity, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
@@ -23,7 +23,8 @@ describe('instance keys', () => {
     apps.push(app);
     return app;
   };
-  const forge = (key: Buffer) => createAccessTokens([key], 600).issue({ platformId, legalEntityId: entityId, apiKeyId }).token;
+  const forge = async (key: Buffer) =>
+    (await createAccessTokens({ keys: fixedSigningKeys([key]), ttlSeconds: 600, apiKeyActive: async () => true }).issue({ platformId, legalEntityId: entityId, apiKeyId })).token;
   const status = async (app: FastifyInstance, token: string) => (await app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode;
 
   beforeAll(async () => {
@@ -43,7 +44,7 @@ describe('instance keys', () => {
       expect(row.key_id).toBe(vaultKeyId(TEST_VAULT_KEY));
       expect(row.iv).toHaveLength(12);
       expect(row.tag).toHaveLength(16);
-      expect(await status(t.app, forge(row.value))).toBe(401);
+      expect(await status(t.app, await forge(row.value))).toBe(401);
     }
     expect(await status(t.app, await accessToken(t.app, apiKey, entityId))).toBe(200);
   });
@@ -65,9 +66,9 @@ describe('instance keys', () => {
     expect(row.key_id).toBe(vaultKeyId(TEST_VAULT_KEY));
     expect(row.value.equals(legacyKey)).toBe(false);
     // Same key, now sealed: what it signed before still works, and the stored bytes forge nothing.
-    expect(await status(app, forge(legacyKey))).toBe(200);
-    expect(await status(app, forge(row.value))).toBe(401);
-    expect(await status(await anotherApp([TEST_VAULT_KEY]), forge(legacyKey))).toBe(200);
+    expect(await status(app, await forge(legacyKey))).toBe(200);
+    expect(await status(app, await forge(row.value))).toBe(401);
+    expect(await status(await anotherApp([TEST_VAULT_KEY]), await forge(legacyKey))).toBe(200);
   }, 120_000);
 
   it('rotating the vault key keeps live tokens valid; the old vault key can then be dropped', async () => {

@@ -176,7 +176,7 @@ async function main(argv: string[]): Promise<void> {
       await withDatabase(config, async (database) => {
         await createSystemModule({ db: database.db, vault: createVault(loadVaultKeys(config)) }).instanceKeys.rotate(INSTANCE_KEY.accessTokens);
         print(json, { rotated: INSTANCE_KEY.accessTokens },
-          'New access-token signing key stored; the previous one keeps verifying the tokens it signed. Restart every statehouse serve process to sign with the new key.');
+          'New access-token signing key stored; the previous one keeps verifying the tokens it signed. Every running statehouse serve process signs with the new key within a second (no restart).');
       });
       return;
     }

@@ -39,6 +39,7 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   event_dispatch_state: { kind: 'coordinator', why: 'the one-row cursor of the webhook fan-out' },
   kysely_migration: { kind: 'coordinator', why: 'the migrator\'s bookkeeping' },
   kysely_migration_lock: { kind: 'coordinator', why: 'the migrator\'s bookkeeping' },
+  rate_limit_counters: { kind: 'coordinator', why: 'installation-wide request counters per caller, shared by every process' },
 
   // Distributed by the legal entity: every per-business read and write stays on one node.
   legal_entities: {
@@ -47,6 +48,7 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
     crossShardUnique: ['legal_entities_external_company_id_key'],
   },
   legal_entity_locations: byEntity(),
+  task_list_versions: byEntity(),
   tasks: byEntity(),
   automations: byEntity(),
   automation_status_logs: byEntity(),

@@ -6,7 +6,7 @@ interface ApiKeyAuthenticator {
   authenticate(authorization: string | undefined): Promise<PlatformPrincipal>;
 }
 interface TokenVerifier {
-  verify(authorization: string | undefined): AccessScope;
+  verify(authorization: string | undefined): Promise<AccessScope>;
 }
 
 declare module 'fastify' {
@@ -35,7 +35,7 @@ export function registerAuth(app: FastifyInstance, platforms: ApiKeyAuthenticato
       request.platform = await platforms.authenticate(request.headers.authorization);
     },
     async bearer(request) {
-      request.scope = tokens.verify(request.headers.authorization);
+      request.scope = await tokens.verify(request.headers.authorization);
     },
   };
 }

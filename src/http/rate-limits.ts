@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimits } from '../config.js';
+import type { Db } from '../db/database.js';
 import { HttpError } from '../lib/errors.js';
+import { createSharedRateLimitCounters } from './shared-rate-limit-counters.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,22 +31,29 @@ const tooMany = (retryAfter: number, what: string) =>
   new HttpError(429, `${what}; retry in ${retryAfter} seconds`, { 'retry-after': String(retryAfter) });
 
 /**
- * Rate limits, counted in this process's memory (several processes each count on their own):
- * per credential, per address without one, a stricter limit on token-issuing operations, and
- * failed authentications (401s) per address, past which the address is refused before any check.
+ * Rate limits: per credential, per address without one, a stricter limit on token-issuing operations, and
+ * failed authentications (401s) per address, past which the address is refused before any check. Given the
+ * database, the counts are shared by every process of the installation (shared-rate-limit-counters.ts: no
+ * write per request, a bounded overshoot); without it, each process counts in its own memory.
  */
-export async function registerRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
-  await app.register(rateLimit, { global: false, timeWindow: limits.windowSeconds * 1000, cache: 20_000 });
-  const limiter = (max: number, key: (request: FastifyRequest) => string): Limiter | null =>
-    max > 0 ? app.createRateLimit({ max, keyGenerator: key }) : null;
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, db?: Db): Promise<void> {
+  const shared = db ? createSharedRateLimitCounters(db, (error) => app.log.warn({ err: error }, 'rate-limit counters: the shared counts could not be read or written; counting locally meanwhile')) : null;
+  await app.register(rateLimit, { global: false, timeWindow: limits.windowSeconds * 1000, cache: 20_000, ...(shared && { store: shared.store }) });
+  if (shared) {
+    shared.start();
+    app.addHook('onClose', async () => shared.stop());
+  }
+  // The shared store holds every limiter's counts: the limiter's name is part of each key.
+  const limiter = (name: string, max: number, key: (request: FastifyRequest) => string): Limiter | null =>
+    max > 0 ? app.createRateLimit({ max, keyGenerator: (request) => `${name}:${key(request)}` }) : null;
   const byCredentialOrAddress = (request: FastifyRequest) => {
     const credential = credentialOf(request);
     return credential ? `c:${credential}` : `a:${request.ip}`;
   };
-  const perCredential = limiter(limits.perCredential, byCredentialOrAddress);
-  const perAddress = limiter(limits.perAddress, byCredentialOrAddress);
-  const authOperations = limiter(limits.authOperations, byCredentialOrAddress);
-  const failedAuth = limiter(limits.failedAuth, (request) => `f:${request.ip}`);
+  const perCredential = limiter('requests', limits.perCredential, byCredentialOrAddress);
+  const perAddress = limiter('anonymous', limits.perAddress, byCredentialOrAddress);
+  const authOperations = limiter('auth', limits.authOperations, byCredentialOrAddress);
+  const failedAuth = limiter('failed', limits.failedAuth, (request) => `f:${request.ip}`);
 
   const check = async (request: FastifyRequest, limit: Limiter | null, what: string, increment = true) => {
     if (!limit) return;

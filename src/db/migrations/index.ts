@@ -20,6 +20,8 @@ import * as mailSubjectOpened from './20261126120000_mail-subject-opened.js';
 import * as signupConfirmedSteps from './20261126130000_signup-confirmed-steps.js';
 import * as taskRevision from './20261126150000_task-revision.js';
 import * as taskDueDateBasis from './20261127090000_task-due-date-basis.js';
+import * as taskListVersions from './20261128090000_task-list-versions.js';
+import * as rateLimitCounters from './20261128090100_rate-limit-counters.js';
 import * as tenantKeys from './20261128120000_tenant-keys.js';
 
 /** Every migration, by sortable name. Append only. */
@@ -45,5 +47,7 @@ export const migrations: Record<string, Migration> = {
   '20261126130000_signup-confirmed-steps': signupConfirmedSteps,
   '20261126150000_task-revision': taskRevision,
   '20261127090000_task-due-date-basis': taskDueDateBasis,
+  '20261128090000_task-list-versions': taskListVersions,
+  '20261128090100_rate-limit-counters': rateLimitCounters,
   '20261128120000_tenant-keys': tenantKeys,
 };

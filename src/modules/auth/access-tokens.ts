@@ -4,6 +4,7 @@ import { safeEqual } from '../../lib/secrets.js';
 import type { AccessScope } from '../../http/principals.js';
 
 const TOKEN_PREFIX = 'sh_at_';
+const revoked = () => new UnauthorizedError('Access token revoked: the API key that requested it was revoked; request a new one with an active key');
 const expired = () => new UnauthorizedError('Access token expired: request a new one from POST /accounts/auth');
 /** The unpadded base64url alphabet: the only spelling `issue` produces. */
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -11,45 +12,76 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** Verified tokens are remembered (bounded) so a client's repeated calls skip the HMAC and JSON work. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
+/** The signing keys as every process shares them (system/instance-keys.ts `verifying`): the first signs, each verifies. */
+export interface TokenSigningKeys {
+  /** The keys as last read (re-read at most a second after another process rotated them). */
+  get(): Promise<readonly Buffer[]>;
+  /** Re-reads them now if they changed in the database (a token signed by a process that already rotated); null if unchanged. */
+  reload(): Promise<readonly Buffer[] | null>;
+}
+
+/** Fixed keys (tests, tools): never reloaded. */
+export const fixedSigningKeys = (keys: readonly Buffer[]): TokenSigningKeys => ({ get: async () => keys, reload: async () => null });
+
+export interface AccessTokensDeps {
+  keys: TokenSigningKeys;
+  ttlSeconds: number;
+  /**
+   * Whether the API key that minted a token is still active: asked on every request that presents a token, so a
+   * revoked key's tokens are refused at once by every process (one primary-key lookup; see docs/decisions.md).
+   */
+  apiKeyActive: (apiKeyId: string) => Promise<boolean>;
+  now?: () => number;
+}
+
 /**
- * Access tokens are HMAC-signed (not stored), so checking one costs no database round trip. The key is an
- * instance key (see system/instance-keys.ts): shared by every process of the installation, sealed at rest.
- * `signingKeys[0]` signs; every key given verifies, so after `statehouse tokens rotate-key` the previous key
- * keeps accepting the tokens it signed until they expire.
+ * Access tokens are HMAC-signed (not stored): checking one costs no signature work once verified (a bounded
+ * cache) and one indexed lookup of the API key that minted it. The key is an instance key (see
+ * system/instance-keys.ts): shared by every process of the installation, sealed at rest. After
+ * `statehouse tokens rotate-key` the previous key keeps accepting the tokens it signed until they expire, and a
+ * token signed with a key this process has not read yet makes it re-read the keys once.
  */
-export function createAccessTokens(signingKeys: readonly Buffer[], ttlSeconds: number, now: () => number = Date.now) {
-  if (signingKeys.length === 0) throw new Error('access tokens need a signing key');
+export function createAccessTokens(deps: AccessTokensDeps) {
+  const { keys, ttlSeconds, apiKeyActive } = deps;
+  const now = deps.now ?? Date.now;
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(TOKEN_PREFIX).update(payload).digest('base64url');
-  const sign = (payload: string) => mac(signingKeys[0]!, payload);
-  const signedByAny = (payload: string, signature: string) => {
+  const signedByAny = (candidates: readonly Buffer[], payload: string, signature: string) => {
     let ok = false;
-    for (const key of signingKeys) ok = safeEqual(Buffer.from(signature), Buffer.from(mac(key, payload))) || ok; // every key, always
+    for (const key of candidates) ok = safeEqual(Buffer.from(signature), Buffer.from(mac(key, payload))) || ok; // every key, always
     return ok;
   };
-  const verified = new Map<string, { scope: AccessScope; expiresAtMs: number }>();
+  const verified = new Map<string, { scope: AccessScope; apiKeyId: string; expiresAtMs: number }>();
+  const requireActiveKey = async (apiKeyId: string) => {
+    if (!(await apiKeyActive(apiKeyId))) throw revoked();
+  };
 
   return {
     ttlSeconds,
 
-    issue(scope: AccessScope & { apiKeyId: string }) {
+    async issue(scope: AccessScope & { apiKeyId: string }) {
+      const [signingKey] = await keys.get();
+      if (!signingKey) throw new Error('access tokens need a signing key');
       const expiresAt = Math.floor(now() / 1000) + ttlSeconds;
       const payload = Buffer.from(
         JSON.stringify({ v: 1, p: scope.platformId, e: scope.legalEntityId, k: scope.apiKeyId, x: expiresAt, n: randomBytes(6).toString('base64url') }),
       ).toString('base64url');
-      return { token: `${TOKEN_PREFIX}${payload}.${sign(payload)}`, expiresAt: new Date(expiresAt * 1000) };
+      return { token: `${TOKEN_PREFIX}${payload}.${mac(signingKey, payload)}`, expiresAt: new Date(expiresAt * 1000) };
     },
 
     /** Resolves an Authorization header; every failure is a 401 with `WWW-Authenticate: Bearer`. */
-    verify(authorization: string | undefined): AccessScope {
+    async verify(authorization: string | undefined): Promise<AccessScope> {
       if (!authorization) throw new UnauthorizedError('Not authenticated');
       const match = /^bearer\s+(\S+)\s*$/i.exec(authorization.trim());
       if (!match) throw new UnauthorizedError('Not authenticated: use the header "Authorization: Bearer <access_token>"');
       const token = match[1]!;
       const known = verified.get(token);
       if (known) {
-        if (known.expiresAtMs > now()) return known.scope;
-        verified.delete(token);
-        throw expired();
+        if (known.expiresAtMs <= now()) {
+          verified.delete(token);
+          throw expired();
+        }
+        await requireActiveKey(known.apiKeyId);
+        return known.scope;
       }
       const invalid = () => new UnauthorizedError('Invalid access token');
       if (!token.startsWith(TOKEN_PREFIX) || token.length > 1024) throw invalid();
@@ -59,18 +91,23 @@ export function createAccessTokens(signingKeys: readonly Buffer[], ttlSeconds: n
       // padding, other alphabets or different spare bits in the last character are all invalid. (Decoding
       // first would accept look-alikes: several strings, one token.) The payload is signed as text already.
       if (!BASE64URL.test(payload) || !BASE64URL.test(signature)) throw invalid();
-      if (!signedByAny(payload, signature)) throw invalid();
-      let claims: { v?: unknown; p?: unknown; e?: unknown; x?: unknown };
+      if (!signedByAny(await keys.get(), payload, signature)) {
+        // Perhaps signed by a process that read a newer key (a rotation): re-read the keys once, then decide.
+        const reloaded = await keys.reload();
+        if (!reloaded || !signedByAny(reloaded, payload, signature)) throw invalid();
+      }
+      let claims: { v?: unknown; p?: unknown; e?: unknown; k?: unknown; x?: unknown };
       try {
         claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       } catch {
         throw invalid();
       }
-      if (claims.v !== 1 || typeof claims.p !== 'string' || typeof claims.e !== 'string' || typeof claims.x !== 'number') throw invalid();
+      if (claims.v !== 1 || typeof claims.p !== 'string' || typeof claims.e !== 'string' || typeof claims.k !== 'string' || typeof claims.x !== 'number') throw invalid();
       if (claims.x * 1000 <= now()) throw expired();
+      await requireActiveKey(claims.k);
       const scope = { platformId: claims.p, legalEntityId: claims.e };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-      verified.set(token, { scope, expiresAtMs: claims.x * 1000 });
+      verified.set(token, { scope, apiKeyId: claims.k, expiresAtMs: claims.x * 1000 });
       return scope;
     },
   };

@@ -58,7 +58,7 @@ export function authRoutes(deps: { signup: Pick<SignupService, 'get' | 'signupSt
       }, async (request) => {
         const platform = platformOf(request);
         const entity = await deps.signup.get(platform, request.body.legal_entity_id);
-        const { token } = deps.tokens.issue({ platformId: platform.platformId, legalEntityId: entity.id, apiKeyId: platform.apiKeyId });
+        const { token } = await deps.tokens.issue({ platformId: platform.platformId, legalEntityId: entity.id, apiKeyId: platform.apiKeyId });
         const verbose = (request.query as { verbose?: boolean } | undefined)?.verbose === true;
         return {
           access_token: token,

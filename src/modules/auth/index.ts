@@ -2,21 +2,23 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { SignupService } from '../legal-entities/index.js';
-import { createAccessTokens } from './access-tokens.js';
+import { createAccessTokens, type TokenSigningKeys } from './access-tokens.js';
 import { authRoutes } from './auth.routes.js';
 
-export type { AccessTokens } from './access-tokens.js';
+export type { AccessTokens, TokenSigningKeys } from './access-tokens.js';
 
 export interface AuthModuleDeps {
   /** Instance keys: the first signs, every one verifies (see access-tokens.ts). */
-  signingKeys: readonly Buffer[];
+  signingKeys: TokenSigningKeys;
   ttlSeconds: number;
+  /** Whether an API key is still active (modules/platforms): a revoked key's tokens are refused. */
+  apiKeyActive: (apiKeyId: string) => Promise<boolean>;
   now?: () => number;
 }
 
 /** Access tokens for one legal entity (POST /accounts/auth, /v2/auth); the bearer hook verifies them. */
 export function createAuthModule(deps: AuthModuleDeps) {
-  const tokens = createAccessTokens(deps.signingKeys, deps.ttlSeconds, deps.now);
+  const tokens = createAccessTokens({ keys: deps.signingKeys, ttlSeconds: deps.ttlSeconds, apiKeyActive: deps.apiKeyActive, now: deps.now });
   const jobs: JobDefinition[] = [];
   return {
     tokens,

@@ -22,7 +22,8 @@ export { MAIL_TYPES } from './mail-input.js';
 export type { MailService } from './mail.service.js';
 
 /** Where mail PDFs live by default: `<data dir>/files`. */
-export const filesDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'files');
+/** STATEHOUSE_FILES_DIR, else `files/` in the data directory. */
+export const filesDir = (config: Pick<Config, 'dataDir' | 'filesDir'>) => config.filesDir ?? path.join(config.dataDir, 'files');
 
 export interface MailModuleDeps {
   config: Config;

@@ -80,13 +80,15 @@ export function createAppMetrics(sources: ScrapeSources) {
 /** Longest a scrape waits for the queue's tables (the database may be slow or away); then the queue metrics say so. */
 const QUEUE_STATS_TIMEOUT_MS = 2_000;
 
-/** The queue gauges, and the function that fills them from one query (run before each scrape). */
+/**
+ * The queue gauges (read from the shared job tables, so the same in every process: their HELP says to take the
+ * max across processes), and the function that fills them from one query (run before each scrape). */
 function queueMetrics(registry: Registry, read: () => Promise<QueueStats[]>) {
   const queue = ['queue'] as const;
-  const waiting = new Gauge({ name: 'statehouse_job_queue_waiting_jobs', help: 'Jobs not yet started (new or waiting to retry, including scheduled ones)', labelNames: queue, registers: [registry] });
-  const active = new Gauge({ name: 'statehouse_job_queue_active_jobs', help: 'Jobs being worked on', labelNames: queue, registers: [registry] });
-  const failed = new Gauge({ name: 'statehouse_job_queue_failed_jobs', help: 'Jobs that failed for good (retries exhausted) and are still retained', labelNames: queue, registers: [registry] });
-  const oldest = new Gauge({ name: 'statehouse_job_queue_oldest_due_age_seconds', help: 'How long the oldest due job has been waiting to start (0: none waiting)', labelNames: queue, registers: [registry] });
+  const waiting = new Gauge({ name: 'statehouse_job_queue_waiting_jobs', help: 'Jobs not yet started (new or waiting to retry, including scheduled ones) (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
+  const active = new Gauge({ name: 'statehouse_job_queue_active_jobs', help: 'Jobs being worked on (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
+  const failed = new Gauge({ name: 'statehouse_job_queue_failed_jobs', help: 'Jobs that failed for good (retries exhausted) and are still retained (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
+  const oldest = new Gauge({ name: 'statehouse_job_queue_oldest_due_age_seconds', help: 'How long the oldest due job has been waiting to start (0: none waiting) (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
   const handlerFailures = new Counter({ name: 'statehouse_job_failures_total', help: 'Job runs that threw in this process (each is retried until its retry limit)', labelNames: queue, registers: [registry] });
   const up = new Gauge({ name: 'statehouse_job_queue_stats_up', help: '1 when this scrape could read the job queue, else 0 (the per-queue metrics are then absent)', registers: [registry] });
   return async () => {

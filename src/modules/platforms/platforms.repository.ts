@@ -5,6 +5,9 @@ const FIND_API_KEY_BY_HASH = `
   from api_keys k join platforms p on p.id = k.platform_id
   where k.key_hash = $1`;
 
+/** A primary-key lookup, prepared: it runs on every request that presents an access token. */
+const API_KEY_ACTIVE = `select revoked_at is null as active from api_keys where id = $1`;
+
 export function createPlatformsRepository(db: Db) {
   return {
     insertPlatform: (row: { id: string; name: string }) => db.insertInto('platforms').values(row).returningAll().executeTakeFirstOrThrow(),
@@ -21,6 +24,10 @@ export function createPlatformsRepository(db: Db) {
       (await preparedQuery<{ id: string; platform_id: string; revoked_at: Date | null; platform_name: string }>(
         db, 'find-api-key-by-hash', FIND_API_KEY_BY_HASH, [keyHash],
       ))[0],
+
+    /** False for a revoked or unknown key. */
+    isApiKeyActive: async (keyId: string) =>
+      (await preparedQuery<{ active: boolean }>(db, 'api-key-active', API_KEY_ACTIVE, [keyId]))[0]?.active === true,
 
     findApiKeys: (platformId: string) =>
       db

@@ -57,6 +57,9 @@ export function createPlatformsService(repo: PlatformsRepository) {
       return key;
     },
 
+    /** Whether tokens minted with this key are still honoured (http/auth.ts asks on every bearer request). */
+    isKeyActive: (keyId: string) => repo.isApiKeyActive(keyId),
+
     /** Resolves the Authorization header of the signup and auth operations. */
     async authenticate(authorization: string | undefined): Promise<PlatformPrincipal> {
       const key = parseApiKey(authorization);

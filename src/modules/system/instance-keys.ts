@@ -16,6 +16,17 @@ const KEY_BYTES = 32;
 /** After a rotation the replaced key stays, under this suffix, to verify what it signed (one rotation back). */
 const PREVIOUS_SUFFIX = '.previous';
 
+/** How long a process trusts the keys it read before checking the database for a rotation (one tiny query). */
+const REVALIDATE_MS = 1000;
+
+interface KeySet {
+  /** See SystemRepository.keysRevision. */
+  revision: string;
+  /** The current key, then the previous one if any. */
+  keys: Buffer[];
+  checkedAt: number;
+}
+
 /** Binds a sealed key to its row: the CSRF key's ciphertext copied onto the signing key's row does not open. */
 const aad = (name: string) => Buffer.from(`statehouse:instance-key:v1\n${name}`);
 
@@ -25,9 +36,12 @@ const aad = (name: string) => Buffer.from(`statehouse:instance-key:v1\n${name}`)
  * (AES-256-GCM, associated data naming the key): a database dump alone signs nothing. The key itself never
  * changes when the vault key rotates — only its sealing — so live tokens and links stay valid.
  */
-export function createInstanceKeys(db: Db, vault: Vault) {
+export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = Date.now) {
   const repo = createSystemRepository(db);
-  const cache = new Map<string, Promise<Buffer>>();
+  /** Each key as last read, with the revision of its rows and when that revision was last checked. */
+  const sets = new Map<InstanceKeyName, KeySet>();
+  /** One check at a time per key: a burst of requests (or of forged tokens) shares it. */
+  const checking = new Map<InstanceKeyName, Promise<KeySet>>();
 
   const sealedColumns = (name: string, key: Buffer) => {
     const sealed = vault.sealBytes(key, aad(name));
@@ -39,7 +53,10 @@ export function createInstanceKeys(db: Db, vault: Vault) {
     try {
       return vault.openBytes({ ciphertext: row.value, iv: row.iv, tag: row.tag, keyId: row.key_id }, aad(row.name));
     } catch (error) {
-      throw new VaultError(`the instance key '${row.name}' cannot be opened: ${(error as Error).message}`);
+      // The usual cause across hosts: a host that made its own vault key file (docs/scaling.md, "Vault key").
+      const otherHost = row.key_id !== vault.currentKeyId()
+        ? `; this process's vault key is ${vault.currentKeyId()}: every process and host of an installation needs the same STATEHOUSE_VAULT_KEY` : '';
+      throw new VaultError(`the instance key '${row.name}' cannot be opened: ${(error as Error).message}${otherHost}`);
     }
   }
 
@@ -48,39 +65,74 @@ export function createInstanceKeys(db: Db, vault: Vault) {
     await repo.resealIfUnchanged(row, sealedColumns(row.name, row.value));
   }
 
-  async function load(name: InstanceKeyName): Promise<Buffer> {
+  const previousName = (name: InstanceKeyName) => `${name}${PREVIOUS_SUFFIX}`;
+  const revisionOf = (name: InstanceKeyName) => repo.keysRevision([name, previousName(name)]);
+
+  async function load(name: InstanceKeyName): Promise<KeySet> {
     // Two processes starting at once: one insert wins, both read the winner's key.
     await repo.insertKeyIfAbsent(name, sealedColumns(name, randomBytes(KEY_BYTES)));
-    const row = await repo.findKey(name);
+    // The revision before the rows: a rotation landing in between makes the next check read them again.
+    const revision = await revisionOf(name);
+    const [row, previousRow] = await Promise.all([repo.findKey(name), repo.findKey(previousName(name))]);
     if (!row) throw new Error(`the instance key '${name}' vanished right after it was stored`);
-    const key = open(row);
+    const keys = [open(row), ...(previousRow ? [open(previousRow)] : [])];
     if (row.key_id === null) await sealLegacy(row);
-    return key;
+    return { revision, keys, checkedAt: clock() };
   }
 
-  const previousName = (name: InstanceKeyName) => `${name}${PREVIOUS_SUFFIX}`;
+  /** Re-reads the key's revision (and the keys, if it moved); concurrent callers share one check. */
+  function check(name: InstanceKeyName): Promise<KeySet> {
+    const running = checking.get(name);
+    if (running) return running;
+    const known = sets.get(name);
+    const next = (async () => {
+      if (known && (await revisionOf(name)) === known.revision) return { ...known, checkedAt: clock() };
+      return load(name);
+    })();
+    checking.set(name, next);
+    next.then((set) => sets.set(name, set), () => {}).finally(() => checking.delete(name));
+    return next;
+  }
+
+  /** The keys, re-validated against the database at most once per REVALIDATE_MS. */
+  async function keySet(name: InstanceKeyName): Promise<KeySet> {
+    const known = sets.get(name);
+    if (known && clock() - known.checkedAt < REVALIDATE_MS) return known;
+    return check(name);
+  }
 
   return {
-    /** The key (read once per process, then remembered). */
-    get(name: InstanceKeyName): Promise<Buffer> {
-      let key = cache.get(name);
-      if (!key) {
-        key = load(name);
-        cache.set(name, key);
-        key.catch(() => cache.delete(name)); // a failure is not remembered
-      }
-      return key;
+    /**
+     * The key. Read once, then re-validated at most once a second (one indexed lookup), so a rotation by another
+     * process or the CLI reaches this one within a second, without a restart.
+     */
+    async get(name: InstanceKeyName): Promise<Buffer> {
+      return (await keySet(name)).keys[0]!;
     },
 
     /** The key a rotation replaced, if any (still accepted for what it signed). */
     async previous(name: InstanceKeyName): Promise<Buffer | null> {
-      const row = await repo.findKey(previousName(name));
-      return row ? open(row) : null;
+      return (await keySet(name)).keys[1] ?? null;
+    },
+
+    /**
+     * The key and the one it replaced, for verifying: `reload` re-reads them at once when they changed (a token
+     * signed by a process that already uses a newer key), else answers null.
+     */
+    verifying(name: InstanceKeyName): { get(): Promise<readonly Buffer[]>; reload(): Promise<readonly Buffer[] | null> } {
+      return {
+        get: async () => (await keySet(name)).keys,
+        reload: async () => {
+          const before = sets.get(name);
+          const after = await check(name);
+          return before && after.revision === before.revision ? null : after.keys;
+        },
+      };
     },
 
     /**
      * Replaces a key with a fresh one and keeps the replaced key as the previous one (dropping any older).
-     * Processes read keys at start: restart them afterwards (see docs/security.md).
+     * This process uses the new key at once; every other one within a second (see `get`).
      */
     async rotate(name: InstanceKeyName): Promise<void> {
       await db.transaction().execute(async (transaction) => {
@@ -92,7 +144,7 @@ export function createInstanceKeys(db: Db, vault: Vault) {
         if (current) await trx.renameKey(name, previousName(name), sealedColumns(previousName(name), open(current)));
         await trx.insertKey(name, sealedColumns(name, randomBytes(KEY_BYTES)));
       });
-      cache.delete(name);
+      sets.delete(name);
     },
 
     /**

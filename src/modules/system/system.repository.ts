@@ -31,6 +31,15 @@ export function createSystemRepository(db: Db) {
     findKeyForUpdate: (name: string): Promise<InstanceKeyRow | undefined> =>
       db.selectFrom('instance_secrets').select(KEY_COLUMNS).where('name', '=', name).forUpdate().executeTakeFirst(),
 
+    /**
+     * What changes whenever one of these rows is written (a rotation, a re-sealing): each row's name and
+     * transaction id (xmin). A primary-key lookup of two rows; '' when none exists.
+     */
+    keysRevision: async (names: readonly string[]): Promise<string> =>
+      (await sql<{ revision: string | null }>`
+        select string_agg(name || '@' || xmin::text, ',' order by name) as revision
+        from instance_secrets where name = any(${[...names]}::text[])`.execute(db)).rows[0]?.revision ?? '',
+
     findKeys: (): Promise<InstanceKeyRow[]> => db.selectFrom('instance_secrets').select(KEY_COLUMNS).orderBy('name').execute(),
 
     deleteKey: (name: string) => db.deleteFrom('instance_secrets').where('name', '=', name).execute(),

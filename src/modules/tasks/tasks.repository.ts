@@ -3,10 +3,8 @@ import { preparedQuery, type Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
 
 /** Row count and latest change of an entity's tasks and automations: what a cached task list depends on. */
-const LIST_VERSION_SQL = `
-  select count(*)::int || '|' || coalesce(max(updated_at)::text, '') || '|' || coalesce(max(created_at)::text, '') || '|' ||
-    coalesce((select max(updated_at)::text from automations a where a.legal_entity_id = $1), '') as v
-  from tasks where legal_entity_id = $1`;
+/** One primary-key lookup: the counter the database bumps at every change of the entity's tasks or automations. */
+const LIST_VERSION_SQL = `select version::text as v from task_list_versions where legal_entity_id = $1`;
 
 /** A task as its event shows it: the row, its entity's platform, and its latest automation's status and log. */
 export type TaskEventRow = TaskRow & {
@@ -23,9 +21,12 @@ export function createTasksRepository(db: Db) {
     findTask: (legalEntityId: string, id: string) =>
       db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirst(),
 
-    /** The version of an entity's task lists (see task-list-cache.ts); timestamps as text keep their microseconds. */
+    /**
+     * The version of an entity's task lists (see task-list-cache.ts), kept by the database (migration
+     * 20261128090000): '0' until its tasks or automations first change.
+     */
     listVersion: async (legalEntityId: string): Promise<string> =>
-      (await preparedQuery<{ v: string }>(db, 'tasks-version', LIST_VERSION_SQL, [legalEntityId]))[0]?.v ?? '',
+      (await preparedQuery<{ v: string }>(db, 'task-list-version', LIST_VERSION_SQL, [legalEntityId]))[0]?.v ?? '0',
 
     setStatus: (legalEntityId: string, id: string, status: TaskRow['status'], completedAt: Date | null) =>
       db.updateTable('tasks').set({ status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
