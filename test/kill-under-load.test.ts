@@ -8,16 +8,17 @@ import { waitUntil } from './helpers/wait.js';
 /** Automation steps scheduled ten minutes ahead: nothing moves unless the test releases it. */
 const NEVER_BY_ITSELF_MS = 600_000;
 /** Acknowledged writes each process must answer before the kill, and the survivor after it. */
-const WRITES_BEFORE = 30;
-const WRITES_AFTER = 30;
+const WRITES_BEFORE = 20;
+const WRITES_AFTER = 20;
 
 describe('kill -9 under load: two `statehouse serve` processes on one database', { timeout: 300_000 }, () => {
   let f: Awaited<ReturnType<typeof startProcessesFixture>>;
   beforeAll(async () => {
     // Expired jobs are looked for every second (JOB_MAINTENANCE_INTERVAL_SECONDS), so the survivor takes the killed
-    // process's job soon after its expiry (the step's: the connector time limit of 2 s + 15 s).
+    // process's job soon after its expiry: the step's, the connector time limit + 15 s, 45 s here, so that a slow machine
+    // still kills the process before its job expires.
     f = await startProcessesFixture(NEVER_BY_ITSELF_MS, {
-      JOB_MAINTENANCE_INTERVAL_SECONDS: '1', RATE_LIMIT_PER_CREDENTIAL: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_AUTH_OPERATIONS: '10000000',
+      AUTOMATION_CONNECTOR_TIMEOUT_MS: '30000', JOB_MAINTENANCE_INTERVAL_SECONDS: '1', RATE_LIMIT_PER_CREDENTIAL: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_AUTH_OPERATIONS: '10000000',
     });
   });
   afterAll(() => f?.close());
@@ -44,6 +45,8 @@ describe('kill -9 under load: two `statehouse serve` processes on one database',
     const writers = startWriters([{ name: 'doomed', url: doomed.url }, { name: 'survivor', url: survivor.url }], f.apiKey, 6);
     try {
       await waitUntil(() => writers.acknowledgedBy('doomed') >= WRITES_BEFORE && writers.acknowledgedBy('survivor') >= WRITES_BEFORE, 'writes acknowledged by both processes', { timeoutMs: 120_000 });
+      // Still the doomed process's: not yet expired.
+      expect((await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = ${heldJobId}`.execute(f.db)).rows[0]).toEqual({ state: 'active', retry_count: 0 });
       doomed.child.kill('SIGKILL');
       await doomed.exited;
       const afterKill = writers.acknowledgedBy('survivor');
