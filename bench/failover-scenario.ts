@@ -42,6 +42,8 @@ const AUTOMATIONS = envCount('BENCH_FAILOVER_AUTOMATIONS', 6, 8); // two process
 const WRITERS = envCount('BENCH_FAILOVER_WRITERS', 10, 200);
 const WRITES = envCount('BENCH_FAILOVER_WRITES', 300, 1_000_000);
 const EDD = BENCH_FILINGS[0];
+/** The step jobs' expiry: the connector time limit (below) + 15 s (src/modules/automations/automations.jobs.ts). */
+const STEP_EXPIRY_SECONDS = 75;
 const JOB_SETTINGS = {
   AUTOMATION_SANDBOX_STEP_MS: '600000', // steps wait until the bench releases them
   // The step jobs expire 15 s after this: long enough that the writes before the kill end first.
@@ -129,6 +131,7 @@ export async function runFailoverScenario(): Promise<number> {
     const heldBy = await query<{ application_name: string; n: string }>(`select application_name, count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and application_name like 'statehouse-%' group by 1`);
     const heldByDoomed = Number(heldBy.find((r) => r.application_name === 'statehouse-doomed')?.n ?? 0);
     const activeJobs = (await query<{ id: string }>(`select id from pgboss.job where name = 'automations.step' and state = 'active' and data->>'automation_id' = any($1)`, [automationIds])).map((r) => r.id);
+    const heldSince = Date.now();
     say(`${activeJobs.length} step jobs started, ${heldByDoomed} of them by the doomed process`);
 
     // 2. Writes through both; the kill.
@@ -188,10 +191,12 @@ export async function runFailoverScenario(): Promise<number> {
       '',
       `Statehouse benchmark, failover — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}; ` +
         `${WRITERS} writers over two processes, kill after ${WRITES} acknowledged writes each; load average at the end ${load}`,
-      `writes: ${writers.counts.sent} sent, ${writers.acknowledged.length} acknowledged (${writesAtKill} before the kill), ${writers.counts.failed} failed (requests to the killed process)`,
+      `requests (signups, tokens, region writes): ${writers.counts.sent} sent, ${writers.counts.failed} failed (sent to the killed process); ` +
+        `writes acknowledged: ${writers.acknowledged.length} (${writesAtKill} before the kill)`,
       `acknowledged writes lost: ${check.lost.length}; entities checked whole: ${check.entitiesChecked}, half-written: ${check.halfWritten.length}`,
       `jobs held by the killed process: ${heldByDoomed} step jobs; taken over by the survivor: ${takenOver.length}` +
-        (takeover ? `, first started ${seconds(takeover.firstStartedAfterKillSeconds * 1000)} s after the kill, last finished ${seconds(takeover.lastCompletedAfterKillSeconds * 1000)} s after it` : ''),
+        (takeover ? `, first started ${seconds(takeover.firstStartedAfterKillSeconds * 1000)} s after the kill, last finished ${seconds(takeover.lastCompletedAfterKillSeconds * 1000)} s after it ` +
+          `(they expired ${seconds(heldSince + STEP_EXPIRY_SECONDS * 1000 - killedAt)} s after the kill at the latest)` : ''),
       failures.length === 0 ? 'FAILOVER OK (no acknowledged write lost, nothing half-written, every held job finished once by the survivor)' : 'FAILOVER FAILED',
       ...(failures.length > 0 ? ['', 'FAILURES:', ...failures.map((f) => `  - ${f}`)] : []),
     ];
@@ -204,7 +209,7 @@ export async function runFailoverScenario(): Promise<number> {
     await fs.writeFile(file, `${JSON.stringify({
       date: startedAt.toISOString(), cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg(), writers: WRITERS, writesPerProcessBeforeKill: WRITES,
       writes: { ...writers.counts, acknowledged: writers.acknowledged.length, acknowledgedBeforeKill: writesAtKill }, check: { lost: check.lost, halfWritten: check.halfWritten, entitiesChecked: check.entitiesChecked },
-      jobs: { held: heldByDoomed, takenOver: takenOver.length, takeover }, failures, ok: failures.length === 0,
+      jobs: { held: heldByDoomed, takenOver: takenOver.length, expirySeconds: STEP_EXPIRY_SECONDS, expiredAfterKillSecondsAtLatest: (heldSince + STEP_EXPIRY_SECONDS * 1000 - killedAt) / 1000, takeover }, failures, ok: failures.length === 0,
     }, null, 2)}\n`);
     say(`results written to ${path.relative(REPO_ROOT, file)}`);
     process.stdout.write(failures.length === 0 ? '\nbench OK\n' : `\nbench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`);
