@@ -162,7 +162,7 @@ export async function runFailoverScenario(): Promise<number> {
 
     say('checking every acknowledged write and every entity on the survivor');
     const entityIds = (await query<{ id: string }>(`select id from legal_entities where business_name like 'Failover Writer %'`)).map((r) => r.id);
-    const check = await checkWrites(sh.url, sh.apiKey, writers.acknowledged, entityIds);
+    const check = await checkWrites(sh.url, sh.apiKey, writers.acknowledged, writers.statusAttempts, entityIds);
 
     say('waiting for the survivor to finish every automation');
     await waitFor(async () => {

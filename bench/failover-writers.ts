@@ -3,7 +3,8 @@
  * (BENCH_SCENARIO=failover and test/kill-under-load.test.ts share them). Plain HTTP through the public interface.
  *
  * Each writer signs a legal entity up (POST /v2/signup), takes a token, then changes its regions'
- * employee counts (PUT /v2/regions/{code}, each write a count higher than the last) a few times, then signs the next
+ * employee counts (PUT /v2/regions/{code}, each write a count higher than the last) and the status of one of its
+ * requirement tasks (PATCH /v2/tasks/{id}, todo and done in turn) a few times, then signs the next
  * entity up (so signups too are in flight whenever a process dies), spreading its requests over
  * every process in turn. A write is acknowledged when its response was a 2xx; a request to a dead process fails
  * and is not acknowledged (a load balancer would retry it elsewhere).
@@ -15,20 +16,30 @@ export interface WriteTarget {
 }
 
 export interface AcknowledgedWrite {
-  kind: 'signup' | 'region';
+  kind: 'signup' | 'region' | 'status';
   /** The process that answered. */
   server: string;
   entityId: string;
   region?: string;
   employeeCount?: number;
+  taskId?: string;
+  status?: 'todo' | 'done';
   /** Date.now() when the answer came. */
   at: number;
 }
 
 export const FAILOVER_REGIONS = ['CA', 'NY', 'TX'] as const;
 const REQUEST_TIMEOUT_MS = 60_000;
-/** Region writes per entity before the writer signs the next one up. */
-const WRITES_PER_ENTITY = 9;
+/** Writes per entity (regions and a task's status, in turn) before the writer signs the next one up. */
+const WRITES_PER_ENTITY = 12;
+
+/** One status write, acknowledged or not, in the order a writer sent them. */
+export interface StatusAttempt {
+  entityId: string;
+  taskId: string;
+  status: 'todo' | 'done';
+  acknowledged: boolean;
+}
 
 const signupBody = (name: string) => ({
   user_email: 'owner@failover.example', business_name: name, entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2022-01-15',
@@ -53,6 +64,8 @@ const ok = (status: number) => status >= 200 && status < 300;
 
 export interface Writers {
   acknowledged: AcknowledgedWrite[];
+  /** Every status write sent, acknowledged or not (an unanswered one may have been applied). */
+  statusAttempts: StatusAttempt[];
   /** Requests sent, and those that failed (no answer, or not a 2xx). */
   counts: { sent: number; failed: number };
   /** Acknowledged writes answered by this process. */
@@ -63,6 +76,7 @@ export interface Writers {
 /** Starts `count` writers, each spreading its requests over `targets` in turn, until stop(). */
 export function startWriters(targets: readonly WriteTarget[], apiKey: string, count: number, label = 'Failover'): Writers {
   const acknowledged: AcknowledgedWrite[] = [];
+  const statusAttempts: StatusAttempt[] = [];
   const counts = { sent: 0, failed: 0 };
   let stopped = false;
   const attempt = async <T>(work: () => Promise<T | null>): Promise<T | null> => {
@@ -82,6 +96,8 @@ export function startWriters(targets: readonly WriteTarget[], apiKey: string, co
     const next = () => targets[turn++ % targets.length]!;
     let entityId: string | null = null;
     let token: string | null = null;
+    let taskId: string | null = null;
+    let writes = 0;
     let employeeCount = 0;
     while (!stopped) {
       const target = next();
@@ -99,8 +115,27 @@ export function startWriters(targets: readonly WriteTarget[], apiKey: string, co
           const reply = await call(`${target.url}/accounts/auth`, 'POST', apiKey, { legal_entity_id: id });
           return ok(reply.status) ? (reply.json as { access_token: string }).access_token : null;
         });
-      } else if (employeeCount >= WRITES_PER_ENTITY) {
-        [entityId, token, employeeCount] = [null, null, 0];
+      } else if (!taskId) {
+        const auth = `Bearer ${token}`;
+        taskId = await attempt(async () => {
+          const reply = await call(`${target.url}/v2/tasks?type=requirement&page_size=1`, 'GET', auth);
+          const first = ok(reply.status) ? (reply.json as { id: string }[])[0] : undefined;
+          return first ? first.id : null;
+        });
+      } else if (writes >= WRITES_PER_ENTITY) {
+        [entityId, token, taskId, writes, employeeCount] = [null, null, null, 0, 0];
+      } else if (writes++ % 3 === 2) {
+        const [id, task, auth] = [entityId, taskId, `Bearer ${token}`];
+        const status = writes % 2 === 1 ? 'done' : 'todo'; // done first (a new task is todo)
+        const sent: StatusAttempt = { entityId: id, taskId: task, status, acknowledged: false };
+        statusAttempts.push(sent);
+        await attempt(async () => {
+          const reply = await call(`${target.url}/v2/tasks/${task}`, 'PATCH', auth, { status });
+          if (!ok(reply.status)) return null;
+          sent.acknowledged = true;
+          acknowledged.push({ kind: 'status', server: target.name, entityId: id, taskId: task, status, at: Date.now() });
+          return true;
+        });
       } else {
         const [id, auth] = [entityId, `Bearer ${token}`];
         const region = FAILOVER_REGIONS[employeeCount % FAILOVER_REGIONS.length]!;
@@ -118,6 +153,7 @@ export function startWriters(targets: readonly WriteTarget[], apiKey: string, co
   const running = Array.from({ length: count }, (_, i) => writer(i));
   return {
     acknowledged,
+    statusAttempts,
     counts,
     acknowledgedBy: (server) => acknowledged.filter((w) => w.server === server).length,
     async stop() {
@@ -136,15 +172,17 @@ export interface WriteCheck {
 }
 
 /** A task as the check compares it: what re-planning decides (no timestamps). */
-const planned = (tasks: unknown) => JSON.stringify((tasks as { id: string; status: string; due_date?: unknown; definition?: { id?: string } }[])
-  .map((t) => [t.id, t.definition?.id ?? null, t.status, t.due_date ?? null]).sort());
+const planned = (tasks: unknown) => JSON.stringify((tasks as { id: string; status: string; source: unknown }[])
+  .map((t) => JSON.stringify([t.id, t.status, t.source])).sort());
 
 /**
  * On the survivor: every acknowledged signup's entity exists and every acknowledged region write holds (its
  * employee count or a later one); and every entity in `entityIds` (all the database holds, acknowledged or not)
  * is whole: writing its stored regions again re-plans nothing (its tasks already are what its facts plan).
  */
-export async function checkWrites(survivorUrl: string, apiKey: string, acknowledged: readonly AcknowledgedWrite[], entityIds: readonly string[]): Promise<WriteCheck> {
+export async function checkWrites(
+  survivorUrl: string, apiKey: string, acknowledged: readonly AcknowledgedWrite[], statusAttempts: readonly StatusAttempt[], entityIds: readonly string[],
+): Promise<WriteCheck> {
   const lost: string[] = [];
   const halfWritten: string[] = [];
   const tokens = new Map<string, string>();
@@ -171,6 +209,7 @@ export async function checkWrites(survivorUrl: string, apiKey: string, acknowled
       if (!(await tokenFor(w.entityId))) lost.push(`signup of ${w.entityId} (acknowledged by ${w.server})`);
       continue;
     }
+    if (w.kind === 'status') continue; // below
     const key = `${w.entityId} ${w.region}`;
     highest.set(key, Math.max(highest.get(key) ?? 0, w.employeeCount!));
   }
@@ -190,6 +229,19 @@ export async function checkWrites(survivorUrl: string, apiKey: string, acknowled
       const now = stored.get(region);
       if (now === undefined || now === null || now < count) lost.push(`${entityId} ${region}: acknowledged ${count}, stored ${now ?? 'nothing'}`);
     }
+  }
+
+  // A task's status is its last acknowledged write's, or that of a write sent after it whose answer was lost.
+  const byTask = new Map<string, StatusAttempt[]>();
+  for (const a of statusAttempts) byTask.set(a.taskId, [...(byTask.get(a.taskId) ?? []), a]);
+  for (const [taskId, attempts] of byTask) {
+    const last = attempts.map((a) => a.acknowledged).lastIndexOf(true);
+    if (last < 0) continue;
+    const allowed = new Set(attempts.slice(last).map((a) => a.status));
+    const token = await tokenFor(attempts[0]!.entityId);
+    const reply = token ? await call(`${survivorUrl}/v2/tasks/${taskId}`, 'GET', token) : null;
+    const status = reply && ok(reply.status) ? (reply.json as { status: string }).status : `not found (${reply?.status ?? 'no token'})`;
+    if (!allowed.has(status as 'todo' | 'done')) lost.push(`task ${taskId}: acknowledged ${attempts[last]!.status}, stored ${status}`);
   }
 
   for (const entityId of entityIds) {

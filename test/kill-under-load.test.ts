@@ -63,7 +63,8 @@ describe('kill -9 under load: two `statehouse serve` processes on one database',
     // Every acknowledged write is on the survivor; every entity the database holds (acknowledged or not) is whole.
     const entityIds = (await f.db.selectFrom('legal_entities').select('id').execute()).map((r) => r.id).filter((id) => id !== entityId);
     expect(writers.acknowledged.filter((w) => w.server === 'doomed').length).toBeGreaterThanOrEqual(WRITES_BEFORE);
-    const check = await checkWrites(survivor.url, f.apiKey, writers.acknowledged, entityIds);
+    expect(new Set(writers.acknowledged.map((w) => w.kind))).toEqual(new Set(['signup', 'region', 'status']));
+    const check = await checkWrites(survivor.url, f.apiKey, writers.acknowledged, writers.statusAttempts, entityIds);
     expect(check.lost).toEqual([]);
     expect(check.halfWritten).toEqual([]);
     expect(check.entitiesChecked).toBeGreaterThan(6); // each writer signs up several
