@@ -191,8 +191,9 @@ export async function runFailoverScenario(): Promise<number> {
       '',
       `Statehouse benchmark, failover — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}; ` +
         `${WRITERS} writers over two processes, kill after ${WRITES} acknowledged writes each; load average at the end ${load}`,
-      `requests (signups, tokens, region writes): ${writers.counts.sent} sent, ${writers.counts.failed} failed (sent to the killed process); ` +
-        `writes acknowledged: ${writers.acknowledged.length} (${writesAtKill} before the kill)`,
+      `requests (signups, tokens, task look-ups, region and status writes): ${writers.counts.sent} sent, ${writers.counts.failed} failed (sent to the killed process); ` +
+        `writes acknowledged: ${writers.acknowledged.length} (${writesAtKill} before the kill; ` +
+        `${(['signup', 'region', 'status'] as const).map((kind) => `${writers.acknowledged.filter((w) => w.kind === kind).length} ${kind}`).join(', ')})`,
       `acknowledged writes lost: ${check.lost.length}; entities checked whole: ${check.entitiesChecked}, half-written: ${check.halfWritten.length}`,
       `jobs held by the killed process: ${heldByDoomed} step jobs; taken over by the survivor: ${takenOver.length}` +
         (takeover ? `, first started ${seconds(takeover.firstStartedAfterKillSeconds * 1000)} s after the kill, last finished ${seconds(takeover.lastCompletedAfterKillSeconds * 1000)} s after it ` +
