@@ -11,7 +11,7 @@ import { checkpoint, state } from './run-state.js';
 import { CONNECTIONS, PROFILE_DIR, say, SECONDS, WARMUP_SECONDS } from './settings.js';
 
 export interface Target {
-  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1' | 'i0' | 'i1' | `scale:${string}`;
+  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1' | 'i0' | 'i1' | 's1' | 's2' | `scale:${string}`;
   name: string;
   description: string;
   server: Child<Record<string, unknown>>;
@@ -35,7 +35,7 @@ export interface Target {
   /** Size of the response body, from the check request made before the load. */
   responseBytes: number;
   sampleRss: boolean;
-  /** Load connections, when not BENCH_CONNECTIONS (the scale scenario measures at 10 and at 50). */
+  /** Load connections, when not BENCH_CONNECTIONS (the scale and tasks scenarios measure at 10 and at 50). */
   connections?: number;
 }
 
@@ -43,6 +43,8 @@ export interface Measurement {
   key: Target['key'];
   name: string;
   description: string;
+  /** Connections autocannon held open. */
+  connections: number;
   method: string;
   url: string;
   durationSeconds: number;
@@ -137,7 +139,7 @@ export const profiles: Record<string, { file: string; summary: string[] }> = {};
 /** One more run of the target, not measured, under the CPU profiler of its server. */
 export async function profileTarget(target: Target): Promise<void> {
   await fs.mkdir(PROFILE_DIR, { recursive: true });
-  const file = path.join(PROFILE_DIR, `${target.key}.cpuprofile`);
+  const file = path.join(PROFILE_DIR, `${target.key}${target.connections ? `-${target.connections}c` : ''}.cpuprofile`);
   say(`${target.name}: profiling the server for ${SECONDS} s (not measured)`);
   await target.server.command('cpu-profile-start');
   try {
@@ -145,7 +147,7 @@ export async function profileTarget(target: Target): Promise<void> {
   } finally {
     await target.server.command('cpu-profile-stop', { file }, 120_000);
   }
-  profiles[target.key] = { file: path.relative(REPO_ROOT, file), summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT) };
+  profiles[target.connections ? `${target.key}-${target.connections}c` : target.key] = { file: path.relative(REPO_ROOT, file), summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT) };
 }
 
 export async function measure(target: Target, rss: RssSampler | null): Promise<Measurement> {
@@ -186,6 +188,7 @@ export async function measure(target: Target, rss: RssSampler | null): Promise<M
       key: target.key,
       name: target.name,
       description: target.description,
+      connections: target.connections ?? CONNECTIONS,
       method: target.method,
       url: target.url,
       durationSeconds: wall,

@@ -74,6 +74,10 @@ async function main(): Promise<number> {
   if (process.env.BENCH_SCENARIO === 'webhooks') return (await import('./webhooks-scenario.js')).runWebhooksScenario();
   // BENCH_SCENARIO=scale: the hot paths at 10 000 and BENCH_SCALE entities, with their query plans (bench/scale.ts).
   if (process.env.BENCH_SCENARIO === 'scale') return (await import('./scale.js')).runScaleScenario();
+  // BENCH_SCENARIO=tasks: only the task lists (d0, d1, d2 and bare static servers with their bytes) at 10 and 50 connections (bench/tasks-scenario.ts).
+  if (process.env.BENCH_SCENARIO === 'tasks') return (await import('./tasks-scenario.js')).runTasksScenario();
+  // BENCH_SCENARIO=failover: two processes on one database, one killed (SIGKILL) under write load (bench/failover-scenario.ts).
+  if (process.env.BENCH_SCENARIO === 'failover') return (await import('./failover-scenario.js')).runFailoverScenario();
   const startedAt = new Date();
   say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
 

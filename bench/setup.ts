@@ -18,7 +18,8 @@ export interface StatehouseInfo {
   connectionString: string;
 }
 
-export async function startServers() {
+/** `extraEnv`: settings of a scenario's own, applied last (BENCH_SCENARIO=failover's job timings). */
+export async function startServers(extraEnv: Record<string, string> = {}) {
   // 1. Statehouse, in a fresh data directory.
   state.tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'statehouse-bench-'));
   // mkdtemp makes it 0700; as root the embedded PostgreSQL runs as `postgres`, which must traverse it.
@@ -44,6 +45,7 @@ export async function startServers() {
     AUTOMATION_SANDBOX_STEP_MS: '0',
     // The webhooks step (i) delivers to a receiver in the bench process, on 127.0.0.1.
     STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1',
+    ...extraEnv,
   };
   delete statehouseEnv.DATABASE_URL;
   delete statehouseEnv.PUBLIC_BASE_URL;

@@ -25,6 +25,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads how often expired jobs are handed back (JOB_MAINTENANCE_INTERVAL_SECONDS: 1 to 3600, default 120)', () => {
+    expect(loadConfig({}).jobMaintenanceIntervalSeconds).toBe(120);
+    expect(loadConfig({ JOB_MAINTENANCE_INTERVAL_SECONDS: '5' }).jobMaintenanceIntervalSeconds).toBe(5);
+    expect(() => loadConfig({ JOB_MAINTENANCE_INTERVAL_SECONDS: '0' })).toThrow(/JOB_MAINTENANCE_INTERVAL_SECONDS must be a whole number from 1 to 3600 \(got '0'\)/);
+  });
+
   it('reports every bad value at once, without leaking a password', () => {
     try {
       loadConfig({ PORT: '70000', DATABASE_URL: 'mysql://root:hunter2@db/x', LOG_LEVEL: 'loud', ACCESS_TOKEN_TTL_SECONDS: '-1' });

@@ -33,6 +33,11 @@ export interface Config {
   fileUrlTtlSeconds: number;
   /** Pause between the sandbox connector's steps (authenticating → registering → connected). */
   sandboxConnectorStepMs: number;
+  /**
+   * How often the job queue looks for expired jobs (those a killed process had started) and hands them back
+   * (JOB_MAINTENANCE_INTERVAL_SECONDS; pg-boss's maintenance interval, one process per interval installation-wide).
+   */
+  jobMaintenanceIntervalSeconds: number;
   /** Automations (docs/automations.md): the sandbox agency (on by default outside production, refused in it), its pause between steps, each connector call's time limit, and the failed tries of a step before it goes to the operator queue, with the first retry's pause (doubled at each). */
   automations: { sandbox: boolean; sandboxStepMs: number; connectorTimeoutMs: number; maxAttempts: number; retryBaseMs: number };
   /** The event log (docs/events.md): days an event is kept before the prune job deletes it. */
@@ -164,6 +169,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailMaxBytes: integer('MAIL_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
     fileUrlTtlSeconds: integer('FILE_URL_TTL_SECONDS', 900, 10, 7 * 86_400),
     sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
+    jobMaintenanceIntervalSeconds: integer('JOB_MAINTENANCE_INTERVAL_SECONDS', 120, 1, 3600),
     automations: {
       sandbox: onOff('AUTOMATION_SANDBOX', environment !== 'production', problems, read),
       sandboxStepMs: integer('AUTOMATION_SANDBOX_STEP_MS', 4000, 0, 600_000),

@@ -27,13 +27,13 @@ export async function startServer(config: Config, log: (message: string) => void
   const database = await openDatabase(config, {
     allowAttach: false, migrate: true, log, embedded,
     alsoUnderSchemaLock: async (connectionString) => {
-      jobs = await startJobQueue(connectionString, log);
+      jobs = await startJobQueue(connectionString, log, { maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds });
     },
   });
   let app: FastifyInstance | undefined;
   let stopFanOut = async () => {};
   try {
-    jobs ??= await startJobQueue(database.connectionString, log);
+    jobs ??= await startJobQueue(database.connectionString, log, { maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds });
     // The vault keys are loaded at start, so a missing or bad key file stops the start, not a later request.
     app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config), jobs });
     await jobs.work(app.services.jobDefinitions);

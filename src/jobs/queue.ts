@@ -89,7 +89,7 @@ export const isJobQueueStatsSource = (value: unknown): value is JobQueueStatsSou
  * Call it while holding the schema lock (db/schema-lock.ts): starting installs or migrates the
  * queue's tables, which must not run beside another process doing the same.
  */
-export async function startJobQueue(connectionString: string, log: (message: string) => void): Promise<JobQueue> {
+export async function startJobQueue(connectionString: string, log: (message: string) => void, options: { maintenanceIntervalSeconds?: number } = {}): Promise<JobQueue> {
   // Its queries are background polls and enqueues: a little more patience than a request's 5 s, for busy machines.
   const pool = createPool(connectionString, 3, 10_000);
   const outage = createOutageLog(log);
@@ -110,7 +110,11 @@ export async function startJobQueue(connectionString: string, log: (message: str
       }
     }
   };
-  const boss = new PgBoss({ db: { executeSql }, schema: SCHEMA });
+  // Maintenance hands expired jobs (a killed process's) back to the queue: the interval bounds how late after expiry.
+  const boss = new PgBoss({
+    db: { executeSql }, schema: SCHEMA,
+    ...(options.maintenanceIntervalSeconds !== undefined && { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds }),
+  });
   boss.on('error', (error: Error) => {
     if (isDatabaseUnavailable(error)) outage('job queue', error);
     else log(`job queue error: ${error.message}`);

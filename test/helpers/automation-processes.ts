@@ -14,7 +14,7 @@ import { waitUntil } from './wait.js';
  * `statehouse serve` processes on one test database and one data directory (the confirmation PDFs), watched
  * through a plain database connection; entities signed up through whichever process is given.
  */
-export async function startProcessesFixture(stepMs: number) {
+export async function startProcessesFixture(stepMs: number, extraEnv: Record<string, string> = {}) {
   const url = await createTestDatabase(inject('testCluster'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'statehouse-automations-'));
   const db = createDb(url, 2);
@@ -22,11 +22,12 @@ export async function startProcessesFixture(stepMs: number) {
   const processes: ServeProcess[] = [];
   const env = {
     DATABASE_URL: url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), PUBLIC_BASE_URL: 'http://statehouse.test',
-    LOG_LEVEL: 'warn', AUTOMATION_SANDBOX: 'on', AUTOMATION_SANDBOX_STEP_MS: String(stepMs), AUTOMATION_CONNECTOR_TIMEOUT_MS: '2000',
+    LOG_LEVEL: 'warn', AUTOMATION_SANDBOX: 'on', AUTOMATION_SANDBOX_STEP_MS: String(stepMs), AUTOMATION_CONNECTOR_TIMEOUT_MS: '2000', ...extraEnv,
   };
 
-  async function serve() {
-    const server = await startServe(env);
+  /** A `statehouse serve` process; `processEnv` adds to the shared environment (e.g. PGAPPNAME to tell its sessions apart). */
+  async function serve(processEnv: Record<string, string> = {}) {
+    const server = await startServe({ ...env, ...processEnv });
     processes.push(server);
     return server;
   }
@@ -83,5 +84,5 @@ export async function startProcessesFixture(stepMs: number) {
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  return { db: db as Db, serve, automateThrough, outputsOf, performances, statusOf, waitForStatus, releaseSteps, close };
+  return { db: db as Db, url, apiKey, serve, automateThrough, outputsOf, performances, statusOf, waitForStatus, releaseSteps, close };
 }
