@@ -20,6 +20,7 @@ import * as mailSubjectOpened from './20261126120000_mail-subject-opened.js';
 import * as signupConfirmedSteps from './20261126130000_signup-confirmed-steps.js';
 import * as taskRevision from './20261126150000_task-revision.js';
 import * as taskDueDateBasis from './20261127090000_task-due-date-basis.js';
+import * as incrementalRollForward from './20261128100000_incremental-roll-forward.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261126130000_signup-confirmed-steps': signupConfirmedSteps,
   '20261126150000_task-revision': taskRevision,
   '20261127090000_task-due-date-basis': taskDueDateBasis,
+  '20261128100000_incremental-roll-forward': incrementalRollForward,
 };
