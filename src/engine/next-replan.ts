@@ -1,19 +1,17 @@
-import { addDays } from './dates.js';
-import { HORIZON_DAYS, planTasks, type EngineInput, type PlannedTask } from './engine.js';
 import type { Catalog } from '../catalog/catalog.js';
+import { addDays } from './dates.js';
+import { HORIZON_DAYS, planTasksAndNextDue, type EngineInput, type PlannedTask } from './engine.js';
+import { LOOKAHEAD_YEARS } from './schedule.js';
 
-/**
- * How far past the window's end the engine looks for the next occurrence: the longest cycle (3 years) plus a margin,
- * so every recurring filing that exists shows at least once.
- */
-export const LOOKAHEAD_DAYS = 4 * 366;
+/** With no due date found past the window, the entity is looked at again after this many days (what was looked through). */
+export const LOOKAHEAD_DAYS = LOOKAHEAD_YEARS * 366;
 
 export interface PlanWithNextReplan {
   /** Exactly what `planTasks` returns for this input. */
   tasks: PlannedTask[];
   /**
    * The first day on which the plan changes by the date alone: the window (today + HORIZON_DAYS) then reaches the next
-   * due date beyond it. With none within the lookahead, the day the window reaches the end of what was looked at
+   * due date beyond it. With none within the lookahead, the day the window reaches the end of what was looked through
    * (planned again then, to look further).
    */
   nextReplanOn: string;
@@ -21,19 +19,11 @@ export interface PlanWithNextReplan {
 
 /**
  * The plan, and the day it next changes while the facts stay the same. Only recurring filings depend on the date
- * (occurrences due in [onboarding, today + HORIZON_DAYS]); one-time requirements and questions do not. So the plan
- * over a longer window, less the recurring occurrences due after today's window end, is today's plan, and the
- * earliest of those left out says when the window gains one.
+ * (occurrences due in [onboarding, today + HORIZON_DAYS]); one-time requirements and questions do not. The engine
+ * notes, for each recurring requirement that applies, its first due date past the window (src/engine/schedule.ts
+ * `nextDue`): the earliest of them, less the window's length, is when the window gains an occurrence.
  */
 export function planWithNextReplan(catalog: Catalog, input: EngineInput): PlanWithNextReplan {
-  const windowEnd = addDays(input.today, HORIZON_DAYS);
-  const wide = planTasks(catalog, { ...input, today: addDays(input.today, LOOKAHEAD_DAYS) });
-  const tasks: PlannedTask[] = [];
-  let nextDue: string | null = null;
-  for (const task of wide) {
-    const recurring = task.kind === 'requirement' && task.periodKey !== 'once' && task.dueDate !== null;
-    if (!recurring || task.dueDate! <= windowEnd) tasks.push(task);
-    else if (nextDue === null || task.dueDate! < nextDue) nextDue = task.dueDate;
-  }
+  const { tasks, nextDue } = planTasksAndNextDue(catalog, input);
   return { tasks, nextReplanOn: nextDue ? addDays(nextDue, -HORIZON_DAYS) : addDays(input.today, LOOKAHEAD_DAYS) };
 }
