@@ -21,20 +21,16 @@ export interface EventFilter {
 /** Every query of the event outbox. */
 export function createEventsRepository(db: Db) {
   return {
-    /**
-     * One insert from column arrays (unnest: five parameters whatever the count, where a re-planning batch writes
-     * thousands of task.created events); `xid`, `seq` and `created_at` come from the column defaults (the writing
-     * transaction), `seq` in array order.
-     */
+    /** One multi-row insert; `xid`, `seq` and `created_at` come from the column defaults (the writing transaction). */
     async insert(events: readonly NewEvent[]): Promise<void> {
       if (events.length === 0) return;
-      await sql`
-        insert into events (id, platform_id, legal_entity_id, type, data)
-        select id, platform_id, legal_entity_id, type, data
-          from unnest(${events.map(() => newId(EVENT_ID_PREFIX))}::text[], ${events.map((e) => e.platformId)}::text[],
-            ${events.map((e) => e.legalEntityId)}::text[], ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e.data))}::jsonb[])
-            with ordinality as u(id, platform_id, legal_entity_id, type, data, n)
-         order by n`.execute(db);
+      await db.insertInto('events').values(events.map((e) => ({
+        id: newId(EVENT_ID_PREFIX),
+        platform_id: e.platformId,
+        legal_entity_id: e.legalEntityId,
+        type: e.type,
+        data: JSON.stringify(e.data),
+      }))).execute();
     },
 
     /** The platform's event's position; undefined for an unknown id or another platform's. */
