@@ -22,7 +22,8 @@
  * two runs under the CPU profiler (not timed), writing e1.cpuprofile and e2.cpuprofile there.
  *
  * Env: STATEHOUSE_DATA_DIR (required), BENCH_TASK_ENTITIES (10000), BENCH_TASK_SEED (1), BENCH_CPU_PROFILE_DIR,
- * BENCH_TASK_FULL_RERUN.
+ * BENCH_TASK_FULL_RERUN, BENCH_TASK_PLANNED_PADDING (0: entities added as planned and not due before the daily runs,
+ * so the daily job looks through a book of that size).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -44,6 +45,8 @@ const say = (message: string) => log(NAME, message);
 
 const ENTITIES = Number(process.env.BENCH_TASK_ENTITIES || 10_000);
 if (!Number.isInteger(ENTITIES) || ENTITIES < 1) throw new Error(`BENCH_TASK_ENTITIES must be a whole number ≥ 1 (got '${process.env.BENCH_TASK_ENTITIES}')`);
+/** Entities added (one SQL statement, no locations or tasks) as already planned and not due: the daily job's book at scale. */
+const PLANNED_PADDING = Number(process.env.BENCH_TASK_PLANNED_PADDING || 0);
 const FULL_RERUN = process.env.BENCH_TASK_FULL_RERUN ? process.env.BENCH_TASK_FULL_RERUN === '1' : ENTITIES <= 100_000;
 
 // ---------------------------------------------------------------- one timed run
@@ -197,9 +200,20 @@ try {
   runs.push(await runAndSay('first run', 'due'));
   await sql`analyze legal_entities, tasks`.execute(db);
   if (FULL_RERUN) runs.push(await runAndSay('re-run', 'all'));
-  // The daily job the next time: nothing changed; then with 1 % of the entities due (their window gains an occurrence).
+  if (PLANNED_PADDING > 0) {
+    const t2 = performance.now();
+    const revision = await planning.catalogRevision();
+    await sql`
+      insert into legal_entities (id, platform_id, status, business_name, entity_type, incorporation_region, next_replan_on, catalog_revision)
+      select 'le_zpad' || lpad(n::text, 9, '0'), ${seeded.platformId}, 'active', 'Padding ' || n, 'llc', 'DE',
+             current_date + 1 + (n % 360), ${revision}
+        from generate_series(1, ${PLANNED_PADDING}::int) as n`.execute(db);
+    await sql`analyze legal_entities`.execute(db);
+    say(`added ${PLANNED_PADDING} planned, not due entities in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+  }
+  // The daily job the next time: nothing changed; then with 1 % of the planned book due (their window gains an occurrence).
   const daily = [await runAndSay('daily, nothing due', 'due')];
-  const moved = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0`.execute(db);
+  const moved = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id not like 'le_zpad%'`.execute(db);
   say(`moved the next_replan_on of ${moved.numAffectedRows} entities to today`);
   daily.push(await runAndSay('daily, 1 % due', 'due'));
   const distribution = (await sql<{ min: number; p50: number; p90: number; max: number; avg: number }>`
