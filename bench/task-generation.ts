@@ -85,8 +85,12 @@ export interface GenerationReport {
   databaseMiB: number;
   /** The first planning (the daily job's work, every entity due) and, up to 100 000 entities, `rollForwardAll` over them all. */
   runs: GenerationRun[];
-  /** The daily job with nothing due, then with 1 % of the entities due. */
+  /** The daily job with nothing due, then with 1 % of the entities due (and 1 % of the added book, with padding). */
   daily: GenerationRun[];
+  /** Of the planned book, the entities due on the busiest day of the next year, and per day on average. */
+  dueSpread: { busiest: number; perDay: number };
+  /** EXPLAIN of the daily job's finder query over the whole book (with BENCH_TASK_PLANNED_PADDING). */
+  finderPlan: string[];
   /** CPU profiles of a repeat of each run (BENCH_CPU_PROFILE_DIR), by run key (e1, e2). */
   profiles?: Record<string, string>;
 }
@@ -191,7 +195,7 @@ try {
   const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
   const runs: GenerationRun[] = [];
   const runAndSay = async (name: string, kind: RunKind) => {
-    say(`${kind === 'due' ? 'rollForwardDue' : 'rollForwardAll'} (${name}) over ${seeded.entities} entities, batches of ${BATCH_SIZE}`);
+    say(`${kind === 'due' ? 'rollForwardDue' : 'rollForwardAll'} (${name}), batches of ${BATCH_SIZE}`);
     const run = await timedRun(name, kind, db, planning, postmasterPid);
     say(`${name}: ${run.entities} entities in ${run.elapsedSeconds.toFixed(2)} s = ${run.entitiesPerSecond.toFixed(0)} entities/s; ` +
       `${run.created} tasks created (${run.rows.updated} updated, ${run.rows.deleted} deleted); RSS ${run.rssMiB.toFixed(0)} MiB`);
@@ -211,11 +215,30 @@ try {
     await sql`analyze legal_entities`.execute(db);
     say(`added ${PLANNED_PADDING} planned, not due entities in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
   }
+  // How the book's re-plannings spread over the next year: the entities due on the busiest day, and per day on average.
+  const spread = (await sql<{ busiest: number; perDay: number }>`
+    select coalesce(max(n), 0)::int as busiest, coalesce(sum(n) / 365.0, 0)::float8 as "perDay"
+      from (select count(*) as n from legal_entities
+             where next_replan_on < current_date + 365 and id not like 'le_zpad%' group by next_replan_on) d`.execute(db)).rows[0]!;
+  say(`of the ${seeded.entities} planned entities, due on the busiest day of the next year: ${spread.busiest}; per day on average: ${spread.perDay.toFixed(0)}`);
+  // The plan of the finder's query over the whole book (index scans expected, no sequential scan of legal_entities).
+  const finderPlan = (await sql<{ 'QUERY PLAN': string }>`explain
+    select id from legal_entities
+     where id > '' and (next_replan_on is null or next_replan_on <= current_date or catalog_revision is null or catalog_revision < ${await planning.catalogRevision()})
+       and (catalog_revision is null or catalog_revision <= ${await planning.catalogRevision()})
+     order by id limit 10000`.execute(db)).rows.map((r) => r['QUERY PLAN']);
+  say(`the finder's plan:\n${finderPlan.join('\n')}`);
   // The daily job the next time: nothing changed; then with 1 % of the planned book due (their window gains an occurrence).
   const daily = [await runAndSay('daily, nothing due', 'due')];
   const moved = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id not like 'le_zpad%'`.execute(db);
   say(`moved the next_replan_on of ${moved.numAffectedRows} entities to today`);
   daily.push(await runAndSay('daily, 1 % due', 'due'));
+  if (PLANNED_PADDING > 0) {
+    // 1 % of the added book due: as many entities as a busy day brings at that size (planned for the first time: no tasks yet).
+    const padded = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id like 'le_zpad%'`.execute(db);
+    say(`moved the next_replan_on of ${padded.numAffectedRows} added entities to today`);
+    daily.push(await runAndSay('daily, 1 % of the added book due', 'due'));
+  }
   const distribution = (await sql<{ min: number; p50: number; p90: number; max: number; avg: number }>`
     select min(n)::int as min, percentile_disc(0.5) within group (order by n)::int as p50,
            percentile_disc(0.9) within group (order by n)::int as p90, max(n)::int as max, avg(n)::float8 as avg
@@ -250,6 +273,8 @@ try {
     databaseMiB: size.database / 1048576,
     runs,
     daily,
+    dueSpread: spread,
+    finderPlan,
     ...(profileDir && { profiles }),
   };
   announceReady({ ...report });
