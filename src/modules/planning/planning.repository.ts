@@ -62,7 +62,9 @@ export function createPlanningRepository(db: Db) {
       await sql`
         update legal_entities e set next_replan_on = u.next_replan_on, catalog_revision = ${revision}
           from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.nextReplanOn)}::date[]) as u(id, next_replan_on)
-         where e.id = u.id`.execute(db);
+         where e.id = u.id
+           -- Unchanged (most re-plannings of a fact change): no new row version.
+           and (e.next_replan_on is distinct from u.next_replan_on or e.catalog_revision is distinct from ${revision})`.execute(db);
     },
 
     /**

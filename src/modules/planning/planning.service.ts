@@ -61,9 +61,12 @@ export function createPlanningService(deps: PlanningDeps) {
   // Numbered by the database the first time any process plans with it (outside the caller's transaction: a
   // rolled-back re-planning must not leave this process with a revision that was never stored).
   let revision: Promise<number> | null = null;
-  const catalogRevision = () => {
-    revision ??= repositoryFor(deps.db).registerCatalog(version);
-    revision.catch(() => (revision = null));
+  const catalogRevision = (): Promise<number> => {
+    if (!revision) {
+      revision = repositoryFor(deps.db).registerCatalog(version);
+      // A failure (the database was away) is not remembered: the next re-planning asks again.
+      revision.catch(() => (revision = null));
+    }
     return revision;
   };
 
