@@ -7,6 +7,8 @@ import { migrations } from '../src/db/migrations/index.js';
 import { addDays, toIso } from '../src/engine/dates.js';
 import { startJobQueue, type JobQueue } from '../src/jobs/queue.js';
 import { createEventsService } from '../src/modules/events/index.js';
+import { createEventsRepository } from '../src/modules/events/events.repository.js';
+import type { NewEvent } from '../src/modules/events/events.types.js';
 import { ROLL_FORWARD_BATCH_JOB, ROLL_FORWARD_JOB, createPlanningModule, type PlanningModule } from '../src/modules/planning/index.js';
 import { createPlanningRepository } from '../src/modules/planning/planning.repository.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
@@ -181,5 +183,28 @@ describe('migration 20261128100000 on existing entities', () => {
     const repo = createPlanningRepository(db as Db);
     const revision = await repo.registerCatalog('the catalog after the upgrade');
     expect(await repo.dueEntityIds('', 10, '2026-11-24', revision)).toEqual(['le_1', 'le_2']);
+  });
+});
+
+describe('a roll-forward batch that writes more events than one statement can carry', () => {
+  const cluster = inject('testCluster');
+  let url: string;
+  let db: Db;
+  beforeAll(async () => {
+    url = await createTestDatabase(cluster);
+    db = createDb(url, 2);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await dropTestDatabase(cluster.adminUrl, url);
+  });
+
+  it('14 000 events (70 000 values: past PostgreSQL\'s 65 535 parameters) are all recorded, in order, in one transaction', async () => {
+    const { platformId } = await createPlatform(db);
+    const events: NewEvent[] = Array.from({ length: 14_000 }, (_, i) => ({ type: 'task.created', platformId, legalEntityId: null, data: { object: { id: `task_${i}` } } }));
+    await db.transaction().execute((trx) => createEventsRepository(trx).insert(events));
+    const rows = (await sql<{ id: string }>`select data->'object'->>'id' as id from events order by seq`.execute(db)).rows;
+    expect(rows).toHaveLength(14_000);
+    expect(rows.map((r) => r.id)).toEqual(events.map((e) => String(e.data.object.id)));
   });
 });
