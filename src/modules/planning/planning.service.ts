@@ -57,13 +57,13 @@ export function createPlanningService(deps: PlanningDeps) {
   const { catalog } = deps;
   const repositoryFor = deps.repositoryFor ?? createPlanningRepository;
   const today = () => toIso(deps.now());
-  const version = deps.catalogVersion ?? catalogHash(catalog);
   // Numbered by the database the first time any process plans with it (outside the caller's transaction: a
   // rolled-back re-planning must not leave this process with a revision that was never stored).
   let revision: Promise<number> | null = null;
   const catalogRevision = (): Promise<number> => {
     if (!revision) {
-      revision = repositoryFor(deps.db).registerCatalog(version);
+      // Hashed at the first re-planning, not at start (a start's time is watched: docs/benchmarks.md, footprint).
+      revision = repositoryFor(deps.db).registerCatalog(deps.catalogVersion ?? catalogHash(catalog));
       // A failure (the database was away) is not remembered: the next re-planning asks again.
       revision.catch(() => (revision = null));
     }
