@@ -1,22 +1,29 @@
 /**
- * Benchmark child (e): task generation throughput, on its own embedded PostgreSQL.
+ * Benchmark child (e): task generation throughput and the daily roll-forward, on its own embedded PostgreSQL.
  *
  * 1. Starts an embedded PostgreSQL in STATEHOUSE_DATA_DIR (a fresh directory; DATABASE_URL is
  *    ignored on purpose: this inserts tens of thousands of rows) and applies the migrations.
  * 2. Bulk-inserts (not timed) one platform and BENCH_TASK_ENTITIES legal entities (default 10 000)
  *    with 3 locations each, varied like a real platform's book (see `entityProfile`), all
- *    onboarded now.
- * 3. Times `rollForwardAll` (the daily job: every entity, in batches of 200) twice: the first run
- *    creates every task; the second has nothing to change (the idempotent re-run).
+ *    onboarded now, none planned yet (as after the upgrade to the incremental roll-forward).
+ * 3. Times, in order:
+ *    - "first run": the daily job's work (`rollForwardDue`: every entity is due, in batches of 200, two in
+ *      flight) — first-time planning;
+ *    - "re-run": `rollForwardAll` (`statehouse tasks roll-forward`: every entity re-planned, nothing to change);
+ *      skipped above 100 000 entities unless BENCH_TASK_FULL_RERUN=1;
+ *    - "daily, nothing due": the daily job's work the next time, nothing changed;
+ *    - "daily, 1 % due": the same after moving 1 % of the entities' next_replan_on to today.
  *
  * For each run it samples its own CPU time, the embedded PostgreSQL's (postmaster + backends) and
  * the machine's, and counts the task rows the run inserted, updated and deleted. When done it
  * prints its results as the one `benchReady` line, then waits for SIGTERM and stops PostgreSQL.
  *
- * With BENCH_CPU_PROFILE_DIR, after the timed runs it empties the tasks table and repeats both runs
- * under the CPU profiler (not timed), writing e1.cpuprofile and e2.cpuprofile there.
+ * With BENCH_CPU_PROFILE_DIR, after the timed runs it empties the tasks table and repeats the first
+ * two runs under the CPU profiler (not timed), writing e1.cpuprofile and e2.cpuprofile there.
  *
- * Env: STATEHOUSE_DATA_DIR (required), BENCH_TASK_ENTITIES (10000), BENCH_TASK_SEED (1), BENCH_CPU_PROFILE_DIR.
+ * Env: STATEHOUSE_DATA_DIR (required), BENCH_TASK_ENTITIES (10000), BENCH_TASK_SEED (1), BENCH_CPU_PROFILE_DIR,
+ * BENCH_TASK_FULL_RERUN, BENCH_TASK_PLANNED_PADDING (0: entities added as planned and not due before the daily runs,
+ * so the daily job looks through a book of that size).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,7 +32,7 @@ import { sql } from 'kysely';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
-import { BATCH_SIZE, createPlanningModule, rollForwardAll, type PlanningService } from '../src/modules/planning/index.js';
+import { BATCH_SIZE, createPlanningModule, rollForwardAll, rollForwardDue, type PlanningService } from '../src/modules/planning/index.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
@@ -38,6 +45,9 @@ const say = (message: string) => log(NAME, message);
 
 const ENTITIES = Number(process.env.BENCH_TASK_ENTITIES || 10_000);
 if (!Number.isInteger(ENTITIES) || ENTITIES < 1) throw new Error(`BENCH_TASK_ENTITIES must be a whole number ≥ 1 (got '${process.env.BENCH_TASK_ENTITIES}')`);
+/** Entities added (one SQL statement, no locations or tasks) as already planned and not due: the daily job's book at scale. */
+const PLANNED_PADDING = Number(process.env.BENCH_TASK_PLANNED_PADDING || 0);
+const FULL_RERUN = process.env.BENCH_TASK_FULL_RERUN ? process.env.BENCH_TASK_FULL_RERUN === '1' : ENTITIES <= 100_000;
 
 // ---------------------------------------------------------------- one timed run
 
@@ -51,7 +61,9 @@ export interface GenerationRun {
   tasksPerSecond: number;
   /** Task rows the run wrote, read back from the table: inserted (created_at), updated (updated_at only), deleted (count difference). */
   rows: { inserted: number; updated: number; deleted: number; totalAfter: number };
-  /** replanBatch calls (batches of 200) and the slowest one. */
+  /** This process's resident memory at the end of the run. */
+  rssMiB: number;
+  /** Batch calls (batches of 200) and the slowest one. */
   batches: number;
   slowestBatchMs: number;
   /** % of one core over the run: this process, the embedded PostgreSQL, the rest of the machine. */
@@ -70,28 +82,42 @@ export interface GenerationReport {
   /** Tasks per entity after the runs. */
   tasksPerEntity: { min: number; p50: number; p90: number; max: number; avg: number };
   tasksTableMiB: number;
+  databaseMiB: number;
+  /** The first planning (the daily job's work, every entity due) and, up to 100 000 entities, `rollForwardAll` over them all. */
   runs: GenerationRun[];
+  /** The daily job with nothing due, then with 1 % of the entities due (and 1 % of the added book, with padding). */
+  daily: GenerationRun[];
+  /** Of the planned book, the entities due on the busiest day of the next year, and per day on average. */
+  dueSpread: { busiest: number; perDay: number };
+  /** EXPLAIN of the daily job's finder query over the whole book (with BENCH_TASK_PLANNED_PADDING). */
+  finderPlan: string[];
   /** CPU profiles of a repeat of each run (BENCH_CPU_PROFILE_DIR), by run key (e1, e2). */
   profiles?: Record<string, string>;
 }
 
 let stopping = false;
 
-async function timedRun(name: string, db: Db, planning: PlanningService, postmasterPid: number | null): Promise<GenerationRun> {
+/** Which roll-forward a run times: the daily job's (due entities only) or the CLI's (every entity). */
+type RunKind = 'due' | 'all';
+
+async function timedRun(name: string, kind: RunKind, db: Db, planning: PlanningService, postmasterPid: number | null): Promise<GenerationRun> {
   const before = await sql<{ n: number }>`select count(*)::int as n from tasks`.execute(db);
   let batches = 0;
   let slowestBatchMs = 0;
-  // rollForwardAll takes any batch re-planning: count and time the batches, and stop between them on SIGTERM.
+  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (stopping) throw new Error('stopped by SIGTERM');
+    const t = performance.now();
+    const out = await work();
+    batches += 1;
+    slowestBatchMs = Math.max(slowestBatchMs, performance.now() - t);
+    return out;
+  };
+  // Either roll-forward takes any batch re-planning: count and time the batches, and stop between them on SIGTERM.
   const counted = {
     entityIdsAfter: planning.entityIdsAfter,
-    async replanBatch(ids: string[]) {
-      if (stopping) throw new Error('stopped by SIGTERM');
-      const t = performance.now();
-      const out = await planning.replanBatch(ids);
-      batches += 1;
-      slowestBatchMs = Math.max(slowestBatchMs, performance.now() - t);
-      return out;
-    },
+    dueEntityIdsAfter: planning.dueEntityIdsAfter,
+    replanBatch: (ids: string[]) => timed(() => planning.replanBatch(ids)),
+    replanDueBatch: (after: string, through: string) => timed(() => planning.replanDueBatch(after, through)),
   };
   // Timestamps come from PostgreSQL's clock, like the rows' created_at / updated_at (now() = transaction start).
   const started = (await sql<{ t: Date }>`select clock_timestamp() as t`.execute(db)).rows[0]!.t;
@@ -99,7 +125,7 @@ async function timedRun(name: string, db: Db, planning: PlanningService, postmas
   const node0 = process.cpuUsage();
   const machine0 = readMachineCpu();
   const t0 = performance.now();
-  const result = await rollForwardAll(counted);
+  const result = kind === 'due' ? await rollForwardDue(counted) : await rollForwardAll(counted);
   const elapsedSeconds = (performance.now() - t0) / 1000;
   const node = process.cpuUsage(node0);
   const machine1 = readMachineCpu();
@@ -121,6 +147,7 @@ async function timedRun(name: string, db: Db, planning: PlanningService, postmas
     created: result.created,
     elapsedSeconds,
     entitiesPerSecond: result.entities / elapsedSeconds,
+    rssMiB: process.memoryUsage().rss / 1048576,
     tasksPerSecond: result.created / elapsedSeconds,
     rows: { inserted: counts.inserted, updated: counts.updated, deleted: before.rows[0]!.n + counts.inserted - counts.total, totalAfter: counts.total },
     batches,
@@ -167,29 +194,70 @@ try {
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService() });
   const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
   const runs: GenerationRun[] = [];
-  for (const name of ['first run', 're-run']) {
-    say(`rollForwardAll (${name}) over ${seeded.entities} entities, batches of ${BATCH_SIZE}`);
-    const run = await timedRun(name, db, planning, postmasterPid);
+  const runAndSay = async (name: string, kind: RunKind) => {
+    say(`${kind === 'due' ? 'rollForwardDue' : 'rollForwardAll'} (${name}), batches of ${BATCH_SIZE}`);
+    const run = await timedRun(name, kind, db, planning, postmasterPid);
     say(`${name}: ${run.entities} entities in ${run.elapsedSeconds.toFixed(2)} s = ${run.entitiesPerSecond.toFixed(0)} entities/s; ` +
-      `${run.created} tasks created (${run.rows.updated} updated, ${run.rows.deleted} deleted)`);
-    runs.push(run);
-    if (name === 'first run') await sql`analyze tasks`.execute(db);
+      `${run.created} tasks created (${run.rows.updated} updated, ${run.rows.deleted} deleted); RSS ${run.rssMiB.toFixed(0)} MiB`);
+    return run;
+  };
+  runs.push(await runAndSay('first run', 'due'));
+  await sql`analyze legal_entities, tasks`.execute(db);
+  if (FULL_RERUN) runs.push(await runAndSay('re-run', 'all'));
+  if (PLANNED_PADDING > 0) {
+    const t2 = performance.now();
+    const revision = await planning.catalogRevision();
+    await sql`
+      insert into legal_entities (id, platform_id, status, business_name, entity_type, incorporation_region, next_replan_on, catalog_revision)
+      select 'le_zpad' || lpad(n::text, 9, '0'), ${seeded.platformId}, 'active', 'Padding ' || n, 'llc', 'DE',
+             current_date + 1 + (n % 360), ${revision}
+        from generate_series(1, ${PLANNED_PADDING}::int) as n`.execute(db);
+    await sql`analyze legal_entities`.execute(db);
+    say(`added ${PLANNED_PADDING} planned, not due entities in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
+  }
+  // How the book's re-plannings spread over the next year: the entities due on the busiest day, and per day on average.
+  const spread = (await sql<{ busiest: number; perDay: number }>`
+    select coalesce(max(n), 0)::int as busiest, coalesce(sum(n) / 365.0, 0)::float8 as "perDay"
+      from (select count(*) as n from legal_entities
+             where next_replan_on < current_date + 365 and id not like 'le_zpad%' group by next_replan_on) d`.execute(db)).rows[0]!;
+  say(`of the ${seeded.entities} planned entities, due on the busiest day of the next year: ${spread.busiest}; per day on average: ${spread.perDay.toFixed(0)}`);
+  // The plan of the finder's query over the whole book (index scans expected, no sequential scan of legal_entities).
+  const finderPlan = (await sql<{ 'QUERY PLAN': string }>`explain
+    select id from legal_entities
+     where id > '' and (next_replan_on is null or next_replan_on <= current_date or catalog_revision is null or catalog_revision < ${await planning.catalogRevision()})
+       and (catalog_revision is null or catalog_revision <= ${await planning.catalogRevision()})
+     order by id limit 10000`.execute(db)).rows.map((r) => r['QUERY PLAN']);
+  say(`the finder's plan:\n${finderPlan.join('\n')}`);
+  // The daily job the next time: nothing changed; then with 1 % of the planned book due (their window gains an occurrence).
+  const daily = [await runAndSay('daily, nothing due', 'due')];
+  const moved = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id not like 'le_zpad%'`.execute(db);
+  say(`moved the next_replan_on of ${moved.numAffectedRows} entities to today`);
+  daily.push(await runAndSay('daily, 1 % due', 'due'));
+  if (PLANNED_PADDING > 0) {
+    // 1 % of the added book due: as many entities as a busy day brings at that size (planned for the first time: no tasks yet).
+    const padded = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id like 'le_zpad%'`.execute(db);
+    say(`moved the next_replan_on of ${padded.numAffectedRows} added entities to today`);
+    daily.push(await runAndSay('daily, 1 % of the added book due', 'due'));
   }
   const distribution = (await sql<{ min: number; p50: number; p90: number; max: number; avg: number }>`
     select min(n)::int as min, percentile_disc(0.5) within group (order by n)::int as p50,
            percentile_disc(0.9) within group (order by n)::int as p90, max(n)::int as max, avg(n)::float8 as avg
     from (select count(*) as n from tasks group by legal_entity_id) t`.execute(db)).rows[0]!;
-  const size = (await sql<{ bytes: number }>`select pg_total_relation_size('tasks')::float8 as bytes`.execute(db)).rows[0]!;
+  const size = (await sql<{ bytes: number; database: number }>`
+    select pg_total_relation_size('tasks')::float8 as bytes, pg_database_size(current_database())::float8 as database`.execute(db)).rows[0]!;
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
   const profiles: Record<string, string> = {};
   if (profileDir) {
     await sql`delete from tasks`.execute(db);
     await sql`vacuum analyze tasks`.execute(db);
+    // Every entity due again, as before the first run.
+    await sql`update legal_entities set next_replan_on = null, catalog_revision = null`.execute(db);
     for (const [i, name] of ['first run', 're-run'].entries()) {
       const file = path.join(profileDir, `e${i + 1}.cpuprofile`);
-      say(`rollForwardAll (${name}) again, under the CPU profiler (not timed)`);
+      say(`${name} again, under the CPU profiler (not timed)`);
       const profiler = await startCpuProfile();
-      await rollForwardAll(planning);
+      if (i === 0) await rollForwardDue(planning);
+      else await rollForwardAll(planning);
       await profiler.stop(file);
       profiles[`e${i + 1}`] = file;
     }
@@ -202,7 +270,11 @@ try {
     batchSize: BATCH_SIZE,
     tasksPerEntity: distribution,
     tasksTableMiB: size.bytes / 1048576,
+    databaseMiB: size.database / 1048576,
     runs,
+    daily,
+    dueSpread: spread,
+    finderPlan,
     ...(profileDir && { profiles }),
   };
   announceReady({ ...report });

@@ -159,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db, now, retentionDays: config.events.retentionDays });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
-  const planningModule = createPlanningModule({ db, catalog, now, taskEvents });
+  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, jobs });
   const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins, now });
   const { signup } = legalEntities;

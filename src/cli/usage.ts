@@ -17,7 +17,7 @@ Commands:
                                       The hosted pages' display name, accent colour (4.5:1 against white) and logo (≤ 100 KB); no option: show it
   catalog list [--region CA] [--json]  List the compliance catalog's requirements (--region US: the federal ones)
   catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity and why; every due date and its rule
-  tasks roll-forward                  Run the daily job now: plan every entity's tasks 12 months ahead
+  tasks roll-forward                  Plan every entity's tasks 12 months ahead now (the daily job plans only those due)
   operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
   operators keys list [--json]
   operators keys revoke <key_id>

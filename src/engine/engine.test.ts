@@ -64,6 +64,7 @@ describe('occurrences (schedules)', () => {
         },
       }],
       missing: ['operations_start_date'],
+      nextDue: null, // a one-time filing never recurs
     });
   });
 
@@ -110,6 +111,7 @@ describe('occurrences (schedules)', () => {
         },
       }],
       missing: ['registration_date'],
+      nextDue: '2028-03-01', // the first past the window (2027-12-31)
     });
   });
 

@@ -69,7 +69,16 @@ const NATION = 'the United States';
  * to the tasks it has. Same input, same output, in the same order.
  */
 export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
+  return planTasksAndNextDue(catalog, input).tasks;
+}
+
+/**
+ * planTasks, and the first due date beyond the window of a requirement that applies (null: none within
+ * LOOKAHEAD_YEARS): the roll-forward's next date for the entity (src/engine/next-replan.ts).
+ */
+export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tasks: PlannedTask[]; nextDue: string | null } {
   const { entity } = input;
+  let nextDue: string | null = null;
   const home = entity.incorporationRegion;
   const anchor = federalAnchor(catalog, input);
   const federalIds = new Set(catalog.federal.requirements.map((r) => r.id));
@@ -129,6 +138,7 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
           .filter((other) => other.unlocks?.includes(definition.id) && !done.has(answerKey(other.id, code)))
           .map((other) => other.id);
         const schedule = occurrences(definition.schedule, context);
+        if (schedule.nextDue !== null && (nextDue === null || schedule.nextDue < nextDue)) nextDue = schedule.nextDue;
         for (const fact of schedule.missing) need(fact, definition);
         for (const { basis, ...occurrence } of schedule.occurrences) {
           const dueDateBasis = basis && { rule: basis.rule, exact: basis.exact, questionId: basis.pendingFact ? catalog.questionByFact.get(basis.pendingFact)?.id ?? null : null };
@@ -162,7 +172,7 @@ export function planTasks(catalog: Catalog, input: EngineInput): PlannedTask[] {
     const locality = periodKey === 'once' ? undefined : catalog.regions.get(task.regionCode)?.localities.get(periodKey);
     if (question && region && (periodKey === 'once' || locality)) planned.push(questionTask(question, task.regionCode, region.name, [], locality));
   }
-  return planned;
+  return { tasks: planned, nextDue };
 }
 
 /** The regions the entity's tasks are planned in: its state of incorporation and its locations, in code order. */

@@ -42,11 +42,19 @@ export type ScheduleFact = DateFact | 'registration_number_digit';
 
 export interface ScheduleResult {
   occurrences: Occurrence[];
+  /**
+   * The first due date after the window's end (recurring schedules; looked for up to LOOKAHEAD_YEARS past the end's
+   * year), null without one: when the window, rolling forward, next gains an occurrence (src/engine/next-replan.ts).
+   */
+  nextDue: string | null;
   /** Facts without which the due dates cannot be computed exactly (their questions are asked). */
   missing: ScheduleFact[];
 }
 
 type Cycle = (typeof CYCLES)[number];
+
+/** How many years past the window's end `nextDue` is looked for: past the longest cycle (3 years). */
+export const LOOKAHEAD_YEARS = 4;
 
 /** Period keys of estimated yearly filings: reconciliation matches `estimated:<year>` to the exact filing due that year. */
 export const ESTIMATED_PREFIX = 'estimated:';
@@ -68,13 +76,13 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
   const rule = describeSchedule(schedule);
   if (schedule.every === 'once') {
     const none: Occurrence = { periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null };
-    if (due.rule !== 'within_days' && due.rule !== 'months_after') return { occurrences: [none], missing: [] };
+    if (due.rule !== 'within_days' && due.rule !== 'months_after') return { occurrences: [none], missing: [], nextDue: null };
     const base = baseOf(due.of, ctx);
     const basis: DueDateBasis = base ? { rule, exact: true, pendingFact: null } : estimated(rule, `${FACT_WORDS[due.of]} on ${ctx.windowStart}, the day the business was onboarded`, due.of);
     const from = base ?? ctx.windowStart;
     // months_after: the `day` of the `offset_months`-th month after the month of the date (offset 3 from October: January).
     const dueDate = due.rule === 'within_days' ? addDays(from, due.days) : dateIn(yearOf(from), monthOf(from) + due.offset_months, due.day);
-    return { occurrences: [{ ...none, dueDate, basis }], missing: base ? [] : [due.of] };
+    return { occurrences: [{ ...none, dueDate, basis }], missing: base ? [] : [due.of], nextDue: null };
   }
 
   const registration = ctx.registrationDate ?? ctx.windowStart;
@@ -91,17 +99,24 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
 
   const out: Occurrence[] = [];
   const fromYear = yearOf(ctx.windowStart) - 3;
-  const toYear = yearOf(ctx.windowEnd) + 1;
+  // Past the window's end only to find the next due date beyond it (no occurrence is made for those years).
+  const toYear = yearOf(ctx.windowEnd) + 1 + LOOKAHEAD_YEARS;
+  let nextDue: string | null = null;
+  const beyond = (dueDate: string) => {
+    if (dueDate > ctx.windowEnd && (nextDue === null || dueDate < nextDue)) nextDue = dueDate;
+  };
   if (due.rule === 'quarter_end') {
     // Calendar quarters; the first is the one ending on or after registration. The due dates do not depend on it.
     for (let year = fromYear; year <= toYear; year++) {
       for (let quarter = 1; quarter <= 4; quarter++) {
         const quarterEnd = dateIn(year, quarter * 3, 'last');
         const dueDate = dateIn(year, quarter * 3 + due.offset_months, due.day);
-        if (quarterEnd >= registration && inWindow(dueDate, ctx)) out.push(occurrence(dueDate, dateIn(year, quarter * 3 - 2, 1), quarterEnd, true));
+        if (quarterEnd < registration) continue;
+        if (inWindow(dueDate, ctx)) out.push(occurrence(dueDate, dateIn(year, quarter * 3 - 2, 1), quarterEnd, true));
+        else beyond(dueDate);
       }
     }
-    return { occurrences: out, missing };
+    return { occurrences: out, missing, nextDue };
   }
 
   const span = schedule.every === '3y' ? 3 : schedule.every === '2y' ? 2 : 1;
@@ -148,16 +163,18 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
           ? dateIn(year, Math.ceil(month / 3) * 3, 'last')
           : dateIn(year, month, due.day === 'same' ? dayOf(registration) : due.day);
       } else {
-        return { occurrences: [], missing: [] };
+        return { occurrences: [], missing: [], nextDue: null };
       }
       filingYear = year;
       eligible = schedule.first === 'first-due-date' ? dueDate > registration : year >= registrationYear + 1;
       periodStartDate = addDays(addMonths(dueDate, -12 * span), 1);
       periodEndDate = dueDate;
     }
-    if (eligible && inCycle(filingYear) && inWindow(dueDate, ctx)) out.push(occurrence(dueDate, periodStartDate, periodEndDate));
+    if (!eligible || !inCycle(filingYear)) continue;
+    if (inWindow(dueDate, ctx)) out.push(occurrence(dueDate, periodStartDate, periodEndDate));
+    else beyond(dueDate);
   }
-  return { occurrences: out, missing };
+  return { occurrences: out, missing, nextDue };
 }
 
 /** An estimated basis: the rule, what it assumed, and the fact whose answer makes it exact. */

@@ -35,11 +35,19 @@ export interface SendOptions {
   transaction?: Kysely<any>;
 }
 
+export interface SingletonSlot {
+  key: (data: Record<string, unknown>) => string;
+  seconds: number;
+}
+
 /** What domain services see: a way to put durable work on the queue. */
 export interface JobSender {
   send(name: string, data: Record<string, unknown>, options?: SendOptions): Promise<void>;
-  /** Several jobs of one queue in one statement (the same options for each). */
-  sendMany(name: string, data: readonly Record<string, unknown>[], options?: Pick<SendOptions, 'transaction'>): Promise<void>;
+  /**
+   * Several jobs of one queue in one statement (the same options for each). `singleton`: a job whose key (from its
+   * data) was already sent in the same slot of `seconds` (a UTC day for 86 400) is not sent again.
+   */
+  sendMany(name: string, data: readonly Record<string, unknown>[], options?: Pick<SendOptions, 'transaction'> & { singleton?: SingletonSlot }): Promise<void>;
 }
 
 export interface JobQueue extends JobSender, JobQueueStatsSource {
@@ -126,19 +134,25 @@ export async function startJobQueue(connectionString: string, log: (message: str
     throw error;
   }
   const created = new Map<string, Promise<unknown>>();
-  const ensureQueue = (name: string, options: Partial<PgBoss.Queue> = {}) => {
-    let ready = created.get(name);
+  const ensureQueue = (name: string, options: QueueSettings = {}) => {
+    // Per name and options: a queue first used by a send (no options) is still brought to its worker's options.
+    const memo = `${name} ${JSON.stringify(options)}`;
+    let ready = created.get(memo);
     if (!ready) {
       ready = boss.getQueue(name).then(async (existing) => {
-        if (existing) return;
-        // Creating a queue is DDL (a partition of the job table): two processes doing it at once deadlock.
+        if (existing && !differs(existing, options)) return;
+        // Creating a queue is DDL (a partition of the job table): two processes doing it at once deadlock. pg-boss
+        // applies a queue's options only when it creates it, so an existing queue whose options this release changed
+        // (e.g. a longer expiry) is updated, under the same lock.
         await withSchemaLock(connectionString, async () => {
-          if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...options });
+          const current = await boss.getQueue(name);
+          if (!current) await boss.createQueue(name, { name, ...options });
+          else if (differs(current, options)) await boss.updateQueue(name, { name, ...options });
         });
       });
       // A failure (the database was away) is not remembered: the next call tries again.
-      ready.catch(() => created.delete(name));
-      created.set(name, ready);
+      ready.catch(() => created.delete(memo));
+      created.set(memo, ready);
     }
     return ready;
   };
@@ -157,7 +171,9 @@ export async function startJobQueue(connectionString: string, log: (message: str
     async sendMany(name, data, options = {}) {
       if (data.length === 0) return;
       await ensureQueue(name);
-      await boss.insert(data.map((item) => ({ name, data: item })), options.transaction ? { db: viaTransaction(options.transaction) } : {});
+      const { singleton } = options;
+      const jobs = data.map((item) => ({ name, data: item, ...(singleton && { singletonKey: singleton.key(item), singletonSeconds: singleton.seconds }) }));
+      await boss.insert(jobs, options.transaction ? { db: viaTransaction(options.transaction) } : {});
     },
     async work(jobs) {
       // Side by side: each job's few round trips (its queue, its schedule) need not wait for the others'.
@@ -203,6 +219,12 @@ export async function startJobQueue(connectionString: string, log: (message: str
     },
   };
 }
+
+/** The queue options a job definition sets (jobs sent without `work` create their queue with none). */
+type QueueSettings = Pick<PgBoss.Queue, 'expireInSeconds' | 'retryLimit' | 'retryBackoff'>;
+
+const differs = (current: PgBoss.QueueResult, wanted: QueueSettings) =>
+  (Object.keys(wanted) as (keyof QueueSettings)[]).some((key) => wanted[key] !== undefined && current[key] !== wanted[key]);
 
 interface QueueStatsRow { name: string; waiting: string; active: string; failed: string; oldest_due_age_seconds: string | null }
 

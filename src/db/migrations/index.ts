@@ -22,6 +22,7 @@ import * as taskRevision from './20261126150000_task-revision.js';
 import * as taskDueDateBasis from './20261127090000_task-due-date-basis.js';
 import * as taskListVersions from './20261128090000_task-list-versions.js';
 import * as rateLimitCounters from './20261128090100_rate-limit-counters.js';
+import * as incrementalRollForward from './20261128100000_incremental-roll-forward.js';
 import * as tenantKeys from './20261128120000_tenant-keys.js';
 
 /** Every migration, by sortable name. Append only. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '20261127090000_task-due-date-basis': taskDueDateBasis,
   '20261128090000_task-list-versions': taskListVersions,
   '20261128090100_rate-limit-counters': rateLimitCounters,
+  '20261128100000_incremental-roll-forward': incrementalRollForward,
   '20261128120000_tenant-keys': tenantKeys,
 };

@@ -42,8 +42,19 @@ export interface LegalEntitiesTable {
   signup_step: ColumnType<string | null, string | null | undefined, string | null>;
   /** The hosted signup's steps the owner has saved; the others were filled in by the platform, if at all. */
   signup_confirmed_steps: ColumnType<string[], string[] | undefined, string[]>;
+  /** The day its planning window next gains an occurrence; null: not yet planned since the roll-forward became incremental (due). */
+  next_replan_on: ColumnType<DateString | null, DateString | null | undefined, DateString | null>;
+  /** catalog_versions.revision it was last planned with; null: due. */
+  catalog_revision: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** Each catalog content the installation planned with, numbered in the order it was first seen. */
+export interface CatalogVersionsTable {
+  revision: Generated<number>;
+  hash: string;
+  first_seen_at: Generated<Date>;
 }
 
 export interface LegalEntityLocationsTable {

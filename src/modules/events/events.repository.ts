@@ -18,19 +18,27 @@ export interface EventFilter {
   limit: number;
 }
 
+/** Events per insert statement: 5 parameters each, well under PostgreSQL's 65 535. */
+const INSERT_CHUNK = 5_000;
+
 /** Every query of the event outbox. */
 export function createEventsRepository(db: Db) {
   return {
-    /** One multi-row insert; `xid`, `seq` and `created_at` come from the column defaults (the writing transaction). */
+    /**
+     * Multi-row inserts of up to INSERT_CHUNK events (a roll-forward batch's first planning writes tens of thousands:
+     * one statement would pass PostgreSQL's 65 535 parameters); `xid`, `seq` and `created_at` come from the column
+     * defaults (the writing transaction), `seq` in order.
+     */
     async insert(events: readonly NewEvent[]): Promise<void> {
-      if (events.length === 0) return;
-      await db.insertInto('events').values(events.map((e) => ({
-        id: newId(EVENT_ID_PREFIX),
-        platform_id: e.platformId,
-        legal_entity_id: e.legalEntityId,
-        type: e.type,
-        data: JSON.stringify(e.data),
-      }))).execute();
+      for (let start = 0; start < events.length; start += INSERT_CHUNK) {
+        await db.insertInto('events').values(events.slice(start, start + INSERT_CHUNK).map((e) => ({
+          id: newId(EVENT_ID_PREFIX),
+          platform_id: e.platformId,
+          legal_entity_id: e.legalEntityId,
+          type: e.type,
+          data: JSON.stringify(e.data),
+        }))).execute();
+      }
     },
 
     /** The platform's event's position; undefined for an unknown id or another platform's. */

@@ -9,6 +9,7 @@ import {
 export type EntityProfile = Omit<
   LegalEntityRow,
   'id' | 'platform_id' | 'status' | 'payroll_connected_at' | 'last_payroll_update' | 'activated_at' | 'signup_step' | 'signup_confirmed_steps' | 'created_at' | 'updated_at'
+  | 'next_replan_on' | 'catalog_revision'
 >;
 
 type AddressInput = { id?: string | null; address_line_1: string; address_line_2?: string | null; city: string; state: string; country: string; postal_code: string };

@@ -1,11 +1,13 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
+import { toIso } from '../../engine/dates.js';
+import { noJobQueue, type JobSender } from '../../jobs/queue.js';
 import type { TaskEvents } from '../events/index.js';
-import { planningJobs, rollForwardAll } from './planning.jobs.js';
+import { planningJobs, rollForwardAll, rollForwardDue } from './planning.jobs.js';
 import { createPlanningService } from './planning.service.js';
 
 export type { PlanningService, Replanner, CreatedTask, ReplanCause } from './planning.service.js';
-export { rollForwardAll, BATCH_SIZE } from './planning.jobs.js';
+export { rollForwardAll, rollForwardDue, findDueRanges, BATCH_SIZE, ROLL_FORWARD_JOB, ROLL_FORWARD_BATCH_JOB } from './planning.jobs.js';
 
 export interface PlanningModuleDeps {
   db: Db;
@@ -13,6 +15,10 @@ export interface PlanningModuleDeps {
   now: () => Date;
   /** task.* events of every re-planning (the tasks module's createTaskEvents). */
   taskEvents: TaskEvents;
+  /** Where the daily job puts its batch jobs (the server's queue; none for the CLI and the bench). */
+  jobs?: JobSender;
+  /** Tests only: another catalog version (see PlanningDeps). */
+  catalogVersion?: string;
 }
 
 /** Planning: "an entity's facts changed → plan its tasks", and the daily roll-forward. No routes of its own. */
@@ -20,9 +26,11 @@ export function createPlanningModule(deps: PlanningModuleDeps) {
   const planning = createPlanningService(deps);
   return {
     planning,
-    /** Every entity, now (`statehouse tasks roll-forward`, and the daily job). */
+    /** Every entity, now (`statehouse tasks roll-forward`). */
     rollForward: () => rollForwardAll(planning),
-    jobs: planningJobs(planning),
+    /** The daily job's work in this process alone: the entities due today. */
+    rollForwardDue: () => rollForwardDue(planning),
+    jobs: planningJobs(planning, deps.jobs ?? noJobQueue, () => toIso(deps.now())),
   };
 }
 

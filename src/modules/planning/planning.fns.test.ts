@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRow } from '../../db/schema.js';
 import type { PlannedTask } from '../../engine/engine.js';
-import { reconcile } from './planning.fns.js';
+import { isDueForRollForward, reconcile } from './planning.fns.js';
 
 const NOW = new Date('2026-11-24T00:00:00Z');
 const exactBasis = { rule: 'Due the first day of the anniversary month of registration every year, from the first anniversary of registration', exact: true, questionId: null };
@@ -129,5 +129,24 @@ describe('reconcile: a due-date basis filled in for the first time is not shown'
     expect(reconcile([exact], [planned('2027-02-01', '2027-02-01', estimated)]).updates[0]!.changed).toEqual(['due_date_basis']);
     const reworded = { ...exactBasis, rule: 'Due February 1 every year' };
     expect(reconcile([exact], [planned('2027-02-01', '2027-02-01', reworded)]).updates[0]!.changed).toEqual(['due_date_basis']);
+  });
+});
+
+describe('isDueForRollForward: which entities the daily roll-forward re-plans (this process plans with catalog revision 5)', () => {
+  const due = (next_replan_on: string | null, catalog_revision: number | null) => isDueForRollForward({ next_replan_on, catalog_revision }, '2026-11-24', 5);
+  it('its window gains an occurrence today or earlier: due; later: not', () => {
+    expect(due('2026-11-24', 5)).toBe(true);
+    expect(due('2026-03-01', 5)).toBe(true);
+    expect(due('2026-11-25', 5)).toBe(false);
+  });
+  it('planned with an older catalog, or never since the roll-forward became incremental: due', () => {
+    expect(due('2027-05-01', 4)).toBe(true);
+    expect(due(null, null)).toBe(true);
+    expect(due('2027-05-01', null)).toBe(true);
+  });
+  it('planned with a newer catalog (a process of the next release): never, even when its window gains an occurrence', () => {
+    expect(due('2027-05-01', 6)).toBe(false);
+    expect(due('2026-11-01', 6)).toBe(false);
+    expect(due(null, 6)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { Catalog } from '../../catalog/catalog.js';
 import { regionById } from '../../catalog/regions.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
@@ -7,6 +9,26 @@ import type { PlanningEntityRow } from './planning.repository.js';
 
 export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) => `${t.definition_id}|${t.region_code}|${t.period_key}`;
 export const plannedIdentity = (t: PlannedTask) => `${t.definitionId}|${t.regionCode}|${t.periodKey}`;
+
+/**
+ * Identifies the catalog's content (every region, federal requirement and question, as loaded): two processes
+ * with the same hash plan alike. Maps are written as their entries, in their (sorted) load order.
+ */
+export function catalogHash(catalog: Catalog): string {
+  const { regions, federal, questions, employerRequirements } = catalog;
+  const text = JSON.stringify({ regions, federal, questions, employerRequirements }, (_key, value: unknown) => (value instanceof Map ? [...value] : value));
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * Whether the daily roll-forward re-plans this entity on `today` with catalog `revision`: its window gains an
+ * occurrence, it was planned with an older catalog, or not since the roll-forward became incremental — and never
+ * when planned with a newer catalog (a process of the previous release during a rolling deploy: see docs/scaling.md).
+ */
+export function isDueForRollForward(entity: { next_replan_on: string | null; catalog_revision: number | null }, today: string, revision: number): boolean {
+  if (entity.catalog_revision !== null && entity.catalog_revision > revision) return false;
+  return entity.catalog_revision === null || entity.catalog_revision < revision || entity.next_replan_on === null || entity.next_replan_on <= today;
+}
 
 /** What the engine needs about one entity, from its stored rows. */
 export function toEngineInput(entity: PlanningEntityRow, locations: LocationRow[], tasks: TaskRow[], today: string): EngineInput {

@@ -19,7 +19,8 @@ export function createPlanningRepository(db: Db) {
 
     findPlanningEntities: (ids: string[]) =>
       db.selectFrom('legal_entities')
-        .select(['id', 'entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at'])
+        .select(['id', 'entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at',
+          'next_replan_on', 'catalog_revision'])
         .where('id', 'in', ids).orderBy('id').execute(),
 
     findLocationsOf: (ids: string[]) => db.selectFrom('legal_entity_locations').selectAll().where('legal_entity_id', 'in', ids).execute(),
@@ -29,6 +30,42 @@ export function createPlanningRepository(db: Db) {
     /** One page of entity ids in id order (the roll-forward walks every entity). */
     entityIdsAfter: async (after: string, limit: number): Promise<string[]> =>
       (await db.selectFrom('legal_entities').select('id').where('id', '>', after).orderBy('id').limit(limit).execute()).map((e) => e.id),
+
+    /** The revision of this catalog content: numbered when first seen by the installation (catalog_versions). */
+    registerCatalog: async (hash: string): Promise<number> => {
+      const row = await db.insertInto('catalog_versions').values({ hash })
+        .onConflict((c) => c.column('hash').doUpdateSet({ hash }))
+        .returning('revision').executeTakeFirstOrThrow();
+      return row.revision;
+    },
+
+    /**
+     * One page of the ids, in id order, of the entities the roll-forward must re-plan on `today` with catalog
+     * `revision`: their window gains an occurrence, or they were planned with an older catalog, or never since the
+     * roll-forward became incremental. Those planned with a newer catalog are left to the processes that have it.
+     * `through`: only ids up to this one (a batch's range).
+     */
+    dueEntityIds: async (after: string, limit: number, today: string, revision: number, through?: string): Promise<string[]> => {
+      let query = db.selectFrom('legal_entities').select('id').where('id', '>', after)
+        .where((eb) => eb.or([
+          eb('next_replan_on', 'is', null), eb('next_replan_on', '<=', today),
+          eb('catalog_revision', 'is', null), eb('catalog_revision', '<', revision),
+        ]))
+        .where((eb) => eb.or([eb('catalog_revision', 'is', null), eb('catalog_revision', '<=', revision)]));
+      if (through !== undefined) query = query.where('id', '<=', through);
+      return (await query.orderBy('id').limit(limit).execute()).map((e) => e.id);
+    },
+
+    /** What each re-planned entity's next roll-forward needs: when its window next gains an occurrence, and the catalog it was planned with. */
+    recordPlanned: async (rows: { id: string; nextReplanOn: string }[], revision: number): Promise<void> => {
+      if (rows.length === 0) return;
+      await sql`
+        update legal_entities e set next_replan_on = u.next_replan_on, catalog_revision = ${revision}
+          from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.nextReplanOn)}::date[]) as u(id, next_replan_on)
+         where e.id = u.id
+           -- Unchanged (most re-plannings of a fact change): no new row version.
+           and (e.next_replan_on is distinct from u.next_replan_on or e.catalog_revision is distinct from ${revision})`.execute(db);
+    },
 
     /**
      * Bulk insert from column arrays (unnest): 15 parameters per statement whatever the row count, so

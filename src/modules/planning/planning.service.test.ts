@@ -12,7 +12,7 @@ const catalog = loadCatalog();
 const TODAY = new Date('2026-06-01T12:00:00Z');
 const ENTITY: PlanningEntityRow = {
   id: 'le_a', entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15',
-  accounting_year_end: 12, created_at: new Date('2026-01-10T00:00:00Z'),
+  accounting_year_end: 12, created_at: new Date('2026-01-10T00:00:00Z'), next_replan_on: null, catalog_revision: null,
 };
 
 /** The planning queries over arrays: what the service asks for and writes. */
@@ -41,6 +41,9 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
     updatePlanned: async (_le, id, t) => void Object.assign(tasks.find((x) => x.id === id)!, { due_date: t.dueDate, applicable: true }),
     deleteTasks: async (_les, ids) => void tasks.splice(0, tasks.length, ...tasks.filter((t) => !ids.includes(t.id))),
     markNotApplicable: async (_les, ids) => void tasks.filter((t) => ids.includes(t.id)).forEach((t) => (t.applicable = false)),
+    registerCatalog: async () => 1,
+    dueEntityIds: async (after, limit) => entities.map((e) => e.id).filter((id) => id > after).sort().slice(0, limit),
+    recordPlanned: async () => {},
   };
   return { repo, tasks, calls };
 }

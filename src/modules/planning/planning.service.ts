@@ -2,9 +2,10 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
+import { planWithNextReplan } from '../../engine/next-replan.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
-import { groupBy, reconcile, toEngineInput } from './planning.fns.js';
+import { catalogHash, groupBy, isDueForRollForward, reconcile, toEngineInput } from './planning.fns.js';
 import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
 
 export type { CreatedTask };
@@ -18,6 +19,8 @@ export interface PlanningDeps {
   taskEvents: TaskEvents;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
+  /** What identifies the catalog's content (default: its hash); tests stand two catalog versions side by side. */
+  catalogVersion?: string;
 }
 
 /**
@@ -54,6 +57,18 @@ export function createPlanningService(deps: PlanningDeps) {
   const { catalog } = deps;
   const repositoryFor = deps.repositoryFor ?? createPlanningRepository;
   const today = () => toIso(deps.now());
+  // Numbered by the database the first time any process plans with it (outside the caller's transaction: a
+  // rolled-back re-planning must not leave this process with a revision that was never stored).
+  let revision: Promise<number> | null = null;
+  const catalogRevision = (): Promise<number> => {
+    if (!revision) {
+      // Hashed at the first re-planning, not at start (a start's time is watched: docs/benchmarks.md, footprint).
+      revision = repositoryFor(deps.db).registerCatalog(deps.catalogVersion ?? catalogHash(catalog));
+      // A failure (the database was away) is not remembered: the next re-planning asks again.
+      revision.catch(() => (revision = null));
+    }
+    return revision;
+  };
 
   /**
    * Takes the entities' planning locks in this transaction (held until it ends; ids in order, so no
@@ -71,24 +86,41 @@ export function createPlanningService(deps: PlanningDeps) {
    * (marked not applicable) those someone acted on. Entities are locked first (see `lock`), so concurrent
    * re-plannings of one entity run one after the other and cannot duplicate or lose anything.
    */
-  async function replan(trx: Db, legalEntityIds: string[], cause: ReplanCause = {}): Promise<Map<string, CreatedTask[]>> {
+  function replan(trx: Db, legalEntityIds: string[], cause: ReplanCause = {}): Promise<Map<string, CreatedTask[]>> {
+    return replanEntities(trx, legalEntityIds, cause, false);
+  }
+
+  /**
+   * `rollForward`: only the entities still due once locked (another worker may have just planned them), and never
+   * one planned with a newer catalog than this process's (a rolling deploy: it would flap between the two).
+   */
+  async function replanEntities(
+    trx: Db, legalEntityIds: string[], cause: ReplanCause, rollForward: boolean, planned?: (entities: number) => void,
+  ): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
     if (ids.length === 0) {
       await deps.taskEvents.record(trx, cause.tasks ?? [], cause.events);
       return new Map();
     }
     const repo = repositoryFor(trx);
+    const ownRevision = await catalogRevision();
     await repo.lockEntities(ids);
-    const entities = await repo.findPlanningEntities(ids);
+    const on = today();
+    const found = await repo.findPlanningEntities(ids);
+    const entities = rollForward ? found.filter((e) => isDueForRollForward(e, on, ownRevision)) : found;
+    planned?.(entities.length);
     const locations = groupBy(await repo.findLocationsOf(ids), (l) => l.legal_entity_id);
     const existingTasks = groupBy(await repo.findTasksOf(ids), (t) => t.legal_entity_id);
     const inserts: { legalEntityId: string; task: PlannedTask }[] = [];
     const deletes: string[] = [];
     const notApplicable: string[] = [];
     const changes: TaskChange[] = [...(cause.tasks ?? [])];
+    const replanned: { id: string; nextReplanOn: string }[] = [];
     for (const entity of entities) {
       const existing = existingTasks.get(entity.id) ?? [];
-      const plan = reconcile(existing, planTasks(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, today())));
+      const { tasks, nextReplanOn } = planWithNextReplan(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, on));
+      replanned.push({ id: entity.id, nextReplanOn });
+      const plan = reconcile(existing, tasks);
       for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
       changes.push(...plan.updates.filter((u) => u.changed.length).map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed })));
       inserts.push(...plan.inserts.map((task) => ({ legalEntityId: entity.id, task })));
@@ -100,6 +132,7 @@ export function createPlanningService(deps: PlanningDeps) {
     await repo.deleteTasks(ids, deletes);
     await repo.markNotApplicable(ids, notApplicable);
     const created = await repo.insertPlanned(inserts);
+    await repo.recordPlanned(replanned, ownRevision);
     changes.push(
       ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'] })),
       ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created' })),
@@ -108,13 +141,30 @@ export function createPlanningService(deps: PlanningDeps) {
     return groupBy(created, (t) => t.legal_entity_id);
   }
 
-  /** One batch of the roll-forward: its own transaction. */
+  /** One batch of `statehouse tasks roll-forward` (every entity, whatever its state): its own transaction. */
   const replanBatch = (legalEntityIds: string[]) => deps.db.transaction().execute((trx) => replan(trx, legalEntityIds));
+
+  /**
+   * One batch of the daily roll-forward: the entities due among ids after `after` up to `through`, in one
+   * transaction. Idempotent: an entity re-planned is no longer due, so a retried or duplicated batch finds nothing.
+   */
+  async function replanDueBatch(after: string, through: string): Promise<{ entities: number; created: number }> {
+    const ids = await repositoryFor(deps.db).dueEntityIds(after, DUE_BATCH_LIMIT, today(), await catalogRevision(), through);
+    if (ids.length === 0) return { entities: 0, created: 0 };
+    let entities = 0;
+    const created = await deps.db.transaction().execute((trx) => replanEntities(trx, ids, {}, true, (n) => (entities = n)));
+    return { entities, created: [...created.values()].reduce((sum, rows) => sum + rows.length, 0) };
+  }
 
   return {
     lock,
     replan,
     replanBatch,
+    replanDueBatch,
+    /** One page of the ids of the entities due for the roll-forward today, in id order. */
+    dueEntityIdsAfter: async (after: string, limit: number) => repositoryFor(deps.db).dueEntityIds(after, limit, today(), await catalogRevision()),
+    /** The catalog revision this process plans with (catalog_versions). */
+    catalogRevision,
 
     /** Operator view (CLI): which requirements apply to an entity and why, with the tasks planned. */
     async explain(legalEntityId: string) {
@@ -129,6 +179,9 @@ export function createPlanningService(deps: PlanningDeps) {
     entityIdsAfter: (after: string, limit: number) => repositoryFor(deps.db).entityIdsAfter(after, limit),
   };
 }
+
+/** At most this many entities per batch job: a range found with 200 due may have gained new entities since. */
+const DUE_BATCH_LIMIT = 1000;
 
 export type PlanningService = ReturnType<typeof createPlanningService>;
 /** What a capability that changes an entity's facts needs of planning. */
