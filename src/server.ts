@@ -39,6 +39,9 @@ export async function startServer(config: Config, log: (message: string) => void
     await jobs.work(app.services.jobDefinitions);
     // Outbox → webhook deliveries, beside the queue that performs them.
     stopFanOut = app.services.webhookDeliveries.startFanOut(log);
+    // The catalog's revision is numbered with a connection of its own: asked for now, before any request's
+    // transaction waits on it (under load right after a start, a pool full of such transactions would starve it).
+    void app.services.planning.planning.catalogRevision().catch(() => {});
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await stopFanOut();

@@ -60,6 +60,13 @@ export interface PlannedTask {
 /** Tasks are planned this far ahead; the daily job rolls the window forward. */
 export const HORIZON_DAYS = 365;
 
+/**
+ * Bump with every change of this engine's code that changes a plan for the same facts and catalog (a date rule, a
+ * criterion, the horizon): the daily roll-forward then re-plans every entity once with the new release, as it
+ * does for a new catalog (modules/planning catalogHash).
+ */
+export const PLANNING_ENGINE_VERSION = 1;
+
 const answerKey = (questionId: string, region: string, periodKey = 'once') => `${questionId}:${region}:${periodKey}`;
 /** The United States as the federal requirements' reasons name it. */
 const NATION = 'the United States';

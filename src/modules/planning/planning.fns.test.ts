@@ -144,9 +144,9 @@ describe('isDueForRollForward: which entities the daily roll-forward re-plans (t
     expect(due(null, null)).toBe(true);
     expect(due('2027-05-01', null)).toBe(true);
   });
-  it('planned with a newer catalog (a process of the next release): never, even when its window gains an occurrence', () => {
+  it('planned with a newer catalog (a process of the next release, or after a rollback): only when its window gains an occurrence', () => {
     expect(due('2027-05-01', 6)).toBe(false);
-    expect(due('2026-11-01', 6)).toBe(false);
-    expect(due(null, 6)).toBe(false);
+    expect(due('2026-11-01', 6)).toBe(true);
+    expect(due('2026-11-24', 6)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { regionById } from '../../catalog/regions.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
-import type { EngineInput, PlannedTask } from '../../engine/engine.js';
+import { PLANNING_ENGINE_VERSION, type EngineInput, type PlannedTask } from '../../engine/engine.js';
 import { ESTIMATED_PREFIX, estimatedPeriodKey } from '../../engine/schedule.js';
 import type { PlanningEntityRow } from './planning.repository.js';
 
@@ -11,23 +11,26 @@ export const identityOf = (t: { definition_id: string; region_code: string; peri
 export const plannedIdentity = (t: PlannedTask) => `${t.definitionId}|${t.regionCode}|${t.periodKey}`;
 
 /**
- * Identifies the catalog's content (every region, federal requirement and question, as loaded): two processes
- * with the same hash plan alike. Maps are written as their entries, in their (sorted) load order.
+ * Identifies what plans are made from: the engine's version and the catalog's content (every region, federal
+ * requirement and question, as loaded). Two processes with the same hash plan alike; a release that changes
+ * either makes every entity due once. Maps are written as their entries, in their (sorted) load order.
  */
 export function catalogHash(catalog: Catalog): string {
   const { regions, federal, questions, employerRequirements } = catalog;
   const text = JSON.stringify({ regions, federal, questions, employerRequirements }, (_key, value: unknown) => (value instanceof Map ? [...value] : value));
-  return createHash('sha256').update(text).digest('base64url');
+  return createHash('sha256').update(`engine ${PLANNING_ENGINE_VERSION}\n`).update(text).digest('base64url');
 }
 
 /**
  * Whether the daily roll-forward re-plans this entity on `today` with catalog `revision`: its window gains an
- * occurrence, it was planned with an older catalog, or not since the roll-forward became incremental — and never
- * when planned with a newer catalog (a process of the previous release during a rolling deploy: see docs/scaling.md).
+ * occurrence (whatever catalog planned it: a date is never skipped, even after a rollback to an older release),
+ * or it was planned with an older catalog, or not since the roll-forward became incremental. A newer catalog's
+ * plan alone is never a reason (a process of the previous release during a rolling deploy: see docs/scaling.md).
  */
 export function isDueForRollForward(entity: { next_replan_on: string | null; catalog_revision: number | null }, today: string, revision: number): boolean {
-  if (entity.catalog_revision !== null && entity.catalog_revision > revision) return false;
-  return entity.catalog_revision === null || entity.catalog_revision < revision || entity.next_replan_on === null || entity.next_replan_on <= today;
+  const dateDue = entity.next_replan_on === null || entity.next_replan_on <= today;
+  const olderCatalog = entity.catalog_revision === null || entity.catalog_revision < revision;
+  return dateDue || olderCatalog;
 }
 
 /** What the engine needs about one entity, from its stored rows. */

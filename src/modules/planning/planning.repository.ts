@@ -42,7 +42,7 @@ export function createPlanningRepository(db: Db) {
     /**
      * One page of the ids, in id order, of the entities the roll-forward must re-plan on `today` with catalog
      * `revision`: their window gains an occurrence, or they were planned with an older catalog, or never since the
-     * roll-forward became incremental. Those planned with a newer catalog are left to the processes that have it.
+     * roll-forward became incremental (planning.fns.ts, isDueForRollForward: the same rule).
      * `through`: only ids up to this one (a batch's range).
      */
     dueEntityIds: async (after: string, limit: number, today: string, revision: number, through?: string): Promise<string[]> => {
@@ -50,8 +50,7 @@ export function createPlanningRepository(db: Db) {
         .where((eb) => eb.or([
           eb('next_replan_on', 'is', null), eb('next_replan_on', '<=', today),
           eb('catalog_revision', 'is', null), eb('catalog_revision', '<', revision),
-        ]))
-        .where((eb) => eb.or([eb('catalog_revision', 'is', null), eb('catalog_revision', '<=', revision)]));
+        ]));
       if (through !== undefined) query = query.where('id', '<=', through);
       return (await query.orderBy('id').limit(limit).execute()).map((e) => e.id);
     },

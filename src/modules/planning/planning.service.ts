@@ -91,8 +91,8 @@ export function createPlanningService(deps: PlanningDeps) {
   }
 
   /**
-   * `rollForward`: only the entities still due once locked (another worker may have just planned them), and never
-   * one planned with a newer catalog than this process's (a rolling deploy: it would flap between the two).
+   * `rollForward`: only the entities still due once locked (another worker may have just planned them); a newer
+   * catalog's plan is re-planned here only when its date comes (isDueForRollForward).
    */
   async function replanEntities(
     trx: Db, legalEntityIds: string[], cause: ReplanCause, rollForward: boolean, planned?: (entities: number) => void,
