@@ -79,6 +79,19 @@ describe('keys and tokens across two processes', () => {
     for (const app of [a.app, b.app]) expect(await entityStatus(app, bogus)).toBe(401);
   });
 
+  it('a token both processes had verified is refused once two rotations have dropped the key that signed it', async () => {
+    const token = await accessToken(a.app, platform.apiKey, entityId);
+    for (const app of [a.app, b.app]) expect(await entityStatus(app, token)).toBe(200); // verified, and cached, by both
+    const signer = await cli().get(INSTANCE_KEY.accessTokens);
+    expect(await signedWith(signer, token)).toBe(true);
+    const rotator = cli();
+    await rotator.rotate(INSTANCE_KEY.accessTokens);
+    await rotator.rotate(INSTANCE_KEY.accessTokens); // the signer is no longer even the previous key
+    for (const app of [a.app, b.app]) await waitUntil(async () => (await entityStatus(app, token)) === 401, 'the cached token refused');
+    // A token signed now is accepted by both.
+    for (const app of [a.app, b.app]) expect(await entityStatus(app, await accessToken(app, platform.apiKey, entityId))).toBe(200);
+  });
+
   it('CSRF and file-link keys: another process reads a rotated key at its next check (at most a second later)', async () => {
     let clock = 0;
     const reader = createInstanceKeys(a.db, createVault([TEST_VAULT_KEY]), () => clock);

@@ -39,6 +39,8 @@ export function createSharedRateLimitCounters(db: Db, reportError: (error: unkno
     failing = true;
   };
   const counters = new Map<string, Counter>();
+  // Counts of counters forgotten (see MAX_COUNTERS) before their sync: still sent with the next one (bounded too).
+  let orphans: { key: string; windowStart: number; sent: number }[] = [];
   let syncs = 0;
   let longestWindowMs = 0;
   let running: Promise<void> | null = null;
@@ -53,7 +55,11 @@ export function createSharedRateLimitCounters(db: Db, reportError: (error: unkno
     let counter = counters.get(id);
     if (!counter) {
       // A flood of distinct keys (random credentials) must not grow memory or the sync without bound.
-      if (counters.size >= MAX_COUNTERS) counters.delete(counters.keys().next().value!);
+      if (counters.size >= MAX_COUNTERS) {
+        const [oldestId, oldest] = counters.entries().next().value!;
+        if (oldest.pending > 0 && orphans.length < MAX_COUNTERS) orphans.push({ key: oldest.key, windowStart: oldest.windowStart, sent: oldest.pending });
+        counters.delete(oldestId);
+      }
       longestWindowMs = Math.max(longestWindowMs, windowMs);
       const created: Counter = { key, windowStart, windowMs, global: 0, pending: 0, known: Promise.resolve() };
       // A failed read counts from zero here (the limiter must not take the service down with the database).
@@ -70,14 +76,17 @@ export function createSharedRateLimitCounters(db: Db, reportError: (error: unkno
     const now = Date.now();
     for (const [id, c] of counters) if (c.windowStart + c.windowMs <= now) counters.delete(id); // the window is over
     const live = [...counters.values()];
-    if (live.length > 0) {
-      const sending = live.filter((c) => c.pending > 0).map((c) => ({ c, sent: c.pending }));
+    const flushing = orphans;
+    orphans = [];
+    if (live.length > 0 || flushing.length > 0) {
+      const counted = live.filter((c) => c.pending > 0).map((c) => ({ c, sent: c.pending }));
+      const sending = [...counted.map(({ c, sent }) => ({ key: c.key, windowStart: c.windowStart, sent })), ...flushing];
       const reading = live.filter((c) => c.pending === 0);
       // The insert's rows come back with their new totals; the others are read as they stood (one round trip).
       const { rows } = await sql<{ key: string; window_start: string; count: number }>`
         with added as (
           insert into rate_limit_counters as r (key, window_start, count)
-          select * from unnest(${sending.map((s) => s.c.key)}::text[], ${sending.map((s) => s.c.windowStart)}::bigint[], ${sending.map((s) => s.sent)}::int[])
+          select * from unnest(${sending.map((s) => s.key)}::text[], ${sending.map((s) => s.windowStart)}::bigint[], ${sending.map((s) => s.sent)}::int[])
           order by 1, 2
           on conflict (key, window_start) do update set count = r.count + excluded.count
           returning r.key, r.window_start, r.count)
@@ -85,9 +94,12 @@ export function createSharedRateLimitCounters(db: Db, reportError: (error: unkno
         union all
         select r.key, r.window_start::text, r.count from rate_limit_counters r
         join unnest(${reading.map((c) => c.key)}::text[], ${reading.map((c) => c.windowStart)}::bigint[]) as w(key, window_start)
-          on r.key = w.key and r.window_start = w.window_start`.execute(db);
+          on r.key = w.key and r.window_start = w.window_start`.execute(db).catch((error: unknown) => {
+        orphans.push(...flushing); // kept for the next sync, as the live counters' pending counts are
+        throw error;
+      });
       failing = false;
-      for (const { c, sent } of sending) c.pending -= sent;
+      for (const { c, sent } of counted) c.pending -= sent;
       for (const row of rows) {
         const c = counters.get(`${row.window_start}\n${row.key}`);
         if (c) c.global = Math.max(c.global, row.count);

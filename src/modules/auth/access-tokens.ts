@@ -50,7 +50,9 @@ export function createAccessTokens(deps: AccessTokensDeps) {
     for (const key of candidates) ok = safeEqual(Buffer.from(signature), Buffer.from(mac(key, payload))) || ok; // every key, always
     return ok;
   };
-  const verified = new Map<string, { scope: AccessScope; apiKeyId: string; expiresAtMs: number }>();
+  // Each entry remembers the key set it was verified under: once the keys change (a rotation dropped a key), it is
+  // verified again rather than trusted for the rest of its life.
+  const verified = new Map<string, { scope: AccessScope; apiKeyId: string; expiresAtMs: number; keys: readonly Buffer[] }>();
   const requireActiveKey = async (apiKeyId: string) => {
     if (!(await apiKeyActive(apiKeyId))) throw revoked();
   };
@@ -74,14 +76,18 @@ export function createAccessTokens(deps: AccessTokensDeps) {
       const match = /^bearer\s+(\S+)\s*$/i.exec(authorization.trim());
       if (!match) throw new UnauthorizedError('Not authenticated: use the header "Authorization: Bearer <access_token>"');
       const token = match[1]!;
+      const current = await keys.get();
       const known = verified.get(token);
       if (known) {
         if (known.expiresAtMs <= now()) {
           verified.delete(token);
           throw expired();
         }
-        await requireActiveKey(known.apiKeyId);
-        return known.scope;
+        if (known.keys === current) {
+          await requireActiveKey(known.apiKeyId);
+          return known.scope;
+        }
+        verified.delete(token);
       }
       const invalid = () => new UnauthorizedError('Invalid access token');
       if (!token.startsWith(TOKEN_PREFIX) || token.length > 1024) throw invalid();
@@ -91,10 +97,12 @@ export function createAccessTokens(deps: AccessTokensDeps) {
       // padding, other alphabets or different spare bits in the last character are all invalid. (Decoding
       // first would accept look-alikes: several strings, one token.) The payload is signed as text already.
       if (!BASE64URL.test(payload) || !BASE64URL.test(signature)) throw invalid();
-      if (!signedByAny(await keys.get(), payload, signature)) {
+      let verifiedUnder = current;
+      if (!signedByAny(current, payload, signature)) {
         // Perhaps signed by a process that read a newer key (a rotation): re-read the keys once, then decide.
         const reloaded = await keys.reload();
         if (!reloaded || !signedByAny(reloaded, payload, signature)) throw invalid();
+        verifiedUnder = reloaded;
       }
       let claims: { v?: unknown; p?: unknown; e?: unknown; k?: unknown; x?: unknown };
       try {
@@ -107,7 +115,7 @@ export function createAccessTokens(deps: AccessTokensDeps) {
       await requireActiveKey(claims.k);
       const scope = { platformId: claims.p, legalEntityId: claims.e };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-      verified.set(token, { scope, apiKeyId: claims.k, expiresAtMs: claims.x * 1000 });
+      verified.set(token, { scope, apiKeyId: claims.k, expiresAtMs: claims.x * 1000, keys: verifiedUnder });
       return scope;
     },
   };

@@ -159,7 +159,12 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     if (expectedKey && expectedKey !== key) return `superseded (${expectedKey}; now ${key})`;
     const connector = deps.connectors.byName(row.performer);
     const token = randomUUID();
-    const held = await repo.leaseStep(row.id, { step: row.current_step, round: row.round, key }, token, leaseSeconds);
+    // Under the entity's planning lock, as every other writer of its automations: the task-list version trigger then
+    // never waits on a counter a re-planning holds while that re-planning waits on this row (a deadlock).
+    const held = await db.transaction().execute(async (trx) => {
+      await deps.planning.lock(trx, [row.legal_entity_id]);
+      return createAutomationsRepository(trx).leaseStep(row.id, { step: row.current_step!, round: row.round, key }, token, leaseSeconds);
+    });
     if (!held) return whyNotHeld(automationId, key);
     if (!connector) return fail(held, token, key, `No connector named '${row.performer}' in this configuration`);
     let outcome: ConnectorStepOutcome;

@@ -42,6 +42,8 @@ export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = D
   const sets = new Map<InstanceKeyName, KeySet>();
   /** One check at a time per key: a burst of requests (or of forged tokens) shares it. */
   const checking = new Map<InstanceKeyName, Promise<KeySet>>();
+  /** Rotations made by this process, per key: a check begun before one does not store what it read. */
+  const rotations = new Map<InstanceKeyName, number>();
 
   const sealedColumns = (name: string, key: Buffer) => {
     const sealed = vault.sealBytes(key, aad(name));
@@ -80,17 +82,25 @@ export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = D
     return { revision, keys, checkedAt: clock() };
   }
 
-  /** Re-reads the key's revision (and the keys, if it moved); concurrent callers share one check. */
+  /**
+   * Re-reads the key's revision (and the keys, if it moved); concurrent callers share one check. A check that
+   * began before this process rotated the key does not store what it read (it may predate the rotation).
+   */
   function check(name: InstanceKeyName): Promise<KeySet> {
     const running = checking.get(name);
     if (running) return running;
     const known = sets.get(name);
+    const generation = rotations.get(name) ?? 0;
     const next = (async () => {
       if (known && (await revisionOf(name)) === known.revision) return { ...known, checkedAt: clock() };
       return load(name);
     })();
     checking.set(name, next);
-    next.then((set) => sets.set(name, set), () => {}).finally(() => checking.delete(name));
+    next.then((set) => {
+      if ((rotations.get(name) ?? 0) === generation) sets.set(name, set);
+    }, () => {}).finally(() => {
+      if (checking.get(name) === next) checking.delete(name);
+    });
     return next;
   }
 
@@ -144,6 +154,8 @@ export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = D
         if (current) await trx.renameKey(name, previousName(name), sealedColumns(previousName(name), open(current)));
         await trx.insertKey(name, sealedColumns(name, randomBytes(KEY_BYTES)));
       });
+      rotations.set(name, (rotations.get(name) ?? 0) + 1);
+      checking.delete(name);
       sets.delete(name);
     },
 
