@@ -7,7 +7,7 @@
  * BENCH_PG_QUERY picks the query:
  * - `legal-entity` (default, target b): `select * from legal_entities where id = $1 and platform_id = $2`,
  *   answering JSON.stringify(row) (404 when there is none);
- * - `tasks` (target d0): `select * from tasks where legal_entity_id = $1`, the one query GET /tasks
+ * - `tasks` (target d0): `select * from tasks where legal_entity_id = $1 order by id` (ordered: the body is compared), the one query GET /tasks
  *   needs, answering JSON.stringify(rows);
  * - `mail` (target g0): `select * from mail_items where legal_entity_id = $1 order by received_on desc, id`,
  *   the one query GET /v2/mail needs, answering JSON.stringify(rows).
@@ -22,7 +22,7 @@ import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js
 
 const QUERIES = {
   'legal-entity': { name: 'bare-pg', sql: 'select * from legal_entities where id = $1 and platform_id = $2', rows: false },
-  tasks: { name: 'bare-pg-tasks', sql: 'select * from tasks where legal_entity_id = $1', rows: true },
+  tasks: { name: 'bare-pg-tasks', sql: 'select * from tasks where legal_entity_id = $1 order by id', rows: true },
   mail: { name: 'bare-pg-mail', sql: 'select * from mail_items where legal_entity_id = $1 order by received_on desc, id', rows: true },
 } as const;
 const MODE = process.env.BENCH_PG_QUERY || 'legal-entity';

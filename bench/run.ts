@@ -5,7 +5,7 @@
  *   (b)  bare-pg      a bare node:http server running the same one-row query on a pg.Pool(10)
  *   (c1) Statehouse GET /legal_entity   (bearer token)
  *   (c2) Statehouse POST /accounts/auth (platform API key)
- *   (d0) bare-pg-tasks  a bare node:http server running `select * from tasks where legal_entity_id = $1`
+ *   (d0) bare-pg-tasks  a bare node:http server running `select * from tasks where legal_entity_id = $1 order by id`
  *        for an entity with ~300 tasks, on a pg.Pool(10)
  *   (d1) Statehouse GET /tasks (filtered by status and tags) for that entity
  *   (d2) Statehouse GET /v2/tasks (filtered by status and category, page_size=100) for that entity

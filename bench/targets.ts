@@ -41,7 +41,7 @@ export function buildTargets(ready: Ready): Target[] {
     {
       key: 'd0', name: 'bare-pg-tasks', server: barePgTasks, url: barePgTasks.info.url as string, method: 'GET',
       expectBody: pgTasksCheck.body.toString('utf8'), sampleRss: false, responseBytes: pgTasksCheck.body.length,
-      description: `node:http + select * from tasks where legal_entity_id = $1 (${tasksResponse.rows} rows, pg.Pool of 10) + JSON.stringify(rows): the floor for GET /tasks`,
+      description: `node:http + select * from tasks where legal_entity_id = $1 order by id (${tasksResponse.rows} rows, pg.Pool of 10) + JSON.stringify(rows): the floor for GET /tasks`,
     },
     {
       key: 'd1', name: 'GET /tasks', server: statehouse as Child<Record<string, unknown>>, url: `${sh.url}${TASKS_PATH}`, method: 'GET', headers: tasksBearer,
