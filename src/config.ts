@@ -54,7 +54,7 @@ export interface Config {
   metricsToken: string | null;
   /** STATEHOUSE_ENV, else NODE_ENV=production; production refuses unsafe setups (see src/production.ts). */
   environment: Environment;
-  /** Requests per window, counted in this process's memory (0 = no limit); see docs/decisions.md "Cheap refusal". */
+  /** Requests per window, counted by every process together (synced each second; 0 = no limit); see docs/scaling.md. */
   rateLimits: RateLimits;
   /** Load shedding (503) when the event loop falls behind; 0 switches a check off. */
   /** maxHeapUsedShare: share of V8's heap limit above which requests are shed (0 = off). */
