@@ -3,6 +3,7 @@
  * records, in the transaction of the change (a transactional outbox; see docs/events.md).
  */
 import type { Db } from '../../db/database.js';
+import type { TaskRow } from '../../db/schema.js';
 
 /** Every event type Statehouse records, `<resource>.<what happened>`. */
 export const EVENT_TYPES = [
@@ -65,6 +66,11 @@ export interface TaskChange {
   kind: 'created' | 'updated' | 'deleted';
   /** For `updated`: the fields that changed (the v2 task's names, e.g. 'due_date', 'status', 'answer'). */
   changed?: string[];
+  /**
+   * For `created`: the row as the insert returned it, with its entity's platform. The event is then built from it
+   * without reading the task back (a task just inserted has no automation yet): a first planning writes ~42 per entity.
+   */
+  inserted?: TaskRow & { platform_id: string };
 }
 
 /**

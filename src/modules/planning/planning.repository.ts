@@ -4,8 +4,8 @@ import type { TaskRow } from '../../db/schema.js';
 import type { PlannedTask } from '../../engine/engine.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 
-/** What a re-planning reports of each task it created. */
-export type CreatedTask = Pick<TaskRow, 'id' | 'legal_entity_id'>;
+/** What a re-planning reports of each task it created: the row as inserted (its event is built from it). */
+export type CreatedTask = TaskRow;
 
 export type PlanningEntityRow = Awaited<ReturnType<ReturnType<typeof createPlanningRepository>['findPlanningEntities']>>[number];
 
@@ -19,7 +19,7 @@ export function createPlanningRepository(db: Db) {
 
     findPlanningEntities: (ids: string[]) =>
       db.selectFrom('legal_entities')
-        .select(['id', 'entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at',
+        .select(['id', 'platform_id', 'entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at',
           'next_replan_on', 'catalog_revision'])
         .where('id', 'in', ids).orderBy('id').execute(),
 
@@ -85,7 +85,7 @@ export function createPlanningRepository(db: Db) {
           ${col((r) => r.task.dueDateBasis?.questionId ?? null)}::text[],
           ${col((r) => JSON.stringify(r.task.criteriaMet))}::jsonb[], ${col((r) => JSON.stringify(r.task.blockedBy))}::jsonb[])
         on conflict on constraint tasks_identity_key do nothing
-        returning id, legal_entity_id`.execute(db);
+        returning *`.execute(db);
       return result.rows;
     },
 

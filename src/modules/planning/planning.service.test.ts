@@ -11,7 +11,7 @@ import { createPlanningService } from './planning.service.js';
 const catalog = loadCatalog();
 const TODAY = new Date('2026-06-01T12:00:00Z');
 const ENTITY: PlanningEntityRow = {
-  id: 'le_a', entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15',
+  id: 'le_a', platform_id: 'pl_a', entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15',
   accounting_year_end: 12, created_at: new Date('2026-01-10T00:00:00Z'), next_replan_on: null, catalog_revision: null,
 };
 
@@ -36,7 +36,7 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
     insertPlanned: async (rows) => rows.map(({ legalEntityId, task }) => {
       const created = row(legalEntityId, task);
       tasks.push(created);
-      return { id: created.id, legal_entity_id: legalEntityId };
+      return { ...created };
     }),
     updatePlanned: async (_le, id, t) => void Object.assign(tasks.find((x) => x.id === id)!, { due_date: t.dueDate, applicable: true }),
     deleteTasks: async (_les, ids) => void tasks.splice(0, tasks.length, ...tasks.filter((t) => !ids.includes(t.id))),
@@ -67,7 +67,8 @@ describe('planning service', () => {
     recordedChanges.length = 0;
     const created = (await planning.replan({} as Db, ['le_a'])).get('le_a') ?? [];
     expect(created.length).toBeGreaterThan(0);
-    expect(recordedChanges).toEqual(created.map((t) => ({ taskId: t.id, kind: 'created' })));
+    // Each created task comes with its inserted row and platform, so its event needs no read-back.
+    expect(recordedChanges).toEqual(created.map((t) => ({ taskId: t.id, kind: 'created', inserted: { ...t, platform_id: 'pl_a' } })));
     expect(fake.tasks.every((t) => t.region_code === 'DE')).toBe(true);
     expect((await planning.replan({} as Db, ['le_a'])).size).toBe(0);
     expect(recordedChanges).toHaveLength(created.length);

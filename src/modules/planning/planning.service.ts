@@ -133,9 +133,11 @@ export function createPlanningService(deps: PlanningDeps) {
     await repo.markNotApplicable(ids, notApplicable);
     const created = await repo.insertPlanned(inserts);
     await repo.recordPlanned(replanned, ownRevision);
+    const platformOf = new Map(entities.map((e) => [e.id, e.platform_id]));
     changes.push(
       ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'] })),
-      ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created' })),
+      // With the inserted row: no read-back for the event (most of a first planning's work).
+      ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created', inserted: { ...t, platform_id: platformOf.get(t.legal_entity_id)! } })),
     );
     await deps.taskEvents.record(trx, mergeUpdates(changes), [...(cause.events ?? []), ...deleted]);
     return groupBy(created, (t) => t.legal_entity_id);

@@ -32,14 +32,17 @@ export function createTaskEvents(deps: TaskEventsDeps): TaskEvents {
 
   async function describe(trx: Db, changes: readonly TaskChange[]): Promise<NewEvent[]> {
     if (changes.length === 0) return [];
-    const rows = new Map((await createTasksRepository(trx).findForEvents(changes.map((c) => c.taskId))).map((r) => [r.id, r]));
+    // Tasks just inserted come with their row (TaskChange.inserted): only the others are read.
+    const toRead = changes.filter((c) => !c.inserted).map((c) => c.taskId);
+    const rows = new Map((await createTasksRepository(trx).findForEvents(toRead)).map((r) => [r.id, r]));
     const out: NewEvent[] = [];
     for (const change of changes) {
-      const row = rows.get(change.taskId);
+      const read = change.inserted ? undefined : rows.get(change.taskId);
+      const row = change.inserted ?? read;
       const view = row && taskViewOf(deps.catalog, row);
       // A task the catalog no longer defines is shown nowhere, so it has no event either.
       if (!row || !view) continue;
-      if (view.kind === 'requirement') view.automation = automationOf(row);
+      if (view.kind === 'requirement' && read) view.automation = automationOf(read);
       out.push({
         type: `task.${change.kind}`,
         platformId: row.platform_id,
