@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatform, createTestApp, json, signupWithToken, VALID_SIGNUP_HOSTED, type TestApp } from './helpers/app.js';
 import { eventsUntil, type ListedEvent } from './helpers/events.js';
@@ -43,6 +44,18 @@ describe('events log: what the changes record', () => {
     expect(completed).toHaveLength(1);
     expect(completed[0]!.data.object).toEqual(json(await t.app.inject({ url: '/v2/legal_entity', headers: bearer(token) })));
     expect(events.indexOf(completed[0]!)).toBeGreaterThan(events.indexOf(updated.at(-1)!));
+  });
+
+  it('a whole v2 task payload is stored inline and uncompressed (migration 20261128130000: no pglz on a first planning)', async () => {
+    const { entityId, token } = await signupWithToken(t.app, apiKey, { business_name: 'Inline Payloads Inc' });
+    expect((await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token) })).statusCode).toBe(200);
+    await ofEntity(entityId, (e) => e.some((x) => x.type === 'task.created'));
+    const { rows } = await sql<{ bytes: number; compression: string | null }>`
+      select pg_column_size(data) as bytes, pg_column_compression(data) as compression
+        from events where legal_entity_id = ${entityId} and type = 'task.created'`.execute(t.db);
+    // Under PostgreSQL's default rule every payload over ~2 kB would be compressed; these stay as written.
+    expect(rows.filter((r) => r.bytes > 2100).length, JSON.stringify(rows.map((r) => r.bytes))).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.compression !== null)).toEqual([]);
   });
 
   it('a status change and an answer record task.updated (and the location it sets, location.updated) in their transaction', async () => {

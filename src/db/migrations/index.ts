@@ -24,6 +24,7 @@ import * as taskListVersions from './20261128090000_task-list-versions.js';
 import * as rateLimitCounters from './20261128090100_rate-limit-counters.js';
 import * as incrementalRollForward from './20261128100000_incremental-roll-forward.js';
 import * as tenantKeys from './20261128120000_tenant-keys.js';
+import * as eventsInlinePayloads from './20261128130000_events-inline-payloads.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '20261128090100_rate-limit-counters': rateLimitCounters,
   '20261128100000_incremental-roll-forward': incrementalRollForward,
   '20261128120000_tenant-keys': tenantKeys,
+  '20261128130000_events-inline-payloads': eventsInlinePayloads,
 };
