@@ -71,6 +71,8 @@ export interface RateLimits {
   authOperations: number;
   /** 401 answers per client address; past it the address gets 429 until the window ends. */
   failedAuth: number;
+  /** How long a key's first request in a window waits for the count other processes shared (default 250 ms). */
+  sharedReadWaitMs?: number;
 }
 
 export type Environment = 'development' | 'production';
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       perAddress: integer('RATE_LIMIT_PER_ADDRESS', 3000, 0, 10_000_000),
       authOperations: integer('RATE_LIMIT_AUTH_OPERATIONS', 600, 0, 10_000_000),
       failedAuth: integer('RATE_LIMIT_FAILED_AUTH', 200, 0, 10_000_000),
+      sharedReadWaitMs: integer('RATE_LIMIT_SHARED_READ_WAIT_MS', 250, 0, 60_000),
     },
     loadShedding: {
       maxEventLoopDelayMs: integer('SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),

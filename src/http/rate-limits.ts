@@ -37,7 +37,8 @@ const tooMany = (retryAfter: number, what: string) =>
  * write per request, a bounded overshoot); without it, each process counts in its own memory.
  */
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, db?: Db): Promise<void> {
-  const shared = db ? createSharedRateLimitCounters(db, (error) => app.log.warn({ err: error }, 'rate-limit counters: the shared counts could not be read or written; counting locally meanwhile')) : null;
+  const reportError = (error: unknown) => app.log.warn({ err: error }, 'rate-limit counters: the shared counts could not be read or written; counting locally meanwhile');
+  const shared = db ? createSharedRateLimitCounters(db, reportError, { firstReadWaitMs: limits.sharedReadWaitMs }) : null;
   await app.register(rateLimit, { global: false, timeWindow: limits.windowSeconds * 1000, cache: 20_000, ...(shared && { store: shared.store }) });
   if (shared) {
     shared.start();

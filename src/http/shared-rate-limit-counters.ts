@@ -6,6 +6,12 @@ import type { Db } from '../db/database.js';
 export const SYNC_INTERVAL_MS = 1000;
 /** Keys counted at once in one process (as many as the in-memory store kept); past it the oldest is forgotten. */
 const MAX_COUNTERS = 20_000;
+/**
+ * How long a key's first request in a window waits for the shared count before deciding on what this process knows
+ * (the read goes on, and its count is used from then). Without a bound, a database that does not answer would hold
+ * such a request for the pool's whole connect timeout; while a sync is known to be failing it does not wait at all.
+ */
+export const FIRST_READ_WAIT_MS = 250; // RATE_LIMIT_SHARED_READ_WAIT_MS
 /** Old windows are deleted every this many syncs. */
 const CLEANUP_EVERY = 60;
 
@@ -17,8 +23,10 @@ interface Counter {
   global: number;
   /** This process's requests not yet added to the database. */
   pending: number;
-  /** The first read of the shared count, which a first request in the window waits for. */
+  /** The first read of the shared count, which a first request in the window waits for (a bounded time). */
   known: Promise<void>;
+  /** Whether that read has ended (either way). */
+  settled: boolean;
 }
 
 /**
@@ -31,7 +39,11 @@ interface Counter {
  * Overshoot, bounded: a process does not see what the others admitted since their last sync, so an installation of
  * N processes admits at most the limit plus what N − 1 processes admit in one sync interval.
  */
-export function createSharedRateLimitCounters(db: Db, reportError: (error: unknown) => void = () => {}) {
+export function createSharedRateLimitCounters(
+  db: Db,
+  reportError: (error: unknown) => void = () => {},
+  { firstReadWaitMs = FIRST_READ_WAIT_MS }: { firstReadWaitMs?: number | undefined } = {},
+) {
   // Reported once per outage, not every second of it.
   let failing = false;
   const onError = (error: unknown) => {
@@ -61,11 +73,15 @@ export function createSharedRateLimitCounters(db: Db, reportError: (error: unkno
         counters.delete(oldestId);
       }
       longestWindowMs = Math.max(longestWindowMs, windowMs);
-      const created: Counter = { key, windowStart, windowMs, global: 0, pending: 0, known: Promise.resolve() };
+      const created: Counter = { key, windowStart, windowMs, global: 0, pending: 0, known: Promise.resolve(), settled: false };
       // A failed read counts from zero here (the limiter must not take the service down with the database).
-      created.known = readShared(key, windowStart).then((count) => {
-        created.global = Math.max(created.global, count);
-      }, onError);
+      created.known = readShared(key, windowStart)
+        .then((count) => {
+          created.global = Math.max(created.global, count);
+        }, onError)
+        .finally(() => {
+          created.settled = true;
+        });
       counters.set(id, created);
       counter = created;
     }
@@ -121,9 +137,17 @@ export function createSharedRateLimitCounters(db: Db, reportError: (error: unkno
   async function count(key: string, windowMs: number, increment: boolean) {
     const now = Date.now();
     const counter = counterFor(key, windowMs, now);
-    await counter.known;
+    if (!counter.settled) await waitAtMost(counter.known, failing ? 0 : firstReadWaitMs);
     if (increment) counter.pending += 1;
     return { current: counter.global + counter.pending, ttl: counter.windowStart + windowMs - now };
+  }
+
+  /** The promise, or the end of `ms`, whichever comes first. */
+  async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
+    if (ms <= 0) return;
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([promise, new Promise<void>((resolve) => (timeout = setTimeout(resolve, ms)))]);
+    clearTimeout(timeout);
   }
 
   /** The @fastify/rate-limit store: every limiter (child) shares these counters; their keys name the limiter. */
