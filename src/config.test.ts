@@ -15,10 +15,11 @@ describe('loadConfig', () => {
   });
 
   it('reads the rate limits and load-shedding thresholds (0 = off) and refuses bad ones', () => {
-    expect(loadConfig({}).rateLimits).toEqual({ windowSeconds: 60, perCredential: 6000, perAddress: 3000, authOperations: 600, failedAuth: 200 });
+    expect(loadConfig({}).rateLimits).toEqual({ windowSeconds: 60, perCredential: 6000, perAddress: 3000, authOperations: 600, failedAuth: 200, sharedReadWaitMs: 250 });
     expect(loadConfig({}).loadShedding).toEqual({ maxEventLoopDelayMs: 1000, maxEventLoopUtilization: 0, maxHeapUsedShare: 0.85 });
-    const config = loadConfig({ RATE_LIMIT_FAILED_AUTH: '0', RATE_LIMIT_WINDOW_SECONDS: '10', SHED_EVENT_LOOP_UTILIZATION: '0.95', SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_SHARE: '0' });
-    expect([config.rateLimits.failedAuth, config.rateLimits.windowSeconds]).toEqual([0, 10]);
+    const config = loadConfig({ RATE_LIMIT_FAILED_AUTH: '0', RATE_LIMIT_WINDOW_SECONDS: '10', RATE_LIMIT_SHARED_READ_WAIT_MS: '0', SHED_EVENT_LOOP_UTILIZATION: '0.95', SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_SHARE: '0' });
+    expect([config.rateLimits.failedAuth, config.rateLimits.windowSeconds, config.rateLimits.sharedReadWaitMs]).toEqual([0, 10, 0]);
+    expect(() => loadConfig({ RATE_LIMIT_SHARED_READ_WAIT_MS: '60001' })).toThrow(/RATE_LIMIT_SHARED_READ_WAIT_MS must be a whole number from 0 to 60000/);
     expect(config.loadShedding).toEqual({ maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedShare: 0 });
     expect(() => loadConfig({ SHED_EVENT_LOOP_UTILIZATION: '1.5', RATE_LIMIT_PER_ADDRESS: '-1' })).toThrow(
       /SHED_EVENT_LOOP_UTILIZATION must be a number from 0 to 1 \(got '1.5'\)[\s\S]*RATE_LIMIT_PER_ADDRESS|RATE_LIMIT_PER_ADDRESS[\s\S]*SHED_EVENT_LOOP_UTILIZATION/,
