@@ -38,7 +38,7 @@ function fakeDatabase() {
 }
 
 const incr = (store: FastifyRateLimitStore, key: string) =>
-  new Promise<{ current: number; ttl: number }>((resolve, reject) => store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), 60_000));
+  new Promise<{ current: number; ttl: number }>((resolve, reject) => store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), 60_000, 100));
 
 describe('shared rate-limit counters when the database does not answer', () => {
   let cleanup: (() => Promise<void>)[] = [];
