@@ -31,12 +31,15 @@ describe('events log: what the changes record', () => {
     expect(created.length, JSON.stringify(events.map((e) => [e.type, e.data.changed]))).toBeGreaterThan(0);
     const token = json(await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } })).access_token;
     // Every payload is the v2 task as the API shows it (planning builds them from the inserted rows, not read back).
+    // Compared with the task now, so only tasks no later event changed; a later step may update or delete some.
+    let compared = 0;
     for (const event of created) {
-      const live = await t.app.inject({ url: `/v2/tasks/${event.data.object.id}`, headers: bearer(token) });
-      // A later step of the wizard may have re-planned a task away (its task.deleted follows).
-      if (live.statusCode === 404) expect(events.some((e) => e.type === 'task.deleted' && e.data.object.id === event.data.object.id)).toBe(true);
-      else expect(event.data.object).toEqual(json(live));
+      const later = events.filter((e) => e.type !== 'task.created' && e.data.object?.id === event.data.object.id);
+      if (later.length > 0) continue;
+      expect(json(await t.app.inject({ url: `/v2/tasks/${event.data.object.id}`, headers: bearer(token) }))).toEqual(event.data.object);
+      compared += 1;
     }
+    expect(compared).toBeGreaterThan(0);
     const updated = events.filter((e) => e.type === 'legal_entity.updated');
     expect(updated.length).toBeGreaterThan(0);
     expect(updated.flatMap((e) => e.data.changed)).toContain('business_name');

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/database.js';
 import { createSharedRateLimitCounters } from './shared-rate-limit-counters.js';
 
@@ -43,6 +43,7 @@ const incr = (store: FastifyRateLimitStore, key: string) =>
 describe('shared rate-limit counters when the database does not answer', () => {
   let cleanup: (() => Promise<void>)[] = [];
   afterEach(async () => {
+    vi.useRealTimers();
     for (const step of cleanup.reverse()) await step();
     cleanup = [];
   });
@@ -57,6 +58,29 @@ describe('shared rate-limit counters when the database does not answer', () => {
     expect(await incr(store, 'requests:c:one')).toMatchObject({ current: 1 });
     expect(await incr(store, 'requests:c:one')).toMatchObject({ current: 2 });
     expect(errors).toEqual([]); // the read is still waiting: nothing has failed yet
+  });
+
+  it('the wait is counted from the first request for the key, and once a read has outlived it no request waits', async () => {
+    const database = fakeDatabase();
+    cleanup.push(() => database.close());
+    const db = await database.db();
+    // The clock is the test's: what is "in time" cannot depend on the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const counters = createSharedRateLimitCounters(db, () => {}, { firstReadWaitMs: 250 });
+    const store = new (counters.store as unknown as new () => FastifyRateLimitStore)();
+    const decided: string[] = [];
+    const track = (name: string, key: string) => incr(store, key).then((result) => decided.push(`${name}:${result.current}`));
+    const first = track('first', 'requests:c:one');
+    await vi.advanceTimersByTimeAsync(200);
+    const second = track('second', 'requests:c:one'); // arrives 200 ms in: 50 ms left, not another 250
+    await vi.advanceTimersByTimeAsync(49);
+    expect(decided).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all([first, second]);
+    expect(decided.sort()).toEqual(['first:1', 'second:2']);
+    // The read is still out: another key's first request is decided at once, with no time passing.
+    await track('other key', 'requests:c:two');
+    expect(decided).toContain('other key:1');
   });
 
   it('once the shared counts are known to fail, a first request does not wait at all', async () => {

@@ -7,9 +7,10 @@ export const SYNC_INTERVAL_MS = 1000;
 /** Keys counted at once in one process (as many as the in-memory store kept); past it the oldest is forgotten. */
 const MAX_COUNTERS = 20_000;
 /**
- * How long a key's first request in a window waits for the shared count before deciding on what this process knows
- * (the read goes on, and its count is used from then). Without a bound, a database that does not answer would hold
- * such a request for the pool's whole connect timeout; while a sync is known to be failing it does not wait at all.
+ * How long, from a key's first request in a window, its requests wait for the shared count before being decided on
+ * what this process knows (the read goes on, and its count is used from then). Without a bound, a database that does
+ * not answer would hold requests for the pool's whole connect timeout (or for ever, on a connection that hangs). Once
+ * a read has failed or run out of time, no request waits until a read or a sync succeeds again.
  */
 export const FIRST_READ_WAIT_MS = 250; // RATE_LIMIT_SHARED_READ_WAIT_MS
 /** Old windows are deleted every this many syncs. */
@@ -27,6 +28,8 @@ interface Counter {
   known: Promise<void>;
   /** Whether that read has ended (either way). */
   settled: boolean;
+  /** Until when requests wait for it (its first request's arrival plus the wait). */
+  waitUntil: number;
 }
 
 /**
@@ -49,6 +52,12 @@ export function createSharedRateLimitCounters(
   const onError = (error: unknown) => {
     if (!failing) reportError(error);
     failing = true;
+  };
+  // A read outlived its wait: the database is slow or gone, and no other request should wait for it either.
+  let slow = false;
+  const recovered = () => {
+    failing = false;
+    slow = false;
   };
   const counters = new Map<string, Counter>();
   // Counts of counters forgotten (see MAX_COUNTERS) before their sync: still sent with the next one (bounded too).
@@ -73,11 +82,12 @@ export function createSharedRateLimitCounters(
         counters.delete(oldestId);
       }
       longestWindowMs = Math.max(longestWindowMs, windowMs);
-      const created: Counter = { key, windowStart, windowMs, global: 0, pending: 0, known: Promise.resolve(), settled: false };
+      const created: Counter = { key, windowStart, windowMs, global: 0, pending: 0, known: Promise.resolve(), settled: false, waitUntil: now + firstReadWaitMs };
       // A failed read counts from zero here (the limiter must not take the service down with the database).
       created.known = readShared(key, windowStart)
         .then((count) => {
           created.global = Math.max(created.global, count);
+          recovered();
         }, onError)
         .finally(() => {
           created.settled = true;
@@ -114,7 +124,7 @@ export function createSharedRateLimitCounters(
         orphans.push(...flushing); // kept for the next sync, as the live counters' pending counts are
         throw error;
       });
-      failing = false;
+      recovered();
       for (const { c, sent } of counted) c.pending -= sent;
       for (const row of rows) {
         const c = counters.get(`${row.window_start}\n${row.key}`);
@@ -137,7 +147,10 @@ export function createSharedRateLimitCounters(
   async function count(key: string, windowMs: number, increment: boolean) {
     const now = Date.now();
     const counter = counterFor(key, windowMs, now);
-    if (!counter.settled) await waitAtMost(counter.known, failing ? 0 : firstReadWaitMs);
+    if (!counter.settled && !failing && !slow) {
+      await waitAtMost(counter.known, counter.waitUntil - now);
+      if (!counter.settled) slow = true;
+    }
     if (increment) counter.pending += 1;
     return { current: counter.global + counter.pending, ttl: counter.windowStart + windowMs - now };
   }
@@ -146,8 +159,11 @@ export function createSharedRateLimitCounters(
   async function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
     if (ms <= 0) return;
     let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([promise, new Promise<void>((resolve) => (timeout = setTimeout(resolve, ms)))]);
-    clearTimeout(timeout);
+    try {
+      await Promise.race([promise, new Promise<void>((resolve) => (timeout = setTimeout(resolve, ms)))]);
+    } finally {
+      clearTimeout(timeout);
+    }
   }
 
   /** The @fastify/rate-limit store: every limiter (child) shares these counters; their keys name the limiter. */
