@@ -36,8 +36,9 @@ interface Counter {
  * Rate-limit counts shared by every process of an installation without a database write per request: each process
  * counts in memory and, once a second, adds its new counts to `rate_limit_counters` and reads the others' back in ONE
  * statement; a decision uses the last-known shared count plus this process's own since. Windows are fixed and
- * aligned to the epoch, so every process counts the same window. The first request for a key in a window waits for
- * one read of its shared count (at most one read per key, window and process).
+ * aligned to the epoch, so every process counts the same window. The first request for a key in a window starts
+ * one read of its shared count (at most one read per key, window and process), which its requests wait for a bounded
+ * time (see FIRST_READ_WAIT_MS).
  *
  * Overshoot, bounded: a process does not see what the others admitted since their last sync, so an installation of
  * N processes admits at most the limit plus what N − 1 processes admit in one sync interval.
