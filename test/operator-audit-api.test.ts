@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditService } from '../src/modules/operators/audit.service.js';
 import { createPlatformWithEntity, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
@@ -91,6 +92,23 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
     const third = await events(`?action=automation.claim&limit=2&before=${second.next_before}`);
     expect([...second.events, ...third.events].map((e) => e.subject.id)).toEqual(['aut_2', 'aut_1', 'aut_0']);
     expect(third.next_before).toBeNull();
+  });
+
+  it('pages through events recorded within one millisecond without skipping any (the cursor keeps its microseconds)', async () => {
+    // Three events 100 µs apart, all in the same millisecond: a cursor read into a JS Date would lose the difference.
+    const at = (micros: string) => sql<Date>`${`2026-01-01 00:00:00.123${micros}+00`}::timestamptz`;
+    await t.db.insertInto('operator_audit_events').values(['100', '200', '300'].map((micros) => ({
+      id: `aud_same_ms_${micros}`, operator_key_id: 'opk_same_ms', operator_name: 'Same ms', action: 'automation.claim',
+      subject_type: 'automation', subject_id: `aut_same_ms_${micros}`, details: '{}', created_at: at(micros),
+    }))).execute();
+    const seen: string[] = [];
+    let page = await events('?operator_key_id=opk_same_ms&limit=1');
+    seen.push(...page.events.map((e) => e.id));
+    while (page.next_before) {
+      page = await events(`?operator_key_id=opk_same_ms&limit=1&before=${page.next_before}`);
+      seen.push(...page.events.map((e) => e.id));
+    }
+    expect(seen).toEqual(['aud_same_ms_300', 'aud_same_ms_200', 'aud_same_ms_100']);
   });
 
   it('answers 422 for bad filters and 401 without an operator key', async () => {

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OperatorAuditEventsTable } from '../../db/schema.js';
 
@@ -12,7 +12,7 @@ export interface AuditFilter {
   operatorKeyId?: string;
   action?: string;
   /** Newest first; pass the last id of a page to get the next one. */
-  before?: { createdAt: Date; id: string };
+  before?: string;
   limit: number;
 }
 
@@ -31,9 +31,12 @@ export function createAuditRepository(db: Db) {
       if (filter.subjectId) query = query.where('subject_id', '=', filter.subjectId);
       if (filter.operatorKeyId) query = query.where('operator_key_id', '=', filter.operatorKeyId);
       if (filter.action) query = query.where('action', '=', filter.action);
+      // Compared with the cursor's row in the database: its created_at has microseconds, which a JS Date would drop
+      // (and the rows in that lost microsecond range would be skipped).
       if (filter.before) {
-        const { createdAt, id } = filter.before;
-        query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+        query = query.where(
+          sql<boolean>`(created_at, id) < (select c.created_at, c.id from operator_audit_events c where c.id = ${filter.before})`,
+        );
       }
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
     },

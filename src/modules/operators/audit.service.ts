@@ -54,15 +54,12 @@ export function createAuditService(deps: { db: Db }) {
     recordCommitted: (event: AuditEvent): Promise<void> => record(deps.db, event),
 
     /** Newest first. `before` is the id of the last event of the previous page. */
-    async list(filter: Omit<AuditFilter, 'before'> & { before?: string }): Promise<AuditEventView[]> {
+    async list(filter: AuditFilter): Promise<AuditEventView[]> {
       const repo = createAuditRepository(deps.db);
-      let before: AuditFilter['before'];
-      if (filter.before) {
-        const row = await repo.find(filter.before);
-        if (!row) throw new NotFoundError(`Audit event '${filter.before}' not found`);
-        before = { createdAt: row.created_at, id: row.id };
+      if (filter.before && !(await repo.find(filter.before))) {
+        throw new NotFoundError(`Audit event '${filter.before}' not found`);
       }
-      const rows = await repo.list({ ...filter, before });
+      const rows = await repo.list(filter);
       return rows.map((row) => ({
         id: row.id,
         operator: { key_id: row.operator_key_id, name: row.operator_name },
