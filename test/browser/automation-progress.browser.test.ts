@@ -29,7 +29,6 @@ describe('the hosted automation page in a browser: progress, results, refusals, 
   });
 
   type Api = Awaited<ReturnType<typeof setupEntity>>;
-  const badge = (page: Page) => page.locator('.meta .badge').first().textContent();
 
   /** Opens a fresh automation session of the task. */
   async function openAutomation(api: Api, page: Page, taskId: string) {
@@ -50,15 +49,25 @@ describe('the hosted automation page in a browser: progress, results, refusals, 
     expect(new URL(page.url()).searchParams.get('status')).toBe('started');
   }
 
-  /** Follows "Check progress" (the page never reloads itself) until the badge says `status`. */
+  /**
+   * Follows "Check progress" (the page never reloads itself) until the badge says `status`. A page without the badge
+   * (one still loading, or an error page on a busy machine) is loaded again rather than waited on, and the last one
+   * seen is named if the wait runs out.
+   */
   async function checkUntil(page: Page, status: string) {
+    let seen = '';
     await waitUntil(async () => {
-      if ((await badge(page)) === status) return true;
+      const shown = page.locator('.meta .badge').first();
+      const text = (await shown.count()) > 0 ? await shown.textContent({ timeout: 5000 }).catch(() => null) : null;
+      if (text === status) return true;
+      seen = text === null ? await whereIs(page) : `the badge "${text}"`;
       const check = page.getByRole('link', { name: 'Check progress' });
-      if ((await check.count()) > 0) await navigate(page, () => check.click(), path(page));
+      if (text !== null && (await check.count()) > 0) await navigate(page, () => check.click(), path(page));
       else await page.reload({ waitUntil: 'load' });
       return false;
-    }, `the page to say ${status}`);
+    }, `the page to say ${status}`).catch((error: Error) => {
+      throw new Error(`${error.message}; last seen: ${seen}`);
+    });
   }
 
   it('start → progress → complete: the steps, who did it, the results and the confirmation, also on the task pages', async () => {

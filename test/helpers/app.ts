@@ -41,7 +41,10 @@ export interface TestAppOptions {
 export async function createTestApp(overrides: Partial<Config> = {}, logStream?: { write(line: string): void }, options: TestAppOptions = {}): Promise<TestApp> {
   const cluster = inject('testCluster');
   const url = await createTestDatabase(cluster);
-  const config = loadConfig({}, { publicBaseUrl: 'http://statehouse.test', databaseUrl: url, ...overrides });
+  // No load shedding unless a test asks for it (test/refusal.test.ts): on a busy CI machine a shed 503 would fail
+  // tests of something else.
+  const noShedding = { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0, maxHeapUsedShare: 0 };
+  const config = loadConfig({}, { publicBaseUrl: 'http://statehouse.test', databaseUrl: url, loadShedding: noShedding, ...overrides });
   const db = createDb(url, 5);
   let offset = 0;
   const queue: JobQueue | null = options.jobs === true ? await startJobQueue(url, (line) => logStream?.write(`${line}\n`)) : null;
