@@ -60,6 +60,10 @@ const deliveryColumns = [
 
 /** Every query of webhook deliveries: the fan-out's cursor and reads, deliveries, attempts. */
 export function createWebhookDeliveriesRepository(db: Db) {
+  /** Deliveries joined to their events (on the whole key: the event's platform is the delivery's). */
+  const withEvents = () =>
+    db.selectFrom('webhook_deliveries as d').innerJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.platform_id', '=', 'd.platform_id'));
+
   return {
     // ---- the fan-out (outbox → deliveries)
 
@@ -108,7 +112,7 @@ export function createWebhookDeliveriesRepository(db: Db) {
     // ---- attempts
 
     deliveryToAttempt: (deliveryId: string): Promise<DeliveryToAttempt | undefined> =>
-      db.selectFrom('webhook_deliveries as d').innerJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.platform_id', '=', 'd.platform_id'))
+      withEvents()
         .select(['d.id', 'd.platform_id', 'd.endpoint_id', 'd.status', 'd.attempts', 'e.id as event_id', 'e.type as event_type', 'e.created_at as event_created_at', 'e.legal_entity_id', 'e.data'])
         .where('d.id', '=', deliveryId).executeTakeFirst(),
 
@@ -130,7 +134,7 @@ export function createWebhookDeliveriesRepository(db: Db) {
 
     /** Newest first; `afterId`: the last delivery of the previous page (compared in SQL: timestamps keep microseconds). */
     listDeliveries: (endpointId: string, filter: { status?: DeliveryStatus; afterId?: string; limit: number }): Promise<DeliveryRow[]> => {
-      let query = db.selectFrom('webhook_deliveries as d').innerJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.platform_id', '=', 'd.platform_id')).select(deliveryColumns)
+      let query = withEvents().select(deliveryColumns)
         .where('d.endpoint_id', '=', endpointId);
       if (filter.status) query = query.where('d.status', '=', filter.status);
       if (filter.afterId) {
@@ -140,7 +144,7 @@ export function createWebhookDeliveriesRepository(db: Db) {
     },
 
     delivery: (endpointId: string, deliveryId: string, options: { lock?: boolean } = {}): Promise<DeliveryRow | undefined> => {
-      const query = db.selectFrom('webhook_deliveries as d').innerJoin('events as e', (join) => join.onRef('e.id', '=', 'd.event_id').onRef('e.platform_id', '=', 'd.platform_id')).select(deliveryColumns)
+      const query = withEvents().select(deliveryColumns)
         .where('d.endpoint_id', '=', endpointId).where('d.id', '=', deliveryId);
       return (options.lock ? query.forUpdate('d') : query).executeTakeFirst();
     },
