@@ -24,16 +24,18 @@ export async function startServer(config: Config, log: (message: string) => void
   keepRunningOnDatabaseErrors(log);
   let jobs: JobQueue | undefined;
   // The job queue's tables are installed under the migrations' lock: processes starting together take turns.
+  const startQueue = (connectionString: string) =>
+    startJobQueue(connectionString, log, { maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds });
   const database = await openDatabase(config, {
     allowAttach: false, migrate: true, log, embedded,
     alsoUnderSchemaLock: async (connectionString) => {
-      jobs = await startJobQueue(connectionString, log, { maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds });
+      jobs = await startQueue(connectionString);
     },
   });
   let app: FastifyInstance | undefined;
   let stopFanOut = async () => {};
   try {
-    jobs ??= await startJobQueue(database.connectionString, log, { maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds });
+    jobs ??= await startQueue(database.connectionString);
     // The vault keys are loaded at start, so a missing or bad key file stops the start, not a later request.
     app = await buildApp({ config, db: database.db, vaultKeys: loadVaultKeys(config), jobs });
     await jobs.work(app.services.jobDefinitions);
