@@ -71,8 +71,11 @@ export interface RateLimits {
   authOperations: number;
   /** 401 answers per client address; past it the address gets 429 until the window ends. */
   failedAuth: number;
-  /** How long a key's first request in a window waits for the count other processes shared (default 250 ms). */
-  sharedReadWaitMs?: number;
+  /**
+   * How long, from a key's first request in a window, its requests wait for the count other processes shared before
+   * being decided on this process's own (src/http/shared-rate-limit-counters.ts).
+   */
+  sharedReadWaitMs: number;
 }
 
 export type Environment = 'development' | 'production';

@@ -142,7 +142,7 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
   beforeAll(async () => {
     t = await createTestApp({
       bodyLimitBytes: 4096,
-      rateLimits: { windowSeconds: 600, perCredential: 6, perAddress: 5, authOperations: 2, failedAuth: 3 },
+      rateLimits: { windowSeconds: 600, perCredential: 6, perAddress: 5, authOperations: 2, failedAuth: 3, sharedReadWaitMs: 250 },
     });
     ({ apiKey } = await createPlatform(t.db));
     entityId = await signupEntity(t.app, apiKey);

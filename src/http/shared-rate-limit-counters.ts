@@ -6,13 +6,6 @@ import type { Db } from '../db/database.js';
 export const SYNC_INTERVAL_MS = 1000;
 /** Keys counted at once in one process (as many as the in-memory store kept); past it the oldest is forgotten. */
 const MAX_COUNTERS = 20_000;
-/**
- * How long, from a key's first request in a window, its requests wait for the shared count before being decided on
- * what this process knows (the read goes on, and its count is used from then). Without a bound, a database that does
- * not answer would hold requests for the pool's whole connect timeout (or for ever, on a connection that hangs). Once
- * a read has failed or run out of time, no request waits until a read or a sync succeeds again.
- */
-export const FIRST_READ_WAIT_MS = 250; // RATE_LIMIT_SHARED_READ_WAIT_MS
 /** Old windows are deleted every this many syncs. */
 const CLEANUP_EVERY = 60;
 
@@ -37,16 +30,19 @@ interface Counter {
  * counts in memory and, once a second, adds its new counts to `rate_limit_counters` and reads the others' back in ONE
  * statement; a decision uses the last-known shared count plus this process's own since. Windows are fixed and
  * aligned to the epoch, so every process counts the same window. The first request for a key in a window starts
- * one read of its shared count (at most one read per key, window and process), which its requests wait for a bounded
- * time (see FIRST_READ_WAIT_MS).
+ * one read of its shared count (at most one read per key, window and process), which its requests wait for at most
+ * `firstReadWaitMs` from the first (RATE_LIMIT_SHARED_READ_WAIT_MS); the read goes on, and its count is used from
+ * then. Without a bound, a database that does not answer would hold requests for the pool's whole connect timeout
+ * (or for ever, on a connection that hangs). Once a read has failed or run out of time, no request waits until a read
+ * or a sync succeeds again.
  *
  * Overshoot, bounded: a process does not see what the others admitted since their last sync, so an installation of
  * N processes admits at most the limit plus what N − 1 processes admit in one sync interval.
  */
 export function createSharedRateLimitCounters(
   db: Db,
-  reportError: (error: unknown) => void = () => {},
-  { firstReadWaitMs = FIRST_READ_WAIT_MS }: { firstReadWaitMs?: number | undefined } = {},
+  reportError: (error: unknown) => void,
+  { firstReadWaitMs }: { firstReadWaitMs: number },
 ) {
   // Reported once per outage, not every second of it.
   let failing = false;
