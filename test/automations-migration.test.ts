@@ -1,28 +1,19 @@
-import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it, inject } from 'vitest';
-import { migrations } from '../src/db/migrations/index.js';
-import { admin, withDatabase } from './helpers/test-database.js';
+import { sql, type Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrationDatabase } from './helpers/migration-database.js';
 
 const AUTOMATIONS = '20261124100000_automations';
-const provider = (names: string[]) => ({ getMigrations: async () => Object.fromEntries(names.map((n) => [n, migrations[n]!])) as Record<string, Migration> });
 
 /** The rows of `task_automations` (inputs collected before there were workers) become automations in the operator queue. */
 describe('migration 20261124100000: task_automations → automations', () => {
-  const { adminUrl } = inject('testCluster');
-  const name = `statehouse_test_migration_${process.pid}`;
+  const migration = migrationDatabase('migration', AUTOMATIONS);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an earlier version
   let db: Kysely<any>;
-  afterAll(async () => {
-    await db?.destroy();
-    await admin(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
-  });
 
   it('moves each row with its status history, hands it to the operator queue, and drops the old table', async () => {
-    await admin(adminUrl, (c) => c.query(`drop database if exists ${name}`).then(() => c.query(`create database ${name}`)));
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: withDatabase(adminUrl, name), max: 2 }) }) });
-    const before = Object.keys(migrations).filter((n) => n < AUTOMATIONS);
-    expect((await new Migrator({ db, provider: provider(before) }).migrateToLatest()).error).toBeUndefined();
+    const created = await migration.create();
+    db = created.db;
+    expect(created.error).toBeUndefined();
     await sql`
       insert into platforms (id, name) values ('plt_1', 'Acme');
       insert into legal_entities (id, platform_id, status, business_name) values ('le_1', 'plt_1', 'active', 'Harbor Labs');
@@ -32,7 +23,7 @@ describe('migration 20261124100000: task_automations → automations', () => {
         values ('task_1', 'le_1', '{"officer_name": "Ada"}', 'started', '[{"status": "started", "updated_at": "2026-11-20T10:00:00Z"}]');
     `.execute(db);
 
-    expect((await new Migrator({ db, provider: provider(Object.keys(migrations)) }).migrateToLatest()).error).toBeUndefined();
+    expect(await migration.toLatest()).toBeUndefined();
     const rows = (await sql`select * from automations`.execute(db)).rows as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({

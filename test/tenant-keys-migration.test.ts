@@ -1,11 +1,8 @@
-import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it, inject } from 'vitest';
-import { migrations } from '../src/db/migrations/index.js';
-import { admin, withDatabase } from './helpers/test-database.js';
+import { sql, type Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrationDatabase } from './helpers/migration-database.js';
 
 const TENANT_KEYS = '20261128120000_tenant-keys';
-const provider = (names: string[]) => ({ getMigrations: async () => Object.fromEntries(names.map((n) => [n, migrations[n]!])) as Record<string, Migration> });
 
 /** Every table a business's rows are in, with the rows of two businesses made before the tenant keys. */
 const SEED = sql`
@@ -39,24 +36,18 @@ const SEED = sql`
 `;
 
 describe('migration 20261128120000: the tenant key in every key of the tenant tables', () => {
-  const { adminUrl } = inject('testCluster');
-  const name = `statehouse_test_tenant_keys_${process.pid}`;
+  const migration = migrationDatabase('tenant_keys', TENANT_KEYS);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an earlier version
   let db: Kysely<any>;
-  afterAll(async () => {
-    await db?.destroy();
-    await admin(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
-  });
   const rows = async (query: string) => (await sql.raw(query).execute(db)).rows;
   const failure = (query: string) => sql.raw(query).execute(db).then(() => null, (error: { code?: string; constraint?: string }) => ({ code: error.code, constraint: error.constraint }));
 
   it('fills the new tenant columns from their parents on a database with data, and every key then holds to one tenant', async () => {
-    await admin(adminUrl, (c) => c.query(`drop database if exists ${name}`).then(() => c.query(`create database ${name}`)));
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: withDatabase(adminUrl, name), max: 2 }) }) });
-    const before = Object.keys(migrations).filter((n) => n < TENANT_KEYS);
-    expect((await new Migrator({ db, provider: provider(before) }).migrateToLatest()).error).toBeUndefined();
+    const created = await migration.create();
+    db = created.db;
+    expect(created.error).toBeUndefined();
     await SEED.execute(db);
-    expect((await new Migrator({ db, provider: provider(Object.keys(migrations)) }).migrateToLatest()).error).toBeUndefined();
+    expect(await migration.toLatest()).toBeUndefined();
 
     expect(await rows('select automation_id, legal_entity_id from automation_status_logs order by automation_id'))
       .toEqual([{ automation_id: 'aut_1', legal_entity_id: 'le_1' }, { automation_id: 'aut_2', legal_entity_id: 'le_2' }]);
@@ -99,10 +90,9 @@ describe('migration 20261128120000: the tenant key in every key of the tenant ta
   });
 
   it('goes back down and up again', async () => {
-    const migrator = new Migrator({ db, provider: provider(Object.keys(migrations)) });
-    expect((await migrator.migrateTo(Object.keys(migrations).filter((n) => n < TENANT_KEYS).at(-1)!)).error).toBeUndefined();
+    expect(await migration.toBefore()).toBeUndefined();
     expect(await rows(`select count(*)::int as n from information_schema.columns where table_name = 'automation_status_logs' and column_name = 'legal_entity_id'`)).toEqual([{ n: 0 }]);
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await migration.toLatest()).toBeUndefined();
     expect(await rows(`select automation_id, legal_entity_id from automation_status_logs`)).toEqual([{ automation_id: 'aut_2', legal_entity_id: 'le_2' }]);
   });
 });
