@@ -41,6 +41,8 @@ describe('golden scenarios', () => {
       'CA ca-workers-compensation -',
       'CA ca-workplace-posters -',
       'CA employee-handbook -',
+      // CalSavers (12 California employees) needs to know whether the business offers a retirement plan: asked once, in the federal anchor.
+      'DE ?offers-retirement-plan -',
       'DE de-annual-franchise-tax-report-corporation 2027-03-01',
       'DE de-registered-agent -',
       // Federal requirements, once, in the state of incorporation, on the whole business's facts (15 employees).
@@ -126,6 +128,7 @@ describe('golden scenarios', () => {
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
       'FL fl-sales-tax-registration -',
+      'WY ?offers-retirement-plan -', // Colorado SecureSavings (5 Colorado employees): asked once, in the federal anchor
       'WY us-dol-workplace-posters -',
       'WY us-irs-ein -',
       'WY us-irs-form-1120-s 2027-03-15',
