@@ -56,6 +56,7 @@ describe('golden scenarios', () => {
       'DE us-irs-form-941 2027-10-31',
       'DE us-ssa-form-w2-w3 2027-01-31',
       'NY ?in-locality -', // the commuter transportation district: asked before its payroll tax (ny-mctmt) is planned
+      'NY ?in-locality -', // New York City: asked before the city's business corporation tax return (ny-nyc-business-corporation-tax-nyc2) is planned
       'NY ?operations-start-date -',
       'NY ?registration-date -',
       'NY employee-handbook -',
