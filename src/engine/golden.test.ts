@@ -30,6 +30,7 @@ describe('golden scenarios', () => {
       'CA ?operations-start-date -',
       'CA ?registration-date -',
       'CA ca-corporation-minimum-franchise-tax 2027-04-15 ~',
+      'CA ca-form-100-corporation-franchise-tax-return 2027-04-15 ~', // issue 24: the state corporate return (income-tax-return family)
       'CA ca-edd-employer-registration 2026-11-16 ~', // 15 days after wages, assumed to start on onboarding (2026-11-01)
       'CA ca-foreign-qualification-corporation -',
       'CA ca-new-hire-reporting -',
@@ -112,6 +113,7 @@ describe('golden scenarios', () => {
     })).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
       'CO ?registration-date -',
+      'CO co-dr-0106-partnership-s-corporation-return 2027-04-15 ~', // issue 24: the Colorado pass-through return (income-tax-return family)
       'CO co-famli -',
       'CO co-foreign-qualification -',
       'CO co-new-hire-reporting -',
