@@ -30,9 +30,9 @@ describe('golden scenarios', () => {
       'CA ?operations-start-date -',
       'CA ?registration-date -',
       'CA ca-corporation-minimum-franchise-tax 2027-04-15 ~',
-      'CA ca-form-100-corporation-franchise-tax-return 2027-04-15 ~', // issue 24: the state corporate return (income-tax-return family)
       'CA ca-edd-employer-registration 2026-11-16 ~', // 15 days after wages, assumed to start on onboarding (2026-11-01)
       'CA ca-foreign-qualification-corporation -',
+      'CA ca-form-100-corporation-franchise-tax-return 2027-04-15 ~', // issue 24: the state corporate return (income-tax-return family)
       'CA ca-new-hire-reporting -',
       'CA ca-registered-agent -',
       'CA ca-sellers-permit -',
