@@ -114,3 +114,21 @@ describe('golden: state income tax returns, AK–MO', () => {
     expect(pt('CT', { entityType: 'llc', taxClassification: 'partnership' })).toEqual(['CT ct-form-ct-1065-ct-1120si-pass-through-return 2027-03-15']);
   });
 });
+
+describe('golden: gaps of the region files the family fills', () => {
+  it('a Massachusetts LLC taxed as a C corporation files Form 355 by April 15; a partnership-taxed LLC files Form 3 by March 15', () => {
+    const ma = (over: Partial<EngineInput['entity']>) => returns({ today, tasks: [], entity: entity({ entityType: 'llc', incorporationRegion: 'MA', ...over }), locations: [office('MA')] });
+    expect(ma({ taxClassification: 'corp' })).toEqual(['MA ma-corporate-excise-llc-taxed-as-corporation 2027-04-15']);
+    expect(ma({ taxClassification: 'partnership' })).toEqual(['MA ma-form-3-partnership-return 2027-03-15']);
+  });
+
+  it('a Kentucky general partnership files Form PTE (other Kentucky entities file with the LLET task)', () => {
+    expect(returns({ today, tasks: [], entity: entity({ entityType: 'gp', taxClassification: 'partnership', incorporationRegion: 'KY' }), locations: [office('KY')] }))
+      .toEqual(['KY ky-form-pte-general-partnership-return 2027-04-15']);
+  });
+
+  it('a Louisiana S corporation files CIFT-620 (Louisiana taxes S corporations as corporations), by May 15', () => {
+    expect(returns({ today, tasks: [], entity: entity({ taxClassification: 's_corp', incorporationRegion: 'LA' }), locations: [office('LA')] }))
+      .toEqual(['LA la-cift-620-corporation-income-tax-return 2027-05-15']);
+  });
+});
