@@ -132,3 +132,13 @@ describe('golden: gaps of the region files the family fills', () => {
       .toEqual(['LA la-cift-620-corporation-income-tax-return 2027-05-15']);
   });
 });
+
+describe('golden: Georgia LLCs by tax classification', () => {
+  const ga = (taxClassification: EngineInput['entity']['taxClassification']) =>
+    returns({ today, tasks: [], entity: entity({ entityType: 'llc', taxClassification, incorporationRegion: 'GA' }), locations: [staff('GA')] });
+  it('taxed as a corporation: Form 600 (April 15); as an S corporation: Form 600S (March 15); as a partnership: Form 700 (March 15)', () => {
+    expect(ga('corp')).toEqual(['GA ga-form-600-llc-taxed-as-corporation 2027-04-15']);
+    expect(ga('s_corp')).toEqual(['GA ga-form-600s-llc-taxed-as-s-corporation 2027-03-15']);
+    expect(ga('partnership')).toEqual(['GA ga-form-700-partnership-return 2027-03-15']);
+  });
+});
