@@ -32,6 +32,7 @@ describe('golden scenarios', () => {
       'CA ca-corporation-minimum-franchise-tax 2027-04-15 ~',
       'CA ca-edd-employer-registration 2026-11-16 ~', // 15 days after wages, assumed to start on onboarding (2026-11-01)
       'CA ca-foreign-qualification-corporation -',
+      'CA ca-form-100-corporation-franchise-tax-return 2027-04-15 ~', // issue 24: the state corporate return (income-tax-return family)
       'CA ca-new-hire-reporting -',
       'CA ca-registered-agent -',
       'CA ca-sellers-permit -',
@@ -115,6 +116,7 @@ describe('golden scenarios', () => {
     })).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
       'CO ?registration-date -',
+      'CO co-dr-0106-partnership-s-corporation-return 2027-04-15 ~', // issue 24: the Colorado pass-through return (income-tax-return family)
       'CO co-famli -',
       'CO co-foreign-qualification -',
       'CO co-new-hire-reporting -',
