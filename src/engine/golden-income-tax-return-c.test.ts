@@ -11,6 +11,7 @@ import { planTasks, type EngineInput } from './engine.js';
  * - corporate returns of the region files widened to LLCs taxed as corporations: NJ CBT-100 (15th day of the 5th month)
  *   and CBT-100S (4th month), NY CT-3 (4th month) and CT-3-S (3rd month), NC CD-405/CD-401S (4th month), RI RI-1120C
  *   (4th month), SC SC1120 (4th month).
+ * Massachusetts and Georgia needed no change: their family files already plan Form 355 and Forms 600/600S for LLCs.
  * Dates computed by hand for a December year end unless said; `~` marks an estimated date.
  */
 const catalog = loadCatalog();
@@ -21,6 +22,8 @@ const REGION_RETURNS = new Set([
   'nc-franchise-tax',
   'ri-business-corporation-tax', 'ri-s-corporation-minimum-tax', 'ri-annual-charge-partnership-llc', 'ri-annual-charge-single-member-llc',
   'sc-annual-report-corporation', 'sc-annual-report-s-corporation',
+  'ma-corporate-excise', 'ma-corporate-excise-s-corporation',
+  'ga-net-worth-tax', 'ga-net-worth-tax-s-corporation',
 ]);
 const tracked = new Set([
   ...[...catalog.regions.values()].flatMap((r) => r.requirements.filter((d) => d.family === 'income-tax-return').map((d) => d.id)),
@@ -130,5 +133,19 @@ describe('golden: corporate returns of the region files, for LLCs taxed as corpo
     expect(home('NC', { taxClassification: 's_corp' })).toEqual(['NC nc-franchise-tax 2027-04-15']);
     expect(home('RI', {})).toEqual(['RI ri-business-corporation-tax 2027-04-15']);
     expect(home('SC', {})).toEqual(['SC sc-annual-report-corporation 2027-04-15']);
+  });
+});
+
+describe('golden: Massachusetts and Georgia, where the family file (not the region file) plans the LLC returns', () => {
+  it('Massachusetts: an LLC taxed as a C corporation gets Form 355 once (family file), an LLC taxed as an S corporation the S corporation excise (region file)', () => {
+    expect(home('MA', { entityType: 'llc', taxClassification: 'corp' })).toEqual(['MA ma-corporate-excise-llc-taxed-as-corporation 2027-04-15']);
+    expect(home('MA', { entityType: 'llc', taxClassification: 's_corp' })).toEqual(['MA ma-corporate-excise-s-corporation 2027-03-15']);
+    expect(home('MA', {})).toEqual(['MA ma-corporate-excise 2027-04-15']);
+  });
+
+  it('Georgia: an LLC taxed as a C or S corporation gets Form 600 / 600S once (family file), never the corporations\' net worth tasks as well', () => {
+    expect(home('GA', { entityType: 'llc', taxClassification: 'corp' })).toEqual(['GA ga-form-600-llc-taxed-as-corporation 2027-04-15']);
+    expect(home('GA', { entityType: 'llc', taxClassification: 's_corp' })).toEqual(['GA ga-form-600s-llc-taxed-as-s-corporation 2027-03-15']);
+    expect(home('GA', {})).toEqual(['GA ga-net-worth-tax 2027-04-15']);
   });
 });
