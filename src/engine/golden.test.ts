@@ -24,7 +24,9 @@ describe('golden scenarios', () => {
       ],
     };
     expect(lines(input)).toEqual([
-      // A city tax is asked per locality (Los Angeles, San Francisco): the business has premises and employees in California.
+      // A city tax is asked per locality (Los Angeles, San Diego, San Francisco, San José): the business has premises and employees in California.
+      'CA ?in-locality -',
+      'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?operations-start-date -',
@@ -121,6 +123,11 @@ describe('golden scenarios', () => {
       'CO co-workers-compensation -',
       'CO co-workplace-posters -',
       'CO employee-handbook -',
+      // Florida's county and city business tax receipts (Miami-Dade County, City of Miami, Orange County, City of Orlando): asked, the business has an office there.
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
       'FL ?registration-date -',
       'FL fl-annual-report-llc 2027-05-01 ~', // May 1 of the year after an assumed registration in 2026
       'FL fl-foreign-qualification-llc -',
