@@ -36,15 +36,14 @@ const local = (tasks: ReturnType<typeof planTasks>, region: string, prefixes: st
     .sort();
 
 describe('golden: local business taxes (issue 24)', () => {
-  it('Florida: a Miami office gets the county and city receipts and their September 30 renewals; Orange County and Orlando, answered no, give nothing', () => {
-    const florida = (answers: TaskState[]) => local(planTasks(catalog, input({ incorporationRegion: 'FL', incorporationDate: '2023-06-20' }, [location('FL')], answers)), 'FL', ['fl-miami', 'fl-orange', 'fl-orlando']);
+  it('Florida: a Miami office gets the county and city receipts and their September 30 renewals; the other counties and cities, answered no, give nothing', () => {
+    const florida = (answers: TaskState[]) => local(planTasks(catalog, input({ incorporationRegion: 'FL', incorporationDate: '2023-06-20' }, [location('FL')], answers)), 'FL', ['fl-']);
+    const elsewhere = ['fl-orange-county', 'fl-orlando', 'fl-duval', 'fl-hillsborough', 'fl-tampa'].map((id) => locality('FL', id, false));
     // Before any answer: one question per county or city, nothing planned.
-    expect(florida([])).toEqual(['?fl-miami', '?fl-miami-dade', '?fl-orange-county', '?fl-orlando']);
-    expect(florida([
-      locality('FL', 'fl-miami-dade', true), locality('FL', 'fl-miami', true),
-      locality('FL', 'fl-orange-county', false), locality('FL', 'fl-orlando', false),
-    ])).toEqual([
-      '?fl-miami', '?fl-miami-dade', '?fl-orange-county', '?fl-orlando',
+    const asked = ['?fl-duval', '?fl-hillsborough', '?fl-miami', '?fl-miami-dade', '?fl-orange-county', '?fl-orlando', '?fl-tampa'];
+    expect(florida([]).filter((l) => l.startsWith('?'))).toEqual(asked);
+    expect(florida([locality('FL', 'fl-miami-dade', true), locality('FL', 'fl-miami', true), ...elsewhere]).filter((l) => l.startsWith('?') || /fl-(miami|orange|orlando|duval|hillsborough|tampa)/.test(l))).toEqual([
+      ...asked,
       'fl-miami-business-tax-receipt -', // before operating: no date
       'fl-miami-business-tax-receipt-renewal 2027-09-30', // F.S. 205.053: on or before September 30 (2026's is before onboarding)
       'fl-miami-dade-local-business-tax-receipt -',
@@ -54,7 +53,29 @@ describe('golden: local business taxes (issue 24)', () => {
 
   it('Florida: remote employees without premises are asked about the City of Miami only (the county receipt is per place of business)', () => {
     const tasks = planTasks(catalog, input({ incorporationRegion: 'FL', incorporationDate: '2023-06-20' }, [location('FL', { hasPhysicalLocation: false })], [locality('FL', 'fl-miami', false)]));
-    expect(local(tasks, 'FL', ['fl-miami', 'fl-orange', 'fl-orlando'])).toEqual(['?fl-miami']);
+    expect(local(tasks, 'FL', ['fl-miami', 'fl-orange', 'fl-orlando', 'fl-duval', 'fl-hillsborough', 'fl-tampa'])).toEqual(['?fl-miami']);
+  });
+
+  it('Jacksonville, Hillsborough County and Tampa: receipts before operating, renewed by September 30', () => {
+    const tasks = planTasks(catalog, input({ incorporationRegion: 'FL', incorporationDate: '2023-06-20' }, [location('FL')], [
+      ...['fl-miami-dade', 'fl-miami', 'fl-orange-county', 'fl-orlando'].map((id) => locality('FL', id, false)),
+      locality('FL', 'fl-duval', true), locality('FL', 'fl-hillsborough', true), locality('FL', 'fl-tampa', true),
+    ]));
+    expect(local(tasks, 'FL', ['fl-duval', 'fl-hillsborough', 'fl-tampa']).filter((l) => !l.startsWith('?'))).toEqual([
+      'fl-duval-local-business-tax-receipt -',
+      'fl-duval-local-business-tax-renewal 2027-09-30',
+      'fl-hillsborough-business-tax-receipt -',
+      'fl-hillsborough-business-tax-renewal 2027-09-30',
+      'fl-tampa-business-tax-receipt -',
+      'fl-tampa-business-tax-renewal 2027-09-30',
+    ]);
+  });
+
+  it('Birmingham and Las Vegas: a licence before starting; Birmingham renewals by February 15', () => {
+    const bham = planTasks(catalog, input({}, [location('AL')], [registered('AL'), locality('AL', 'al-birmingham', true)]));
+    expect(local(bham, 'AL', ['al-birmingham-business'])).toEqual(['?al-birmingham', 'al-birmingham-business-license -', 'al-birmingham-business-license-renewal 2027-02-15']);
+    const vegas = planTasks(catalog, input({}, [location('NV')], [locality('NV', 'nv-las-vegas', true), locality('NV', 'nv-clark-county-unincorporated', false)]));
+    expect(local(vegas, 'NV', ['nv-las-vegas', 'nv-clark-county-business'])).toEqual(['?nv-clark-county-unincorporated', '?nv-las-vegas', 'nv-las-vegas-business-license -']);
   });
 
   it('Atlanta: registration within 30 days of starting, the renewal application by February 15; a no plans nothing', () => {

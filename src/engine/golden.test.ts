@@ -123,7 +123,11 @@ describe('golden scenarios', () => {
       'CO co-workers-compensation -',
       'CO co-workplace-posters -',
       'CO employee-handbook -',
-      // Florida's county and city business tax receipts (Miami-Dade County, City of Miami, Orange County, City of Orlando): asked, the business has an office there.
+      // Florida's county and city business tax receipts (Miami-Dade, Miami, Orange County, Orlando, Duval/Jacksonville,
+      // Hillsborough, Tampa): asked, the business has an office there.
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
       'FL ?in-locality -',
       'FL ?in-locality -',
       'FL ?in-locality -',
