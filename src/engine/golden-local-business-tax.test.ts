@@ -28,6 +28,12 @@ const input = (entity: Partial<EngineInput['entity']>, locations: LocationInput[
   locations,
 });
 
+/** California's city questions, all answered no except those named. */
+const california = (yes: string[]) => ['ca-los-angeles', 'ca-long-beach', 'ca-oakland', 'ca-sacramento', 'ca-san-diego', 'ca-san-francisco', 'ca-san-jose']
+  .map((id) => locality('CA', id, yes.includes(id)));
+const CA_ASKED = ['?ca-long-beach', '?ca-los-angeles', '?ca-oakland', '?ca-sacramento', '?ca-san-diego', '?ca-san-francisco', '?ca-san-jose'];
+const CA_CITIES = ['ca-los-angeles', 'ca-long-beach', 'ca-oakland', 'ca-sacramento', 'ca-san-diego', 'ca-san-jose'];
+
 /** The region's local tasks (`ids` starting with the prefix) and locality questions, as `id due` lines. */
 const local = (tasks: ReturnType<typeof planTasks>, region: string, prefixes: string[]) =>
   tasks
@@ -103,9 +109,9 @@ describe('golden: local business taxes (issue 24)', () => {
   });
 
   it('Los Angeles: the yearly renewal is due on the last day of February, beside the registration certificate', () => {
-    const tasks = planTasks(catalog, input({}, [location('CA')], [registered('CA'), locality('CA', 'ca-los-angeles', true), locality('CA', 'ca-san-francisco', false), locality('CA', 'ca-san-diego', false), locality('CA', 'ca-san-jose', false)]));
-    expect(local(tasks, 'CA', ['ca-los-angeles', 'ca-san-diego', 'ca-san-jose'])).toEqual([
-      '?ca-los-angeles', '?ca-san-diego', '?ca-san-francisco', '?ca-san-jose',
+    const tasks = planTasks(catalog, input({}, [location('CA')], [registered('CA'), ...california(['ca-los-angeles'])]));
+    expect(local(tasks, 'CA', CA_CITIES)).toEqual([
+      ...CA_ASKED,
       'ca-los-angeles-business-tax-registration -',
       'ca-los-angeles-business-tax-renewal 2027-02-28',
     ]);
@@ -113,13 +119,25 @@ describe('golden: local business taxes (issue 24)', () => {
 
   it('San Diego and San José: registered within 15 and 90 days of starting business', () => {
     const tasks = planTasks(catalog, input({}, [location('CA')], [
-      answer('operations-start-date', 'CA', '2026-11-10'),
-      locality('CA', 'ca-los-angeles', false), locality('CA', 'ca-san-francisco', false), locality('CA', 'ca-san-diego', true), locality('CA', 'ca-san-jose', true),
+      answer('operations-start-date', 'CA', '2026-11-10'), ...california(['ca-san-diego', 'ca-san-jose']),
     ]));
-    expect(local(tasks, 'CA', ['ca-los-angeles', 'ca-san-diego', 'ca-san-jose'])).toEqual([
-      '?ca-los-angeles', '?ca-san-diego', '?ca-san-francisco', '?ca-san-jose',
+    expect(local(tasks, 'CA', CA_CITIES)).toEqual([
+      ...CA_ASKED,
       'ca-san-diego-business-tax-certificate 2026-11-25',
       'ca-san-jose-business-tax-certificate 2027-02-08',
+    ]);
+  });
+
+  it('Oakland within 30 days and by March 1; Sacramento and Long Beach: the certificate or licence, renewed on their own bills', () => {
+    const tasks = planTasks(catalog, input({}, [location('CA')], [
+      registered('CA'), answer('operations-start-date', 'CA', '2026-11-10'), ...california(['ca-oakland', 'ca-sacramento', 'ca-long-beach']),
+    ]));
+    expect(local(tasks, 'CA', CA_CITIES)).toEqual([
+      ...CA_ASKED,
+      'ca-long-beach-business-license -',
+      'ca-oakland-business-tax-registration 2026-12-10',
+      'ca-oakland-business-tax-renewal 2027-03-01',
+      'ca-sacramento-business-operations-tax -',
     ]);
   });
 

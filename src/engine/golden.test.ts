@@ -24,7 +24,11 @@ describe('golden scenarios', () => {
       ],
     };
     expect(lines(input)).toEqual([
-      // A city tax is asked per locality (Los Angeles, San Diego, San Francisco, San José): the business has premises and employees in California.
+      // A city tax is asked per locality (Los Angeles, Long Beach, Oakland, Sacramento, San Diego, San Francisco, San José):
+      // the business has premises and employees in California.
+      'CA ?in-locality -',
+      'CA ?in-locality -',
+      'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?in-locality -',
