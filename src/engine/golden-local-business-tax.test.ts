@@ -190,10 +190,29 @@ describe('golden: local business taxes (issue 24)', () => {
   });
 
   it('Denver: the city sales tax licence only for a seller of goods with a Denver location', () => {
-    const seller = planTasks(catalog, input({}, [location('CO')], [answer('sells-tangible-goods', 'DE', true), locality('CO', 'co-denver', true)]));
-    expect(local(seller, 'CO', ['co-denver-sales'])).toEqual(['?co-denver', 'co-denver-sales-tax-license -']);
-    const services = planTasks(catalog, input({}, [location('CO')], [answer('sells-tangible-goods', 'DE', false), locality('CO', 'co-denver', true)]));
-    expect(local(services, 'CO', ['co-denver-sales'])).toEqual(['?co-denver']);
+    const others = [locality('CO', 'co-aurora', false), locality('CO', 'co-colorado-springs', false)];
+    const seller = planTasks(catalog, input({}, [location('CO')], [answer('sells-tangible-goods', 'DE', true), locality('CO', 'co-denver', true), ...others]));
+    expect(local(seller, 'CO', ['co-denver-sales'])).toEqual(['?co-aurora', '?co-colorado-springs', '?co-denver', 'co-denver-sales-tax-license -']);
+    // A seller of services only is not asked about Colorado Springs (its licence is for retail sellers of goods).
+    const services = planTasks(catalog, input({}, [location('CO')], [answer('sells-tangible-goods', 'DE', false), locality('CO', 'co-denver', true), locality('CO', 'co-aurora', false)]));
+    expect(local(services, 'CO', ['co-denver-sales'])).toEqual(['?co-aurora', '?co-denver']);
+  });
+
+  it('Aurora and Colorado Springs: the Aurora business licence for any business there, the Colorado Springs sales tax licence for a retail seller', () => {
+    const tasks = planTasks(catalog, input({}, [location('CO')], [
+      answer('sells-tangible-goods', 'DE', true), locality('CO', 'co-denver', false), locality('CO', 'co-aurora', true), locality('CO', 'co-colorado-springs', true),
+    ]));
+    expect(local(tasks, 'CO', ['co-aurora', 'co-colorado-springs', 'co-denver-sales']).filter((l) => !l.startsWith('?'))).toEqual([
+      'co-aurora-business-license -',
+      'co-colorado-springs-sales-tax-license -',
+    ]);
+  });
+
+  it('Albuquerque: a licence for each location; remote employees only are not asked', () => {
+    const office = planTasks(catalog, input({}, [location('NM')], [locality('NM', 'nm-albuquerque', true)]));
+    expect(local(office, 'NM', ['nm-albuquerque'])).toEqual(['?nm-albuquerque', 'nm-albuquerque-business-license -']);
+    const remote = planTasks(catalog, input({}, [location('NM', { hasPhysicalLocation: false })]));
+    expect(local(remote, 'NM', ['nm-albuquerque'])).toEqual([]);
   });
 
   it('Philadelphia and Portland: the free activity licence, and the combined return by the 15th day of the fourth month', () => {

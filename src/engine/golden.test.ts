@@ -117,6 +117,7 @@ describe('golden scenarios', () => {
       ],
     })).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
+      'CO ?in-locality -', // Aurora's business licence: asked too (any business activity in Aurora)
       'CO ?registration-date -',
       'CO co-famli -',
       'CO co-foreign-qualification -',
