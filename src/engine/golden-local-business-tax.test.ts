@@ -99,6 +99,12 @@ describe('golden: local business taxes (issue 24)', () => {
     // Nor is an Ohio corporation operating only in Texas asked about Columbus, Cleveland or Cincinnati.
     const ohio = planTasks(catalog, input({ entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'OH', incorporationDate: '2020-01-15' }, [location('TX')]));
     expect(local(ohio, 'OH', ['oh-columbus', 'oh-cleveland', 'oh-cincinnati'])).toEqual([]);
+    // Nor a Washington or Kentucky corporation about Seattle, Louisville or Lexington (their licences and returns
+    // need employees or premises in the state, like every local tax here).
+    for (const code of ['WA', 'KY']) {
+      const home = planTasks(catalog, input({ entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: code, incorporationDate: '2020-01-15' }, [location('TX')]));
+      expect(local(home, code, ['wa-seattle', 'ky-louisville', 'ky-lexington'])).toEqual([]);
+    }
   });
 
   it('Chicago: a licence for a business location; employees without premises are not asked', () => {
