@@ -180,6 +180,15 @@ describe('golden: local business taxes (issue 24)', () => {
     ]);
   });
 
+  it('St. Louis: the graduated business licence and the earnings tax return by April 15', () => {
+    const tasks = planTasks(catalog, input({}, [location('MO')], [registered('MO'), locality('MO', 'mo-kansas-city', false), locality('MO', 'mo-st-louis', true)]));
+    expect(local(tasks, 'MO', ['mo-st-louis-graduated', 'mo-st-louis-earnings-tax-return', 'mo-kansas-city-business'])).toEqual([
+      '?mo-kansas-city', '?mo-st-louis',
+      'mo-st-louis-earnings-tax-return 2027-04-15',
+      'mo-st-louis-graduated-business-license -',
+    ]);
+  });
+
   it('Detroit: a C corporation files the corporate return, a partnership the partnership return', () => {
     const corp = planTasks(catalog, input({ entityType: 'c_corp', taxClassification: 'corp' }, [location('MI')], [registered('MI'), locality('MI', 'mi-detroit', true)]));
     expect(local(corp, 'MI', ['mi-detroit'])).toEqual(['?mi-detroit', 'mi-detroit-corporate-income-tax-return 2027-04-15']);
