@@ -24,7 +24,13 @@ describe('golden scenarios', () => {
       ],
     };
     expect(lines(input)).toEqual([
-      // A city tax is asked per locality (Los Angeles, San Francisco): the business has premises and employees in California.
+      // A city tax is asked per locality (Los Angeles, Long Beach, Oakland, Sacramento, San Diego, San Francisco, San José):
+      // the business has premises and employees in California.
+      'CA ?in-locality -',
+      'CA ?in-locality -',
+      'CA ?in-locality -',
+      'CA ?in-locality -',
+      'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?operations-start-date -',
@@ -115,6 +121,7 @@ describe('golden scenarios', () => {
       ],
     })).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
+      'CO ?in-locality -', // Aurora's business licence: asked too (any business activity in Aurora)
       'CO ?registration-date -',
       'CO co-dr-0106-partnership-s-corporation-return 2027-04-15 ~', // issue 24: the Colorado pass-through return (income-tax-return family)
       'CO co-famli -',
@@ -126,6 +133,15 @@ describe('golden scenarios', () => {
       'CO co-workers-compensation -',
       'CO co-workplace-posters -',
       'CO employee-handbook -',
+      // Florida's county and city business tax receipts (Miami-Dade, Miami, Orange County, Orlando, Duval/Jacksonville,
+      // Hillsborough, Tampa): asked, the business has an office there.
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
       'FL ?registration-date -',
       'FL fl-annual-report-llc 2027-05-01 ~', // May 1 of the year after an assumed registration in 2026
       'FL fl-foreign-qualification-llc -',
