@@ -50,6 +50,7 @@ describe('golden scenarios', () => {
       'CA employee-handbook -',
       // CalSavers (12 California employees) needs to know whether the business offers a retirement plan: asked once, in the federal anchor.
       'DE ?offers-retirement-plan -',
+      'DE ?pays-contractors -', // asked once, in the federal anchor: Form 1099-NEC depends on it
       'DE de-annual-franchise-tax-report-corporation 2027-03-01',
       'DE de-registered-agent -',
       // Federal requirements, once, in the state of incorporation, on the whole business's facts (15 employees).
@@ -62,6 +63,7 @@ describe('golden scenarios', () => {
       'DE us-irs-form-941 2027-07-31',
       'DE us-irs-form-941 2027-10-31',
       'DE us-ssa-form-w2-w3 2027-01-31',
+      'DE us-uscis-form-i9 -', // Form I-9 for every hire: the business has employees
       'NY ?in-locality -', // the commuter transportation district: asked before its payroll tax (ny-mctmt) is planned
       'NY ?in-locality -', // New York City: asked before the city's business corporation tax return (ny-nyc-business-corporation-tax-nyc2) is planned
       'NY ?operations-start-date -',
@@ -102,6 +104,7 @@ describe('golden scenarios', () => {
       entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'TX', incorporationDate: '2023-06-20', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
       locations: [{ regionCode: 'TX', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
     })).toEqual([
+      'TX ?pays-contractors -',
       'TX tx-franchise-tax-report 2027-05-15',
       'TX tx-public-information-report 2027-05-15',
       'TX tx-registered-agent -',
@@ -148,6 +151,7 @@ describe('golden scenarios', () => {
       'FL fl-registered-agent -',
       'FL fl-sales-tax-registration -',
       'WY ?offers-retirement-plan -', // Colorado SecureSavings (5 Colorado employees): asked once, in the federal anchor
+      'WY ?pays-contractors -',
       'WY us-dol-workplace-posters -',
       'WY us-irs-ein -',
       'WY us-irs-form-1120-s 2027-03-15',
@@ -157,6 +161,7 @@ describe('golden scenarios', () => {
       'WY us-irs-form-941 2027-07-31',
       'WY us-irs-form-941 2027-10-31',
       'WY us-ssa-form-w2-w3 2027-01-31',
+      'WY us-uscis-form-i9 -', // the Colorado employees count for the whole business
       'WY wy-annual-report-llc 2027-08-01', // the first day of the anniversary month
       'WY wy-registered-agent -',
     ]);
@@ -165,7 +170,7 @@ describe('golden scenarios', () => {
   it('a New Mexico corporation: its biennial report follows the business ID\'s last digit, estimated until it is given', () => {
     const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
     const digit = (answer: number) => [{ kind: 'question' as const, definitionId: 'registration-number-digit', regionCode: 'NM', status: 'done', completedOn: '2026-11-20', answer }];
-    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?'));
+    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?registration-number-digit'));
     // Even digits report for taxable years ending in even years (12.3.2.9 NMAC). Unknown digit: the registration year's
     // cycle (2020, even) → the fiscal year 2026 report, due 2027-04-15, estimated.
     expect(report([])).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15 ~']);
