@@ -103,5 +103,7 @@ describe('disability insurance and paid leave premiums', () => {
     // Paid sick leave is not this premium cell: Illinois' paid leave law is in its region file, its disability cell says why.
     expect(catalog.familyCells.get('disability-insurance')?.get('IL')?.notApplicable?.reason).toMatch(/paid sick leave, not insurance/);
     expect(catalog.familyCells.get('paid-leave')?.get('CA')?.coveredBy?.requirements).toEqual(['ca-state-disability-insurance']);
+    expect(catalog.familyCells.get('paid-leave')?.get('IL')?.notApplicable?.reason).toMatch(/Paid Leave for All Workers Act is paid leave the employer grants directly/);
+    expect(catalog.requirement('il-paid-leave-for-all-workers')?.definition.family).toBe('other');
   });
 });
