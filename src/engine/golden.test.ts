@@ -32,6 +32,7 @@ describe('golden scenarios', () => {
       'CA ca-corporation-minimum-franchise-tax 2027-04-15 ~',
       'CA ca-edd-employer-registration 2026-11-16 ~', // 15 days after wages, assumed to start on onboarding (2026-11-01)
       'CA ca-foreign-qualification-corporation -',
+      'CA ca-form-100-corporation-franchise-tax-return 2027-04-15 ~', // issue 24: the state corporate return (income-tax-return family)
       'CA ca-new-hire-reporting -',
       'CA ca-registered-agent -',
       'CA ca-sellers-permit -',
@@ -41,6 +42,8 @@ describe('golden scenarios', () => {
       'CA ca-workers-compensation -',
       'CA ca-workplace-posters -',
       'CA employee-handbook -',
+      // CalSavers (12 California employees) needs to know whether the business offers a retirement plan: asked once, in the federal anchor.
+      'DE ?offers-retirement-plan -',
       'DE de-annual-franchise-tax-report-corporation 2027-03-01',
       'DE de-registered-agent -',
       // Federal requirements, once, in the state of incorporation, on the whole business's facts (15 employees).
@@ -54,6 +57,7 @@ describe('golden scenarios', () => {
       'DE us-irs-form-941 2027-10-31',
       'DE us-ssa-form-w2-w3 2027-01-31',
       'NY ?in-locality -', // the commuter transportation district: asked before its payroll tax (ny-mctmt) is planned
+      'NY ?in-locality -', // New York City: asked before the city's business corporation tax return (ny-nyc-business-corporation-tax-nyc2) is planned
       'NY ?operations-start-date -',
       'NY ?registration-date -',
       'NY employee-handbook -',
@@ -112,6 +116,7 @@ describe('golden scenarios', () => {
     })).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
       'CO ?registration-date -',
+      'CO co-dr-0106-partnership-s-corporation-return 2027-04-15 ~', // issue 24: the Colorado pass-through return (income-tax-return family)
       'CO co-famli -',
       // FAMLI premiums and wage report, quarterly from the quarter of the (assumed) Colorado registration on 2026-11-01.
       'CO co-famli-quarterly-premiums 2027-01-31 ~',
@@ -131,6 +136,7 @@ describe('golden scenarios', () => {
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
       'FL fl-sales-tax-registration -',
+      'WY ?offers-retirement-plan -', // Colorado SecureSavings (5 Colorado employees): asked once, in the federal anchor
       'WY us-dol-workplace-posters -',
       'WY us-irs-ein -',
       'WY us-irs-form-1120-s 2027-03-15',
