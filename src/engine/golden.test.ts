@@ -128,6 +128,11 @@ describe('golden scenarios', () => {
       'CO ?registration-date -',
       'CO co-dr-0106-partnership-s-corporation-return 2027-04-15 ~', // issue 24: the Colorado pass-through return (income-tax-return family)
       'CO co-famli -',
+      // FAMLI premiums and wage report, quarterly from the quarter of the (assumed) Colorado registration on 2026-11-01.
+      'CO co-famli-quarterly-premiums 2027-01-31 ~',
+      'CO co-famli-quarterly-premiums 2027-04-30 ~',
+      'CO co-famli-quarterly-premiums 2027-07-31 ~',
+      'CO co-famli-quarterly-premiums 2027-10-31 ~',
       'CO co-foreign-qualification -',
       'CO co-new-hire-reporting -',
       'CO co-registered-agent -',
