@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { loadCatalog } from '../catalog/catalog.js';
 import { questionTitle } from '../catalog/question-title.js';
 import { describeSchedule } from '../engine/describe.js';
 import type { PlannedTask } from '../engine/engine.js';
 import type { PlanningService } from '../modules/planning/index.js';
 import { print, UsageError } from './output.js';
+import { changesBetween, diffCatalog, lastKnownIn, loadReleases, readDigests, releaseOfCatalog } from '../catalog/releases.js';
 
 /** `catalog list`: the catalog's requirements, of one region (US: the federal ones) or all. */
 export function catalogList(region: string | undefined, json: boolean) {
@@ -72,4 +74,36 @@ function dueDates(planned: PlannedTask[], questionText: (id: string, regionCode:
     line(header),
     ...rows.flatMap((r) => [line(r.cells), ...r.notes.map((n) => `${indent}${n}`)]),
   ].join('\n');
+}
+
+/**
+ * `catalog impact [--against <release>]`: how many entities of this installation would gain or lose which
+ * requirements if planned with the catalog now; `--against`: only the requirements changed since that release
+ * (through the latest release, and the catalog's unreleased changes). Read-only.
+ */
+export async function catalogImpact(planning: Pick<PlanningService, 'impact'>, options: { against?: string; catalogDir?: string; json: boolean }) {
+  const catalog = loadCatalog(options.catalogDir);
+  const dir = options.catalogDir === undefined ? undefined : path.join(options.catalogDir, 'releases');
+  const releases = loadReleases(dir);
+  let only: Set<string> | undefined;
+  if (options.against !== undefined) {
+    const latest = releases.at(-1);
+    if (!latest || !releases.some((r) => r.id === options.against)) {
+      throw new UsageError(`Unknown release '${options.against}' (releases: ${releases.map((r) => r.id).join(', ') || 'none'})`);
+    }
+    const digests = readDigests(dir);
+    const unreleased = digests ? diffCatalog(digests, catalog, lastKnownIn(releases)).changes : [];
+    only = new Set([...changesBetween(releases, options.against, latest.id), ...unreleased].map((c) => c.id));
+  }
+  const release = releaseOfCatalog(catalog, dir);
+  const result = await planning.impact(only);
+  const what = release ? `release ${release}` : 'this catalog (unreleased changes)';
+  const scope = options.against ? `, the ${only!.size} requirements changed since ${options.against}` : '';
+  const rows = result.requirements.map((r) => `  ${r.region.padEnd(4)} ${r.id.padEnd(56)} ${`+${r.gained}`.padStart(7)} ${`-${r.lost}`.padStart(7)}`);
+  const plannedWith = result.plannedWith.map((p) => `${p.release_id ?? (p.revision === null ? 'not planned yet' : `revision ${p.revision} (unreleased)`)}: ${p.entities}`).join('; ');
+  print(options.json, { release, against: options.against ?? null, ...result }, [
+    `Planning with ${what}${scope}: ${result.affected} of ${result.entities} legal entities would gain or lose tasks.`,
+    ...(rows.length ? [`  ${'REG'.padEnd(4)} ${'REQUIREMENT'.padEnd(56)} ${'GAIN'.padStart(7)} ${'LOSE'.padStart(7)}`, ...rows] : ['  no requirement gained or lost']),
+    `Entities last planned with: ${plannedWith || 'none'}`,
+  ].join('\n'));
 }
