@@ -25,6 +25,7 @@ Commands:
                                       catalog now (read-only); --against: only the requirements changed since that release
   catalog export [--format json|csv] [--out <file>]   Every requirement with its criteria, schedule, agency, fee and
                                       sources: the open dataset (docs/catalog-dataset.md)
+                                      (release, diff, impact, export: --catalog <dir> reads another catalog directory)
   tasks roll-forward                  Plan every entity's tasks 12 months ahead now (the daily job plans only those due)
   operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
   operators keys list [--json]
