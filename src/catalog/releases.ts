@@ -65,6 +65,8 @@ export interface ReleaseDigests {
   fields: readonly string[];
   /** The questions' content (questions.yaml) as one digest. */
   questions: string;
+  /** The whole content (every requirement with its region and agency, and the questions): one digest, checked at start. */
+  content: string;
   /** Requirement id → "<region> <digest of each field, in `fields` order>". */
   requirements: Record<string, string>;
 }
@@ -102,7 +104,13 @@ export function digestCatalog(catalog: Catalog, release: string): ReleaseDigests
   for (const r of catalogRequirements(catalog)) {
     requirements[r.definition.id] = [r.region, ...DIGEST_FIELDS.map((f) => shortDigest(fieldValue(r, f)))].join(' ');
   }
-  return { release, fields: DIGEST_FIELDS, questions: shortDigest(catalog.questions), requirements };
+  return { release, fields: DIGEST_FIELDS, questions: shortDigest(catalog.questions), content: contentDigest(catalog), requirements };
+}
+
+/** One digest of everything a release covers: what a process compares at start (one pass, not one per field). */
+export function contentDigest(catalog: Catalog): string {
+  const requirements = catalogRequirements(catalog).map((r) => [r.region, r.definition, { id: r.agency.id, name: r.agency.name, website: r.agency.website }]);
+  return createHash('sha256').update(canonical({ requirements, questions: catalog.questions })).digest('base64url');
 }
 
 /**
@@ -198,8 +206,7 @@ export function lastKnownIn(releases: readonly CatalogRelease[]): (id: string) =
 export function releaseOfCatalog(catalog: Catalog, dir = RELEASES_DIR): string | null {
   const digests = readDigests(dir);
   if (!digests) return null;
-  const { changes, questionsChanged } = diffCatalog(digests, catalog, () => undefined);
-  return changes.length === 0 && !questionsChanged ? digests.release : null;
+  return digests.content === contentDigest(catalog) ? digests.release : null;
 }
 
 /** What a consistency check says of the catalog against its latest release: nothing when it is released. */
@@ -264,6 +271,7 @@ export function formatDigests(digests: ReleaseDigests): string {
     `  "release": ${JSON.stringify(digests.release)},`,
     `  "fields": ${JSON.stringify(digests.fields)},`,
     `  "questions": ${JSON.stringify(digests.questions)},`,
+    `  "content": ${JSON.stringify(digests.content)},`,
     '  "requirements": {',
     ...entries.map(([id, d], i) => `    ${JSON.stringify(id)}: ${JSON.stringify(d)}${i < entries.length - 1 ? ',' : ''}`),
     '  }',
