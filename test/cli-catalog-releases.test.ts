@@ -110,6 +110,7 @@ describe('statehouse catalog impact', { timeout: 240_000 }, () => {
   let url: string;
   let db: Db;
   let app: Awaited<ReturnType<typeof buildApp>>;
+  let entityId: string;
 
   beforeAll(async () => {
     url = await createTestDatabase(inject('testCluster'));
@@ -117,7 +118,7 @@ describe('statehouse catalog impact', { timeout: 240_000 }, () => {
     app = await buildApp({ config: loadConfig({}, { databaseUrl: url }), db, logger: false });
     const { apiKey } = await createPlatform(db);
     // A Delaware C corporation: its franchise tax report is planned.
-    await signupEntity(app, apiKey);
+    entityId = await signupEntity(app, apiKey);
   });
   afterAll(async () => {
     await app.close();
@@ -131,6 +132,9 @@ describe('statehouse catalog impact', { timeout: 240_000 }, () => {
     const impact = JSON.parse(result.stdout);
     expect(impact).toMatchObject({ entities: 1, affected: 0, requirements: [] });
     expect(impact.plannedWith).toEqual([{ release_id: impact.release, revision: expect.any(Number), entities: 1 }]);
+    // The entity's plan says which release it was planned with.
+    const explained = await runCli(['catalog', 'explain', entityId], { DATABASE_URL: url });
+    expect(explained.stdout.split('\n')[0]).toBe(`Stored tasks last planned with catalog release ${impact.release} (revision ${impact.plannedWith[0].revision})`);
   });
 
   it('counts the entities that gain and lose a requirement with another catalog, read-only', async () => {

@@ -23,7 +23,7 @@ export function catalogList(region: string | undefined, json: boolean) {
 /** `catalog explain`: which requirements apply to an entity and why; every planned task's due date, its rule and whether it is exact. */
 export async function catalogExplain(planning: Pick<PlanningService, 'explain'>, legalEntityId: string, json: boolean) {
   const catalog = loadCatalog();
-  const { regions, planned } = await planning.explain(legalEntityId);
+  const { regions, planned, plannedWith } = await planning.explain(legalEntityId);
   const questionText = (id: string, regionCode: string, periodKey = 'once') => {
     const question = catalog.questions.find((q) => q.id === id);
     const region = catalog.regions.get(regionCode)?.region;
@@ -45,7 +45,9 @@ export async function catalogExplain(planning: Pick<PlanningService, 'explain'>,
     const definition = catalog.requirement(id)?.definition;
     return definition ? describeSchedule(definition.schedule) : 'No due date';
   };
-  print(json, { regions, planned }, `${applicability}\n\n${dueDates(planned, questionText, scheduleText)}`);
+  const stored = plannedWith.revision === null ? 'Stored tasks: not planned since catalog revisions were recorded'
+    : `Stored tasks last planned with catalog ${plannedWith.release ? `release ${plannedWith.release}` : 'unreleased changes'} (revision ${plannedWith.revision})`;
+  print(json, { regions, planned, plannedWith }, `${stored}\n\n${applicability}\n\n${dueDates(planned, questionText, scheduleText)}`);
 }
 
 /**

@@ -50,6 +50,10 @@ export function createPlanningRepository(db: Db) {
       (await db.insertInto('catalog_releases').values({ id: releaseId, revision }).onConflict((c) => c.column('id').doNothing())
         .returning('id').execute()).length > 0,
 
+    /** The release a catalog revision is (null: unreleased content, or no such revision). */
+    releaseOfRevision: async (revision: number): Promise<string | null> =>
+      (await db.selectFrom('catalog_versions').select('release_id').where('revision', '=', revision).executeTakeFirst())?.release_id ?? null,
+
     /** Every platform (each is told of a new catalog release). */
     platformIds: async (): Promise<string[]> => (await db.selectFrom('platforms').select('id').orderBy('id').execute()).map((p) => p.id),
 

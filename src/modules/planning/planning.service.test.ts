@@ -45,6 +45,7 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
     claimRelease: async () => false,
     platformIds: async () => [],
     entitiesByRelease: async () => [],
+    releaseOfRevision: async () => null,
     dueEntityIds: async (after, limit) => entities.map((e) => e.id).filter((id) => id > after).sort().slice(0, limit),
     recordPlanned: async () => {},
   };

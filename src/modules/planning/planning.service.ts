@@ -218,7 +218,10 @@ export function createPlanningService(deps: PlanningDeps) {
       const [entity] = await repo.findPlanningEntities([legalEntityId]);
       if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
       const input = toEngineInput(entity, await repo.findLocationsOf([legalEntityId]), await repo.findTasksOf([legalEntityId]), today());
-      return { regions: explain(catalog, input), planned: planTasks(catalog, input) };
+      // The catalog its stored tasks were last planned with (docs/catalog-releases.md).
+      const revision = entity.catalog_revision;
+      const plannedWith = { revision, release: revision === null ? null : await repo.releaseOfRevision(revision) };
+      return { regions: explain(catalog, input), planned: planTasks(catalog, input), plannedWith };
     },
 
     /**
