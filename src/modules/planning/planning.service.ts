@@ -131,7 +131,7 @@ export function createPlanningService(deps: PlanningDeps) {
    * catalog's plan is re-planned here only when its date comes (isDueForRollForward).
    */
   async function replanEntities(
-    trx: Db, legalEntityIds: string[], cause: ReplanCause, rollForward: boolean, planned?: (entities: number) => void,
+    trx: Db, legalEntityIds: string[], cause: ReplanCause, rollForward: boolean, planned?: (entities: number) => void, operator = false,
   ): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
     if (ids.length === 0) {
@@ -152,10 +152,10 @@ export function createPlanningService(deps: PlanningDeps) {
     const notApplicable: string[] = [];
     const changes: TaskChange[] = [...(cause.tasks ?? [])];
     const replanned: { id: string; nextReplanOn: string }[] = [];
-    // Entities planned with another catalog revision, re-planned for no change of their facts (the roll-forward): what
-    // their re-planning changes, the catalog changed (docs/events.md, `cause`).
-    const factsChanged = (cause.events?.length ?? 0) > 0 || (cause.tasks?.length ?? 0) > 0;
-    const byCatalog = new Set(factsChanged ? [] : entities
+    // Entities planned with another catalog revision, re-planned by the roll-forward (the daily job, or the operator's
+    // `tasks roll-forward`), not for a change of their facts: what their re-planning changes, the catalog changed
+    // (docs/events.md, `cause`). A re-planning after a change of facts carries no cause, even when the catalog changed too.
+    const byCatalog = new Set(!(rollForward || operator) ? [] : entities
       .filter((e) => e.catalog_revision !== null && e.catalog_revision !== ownRevision).map((e) => e.id));
     const causeOf = (legalEntityId: string): Pick<TaskChange, 'cause'> => (byCatalog.has(legalEntityId) ? { cause: 'catalog' } : {});
     const entityOfTask = new Map<string, string>();
@@ -188,7 +188,8 @@ export function createPlanningService(deps: PlanningDeps) {
   }
 
   /** One batch of `statehouse tasks roll-forward` (every entity, whatever its state): its own transaction. */
-  const replanBatch = (legalEntityIds: string[]) => deps.db.transaction().execute((trx) => replan(trx, legalEntityIds));
+  const replanBatch = (legalEntityIds: string[]) =>
+    deps.db.transaction().execute((trx) => replanEntities(trx, legalEntityIds, {}, false, undefined, true));
 
   /**
    * One batch of the daily roll-forward: the entities due among ids after `after` up to `through`, in one
