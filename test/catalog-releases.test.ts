@@ -2,13 +2,16 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog, type Catalog } from '../src/catalog/catalog.js';
 import { loadReleases, releaseSummary } from '../src/catalog/releases.js';
+import { catalogRelease } from '../src/cli/catalog-release-command.js';
 import type { Db } from '../src/db/database.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createPlanningModule, type CatalogReleaseSummary } from '../src/modules/planning/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
+import { PlatformTaskSchema } from '../src/modules/tasks/tasks.schemas.js';
 import { createPlatform, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 
 interface ListedEvent { id: string; type: string; legal_entity_id: string | null; data: { object: Record<string, unknown>; changed?: string[]; cause?: string } }
@@ -16,9 +19,23 @@ interface ListedEvent { id: string; type: string; legal_entity_id: string | null
 const LATEST = loadReleases().at(-1)!;
 
 /** A planning module as another process would build it over the same database: another catalog and release. */
-function planningOver(db: Db, catalog: Catalog, options: { catalogVersion?: string; catalogRelease?: CatalogReleaseSummary | null } = {}) {
-  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://statehouse.test', events: createEventsService() });
-  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, ...options });
+function planningOver(
+  db: Db, catalog: Catalog, options: { catalogVersion?: string; catalogRelease?: CatalogReleaseSummary | null; releasesDir?: string } = {},
+) {
+  const { releasesDir, ...planning } = options;
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://statehouse.test', events: createEventsService(), ...(releasesDir && { releasesDir }) });
+  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, ...planning });
+}
+
+/** A copy of the repository's catalog (its releases beside it) with `edit` applied to one region file. */
+function nextCatalog(region: string, edit: (text: string) => string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'catalog-next-'));
+  cpSync(fileURLToPath(new URL('../catalog', import.meta.url)), dir, { recursive: true });
+  const file = path.join(dir, 'regions', `${region}.yaml`);
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(file, edit(text));
+  expect(readFileSync(file, 'utf8')).not.toBe(text);
+  return dir;
 }
 
 describe('catalog releases: the API, catalog.released and cause: catalog', { timeout: 120_000 }, () => {
@@ -96,10 +113,7 @@ describe('catalog releases: the API, catalog.released and cause: catalog', { tim
 
   it('gives the task events of a re-planning by a new catalog cause: "catalog", and none to a change of facts', async () => {
     // The next catalog: Delaware's franchise report moves a day and gets a new id (one task created, one updated elsewhere).
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'catalog-next-'));
-    cpSync(fileURLToPath(new URL('../catalog', import.meta.url)), dir, { recursive: true });
-    const de = path.join(dir, 'regions', 'DE.yaml');
-    writeFileSync(de, readFileSync(de, 'utf8').replace('- id: de-annual-franchise-tax-report-corporation', '- id: de-franchise-tax-report-corporation'));
+    const dir = nextCatalog('DE', (text) => text.replace('- id: de-annual-franchise-tax-report-corporation', '- id: de-franchise-tax-report-corporation'));
     const next = planningOver(t.db, loadCatalog(dir), { catalogRelease: { ...releaseSummary(LATEST), id: '2099.02.01-1', baseline: false } });
     const before = (await events(key)).length;
     // The daily roll-forward: the entity was planned with an older catalog, so it is due.
@@ -117,5 +131,101 @@ describe('catalog releases: the API, catalog.released and cause: catalog', { tim
     const own = (await events(key)).slice(after).filter((e) => e.type.startsWith('task.'));
     expect(own.length).toBeGreaterThan(0);
     expect(own.some((e) => 'cause' in e.data)).toBe(false);
+  });
+});
+
+describe('catalog releases: a retired requirement\'s untouched tasks are deleted with task.deleted, cause: "catalog"', { timeout: 120_000 }, () => {
+  const RETIRED = 'de-annual-franchise-tax-report-corporation';
+  let t: TestApp;
+  let key: { authorization: string };
+  let entityId: string;
+  // Another entity (its own platform) whose task of the requirement someone acted on: kept, no longer applicable.
+  let keptKey: { authorization: string };
+  let keptEntityId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const entity = (email: string, name: string) => createPlatformWithEntity(t, undefined, {
+      user_email: email, business_name: name, entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2022-01-15',
+    });
+    const created = await entity('r@example.com', 'Retiring Inc');
+    key = { authorization: created.apiKey };
+    entityId = created.entityId;
+    const kept = await entity('k@example.com', 'Keeping Inc');
+    keptKey = { authorization: kept.apiKey };
+    keptEntityId = kept.entityId;
+  });
+  afterAll(async () => t.close());
+
+  it('describes each deleted task (and each kept one, no longer applicable) with the requirement as last released and the task row', async () => {
+    // Release A (the repository's latest) has the requirement; the entity was planned with it, nobody acted on its tasks.
+    const released = loadReleases().flatMap((r) => r.changes).filter((c) => c.id === RETIRED).at(-1)!;
+    expect(released).toMatchObject({ change: 'added', region: 'DE', category: expect.any(String), priority: expect.any(String) });
+    const doomed = await t.db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', entityId).where('definition_id', '=', RETIRED).execute();
+    expect(doomed.length).toBeGreaterThan(0);
+    expect(doomed.every((task) => task.acted_at === null && task.status === 'todo')).toBe(true);
+    const actedOn = await t.db.updateTable('tasks').set({ status: 'in-progress', acted_at: new Date() })
+      .where('legal_entity_id', '=', keptEntityId).where('definition_id', '=', RETIRED).returningAll().execute();
+    expect(actedOn.length).toBeGreaterThan(0);
+
+    // Release B retires it (cut by the release command in a copy of the catalog, its releases beside it).
+    const dir = nextCatalog('DE', (text) => text.replace(`- id: ${RETIRED}\n`, '- id: de-franchise-tax-report-corporation-next\n'));
+    catalogRelease({ catalogDir: dir, id: '2099.03.01-1', date: '2099-03-01', title: 'Retires the franchise report', dryRun: false, json: true });
+    const releaseB = loadReleases(path.join(dir, 'releases')).at(-1)!;
+    expect(releaseB.id).toBe('2099.03.01-1');
+    expect(releaseB.changes.find((c) => c.id === RETIRED)).toEqual({
+      change: 'retired', id: RETIRED, region: 'DE', title: released.title, sources: released.sources, category: released.category, priority: released.priority,
+    });
+
+    // The daily roll-forward with release B.
+    const next = planningOver(t.db, loadCatalog(dir), { catalogRelease: releaseSummary(releaseB), releasesDir: path.join(dir, 'releases') });
+    const before = (await json<ListedEvent[]>(await t.app.inject({ url: '/v2/events?limit=1000', headers: key }))).length;
+    expect(await next.rollForwardDue()).toMatchObject({ entities: 2 });
+    const listed = await t.app.inject({ url: '/v2/events?limit=1000&type=task.deleted', headers: key });
+    expect(listed.statusCode).toBe(200);
+    const deleted = json<ListedEvent[]>(listed).filter((e) => (e.data.object.source as { requirement_id: string }).requirement_id === RETIRED);
+    expect(deleted.map((e) => e.data.object.id).sort()).toEqual(doomed.map((task) => task.id).sort());
+    const left = await t.db.selectFrom('tasks').select(['id', 'applicable']).where('definition_id', '=', RETIRED).execute();
+    expect(left.map((task) => task.id).sort()).toEqual(actedOn.map((task) => task.id).sort());
+    expect(left.every((task) => !task.applicable)).toBe(true);
+    for (const event of deleted) {
+      const task = doomed.find((d) => d.id === event.data.object.id)!;
+      expect(event).toMatchObject({ type: 'task.deleted', legal_entity_id: entityId, data: { cause: 'catalog' } });
+      expect(event.data).not.toHaveProperty('changed');
+      expect(event.data.object).toMatchObject({
+        id: task.id,
+        title: released.title,
+        status: 'todo',
+        priority: released.priority,
+        is_managed: false,
+        source: {
+          type: 'requirement',
+          requirement_id: RETIRED,
+          context: { scope: 'legal-entity', legal_entity_id: entityId },
+          region: { id: expect.any(String), name: 'Delaware', parent_region: null },
+          period_start_date: task.period_start_date,
+          period_end_date: task.period_end_date,
+          due_date: task.due_date,
+          due_date_basis: task.due_date_rule === null ? null : { rule: task.due_date_rule, exact: task.due_date_exact ?? true, question_id: task.due_date_question },
+          category: released.category,
+          resolutions: { hosted: null, manual: null },
+        },
+      });
+      expect(Value.Check(PlatformTaskSchema, event.data.object)).toBe(true);
+    }
+    // The rest of the re-planning is told as before: the requirement under its new id is created, with the cause.
+    const caused = (await json<ListedEvent[]>(await t.app.inject({ url: '/v2/events?limit=1000', headers: key }))).slice(before);
+    expect(caused.filter((e) => e.type.startsWith('task.')).every((e) => e.data.cause === 'catalog')).toBe(true);
+    expect(caused.some((e) => e.type === 'task.created' && (e.data.object.source as { requirement_id: string }).requirement_id === 'de-franchise-tax-report-corporation-next')).toBe(true);
+
+    // A task someone acted on is kept: task.updated with `applicable`, the same payload with its status.
+    const updated = (await json<ListedEvent[]>(await t.app.inject({ url: '/v2/events?limit=1000&type=task.updated', headers: keptKey })))
+      .filter((e) => (e.data.object.source as { requirement_id: string }).requirement_id === RETIRED);
+    expect(updated.map((e) => e.data.object.id).sort()).toEqual(actedOn.map((task) => task.id).sort());
+    for (const event of updated) {
+      expect(event).toMatchObject({ legal_entity_id: keptEntityId, data: { changed: ['applicable'], cause: 'catalog', object: { title: released.title, status: 'in-progress', priority: released.priority } } });
+      expect(Value.Check(PlatformTaskSchema, event.data.object)).toBe(true);
+    }
+    expect(await json<ListedEvent[]>(await t.app.inject({ url: '/v2/events?limit=1000&type=task.deleted', headers: keptKey }))).toEqual([]);
   });
 });

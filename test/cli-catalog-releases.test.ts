@@ -60,7 +60,7 @@ describe('statehouse catalog release, diff and export', { timeout: 240_000 }, ()
     expect(cut.stdout).toContain('changed  CO  co-foreign-qualification  Qualify in Colorado  [title]');
     const written = JSON.parse(readFileSync(path.join(releases, '2026.11.02-1.json'), 'utf8'));
     expect(written).toMatchObject({ id: '2026.11.02-1', date: '2026-11-02', title: 'Rename', notes: 'Colorado title in plain words.', summary: { added: 0, changed: 1, retired: 0, requirements: 16 } });
-    expect(written.changes).toEqual([{ change: 'changed', id: 'co-foreign-qualification', region: 'CO', title: 'Qualify in Colorado', fields: ['title'], sources: expect.any(Array) }]);
+    expect(written.changes).toEqual([{ change: 'changed', id: 'co-foreign-qualification', region: 'CO', title: 'Qualify in Colorado', fields: ['title'], sources: expect.any(Array), category: expect.any(String), priority: expect.any(String) }]);
     const changelog = readFileSync(path.join(releases, 'CHANGELOG.md'), 'utf8');
     expect(changelog.indexOf('## 2026.11.02-1 — Rename')).toBeLessThan(changelog.indexOf('## 2026.11.01-1 — Baseline'));
     expect(changelog).toContain('Colorado title in plain words.');

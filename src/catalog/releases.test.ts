@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from './catalog.js';
 import {
   changesBetween, compareReleaseIds, diffCatalog, digestCatalog, formatDigests, formatRelease, lastKnownIn, loadReleases, nextReleaseId,
-  readDigests, releaseOfCatalog, unreleasedChanges, type CatalogRelease,
+  readDigests, releaseOfCatalog, retiredRequirements, unreleasedChanges, type CatalogRelease,
 } from './releases.js';
 
 const FIXTURE = fileURLToPath(new URL('../../test/fixtures/catalog', import.meta.url));
@@ -71,6 +71,28 @@ describe('catalog releases', () => {
     const retired = changes.find((c) => c.change === 'retired')!;
     expect(retired.region).toBe('OR');
     expect(retired.sources.length).toBeGreaterThan(0);
+    // Its category and priority as last released: what describes its tasks' task.deleted events.
+    const last = loadReleases(releases)[0]!.changes.find((c) => c.id === 'or-big-employer-program')!;
+    expect(last).toMatchObject({ category: expect.any(String), priority: expect.any(String) });
+    expect(retired).toMatchObject({ category: last.category, priority: last.priority });
+  });
+
+  it('knows the requirements the catalog no longer has as last released, category and priority from older entries if need be', () => {
+    const release = (id: string, changes: CatalogRelease['changes']): CatalogRelease =>
+      ({ id, date: '', title: id, notes: '', summary: { added: 0, changed: 0, retired: 0, requirements: 0, questions_changed: false }, changes });
+    const list = [
+      release('2026.11.01-1', [{ change: 'added', id: 'co-gone', region: 'CO', title: 'Old title', sources: [], category: 'tax', priority: 'high' }]),
+      // A release cut before entries recorded them: the category and priority come from the entry before.
+      release('2026.11.02-1', [{ change: 'changed', id: 'co-gone', region: 'CO', title: 'New title', sources: ['https://x.example'], fields: ['title'] }]),
+      release('2026.11.03-1', [{ change: 'retired', id: 'co-gone', region: 'CO', title: 'New title', sources: ['https://x.example'] }]),
+    ];
+    const catalog = loadCatalog(FIXTURE);
+    expect(lastKnownIn(list)('co-gone')).toMatchObject({ change: 'changed', title: 'New title', category: 'tax', priority: 'high' });
+    expect([...retiredRequirements(list, catalog).values()]).toEqual([
+      { change: 'retired', id: 'co-gone', region: 'CO', title: 'New title', sources: ['https://x.example'], category: 'tax', priority: 'high' },
+    ]);
+    // A requirement the catalog has is not retired.
+    expect(retiredRequirements([release('2026.11.01-1', [{ change: 'added', id: 'co-foreign-qualification', region: 'CO', title: 'x', sources: [] }])], catalog).size).toBe(0);
   });
 
   it('nets the changes of several releases: added then retired is nothing, fields are united', () => {

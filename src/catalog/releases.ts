@@ -44,6 +44,13 @@ export interface RequirementChange {
   fields?: string[];
   /** The requirement's source URLs (for `retired`: as last released). */
   sources: string[];
+  /**
+   * Its category and priority (for `retired`: as last released): with the title, what a `task.deleted` event says of
+   * a task of a retired requirement (modules/tasks, `retiredRequirements`). Absent only from entries cut before they
+   * were recorded.
+   */
+  category?: RequirementDefinition['category'];
+  priority?: RequirementDefinition['priority'];
 }
 
 export interface CatalogRelease {
@@ -123,7 +130,10 @@ export function diffCatalog(
   const current = digestCatalog(catalog, '');
   const byId = new Map(catalogRequirements(catalog).map((r) => [r.definition.id, r]));
   const describe = (r: CatalogRequirement, change: RequirementChange['change'], fields?: string[]): RequirementChange =>
-    ({ change, id: r.definition.id, region: r.region, title: r.definition.title, ...(fields && { fields }), sources: [...r.definition.sources] });
+    ({
+      change, id: r.definition.id, region: r.region, title: r.definition.title, ...(fields && { fields }), sources: [...r.definition.sources],
+      category: r.definition.category, priority: r.definition.priority,
+    });
   const changes: RequirementChange[] = [];
   const before = previous?.requirements ?? {};
   const previousFields = previous?.fields ?? DIGEST_FIELDS;
@@ -144,7 +154,10 @@ export function diffCatalog(
   for (const [id, old] of Object.entries(before)) {
     if (current.requirements[id] !== undefined) continue;
     const known = lastKnown(id);
-    changes.push({ change: 'retired', id, region: known?.region ?? old.split(' ')[0]!, title: known?.title ?? id, sources: known?.sources ?? [] });
+    changes.push({
+      change: 'retired', id, region: known?.region ?? old.split(' ')[0]!, title: known?.title ?? id, sources: known?.sources ?? [],
+      ...(known?.category && { category: known.category }), ...(known?.priority && { priority: known.priority }),
+    });
   }
   const order = { added: 0, changed: 1, retired: 2 };
   changes.sort((a, b) => order[a.change] - order[b.change] || a.region.localeCompare(b.region) || a.id.localeCompare(b.id));
@@ -188,15 +201,48 @@ export function readDigests(dir = RELEASES_DIR): ReleaseDigests | null {
   return JSON.parse(readFileSync(file, 'utf8')) as ReleaseDigests;
 }
 
-/** A retired requirement's last released region, title and sources: its latest `added`/`changed` entry. */
+/**
+ * A retired requirement's last released region, title, sources, category and priority: its latest `added`/`changed`
+ * entry (category and priority from the latest entry recording them).
+ */
 export function lastKnownIn(releases: readonly CatalogRelease[]): (id: string) => RequirementChange | undefined {
-  return (id) => {
-    for (let i = releases.length - 1; i >= 0; i--) {
-      const entry = releases[i]!.changes.find((c) => c.id === id && c.change !== 'retired');
-      if (entry) return entry;
+  return (id) => lastKnownOf(releases, id);
+}
+
+function lastKnownOf(releases: readonly CatalogRelease[], id: string): RequirementChange | undefined {
+  let found: RequirementChange | undefined;
+  for (let i = releases.length - 1; i >= 0; i--) {
+    for (const entry of releases[i]!.changes) {
+      if (entry.id !== id) continue;
+      if (!found) {
+        if (entry.change !== 'retired') found = { ...entry };
+      } else {
+        if (!found.category && entry.category) found.category = entry.category;
+        if (!found.priority && entry.priority) found.priority = entry.priority;
+      }
+      if (found?.category && found.priority) return found;
     }
-    return undefined;
-  };
+  }
+  return found;
+}
+
+/**
+ * The requirements released once and no longer in `catalog`, keyed by id: each as its latest release entry names it
+ * (region, title, sources), with its category and priority as last released. What describes a task of a retired
+ * requirement once the catalog has no definition for it (modules/tasks, task.deleted).
+ */
+export function retiredRequirements(releases: readonly CatalogRelease[], catalog: Catalog): Map<string, RequirementChange> {
+  const out = new Map<string, RequirementChange>();
+  for (let i = releases.length - 1; i >= 0; i--) {
+    for (const entry of releases[i]!.changes) {
+      if (out.has(entry.id) || catalog.requirement(entry.id)) continue;
+      const known = entry.category && entry.priority ? undefined : lastKnownOf(releases, entry.id);
+      const category = entry.category ?? known?.category;
+      const priority = entry.priority ?? known?.priority;
+      out.set(entry.id, { ...entry, ...(category && { category }), ...(priority && { priority }) });
+    }
+  }
+  return out;
 }
 
 /**
@@ -245,7 +291,10 @@ export function changesBetween(releases: readonly CatalogRelease[], from: string
   for (const { first, last, fields } of net.values()) {
     const wasThere = first.change !== 'added';
     const isThere = last.change !== 'retired';
-    const base = { id: last.id, region: last.region, title: last.title, sources: last.sources };
+    const base = {
+      id: last.id, region: last.region, title: last.title, sources: last.sources,
+      ...(last.category && { category: last.category }), ...(last.priority && { priority: last.priority }),
+    };
     if (!wasThere && isThere) out.push({ change: 'added', ...base });
     else if (wasThere && !isThere) out.push({ change: 'retired', ...base });
     else if (wasThere && isThere) out.push({ change: 'changed', ...base, fields: fields.size ? [...fields] : ['(re-added)'] });

@@ -249,7 +249,8 @@ async function main(argv: string[]): Promise<void> {
 
 function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir?: string) {
   const catalog = loadCatalog(catalogDir);
-  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService() });
+  const releasesDir = catalogDir === undefined ? undefined : path.join(catalogDir, 'releases');
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService(), ...(releasesDir && { releasesDir }) });
   return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
 }
 

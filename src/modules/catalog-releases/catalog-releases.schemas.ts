@@ -1,5 +1,6 @@
 // The wire shapes of GET /v2/catalog/releases and GET /v2/catalog/releases/{id}, and of `catalog.released`.
 import { Type } from 'typebox';
+import { TASK_CATEGORIES } from '../../catalog/catalog.schema.js';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
 
 export const ReleaseCountsSchema = Type.Object({
@@ -27,6 +28,8 @@ export const RequirementChangeSchema = Type.Object({
   title: Type.String(),
   fields: Type.Optional(Type.Array(Type.String(), { description: 'For `changed`: the fields that changed (e.g. `schedule`, `applies_when`, `sources`).' })),
   sources: Type.Array(Type.String(), { description: 'The official pages the requirement relies on (for `retired`: as last released).' }),
+  category: Type.Optional(StringEnum(TASK_CATEGORIES, { description: 'The requirement\'s category (for `retired`: as last released).' })),
+  priority: Type.Optional(StringEnum(['high', 'medium', 'low'] as const, { description: 'The requirement\'s priority (for `retired`: as last released).' })),
 }, { title: 'CatalogRequirementChange' });
 
 export const CatalogReleaseSchema = Type.Object({

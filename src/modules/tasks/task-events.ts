@@ -1,10 +1,12 @@
 // task.created / task.updated / task.deleted with the v2 platform task as payload (docs/events.md). Planning and
 // the task-changing modules are given this through app.ts (the `TaskEvents` contract of modules/events).
 import type { Catalog } from '../../catalog/catalog.js';
+import { regionByCode } from '../../catalog/regions.js';
+import { loadReleases, RELEASES_DIR, retiredRequirements } from '../../catalog/releases.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationStatus } from '../automations/automations.types.js';
 import type { EventRecorder, NewEvent, TaskChange, TaskEvents } from '../events/index.js';
-import { toPlatformTask } from './tasks.mappers.js';
+import { toPlatformTask, toRetiredPlatformTask, type RetiredRequirement } from './tasks.mappers.js';
 import { createTasksRepository, type TaskEventRow } from './tasks.repository.js';
 import { taskViewOf, type TaskAutomation } from './task-view.js';
 
@@ -13,6 +15,8 @@ export interface TaskEventsDeps {
   /** The records' links start with it, as in the API's answers. */
   publicBaseUrl: string;
   events: EventRecorder;
+  /** The catalog's release files (default: the repository's, catalog/releases/): what describes a retired requirement. */
+  releasesDir?: string;
 }
 
 /** The latest automation as the v2 task shows it (status and status log). */
@@ -29,6 +33,29 @@ function automationOf(row: TaskEventRow): TaskAutomation | undefined {
 
 export function createTaskEvents(deps: TaskEventsDeps): TaskEvents {
   const context = { catalog: deps.catalog, publicBaseUrl: deps.publicBaseUrl };
+  // Read the first time a task of a requirement the catalog lacks ends (a release retired it), then kept.
+  let retired: Map<string, RetiredRequirement> | undefined;
+  const retiredRequirement = (id: string): RetiredRequirement | undefined => {
+    if (!retired) {
+      retired = new Map();
+      for (const r of retiredRequirements(loadReleases(deps.releasesDir ?? RELEASES_DIR), deps.catalog).values()) {
+        // Entries cut before releases recorded category and priority cannot describe a task.
+        if (r.category && r.priority) retired.set(r.id, { id: r.id, title: r.title, category: r.category, priority: r.priority });
+      }
+    }
+    return retired.get(id);
+  };
+
+  /**
+   * The payload of a task the catalog no longer defines, deleted or kept as not applicable: a requirement a release
+   * retired, as last released (docs/catalog-releases.md). Undefined when the releases do not know it either.
+   */
+  function retiredTask(row: TaskEventRow) {
+    if (row.kind !== 'requirement' || deps.catalog.requirement(row.definition_id)) return undefined;
+    const region = regionByCode(row.region_code);
+    const requirement = region && retiredRequirement(row.definition_id);
+    return requirement && toRetiredPlatformTask(row, region, requirement, automationOf(row));
+  }
 
   async function describe(trx: Db, changes: readonly TaskChange[]): Promise<NewEvent[]> {
     if (changes.length === 0) return [];
@@ -40,15 +67,18 @@ export function createTaskEvents(deps: TaskEventsDeps): TaskEvents {
       const read = change.inserted ? undefined : rows.get(change.taskId);
       const row = change.inserted ?? read;
       const view = row && taskViewOf(deps.catalog, row);
-      // A task the catalog no longer defines is shown nowhere, so it has no event either.
-      if (!row || !view) continue;
-      if (view.kind === 'requirement' && read) view.automation = automationOf(read);
+      if (view?.kind === 'requirement' && read) view.automation = automationOf(read);
+      // A task the catalog no longer defines is shown nowhere, so it has no event either; but its end (a release retired
+      // its requirement: deleted, or kept as not applicable) is told, with the requirement as last released.
+      const ended = change.kind === 'deleted' || (change.kind === 'updated' && change.changed?.includes('applicable'));
+      const object = view ? toPlatformTask(context, view) : read && ended ? retiredTask(read) : undefined;
+      if (!row || !object) continue;
       out.push({
         type: `task.${change.kind}`,
         platformId: row.platform_id,
         legalEntityId: row.legal_entity_id,
         data: {
-          object: toPlatformTask(context, view),
+          object,
           ...(change.kind === 'updated' && { changed: change.changed ?? [] }),
           ...(change.cause && { cause: change.cause }),
         },

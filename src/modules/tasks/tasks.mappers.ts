@@ -5,7 +5,7 @@ import { localityOf, questionTitle } from '../../catalog/question-title.js';
 import type { TaskRow } from '../../db/schema.js';
 import type { Static } from 'typebox';
 import type { AccountTaskSchema, PlatformTaskSchema } from './tasks.schemas.js';
-import type { TaskView } from './task-view.js';
+import type { TaskAutomation, TaskView } from './task-view.js';
 import { automateResolution, automationStatusOf, hostedResolution, offersAutomation, type RecordLinks } from './task-automation.mappers.js';
 
 /** What the mappers need besides the task: the catalog (unlocked requirements) and the public URL of the records' links. */
@@ -216,6 +216,53 @@ export function toPlatformTask(context: RecordContext, view: TaskView): Platform
       agency_accounts: [],
     },
     priority: definition.priority,
+    is_managed: false,
+  };
+}
+
+/** What the catalog releases last said of a retired requirement (catalog/releases/, docs/catalog-releases.md). */
+export interface RetiredRequirement {
+  id: string;
+  title: string;
+  category: RequirementDefinition['category'];
+  priority: RequirementDefinition['priority'];
+}
+
+/**
+ * The v2 PlatformTask of a task whose requirement the catalog no longer has (its `task.deleted` event when a release
+ * retired it): the task's own fields from its row, the requirement's id, title, category and priority as last
+ * released; what only the definition held (description, summary, resources, fee, eta, tags, resolutions, unlocks) is
+ * empty or null.
+ */
+export function toRetiredPlatformTask(row: TaskRow, region: Region, retired: RetiredRequirement, automation?: TaskAutomation): PlatformTask {
+  return {
+    id: row.id,
+    title: retired.title,
+    status: v2Status(row.status),
+    source: {
+      type: 'requirement',
+      context: { scope: 'legal-entity', legal_entity_id: row.legal_entity_id },
+      requirement_id: retired.id,
+      definition: '',
+      summary: null,
+      resources: [],
+      period_start_date: row.period_start_date,
+      period_end_date: row.period_end_date,
+      due_date: row.due_date,
+      due_date_basis: dueDateBasisOf(row),
+      region: regionRef(region),
+      fee: null,
+      eta: null,
+      tags: null,
+      default_resolution_name: null,
+      resolutions: { hosted: null, manual: null },
+      criteria_met: row.criteria_met.map((c) => ({ type: V2_CRITERIA[c.key] ?? 'single-requirement', reason: c.reason, task_id: row.id })),
+      unlocks: null,
+      category: retired.category,
+      ...automationStatusOf(automation),
+      agency_accounts: [],
+    },
+    priority: retired.priority,
     is_managed: false,
   };
 }
