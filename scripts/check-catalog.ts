@@ -1,10 +1,12 @@
 // The catalog's consistency check (CI runs it): `npx tsx scripts/check-catalog.ts [CA NY …] [--json]`.
 // Fails when a requirement's prose states a due date its schedule does not compute, when it cites only home pages,
 // when its confidence lacks its evidence (notes, verification), when a region misses a family it must cover, or
-// when more than 5 % of the catalog is uncertain. Prints the catalog's figures either way.
+// when a cell of the coverage matrix is missing (src/catalog/coverage.ts), or when more than 5 % of the catalog is
+// uncertain. Prints the catalog's figures and the matrix either way.
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { catalogFigures, catalogProblems } from '../src/engine/catalog-check.js';
 import { REGIONS } from '../src/catalog/regions.js';
+import { coverageMatrix, formatMatrix } from '../src/catalog/coverage.js';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -15,13 +17,16 @@ const catalog = loadCatalog();
 const problems = catalogProblems(catalog, codes, { wholeCatalog: asked.length === 0 });
 const figures = catalogFigures(catalog);
 
-if (json) console.log(JSON.stringify({ figures, problems }, null, 2));
+const matrix = coverageMatrix(catalog);
+
+if (json) console.log(JSON.stringify({ figures, matrix, problems }, null, 2));
 else {
   const pct = (n: number) => `${((100 * n) / figures.requirements).toFixed(1)} %`;
   console.log(`catalog valid: ${catalog.regions.size} region files + federal, ${figures.requirements} requirements, ${catalog.questions.length} questions`);
   console.log(`  sources: ${figures.sources} cited (${figures.uniqueSources} distinct), deep links ${figures.deepSources} (${((100 * figures.deepSources) / figures.sources).toFixed(1)} %)`);
   console.log(`  verified: ${figures.verified} (${pct(figures.verified)}); uncertain: ${figures.uncertain} (${pct(figures.uncertain)}); home-page-only: ${figures.homePageOnly} (${pct(figures.homePageOnly)})`);
   console.log(`  families: ${Object.entries(figures.families).map(([f, n]) => `${f} ${n}`).join(', ')}`);
+  for (const line of formatMatrix(matrix)) console.log(line);
   for (const problem of problems) console.log(`  problem: ${problem}`);
   console.log(problems.length === 0 ? 'catalog consistent' : `${problems.length} problem(s)`);
 }

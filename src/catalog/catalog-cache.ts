@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { parse as parseYaml } from 'yaml';
 import { packagePath } from '../lib/package-root.js';
-import { QuestionsFileSchema, RegionFileSchema } from './catalog.schema.js';
+import { FamilyFileSchema, QuestionsFileSchema, RegionFileSchema } from './catalog.schema.js';
 import { HandbookQuestionsFileSchema, PolicyFileSchema } from './handbook.schema.js';
 
 /**
@@ -64,6 +64,7 @@ export function schemaForFile(file: string): TSchema {
   if (path.basename(path.dirname(file)) === 'handbook' || path.basename(path.dirname(path.dirname(file))) === 'handbook') {
     return questions ? HandbookQuestionsFileSchema : PolicyFileSchema;
   }
+  if (path.basename(path.dirname(path.dirname(file))) === 'families') return FamilyFileSchema;
   return questions ? QuestionsFileSchema : RegionFileSchema;
 }
 
@@ -84,7 +85,8 @@ export function buildCatalogCache(files: string[]): CatalogCache {
 /** Writes the cache for every YAML file of the catalog directory; returns how many files it holds. */
 export function writeCatalogCache(dir = packagePath('catalog')): number {
   const yamlIn = (sub: string) => readdirSync(path.join(dir, sub)).filter((f) => f.endsWith('.yaml')).map((f) => path.join(dir, sub, f));
-  const files = [path.join(dir, 'questions.yaml'), path.join(dir, 'federal.yaml'), ...yamlIn('regions'), path.join(dir, 'handbook', 'questions.yaml'), ...yamlIn(path.join('handbook', 'policies'))];
+  const families = existsSync(path.join(dir, 'families')) ? readdirSync(path.join(dir, 'families')).sort().flatMap((family) => yamlIn(path.join('families', family))) : [];
+  const files = [path.join(dir, 'questions.yaml'), path.join(dir, 'federal.yaml'), ...yamlIn('regions'), ...families, path.join(dir, 'handbook', 'questions.yaml'), ...yamlIn(path.join('handbook', 'policies'))];
   const entries = buildCatalogCache(files);
   writeFileSync(CATALOG_CACHE_FILE, JSON.stringify(entries));
   return Object.keys(entries).length;

@@ -35,7 +35,7 @@ describe('catalog localities', () => {
 
   it('refuses an in_locality naming no locality of its own file', () => {
     const load = loadEdited('regions/PA.yaml', (t) => t.replace('in_locality: pa-pittsburgh', 'in_locality: nj-newark'));
-    expect(load).toThrow(/PA\.yaml: \/requirements\/2\/applies_when: in_locality 'nj-newark' is not a locality of this file/);
+    expect(load).toThrow(/PA\.yaml: \/requirements\/2\/applies_when: in_locality 'nj-newark' is not a locality of this region/);
   });
 
   it('refuses a locality id without the region prefix, and a duplicate one', () => {

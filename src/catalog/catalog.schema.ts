@@ -27,13 +27,27 @@ export const FACTS = [
   'registration_number_digit',
   /** Whether the business has employees or premises in one locality (a city or county of the region's `localities`). */
   'in_locality',
+  /** What the business sells (asked once per business): sales taxes and their permits depend on it. */
+  'sells_tangible_goods', 'sells_digital_products', 'sells_services',
+  /** Whether the business offers its employees a retirement plan (state auto-IRA mandates exempt those that do). */
+  'offers_retirement_plan',
+  /** Whether the business pays independent contractors for services (information returns). */
+  'pays_contractors',
+  /** Sales to customers in the region, in US dollars and in number, in the current or previous calendar year (economic nexus). */
+  'annual_sales', 'annual_transactions',
 ] as const;
+/** Facts about the whole business, asked once (in its federal anchor region) rather than per region. */
+export const BUSINESS_FACTS = ['sells_tangible_goods', 'sells_digital_products', 'sells_services', 'offers_retirement_plan', 'pays_contractors'] as const;
+/** What a business sells, as the `sells` criterion names it, and the fact that answers each. */
+export const PRODUCT_KINDS = { tangible_goods: 'sells_tangible_goods', digital_products: 'sells_digital_products', services: 'sells_services' } as const;
 /** What a requirement is, for coverage checks across the 51 regions. */
 export const FAMILIES = [
   'foreign-qualification', 'registered-agent', 'initial-statement', 'publication', 'annual-report', 'franchise-tax-report',
   'withholding', 'unemployment-insurance', 'paid-leave', 'disability-insurance', 'workers-compensation', 'local-payroll-tax',
   'new-hire-reporting', 'sales-tax-permit', 'local-business-tax', 'posters', 'minimum-tax',
   'federal-registration', 'federal-employment-tax', 'federal-income-tax', 'beneficial-ownership', 'other',
+  // Issue 24: the obligations realistic businesses were missing.
+  'income-tax-return', 'gross-receipts-tax', 'retirement-mandate', 'e-verify', 'employment-eligibility', 'information-return',
 ] as const;
 
 const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as ReturnType<typeof Type.Unsafe<T[number]>>;
@@ -69,6 +83,14 @@ export interface Criteria {
   tax_classifications?: (typeof TAX_CLASSES)[number][];
   /** The business has employees or premises in this locality (an id of the region file's `localities`); asked per locality. */
   in_locality?: string;
+  /** The business sells at least one of these (each asked once per business). */
+  sells?: (keyof typeof PRODUCT_KINDS)[];
+  offers_retirement_plan?: boolean;
+  pays_contractors?: boolean;
+  /** Sales into this region in the current or previous calendar year, whichever is more: at least N US dollars. */
+  annual_sales_gte?: number;
+  /** Separate sales into this region in the current or previous calendar year: at least N. */
+  annual_transactions_gte?: number;
   any?: Criteria[];
 }
 
@@ -83,6 +105,11 @@ export const CriteriaSchema = Type.Cyclic(
         entity_types: Type.Optional(Type.Array(Literals(ENTITY_TYPES), { minItems: 1 })),
         tax_classifications: Type.Optional(Type.Array(Literals(TAX_CLASSES), { minItems: 1 })),
         in_locality: Type.Optional(Id),
+        sells: Type.Optional(Type.Array(Literals(Object.keys(PRODUCT_KINDS) as (keyof typeof PRODUCT_KINDS)[]), { minItems: 1, uniqueItems: true })),
+        offers_retirement_plan: Type.Optional(Type.Boolean()),
+        pays_contractors: Type.Optional(Type.Boolean()),
+        annual_sales_gte: Type.Optional(Type.Integer({ minimum: 1 })),
+        annual_transactions_gte: Type.Optional(Type.Integer({ minimum: 1 })),
         any: Type.Optional(Type.Array(Type.Ref('Criteria'), { minItems: 2 })),
       },
       { additionalProperties: false },
@@ -293,6 +320,28 @@ export const RegionFileSchema = Type.Object(
   { additionalProperties: false },
 );
 export type RegionFile = Static<typeof RegionFileSchema>;
+
+/** A cited page that shows a coverage cell (a state without the obligation): read on `verified_on`, it `says` so. */
+const CitationSchema = Type.Object({ url: Type.String({ pattern: '^https?://', maxLength: 500 }), verified_on: IsoDate, says: Text(2000) }, { additionalProperties: false });
+
+/**
+ * One family's requirements in one region (catalog/families/<family>/<CODE>.yaml, US for federal ones), merged into
+ * the region's catalog at load. With no requirements it says why the region has none (`not_applicable`) or which
+ * requirement of the region file already is the obligation (`covered_by`): the coverage matrix's cell.
+ */
+export const FamilyFileSchema = Type.Object(
+  {
+    region: Type.String({ pattern: '^[A-Z]{2}$' }),
+    family: Literals(FAMILIES),
+    agencies: Type.Optional(Type.Array(AgencySchema)),
+    localities: Type.Optional(Type.Array(LocalitySchema)),
+    requirements: Type.Optional(Type.Array(RequirementSchema)),
+    not_applicable: Type.Optional(Type.Object({ reason: Text(1000), sources: Type.Array(CitationSchema, { minItems: 1 }) }, { additionalProperties: false })),
+    covered_by: Type.Optional(Type.Object({ requirements: Type.Array(Id, { minItems: 1 }), reason: Text(1000) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type FamilyFile = Static<typeof FamilyFileSchema>;
 export type Agency = Static<typeof AgencySchema>;
 export type DueRule = Static<typeof DueRuleSchema>;
 export type Schedule = Static<typeof ScheduleSchema>;
@@ -305,6 +354,8 @@ export const QuestionSchema = Type.Object(
     /** `{region}` is replaced by the region's name. */
     title: Text(200),
     description: Text(1000),
+    /** `business`: asked once for the whole business (its title names no region); `region` (default): per region. */
+    per: Type.Optional(Literals(['region', 'business'] as const)),
     answer_type: Literals(['boolean', 'number', 'date'] as const),
     category: Literals(TASK_CATEGORIES),
     priority: Literals(['high', 'medium', 'low'] as const),

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Compile } from 'typebox/compile';
-import type { Agency, Criteria, Locality, QuestionDefinition, RegionFile, RequirementDefinition } from './catalog.schema.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { BUSINESS_FACTS, FAMILIES, type Agency, type Criteria, type FamilyFile, type Locality, type QuestionDefinition, type RegionFile, type RequirementDefinition } from './catalog.schema.js';
 import { CatalogError, regionByCode, type Region } from './regions.js';
 import { packagePath } from '../lib/package-root.js';
 import { parseCatalogYaml, schemaForFile } from './catalog-cache.js';
@@ -24,8 +24,17 @@ export interface FederalCatalog {
   requirements: readonly RequirementDefinition[];
 }
 
+/** What a family file says of its region when it holds no requirement: the coverage matrix's cell (coverage.ts). */
+export interface FamilyCell {
+  file: string;
+  notApplicable?: FamilyFile['not_applicable'];
+  coveredBy?: FamilyFile['covered_by'];
+}
+
 export interface Catalog {
   regions: ReadonlyMap<string, RegionCatalog>;
+  /** family → region code (US for federal) → the family file's cell, for the regions that have one. */
+  familyCells: ReadonlyMap<string, ReadonlyMap<string, FamilyCell>>;
   federal: FederalCatalog;
   questions: readonly QuestionDefinition[];
   questionByFact: ReadonlyMap<string, QuestionDefinition>;
@@ -79,49 +88,148 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   const questionByFact = new Map<string, QuestionDefinition>();
   for (const [i, q] of questions.entries()) {
     if (questionByFact.has(q.fact)) throw new CatalogError(questionsFile, `/questions/${i}/fact`, `a second question for fact ${q.fact}`);
+    // The engine asks the business's facts once (engine.ts businessFacts); the file must say so, and its title too.
+    const perBusiness = (BUSINESS_FACTS as readonly string[]).includes(q.fact);
+    if (perBusiness !== (q.per === 'business')) {
+      throw new CatalogError(questionsFile, `/questions/${i}/per`, perBusiness ? `${q.fact} is a fact of the whole business: per: business` : `${q.fact} is asked per region`);
+    }
+    if (perBusiness && /\{(region|locality)\}/.test(q.title)) throw new CatalogError(questionsFile, `/questions/${i}/title`, 'a question per business names no {region}');
     questionByFact.set(q.fact, q);
   }
 
   const regions = new Map<string, RegionCatalog>();
   const byId = new Map<string, { definition: RequirementDefinition; region: Region; agency: Agency }>();
+  const familyFiles = readFamilyFiles(dir);
+  const familyCells = new Map<string, Map<string, FamilyCell>>();
   const regionDir = path.join(dir, 'regions');
   for (const name of readdirSync(regionDir).filter((f) => f.endsWith('.yaml')).sort()) {
     const file = path.join(regionDir, name);
     const data = readChecked<RegionFile>(file);
     const region = regionByCode(data.region);
     if (!region || name !== `${data.region}.yaml`) throw new CatalogError(file, '/region', `must be the region code the file is named after (${name})`);
-    const agencies = new Map(data.agencies.map((a) => [a.id, a]));
     const prefix = `${data.region.toLowerCase()}-`;
-    for (const [i, agency] of data.agencies.entries()) {
-      if (!agency.id.startsWith(prefix)) throw new CatalogError(file, `/agencies/${i}/id`, `must start with '${prefix}'`);
-    }
-    checkRequirements(file, data, prefix, agencies, region, byId);
-    const localities = checkLocalities(file, data, prefix, questionByFact.has('in_locality'));
-    regions.set(data.region, { region, wageIncomeTax: data.wage_income_tax, agencies, localities, requirements: data.requirements });
+    const merged = mergeFiles(file, data, familyFiles.get(data.region) ?? [], prefix, region, byId, familyCells, questionByFact.has('in_locality'));
+    regions.set(data.region, { region, wageIncomeTax: data.wage_income_tax, ...merged });
+  }
+  for (const [code, files] of familyFiles) {
+    if (code !== 'US' && !regions.has(code)) throw new CatalogError(files[0]!.file, '/region', `no region file catalog/regions/${code}.yaml`);
   }
   const federalFile = path.join(dir, 'federal.yaml');
   const federalData = readChecked<RegionFile>(federalFile);
   if (federalData.region !== 'US') throw new CatalogError(federalFile, '/region', 'must be US');
-  const federalAgencies = new Map(federalData.agencies.map((a) => [a.id, a]));
-  for (const [i, agency] of federalData.agencies.entries()) {
-    if (!agency.id.startsWith('us-')) throw new CatalogError(federalFile, `/agencies/${i}/id`, "must start with 'us-'");
-  }
   // Federal and employer requirements are stored in a region of the entity; `region` here is the first one (it
   // unlocks nothing in another file, so no caller reads it).
   const anyRegion = [...regions.values()][0]?.region;
-  if (anyRegion) checkRequirements(federalFile, federalData, 'us-', federalAgencies, anyRegion, byId);
-  // Federal requirements are planned once per business, never per locality.
-  checkLocalities(federalFile, { ...federalData, localities: [] }, 'us-', false);
+  let federal: { agencies: ReadonlyMap<string, Agency>; requirements: readonly RequirementDefinition[] } = { agencies: new Map(), requirements: [] };
+  if (anyRegion) {
+    // Federal requirements are planned once per business, never per locality (no `in_locality` question there).
+    const merged = mergeFiles(federalFile, federalData, familyFiles.get('US') ?? [], 'us-', anyRegion, byId, familyCells, false);
+    if (merged.localities.size > 0) throw new CatalogError(federalFile, '/localities', 'federal requirements have no localities');
+    federal = { agencies: merged.agencies, requirements: merged.requirements };
+  }
   const employerRequirements = [HANDBOOK_REQUIREMENT];
   if (anyRegion) for (const definition of employerRequirements) byId.set(definition.id, { definition, region: anyRegion, agency: HANDBOOK_AGENCY });
   return deepFreeze({
     regions,
-    federal: { agencies: federalAgencies, requirements: federalData.requirements },
+    familyCells,
+    federal,
     questions,
     questionByFact,
     employerRequirements,
     requirement: (id: string) => byId.get(id),
   });
+}
+
+interface LoadedFamilyFile {
+  file: string;
+  data: FamilyFile;
+}
+
+/** catalog/families/<family>/<CODE>.yaml, by region code (US: federal), in family then file order. */
+function readFamilyFiles(dir: string): Map<string, LoadedFamilyFile[]> {
+  const byRegion = new Map<string, LoadedFamilyFile[]>();
+  const familiesDir = path.join(dir, 'families');
+  if (!existsSync(familiesDir)) return byRegion;
+  for (const family of readdirSync(familiesDir).sort()) {
+    const familyDir = path.join(familiesDir, family);
+    if (!(FAMILIES as readonly string[]).includes(family)) throw new CatalogError(familyDir, '(directory)', `'${family}' is not a family (catalog.schema.ts FAMILIES)`);
+    for (const name of readdirSync(familyDir).filter((f) => f.endsWith('.yaml')).sort()) {
+      const file = path.join(familyDir, name);
+      const data = readChecked<FamilyFile>(file);
+      if (name !== `${data.region}.yaml` || (data.region !== 'US' && !regionByCode(data.region))) {
+        throw new CatalogError(file, '/region', `must be the region code (or US) the file is named after (${name})`);
+      }
+      if (data.family !== family) throw new CatalogError(file, '/family', `must be the directory's family (${family})`);
+      const requirements = data.requirements ?? [];
+      for (const [i, requirement] of requirements.entries()) {
+        if (requirement.family !== family) throw new CatalogError(file, `/requirements/${i}/family`, `a file of family ${family} holds only that family's requirements`);
+      }
+      const cells = Number(data.not_applicable !== undefined) + Number(data.covered_by !== undefined);
+      if (requirements.length === 0 && cells !== 1) throw new CatalogError(file, '(root)', 'without requirements, say why: exactly one of not_applicable or covered_by');
+      if (requirements.length > 0 && data.not_applicable) throw new CatalogError(file, '/not_applicable', 'a file with requirements is not "not applicable"');
+      byRegion.set(data.region, [...(byRegion.get(data.region) ?? []), { file, data }]);
+    }
+  }
+  return byRegion;
+}
+
+/**
+ * A region (or the federal) file with its family files: agencies and localities merged (the same id twice only for
+ * the same thing), every file's requirements checked (`checkRequirements`), `covered_by` naming requirements of the
+ * region, and each family file's cell recorded for the coverage matrix.
+ */
+function mergeFiles(
+  file: string,
+  data: RegionFile,
+  families: LoadedFamilyFile[],
+  prefix: string,
+  region: Region,
+  byId: Map<string, { definition: RequirementDefinition; region: Region; agency: Agency }>,
+  familyCells: Map<string, Map<string, FamilyCell>>,
+  hasLocalityQuestion: boolean,
+): { agencies: ReadonlyMap<string, Agency>; localities: ReadonlyMap<string, Locality>; requirements: readonly RequirementDefinition[] } {
+  const agencies = new Map<string, Agency>();
+  const localities = new Map<string, Locality>();
+  const files: { file: string; data: RegionFile }[] = [
+    { file, data },
+    ...families.map((f) => ({ file: f.file, data: { region: f.data.region, wage_income_tax: false, agencies: f.data.agencies ?? [], localities: f.data.localities, requirements: f.data.requirements ?? [] } })),
+  ];
+  for (const { file: where, data: part } of files) {
+    for (const [i, agency] of part.agencies.entries()) {
+      if (!agency.id.startsWith(prefix)) throw new CatalogError(where, `/agencies/${i}/id`, `must start with '${prefix}'`);
+      const known = agencies.get(agency.id);
+      if (known && (known.name !== agency.name || known.website !== agency.website)) {
+        throw new CatalogError(where, `/agencies/${i}/id`, `agency ${agency.id} is declared elsewhere in the region with another name or website`);
+      }
+      if (!known) agencies.set(agency.id, agency);
+    }
+    const inThisFile = new Set<string>();
+    for (const [i, locality] of (part.localities ?? []).entries()) {
+      if (!locality.id.startsWith(prefix)) throw new CatalogError(where, `/localities/${i}/id`, `must start with '${prefix}'`);
+      const known = localities.get(locality.id);
+      if (inThisFile.has(locality.id) || (known && (known.name !== locality.name || known.kind !== locality.kind))) {
+        throw new CatalogError(where, `/localities/${i}/id`, `duplicate locality id ${locality.id}`);
+      }
+      inThisFile.add(locality.id);
+      if (!known) localities.set(locality.id, locality);
+    }
+  }
+  const requirements: RequirementDefinition[] = [];
+  for (const { file: where, data: part } of files) {
+    checkRequirements(where, part, prefix, agencies, region, byId);
+    checkLocalityCriteria(where, part, localities, hasLocalityQuestion);
+    requirements.push(...part.requirements);
+  }
+  const ids = new Set(requirements.map((r) => r.id));
+  for (const { file: where, data: family } of families) {
+    for (const [i, id] of (family.covered_by?.requirements ?? []).entries()) {
+      if (!ids.has(id)) throw new CatalogError(where, `/covered_by/requirements/${i}`, `unknown requirement '${id}' in this region`);
+    }
+    const cells = familyCells.get(family.family) ?? new Map<string, FamilyCell>();
+    familyCells.set(family.family, cells);
+    cells.set(family.region, { file: where, ...(family.not_applicable && { notApplicable: family.not_applicable }), ...(family.covered_by && { coveredBy: family.covered_by }) });
+  }
+  return { agencies, localities, requirements };
 }
 
 /** The checks of one region (or the federal) file's requirements beyond its schema; adds each to `byId`. */
@@ -158,27 +266,16 @@ function checkRequirements(
 /** Due rules of one-time requirements only (months_after: "the 15th day of the 4th month after registration"). */
 const ONE_TIME_RULES: readonly string[] = ['none', 'within_days', 'months_after'];
 
-/**
- * The localities of one region file: ids start with the region's prefix and are unique, and every `in_locality`
- * criterion names one of them (a city of another state would never be asked about). Kept apart from the schedule
- * checks of `checkRequirements`.
- */
-function checkLocalities(file: string, data: RegionFile, prefix: string, hasQuestion: boolean): ReadonlyMap<string, Locality> {
-  const localities = new Map<string, Locality>();
-  for (const [i, locality] of (data.localities ?? []).entries()) {
-    if (!locality.id.startsWith(prefix)) throw new CatalogError(file, `/localities/${i}/id`, `must start with '${prefix}'`);
-    if (localities.has(locality.id)) throw new CatalogError(file, `/localities/${i}/id`, `duplicate locality id ${locality.id}`);
-    localities.set(locality.id, locality);
-  }
+/** Every `in_locality` criterion of a file names a locality of its region (a city of another state would never be asked about). */
+function checkLocalityCriteria(file: string, data: RegionFile, localities: ReadonlyMap<string, Locality>, hasQuestion: boolean): void {
   const named = (criteria: Criteria): string[] => [...(criteria.in_locality ? [criteria.in_locality] : []), ...(criteria.any ?? []).flatMap(named)];
   for (const [i, requirement] of data.requirements.entries()) {
     for (const id of named(requirement.applies_when)) {
       const where = `/requirements/${i}/applies_when`;
-      if (!localities.has(id)) throw new CatalogError(file, where, `in_locality '${id}' is not a locality of this file`);
+      if (!localities.has(id)) throw new CatalogError(file, where, `in_locality '${id}' is not a locality of this region`);
       if (!hasQuestion) throw new CatalogError(file, where, 'in_locality needs a question for fact in_locality in questions.yaml');
     }
   }
-  return localities;
 }
 
 /** Combinations the schema allows but that mean nothing: named with the file and field, like a schema error. */

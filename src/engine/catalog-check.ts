@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { RequirementDefinition } from '../catalog/catalog.schema.js';
 import { evidenceProblems, isHomePage, proseDateProblems } from './catalog-consistency.js';
-import { coverageProblems } from '../catalog/coverage.js';
+import { coverageMatrix, coverageProblems, matrixProblems } from '../catalog/coverage.js';
 
 /** At most this share of the catalog's requirements may be `uncertain` (issue 14). */
 export const MAX_UNCERTAIN_SHARE = 0.05;
@@ -24,6 +24,7 @@ export function catalogProblems(catalog: Catalog, codes: string[], options: { wh
   }
   for (const code of codes.filter((c) => c !== 'US')) problems.push(...coverageProblems(catalog, code));
   if (options.wholeCatalog) {
+    problems.push(...matrixProblems(coverageMatrix(catalog)));
     const figures = catalogFigures(catalog);
     if (figures.uncertain > MAX_UNCERTAIN_SHARE * figures.requirements) {
       problems.push(`${figures.uncertain} of ${figures.requirements} requirements are uncertain (more than ${MAX_UNCERTAIN_SHARE * 100} %)`);

@@ -1,4 +1,4 @@
-import type { Criteria } from '../catalog/catalog.schema.js';
+import { PRODUCT_KINDS, type BUSINESS_FACTS, type Criteria } from '../catalog/catalog.schema.js';
 
 /** What the rules know about one region of one entity. null = unknown. */
 export interface RegionFacts {
@@ -19,9 +19,23 @@ export interface RegionFacts {
    * US state (`incorporatedIn`, its name; null while unknown), and the reasons speak of the United States.
    */
   federal?: { incorporatedIn: string | null };
+  /** The whole business's answers (what it sells, a retirement plan, contractors): the same in every region. */
+  business?: BusinessFacts;
+  /** Its sales into this region in the current or previous calendar year, in dollars and in number (economic nexus). */
+  annualSales?: number | null;
+  annualTransactions?: number | null;
 }
 
-export type Fact = 'has_employees' | 'has_physical_location' | 'employee_count';
+export type BusinessFact = (typeof BUSINESS_FACTS)[number];
+export type BusinessFacts = Partial<Record<BusinessFact, boolean | null>>;
+
+export type Fact = 'has_employees' | 'has_physical_location' | 'employee_count' | 'annual_sales' | 'annual_transactions' | BusinessFact;
+
+/**
+ * Facts asked only once the rest of a criterion is known to hold: a business is not asked its sales into a state
+ * before it is known to sell what the state taxes (or while its presence there, which settles nexus alone, is unknown).
+ */
+const ASKED_LAST = new Set<Fact>(['annual_sales', 'annual_transactions']);
 
 export interface CriterionMet {
   key: string;
@@ -59,7 +73,8 @@ function and(parts: Evaluation[]): Evaluation {
   if (parts.some((p) => p.value === false)) return FALSE;
   const unknown = parts.filter((p) => p.value === null);
   if (unknown.length > 0) {
-    const facts = new Set(unknown.flatMap((p) => [...p.unknown]));
+    let facts = new Set(unknown.flatMap((p) => [...p.unknown]));
+    if ([...facts].some((f) => !ASKED_LAST.has(f))) facts = new Set([...facts].filter((f) => !ASKED_LAST.has(f)));
     // The region's own facts are asked first; the localities once they are known and the rest holds.
     return { value: null, met: [], unknown: facts, localities: facts.size > 0 ? new Set() : new Set(unknown.flatMap((p) => [...p.localities])) };
   }
@@ -94,6 +109,17 @@ function federalScope(scope: 'home' | 'foreign', incorporatedIn: string | null):
     return TRUE([{ key: 'home-state', reason: `The business is incorporated in ${incorporatedIn}`, data: { incorporated_in_us: true } }]);
   }
   return FALSE;
+}
+
+const PRODUCT_NAMES: Record<keyof typeof PRODUCT_KINDS, string> = {
+  tangible_goods: 'physical products (tangible goods)',
+  digital_products: 'software as a service or digital products',
+  services: 'services',
+};
+
+function atLeast(actual: number | null, min: number, fact: Fact, met: (value: number, min: number) => CriterionMet): Evaluation {
+  if (actual === null) return UNKNOWN(fact);
+  return actual >= min ? TRUE([met(actual, min)]) : FALSE;
 }
 
 function flag(actual: boolean | null, wanted: boolean, fact: Fact, met: CriterionMet): Evaluation {
@@ -148,6 +174,42 @@ export function evaluate(criteria: Criteria, facts: RegionFacts): Evaluation {
       : FALSE);
   }
   if (criteria.in_locality !== undefined) parts.push(inLocality(criteria.in_locality, facts));
+  if (criteria.sells) {
+    parts.push(or(criteria.sells.map((kind) => {
+      const fact = PRODUCT_KINDS[kind];
+      return flag(facts.business?.[fact] ?? null, true, fact, { key: 'sells', reason: `The business sells ${PRODUCT_NAMES[kind]}`, data: { sells: kind } });
+    })));
+  }
+  if (criteria.offers_retirement_plan !== undefined) {
+    const wanted = criteria.offers_retirement_plan;
+    parts.push(flag(facts.business?.offers_retirement_plan ?? null, wanted, 'offers_retirement_plan', {
+      key: 'retirement-plan',
+      reason: wanted ? 'The business offers its employees a retirement plan' : 'The business offers its employees no retirement plan',
+      data: { offers_retirement_plan: wanted },
+    }));
+  }
+  if (criteria.pays_contractors !== undefined) {
+    const wanted = criteria.pays_contractors;
+    parts.push(flag(facts.business?.pays_contractors ?? null, wanted, 'pays_contractors', {
+      key: 'pays-contractors',
+      reason: wanted ? 'The business pays independent contractors' : 'The business pays no independent contractors',
+      data: { pays_contractors: wanted },
+    }));
+  }
+  if (criteria.annual_sales_gte !== undefined) {
+    parts.push(atLeast(facts.annualSales ?? null, criteria.annual_sales_gte, 'annual_sales', (value, min) => ({
+      key: 'annual-sales',
+      reason: `The business's sales into ${facts.regionName} reach $${value.toLocaleString('en-US')} a year ($${min.toLocaleString('en-US')} or more)`,
+      data: { ...region, annual_sales: value, minimum: min },
+    })));
+  }
+  if (criteria.annual_transactions_gte !== undefined) {
+    parts.push(atLeast(facts.annualTransactions ?? null, criteria.annual_transactions_gte, 'annual_transactions', (value, min) => ({
+      key: 'annual-transactions',
+      reason: `The business makes ${value} sales a year into ${facts.regionName} (${min} or more)`,
+      data: { ...region, annual_transactions: value, minimum: min },
+    })));
+  }
   if (criteria.any) parts.push(or(criteria.any.map((branch) => evaluate(branch, facts))));
   return and(parts);
 }

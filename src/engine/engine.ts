@@ -1,7 +1,8 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { Locality, QuestionDefinition, RequirementDefinition } from '../catalog/catalog.schema.js';
 import { regionByCode } from '../catalog/regions.js';
-import { evaluate, type CriterionMet, type Fact, type RegionFacts } from './criteria.js';
+import { BUSINESS_FACTS } from '../catalog/catalog.schema.js';
+import { evaluate, type BusinessFacts, type CriterionMet, type Fact, type RegionFacts } from './criteria.js';
 import { addDays } from './dates.js';
 import { occurrences, type ScheduleFact } from './schedule.js';
 
@@ -102,12 +103,15 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
   const locations = new Map(input.locations.map((l) => [l.regionCode, l]));
   const regionCodes = regionsOf(catalog, input);
   const localityQuestion = catalog.questionByFact.get('in_locality');
+  const business = businessFacts(catalog, input);
+  /** Facts of the whole business not known yet, and what they decide: asked once, in the anchor region. */
+  const businessNeeded = new Map<Fact, RequirementDefinition[]>();
 
   const planned: PlannedTask[] = [];
   for (const code of regionCodes) {
     const regionCatalog = catalog.regions.get(code)!;
     const isHome = code === home;
-    const facts = regionFacts(regionCatalog.region.name, code, isHome, locations.get(code), entity, localityFacts(catalog, input, code));
+    const facts = { ...regionFacts(regionCatalog.region.name, code, isHome, locations.get(code), entity, localityFacts(catalog, input, code)), business, ...salesFacts(answers, code) };
     const foreignRegistration = regionCatalog.requirements
       .filter((r) => r.family === 'foreign-qualification')
       .map((r) => done.get(answerKey(r.id, code)))
@@ -124,7 +128,10 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
     };
 
     const needed = new Map<Fact | ScheduleFact, RequirementDefinition[]>();
-    const need = (fact: Fact | ScheduleFact, definition: RequirementDefinition) => needed.set(fact, [...(needed.get(fact) ?? []), definition]);
+    const need = (fact: Fact | ScheduleFact, definition: RequirementDefinition) => {
+      const into: Map<Fact | ScheduleFact, RequirementDefinition[]> = BUSINESS_FACT_SET.has(fact) ? businessNeeded : needed;
+      into.set(fact, [...(into.get(fact) ?? []), definition]);
+    };
     const neededLocalities = new Map<string, RequirementDefinition[]>();
     /** Plans the requirements that apply of one group (the region's, or the federal ones in the anchor region). */
     const planGroup = (definitions: readonly RequirementDefinition[], groupFacts: RegionFacts, asks: boolean) => {
@@ -132,6 +139,8 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
       const evaluations = new Map<string, CriterionMet[]>();
       for (const definition of definitions) {
         const result = evaluate(definition.applies_when, groupFacts);
+        // The federal group asks nothing of its own, except the business's facts no state question collects.
+        for (const fact of result.value === null && !asks ? result.unknown : []) if (BUSINESS_FACT_SET.has(fact)) need(fact, definition);
         if (result.value === null && asks) {
           for (const fact of result.unknown) need(fact, definition);
           for (const locality of result.localities) neededLocalities.set(locality, [...(neededLocalities.get(locality) ?? []), definition]);
@@ -156,7 +165,7 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
     planGroup([...regionCatalog.requirements, ...catalog.employerRequirements], facts, true);
     // Federal requirements, once per business in its anchor region. Their unknown facts raise no question of their
     // own: the states' questions are asked, and their answers decide these too.
-    if (code === anchor) planGroup(catalog.federal.requirements, federalFacts(input, code), false);
+    if (code === anchor) planGroup(catalog.federal.requirements, { ...federalFacts(input, code), business }, false);
     for (const [fact, definitions] of needed) {
       const question = catalog.questionByFact.get(fact);
       if (question) planned.push(questionTask(question, code, regionCatalog.region.name, definitions));
@@ -165,6 +174,14 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
       for (const [id, definitions] of [...neededLocalities].sort(([a], [b]) => (a < b ? -1 : 1))) {
         planned.push(questionTask(localityQuestion, code, regionCatalog.region.name, definitions, regionCatalog.localities.get(id)));
       }
+    }
+  }
+
+  // The business's own questions, once, in its anchor region (where its federal tasks are).
+  if (anchor) {
+    for (const [fact, definitions] of [...businessNeeded].sort(([a], [b]) => BUSINESS_FACTS.indexOf(a as never) - BUSINESS_FACTS.indexOf(b as never))) {
+      const question = catalog.questionByFact.get(fact);
+      if (question) planned.push(questionTask(question, anchor, NATION, definitions));
     }
   }
 
@@ -221,6 +238,28 @@ function federalFacts(input: EngineInput, anchor: string): RegionFacts {
   };
 }
 
+const BUSINESS_FACT_SET: ReadonlySet<string> = new Set(BUSINESS_FACTS);
+
+/**
+ * The whole business's answers (what it sells, a retirement plan, contractors). Each is asked once, in the anchor
+ * region, but read from wherever it was answered: an anchor that moved keeps the answers given before.
+ */
+function businessFacts(catalog: Catalog, input: EngineInput): BusinessFacts {
+  const facts: BusinessFacts = {};
+  for (const fact of BUSINESS_FACTS) {
+    const question = catalog.questionByFact.get(fact);
+    const answered = question && input.tasks.find((t) => t.kind === 'question' && t.definitionId === question.id && typeof t.answer === 'boolean');
+    facts[fact] = answered ? (answered.answer as boolean) : null;
+  }
+  return facts;
+}
+
+/** The region's answers about the business's sales into it (economic nexus). */
+function salesFacts(answers: ReadonlyMap<string, unknown>, code: string): Pick<RegionFacts, 'annualSales' | 'annualTransactions'> {
+  const amount = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null);
+  return { annualSales: amount(answers.get(answerKey('annual-sales', code))), annualTransactions: amount(answers.get(answerKey('annual-transactions', code))) };
+}
+
 /** The region's localities and the answers of their `in-locality` questions. */
 function localityFacts(catalog: Catalog, input: EngineInput, code: string): Pick<RegionFacts, 'localityAnswers' | 'localityNames'> {
   const localities = catalog.regions.get(code)?.localities ?? new Map();
@@ -260,6 +299,11 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
   const home = input.entity.incorporationRegion;
   const locations = new Map(input.locations.map((l) => [l.regionCode, l]));
   const anchor = federalAnchor(catalog, input);
+  const business = businessFacts(catalog, input);
+  const answers = new Map<string, unknown>();
+  for (const task of input.tasks) {
+    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
+  }
   const describe = (definition: RequirementDefinition, facts: RegionFacts, federal: boolean) => {
     const result = evaluate(definition.applies_when, facts);
     const unknown = [...result.unknown, ...[...result.localities].map((id) => `in_locality ${id}`)];
@@ -267,8 +311,8 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
   };
   return regionsOf(catalog, input).map((code) => {
     const region = catalog.regions.get(code)!;
-    const facts = regionFacts(region.region.name, code, code === home, locations.get(code), input.entity, localityFacts(catalog, input, code));
-    const federal = code === anchor ? catalog.federal.requirements.map((d) => describe(d, federalFacts(input, code), true)) : [];
+    const facts = { ...regionFacts(region.region.name, code, code === home, locations.get(code), input.entity, localityFacts(catalog, input, code)), business, ...salesFacts(answers, code) };
+    const federal = code === anchor ? catalog.federal.requirements.map((d) => describe(d, { ...federalFacts(input, code), business }, true)) : [];
     return {
       regionCode: code,
       isHome: code === home,

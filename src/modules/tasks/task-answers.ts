@@ -17,6 +17,9 @@ export const locationChangeOf = (question: QuestionDefinition, value: unknown): 
 const NEAR_DATE_FACTS = new Set<string>(['registration_date', 'operations_start_date']);
 export const FUTURE_DATE_MESSAGE = 'this date is more than one year in the future: enter the date the business registered or started (or plans to, within a year)';
 
+/** Number facts whose answers run past the default 10 000 000: a business's sales into a state, in dollars and in number. */
+const NUMBER_LIMITS: Record<string, number> = { annual_sales: 1_000_000_000_000, annual_transactions: 1_000_000_000 };
+
 /**
  * An answer must fit the question: a boolean, a non-negative whole number, or a date (YYYY-MM-DD), at most one
  * year after `today` for the registration and operations start dates. Input: `{answer}`.
@@ -27,11 +30,13 @@ export function checkAnswer(question: QuestionDefinition, answer: unknown, today
     case 'boolean':
       if (typeof answer !== 'boolean') throw fail('this question takes a boolean answer (true or false)');
       return answer;
-    case 'number':
-      if (typeof answer !== 'number' || !Number.isInteger(answer) || answer < 0 || answer > 10_000_000) {
-        throw fail('this question takes a whole number from 0 to 10000000');
+    case 'number': {
+      const max = NUMBER_LIMITS[question.fact] ?? 10_000_000;
+      if (typeof answer !== 'number' || !Number.isInteger(answer) || answer < 0 || answer > max) {
+        throw fail(`this question takes a whole number from 0 to ${max}`);
       }
       return answer;
+    }
     case 'date':
       if (typeof answer !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(answer) || Number.isNaN(Date.parse(`${answer}T00:00:00Z`)) || toIso(new Date(`${answer}T00:00:00Z`)) !== answer) {
         throw fail('this question takes a date (YYYY-MM-DD)');

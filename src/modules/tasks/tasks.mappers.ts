@@ -142,6 +142,12 @@ const V2_CRITERIA: Record<string, string> = {
   'entity-type': 'single-requirement',
   'tax-classification': 'single-requirement',
   'in-locality': 'doing-business',
+  // What the business sells and its sales into the state: the nexus of a sales tax (the only rules that read them).
+  sells: 'sales-tax-nexus',
+  'annual-sales': 'sales-tax-nexus',
+  'annual-transactions': 'sales-tax-nexus',
+  'retirement-plan': 'single-requirement',
+  'pays-contractors': 'single-requirement',
 };
 
 const v2Status = (status: string) => (status === 'dismissed' ? 'deferred' : status) as PlatformTask['status'];
