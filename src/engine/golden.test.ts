@@ -34,13 +34,16 @@ describe('golden scenarios', () => {
       'CA ca-foreign-qualification-corporation -',
       'CA ca-new-hire-reporting -',
       'CA ca-registered-agent -',
-      'CA ca-sellers-permit -',
       'CA ca-state-disability-insurance 2026-11-16 ~',
       'CA ca-statement-of-information-initial-corporation 2027-01-30 ~', // 90 days after an assumed registration on 2026-11-01
       'CA ca-unemployment-insurance 2026-11-16 ~',
       'CA ca-workers-compensation -',
       'CA ca-workplace-posters -',
       'CA employee-handbook -',
+      // What the business sells decides the sales-tax permits (California's seller's permit, New York's certificate of
+      // authority): asked once for the whole business, in the state of incorporation, until answered.
+      'DE ?sells-digital-products -',
+      'DE ?sells-tangible-goods -',
       'DE de-annual-franchise-tax-report-corporation 2027-03-01',
       'DE de-registered-agent -',
       // Federal requirements, once, in the state of incorporation, on the whole business's facts (15 employees).
@@ -83,6 +86,18 @@ describe('golden scenarios', () => {
       'CA ca-edd-employer-registration 2026-12-05', // 15 days after the first wages
     ]));
     expect(after.some((l) => l.includes('?registration-date'))).toBe(false);
+
+    // A seller of goods: California (premises) and New York (employees, physical nexus) both want a permit.
+    const sellsGoods = lines({
+      ...input,
+      tasks: [
+        { kind: 'question', definitionId: 'sells-tangible-goods', regionCode: 'DE', status: 'done', completedOn: '2026-11-20', answer: true },
+        { kind: 'question', definitionId: 'sells-digital-products', regionCode: 'DE', status: 'done', completedOn: '2026-11-20', answer: false },
+      ],
+    });
+    expect(sellsGoods).toEqual(expect.arrayContaining(['CA ca-sellers-permit -', 'NY ny-sales-tax-certificate-of-authority -']));
+    // The answered questions stay on the plan, once, where they were asked.
+    expect(sellsGoods.filter((l) => l.includes('?sells-'))).toEqual(['DE ?sells-digital-products -', 'DE ?sells-tangible-goods -']);
   });
 
   it('a Texas LLC with no employees', () => {
@@ -92,10 +107,12 @@ describe('golden scenarios', () => {
       entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'TX', incorporationDate: '2023-06-20', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
       locations: [{ regionCode: 'TX', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
     })).toEqual([
+      // Texas taxes goods and data processing (SaaS): its sales-tax permit waits for what the business sells.
+      'TX ?sells-digital-products -',
+      'TX ?sells-tangible-goods -',
       'TX tx-franchise-tax-report 2027-05-15',
       'TX tx-public-information-report 2027-05-15',
       'TX tx-registered-agent -',
-      'TX tx-sales-tax-permit -',
     ]);
   });
 
@@ -125,7 +142,10 @@ describe('golden scenarios', () => {
       'FL fl-annual-report-llc 2027-05-01 ~', // May 1 of the year after an assumed registration in 2026
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
-      'FL fl-sales-tax-registration -',
+      // Florida's sales-tax registration (the office is physical nexus) waits for what the business sells; Colorado's
+      // license too (employees), which also taxes digital products.
+      'WY ?sells-digital-products -',
+      'WY ?sells-tangible-goods -',
       'WY us-dol-workplace-posters -',
       'WY us-irs-ein -',
       'WY us-irs-form-1120-s 2027-03-15',
@@ -143,7 +163,7 @@ describe('golden scenarios', () => {
   it('a New Mexico corporation: its biennial report follows the business ID\'s last digit, estimated until it is given', () => {
     const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
     const digit = (answer: number) => [{ kind: 'question' as const, definitionId: 'registration-number-digit', regionCode: 'NM', status: 'done', completedOn: '2026-11-20', answer }];
-    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?'));
+    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?registration'));
     // Even digits report for taxable years ending in even years (12.3.2.9 NMAC). Unknown digit: the registration year's
     // cycle (2020, even) → the fiscal year 2026 report, due 2027-04-15, estimated.
     expect(report([])).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15 ~']);
