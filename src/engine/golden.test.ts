@@ -32,6 +32,7 @@ describe('golden scenarios', () => {
       'CA ca-corporation-minimum-franchise-tax 2027-04-15 ~',
       'CA ca-edd-employer-registration 2026-11-16 ~', // 15 days after wages, assumed to start on onboarding (2026-11-01)
       'CA ca-foreign-qualification-corporation -',
+      'CA ca-form-100-corporation-franchise-tax-return 2027-04-15 ~', // issue 24: the state corporate return (income-tax-return family)
       'CA ca-new-hire-reporting -',
       'CA ca-registered-agent -',
       'CA ca-state-disability-insurance 2026-11-16 ~',
@@ -40,6 +41,8 @@ describe('golden scenarios', () => {
       'CA ca-workers-compensation -',
       'CA ca-workplace-posters -',
       'CA employee-handbook -',
+      // CalSavers (12 California employees) needs to know whether the business offers a retirement plan: asked once, in the federal anchor.
+      'DE ?offers-retirement-plan -',
       // What the business sells decides the sales-tax permits (California's seller's permit, New York's certificate of
       // authority): asked once for the whole business, in the state of incorporation, until answered.
       'DE ?sells-digital-products -',
@@ -57,6 +60,7 @@ describe('golden scenarios', () => {
       'DE us-irs-form-941 2027-10-31',
       'DE us-ssa-form-w2-w3 2027-01-31',
       'NY ?in-locality -', // the commuter transportation district: asked before its payroll tax (ny-mctmt) is planned
+      'NY ?in-locality -', // New York City: asked before the city's business corporation tax return (ny-nyc-business-corporation-tax-nyc2) is planned
       'NY ?operations-start-date -',
       'NY ?registration-date -',
       'NY employee-handbook -',
@@ -129,6 +133,7 @@ describe('golden scenarios', () => {
     })).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
       'CO ?registration-date -',
+      'CO co-dr-0106-partnership-s-corporation-return 2027-04-15 ~', // issue 24: the Colorado pass-through return (income-tax-return family)
       'CO co-famli -',
       'CO co-foreign-qualification -',
       'CO co-new-hire-reporting -',
@@ -142,6 +147,7 @@ describe('golden scenarios', () => {
       'FL fl-annual-report-llc 2027-05-01 ~', // May 1 of the year after an assumed registration in 2026
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
+      'WY ?offers-retirement-plan -', // Colorado SecureSavings (5 Colorado employees): asked once, in the federal anchor
       // Florida's sales-tax registration (the office is physical nexus) waits for what the business sells; Colorado's
       // license too (employees), which also taxes digital products.
       'WY ?sells-digital-products -',
