@@ -1,12 +1,14 @@
 // The catalog's consistency check (CI runs it): `npx tsx scripts/check-catalog.ts [CA NY …] [--json]`.
 // Fails when a requirement's prose states a due date its schedule does not compute, when it cites only home pages,
 // when its confidence lacks its evidence (notes, verification), when a region misses a family it must cover, or
-// when a cell of the coverage matrix is missing (src/catalog/coverage.ts), or when more than 5 % of the catalog is
-// uncertain. Prints the catalog's figures and the matrix either way.
+// when a cell of the coverage matrix is missing (src/catalog/coverage.ts), when more than 5 % of the catalog is
+// uncertain (catalog/README.md), or when the catalog differs from its latest release (catalog/releases/: cut one with
+// `npx statehouse catalog release`, docs/catalog-releases.md). Prints the catalog's figures and the matrix either way.
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { catalogFigures, catalogProblems, ISSUE_24_FAMILIES } from '../src/engine/catalog-check.js';
 import { REGIONS } from '../src/catalog/regions.js';
 import { coverageMatrix, formatMatrix } from '../src/catalog/coverage.js';
+import { unreleasedChanges } from '../src/catalog/releases.js';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -14,7 +16,7 @@ const asked = args.filter((a) => a !== '--json').map((a) => a.toUpperCase());
 const codes = asked.length > 0 ? asked : REGIONS.map((r) => r.code);
 
 const catalog = loadCatalog();
-const problems = catalogProblems(catalog, codes, { wholeCatalog: asked.length === 0 });
+const problems = [...catalogProblems(catalog, codes, { wholeCatalog: asked.length === 0 }), ...unreleasedChanges(catalog)];
 const figures = catalogFigures(catalog);
 
 const matrix = coverageMatrix(catalog);

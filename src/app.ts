@@ -27,6 +27,7 @@ import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
+import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
 import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const eventsModule = createEventsModule({ db, now, retentionDays: config.events.retentionDays });
+  const catalogReleases = createCatalogReleasesModule({ catalog });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
   const planningModule = createPlanningModule({ db, catalog, now, taskEvents, jobs });
   const { planning } = planningModule;
@@ -206,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(legalEntities.routes({ auth, sessions, publicOrigin }));
   await app.register(authModule.routes({ auth, signup }));
   await app.register(eventsModule.routes({ auth, entities: signup }));
+  await app.register(catalogReleases.routes({ auth }));
   await app.register(locationsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';

@@ -14,7 +14,8 @@ interface ListedEvent { id: string; type: string; created_at: string; legal_enti
 /**
  * The whole chain, through the public interface only: real API flows of one platform (signup, a profile change,
  * regions and locations, a task's status and a question's answer, a task deleted by re-planning, a sandbox
- * automation to completion, a connection through the sandbox connector, payroll connect and disconnect) record
+ * automation to completion, a connection through the sandbox connector, payroll connect and disconnect; the first
+ * planning runs the repository's catalog release, so `catalog.released` is recorded for the platform) record
  * events; one endpoint subscribed to everything receives every event type, each request verified with
  * `standardwebhooks`, and GET /v2/events lists exactly the ids that arrived.
  */

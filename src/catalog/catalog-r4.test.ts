@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOG_DIR, loadCatalog, readChecked } from './catalog.js';
-import type { RegionFile } from './catalog.schema.js';
+import { loadCatalog } from './catalog.js';
 
 // Regions of the issue 14 verification pass handled together (MT NC ND NE NH NJ NM NV): the shape rules their data
 // relies on, so an edit that breaks one is caught here before the consistency check runs.
@@ -30,9 +28,8 @@ describe('catalog regions MT NC ND NE NH NJ NM NV', () => {
 
   it('plans municipal taxes only for businesses in the locality, never for every employer of the state', () => {
     for (const code of CODES) {
-      // The loaded catalog does not keep `localities`; read them from the region file as the loader checks it.
-      const file = readChecked<RegionFile>(path.join(CATALOG_DIR, 'regions', `${code}.yaml`));
-      const localities = new Set((file.localities ?? []).map((l) => l.id));
+      // The region's localities as loaded: its region file's and its family files' (catalog/families/<family>/<CODE>.yaml).
+      const localities = region(code).localities;
       for (const r of region(code).requirements.filter((q) => q.family === 'local-payroll-tax' || q.family === 'local-business-tax')) {
         expect(r.applies_when.in_locality, r.id).toBeDefined();
         expect(localities.has(r.applies_when.in_locality ?? ''), r.id).toBe(true);

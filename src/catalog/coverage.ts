@@ -66,6 +66,8 @@ export interface MatrixCell {
   sources?: string[];
   /** Local families: the localities covered. */
   localities?: string[];
+  /** A present cell's file may also name region-file requirements that are part of the obligation (`covered_by`). */
+  alsoCoveredBy?: string[];
 }
 
 export interface MatrixFamily {
@@ -90,8 +92,8 @@ export function coverageMatrix(catalog: Catalog): MatrixFamily[] {
           const named = [...new Set(own.flatMap((r) => localitiesNamed(r.applies_when)))].map((id) => localities?.get(id)?.name ?? id).sort();
           return { status: own.length > 0 ? 'present' : 'none', requirements: own.map((r) => r.id), uncertain, localities: named };
         }
-        if (own.length > 0) return { status: 'present', requirements: own.map((r) => r.id), uncertain };
         const file = fileCells?.get(code);
+        if (own.length > 0) return { status: 'present', requirements: own.map((r) => r.id), uncertain, ...(file?.coveredBy && { alsoCoveredBy: [...file.coveredBy.requirements] }) };
         if (file?.notApplicable) return { status: 'not-applicable', requirements: [], uncertain: [], reason: file.notApplicable.reason, sources: file.notApplicable.sources.map((s) => s.url) };
         if (file?.coveredBy) {
           const covering = requirements.filter((r) => file.coveredBy!.requirements.includes(r.id));

@@ -47,6 +47,14 @@ describe('the federal handbook policies', () => {
     }
   });
 
+  it('make the Form I-9 policy required (every employer completes Form I-9 for every hire), for every employer and on no answer', () => {
+    const policy = catalog.policy('us-employment-eligibility');
+    expect(policy?.adoption).toBe('required');
+    expect(policy?.applies_when).toBeUndefined();
+    expect(policy?.body).toMatch(/third business day/);
+    expect(policy?.body).toMatch(/three years after your hire date or one year after your employment ends/);
+  });
+
   it('notes that the FMLA counts employees within 75 miles, and that Montana limits at-will employment', () => {
     expect(catalog.policy('us-family-medical-leave')?.body).toMatch(/50 or more employees within 75 miles/);
     expect(catalog.policy('us-at-will-employment')?.body).toMatch(/Montana/);

@@ -30,6 +30,12 @@ export const HandbookQuestionSchema = Type.Object(
     max: Type.Optional(Type.Integer()),
     /** What the builder proposes before the owner answers (an answer is still required unless the question is optional). */
     default: Type.Optional(Type.Union([Type.Boolean(), Type.Integer(), Type.String({ maxLength: 500 })])),
+    /**
+     * Only in a state's file: the question asks whether employees work in this place (a city or county of the
+     * state, named as the handbook prints it, e.g. "Chicago"). It is a yes/no question without a default: the owner
+     * states a fact, and a yes brings in the policies whose `applies_when.in_locality` names the question.
+     */
+    locality: Type.Optional(Text(100)),
   },
   { additionalProperties: false },
 );
@@ -45,6 +51,12 @@ export const PolicyConditionSchema = Type.Object(
     employees_counted: Type.Optional(Literals(['region', 'total'] as const)),
     /** The owner's answers to handbook questions (e.g. only when the business offers paid vacation). */
     answers: Type.Optional(Type.Array(Type.Object({ question: Id, equals: AnswerValueSchema }, { additionalProperties: false }), { minItems: 1 })),
+    /**
+     * Employees work in a city or county of the policy's state: the id of a locality question of the same file
+     * (one with `locality`), answered yes. A required policy may depend on it (where employees work is a fact, not a
+     * choice); until it is answered the policy does not apply and the handbook cannot be published.
+     */
+    in_locality: Type.Optional(Id),
   },
   { additionalProperties: false },
 );

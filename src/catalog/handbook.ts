@@ -27,6 +27,10 @@ function checkQuestion(file: string, where: string, q: HandbookQuestion): void {
   if ((q.type === 'choice') !== (q.choices !== undefined)) throw new CatalogError(file, `${where}/choices`, 'a choice question has choices, and only a choice question');
   if ((q.min !== undefined || q.max !== undefined) && q.type !== 'integer') throw new CatalogError(file, `${where}/min`, 'min and max are for integer questions');
   if (q.default !== undefined && !answerFits(q, q.default)) throw new CatalogError(file, `${where}/default`, `not a valid ${q.type} answer`);
+  if (q.locality !== undefined) {
+    if (q.type !== 'boolean') throw new CatalogError(file, `${where}/type`, 'a locality question is a yes/no (boolean) question');
+    if (q.default !== undefined) throw new CatalogError(file, `${where}/default`, 'a locality question has no default: the owner says where employees work');
+  }
 }
 
 /** Whether `value` is a valid answer to `question` (also used by the builder to check what the owner sends). */
@@ -52,7 +56,10 @@ export function loadHandbookCatalog(dir = HANDBOOK_DIR): HandbookCatalog {
     checkQuestion(file, where, q);
     questions.set(q.id, q);
   };
-  for (const [i, q] of readChecked<{ questions: HandbookQuestion[] }>(questionsFile, HandbookQuestionsFileSchema).questions.entries()) addQuestion(questionsFile, `/questions/${i}`, q);
+  for (const [i, q] of readChecked<{ questions: HandbookQuestion[] }>(questionsFile, HandbookQuestionsFileSchema).questions.entries()) {
+    if (q.locality !== undefined) throw new CatalogError(questionsFile, `/questions/${i}/locality`, 'a locality question belongs to the file of its state');
+    addQuestion(questionsFile, `/questions/${i}`, q);
+  }
 
   const policyDir = path.join(dir, 'policies');
   const files = readdirSync(policyDir).filter((f) => f.endsWith('.yaml'))
@@ -68,6 +75,7 @@ export function loadHandbookCatalog(dir = HANDBOOK_DIR): HandbookCatalog {
     const prefix = `${data.region.toLowerCase()}-`;
     for (const [i, q] of (data.questions ?? []).entries()) {
       if (!q.id.startsWith(prefix)) throw new CatalogError(file, `/questions/${i}/id`, `must start with '${prefix}'`);
+      if (q.locality !== undefined && data.region === FEDERAL) throw new CatalogError(file, `/questions/${i}/locality`, 'a locality question belongs to the file of its state');
       addQuestion(file, `/questions/${i}`, q);
     }
     return { file, data, prefix };
@@ -97,6 +105,10 @@ export function loadHandbookCatalog(dir = HANDBOOK_DIR): HandbookCatalog {
         const question = questions.get(condition.question);
         if (!question) throw new CatalogError(file, `${where}/applies_when/answers/${j}/question`, `unknown handbook question '${condition.question}'`);
         if (!answerFits(question, condition.equals)) throw new CatalogError(file, `${where}/applies_when/answers/${j}/equals`, `not a valid answer to '${question.id}'`);
+      }
+      const locality = definition.applies_when?.in_locality;
+      if (locality !== undefined && (!locality.startsWith(prefix) || questions.get(locality)?.locality === undefined)) {
+        throw new CatalogError(file, `${where}/applies_when/in_locality`, `'${locality}' is not a locality question of this file`);
       }
       const policy = { ...definition, region: data.region };
       byId.set(policy.id, policy);

@@ -25,12 +25,13 @@ describe('catalog explain (output)', () => {
   });
   const run = async (json: boolean) => {
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (writes.push(String(chunk)), true));
-    await catalogExplain({ explain: async () => ({ regions: [], planned }) }, 'le_1', json);
+    await catalogExplain({ explain: async () => ({ regions: [], planned, plannedWith: { revision: 3, release: '2026.11.28-1' } }) }, 'le_1', json);
     return writes.join('');
   };
 
   it('lists every planned task by due date, aligned: the date, exact or estimated, the rule, and the question that makes it exact', async () => {
     const lines = (await run(false)).trimEnd().split('\n');
+    expect(lines[0]).toBe('Stored tasks last planned with catalog release 2026.11.28-1 (revision 3)');
     const table = lines.slice(lines.indexOf('Due dates (3 planned tasks)'));
     expect(table).toEqual([
       'Due dates (3 planned tasks)',

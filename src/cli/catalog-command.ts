@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { loadCatalog } from '../catalog/catalog.js';
 import { questionTitle } from '../catalog/question-title.js';
 import { describeSchedule } from '../engine/describe.js';
 import type { PlannedTask } from '../engine/engine.js';
 import type { PlanningService } from '../modules/planning/index.js';
 import { print, UsageError } from './output.js';
+import { changesBetween, diffCatalog, lastKnownIn, loadReleases, readDigests, releaseOfCatalog } from '../catalog/releases.js';
 
 /** `catalog list`: the catalog's requirements, of one region (US: the federal ones) or all. */
 export function catalogList(region: string | undefined, json: boolean) {
@@ -21,7 +23,7 @@ export function catalogList(region: string | undefined, json: boolean) {
 /** `catalog explain`: which requirements apply to an entity and why; every planned task's due date, its rule and whether it is exact. */
 export async function catalogExplain(planning: Pick<PlanningService, 'explain'>, legalEntityId: string, json: boolean) {
   const catalog = loadCatalog();
-  const { regions, planned } = await planning.explain(legalEntityId);
+  const { regions, planned, plannedWith } = await planning.explain(legalEntityId);
   const questionText = (id: string, regionCode: string, periodKey = 'once') => {
     const question = catalog.questions.find((q) => q.id === id);
     const region = catalog.regions.get(regionCode)?.region;
@@ -43,7 +45,9 @@ export async function catalogExplain(planning: Pick<PlanningService, 'explain'>,
     const definition = catalog.requirement(id)?.definition;
     return definition ? describeSchedule(definition.schedule) : 'No due date';
   };
-  print(json, { regions, planned }, `${applicability}\n\n${dueDates(planned, questionText, scheduleText)}`);
+  const stored = plannedWith.revision === null ? 'Stored tasks: not planned since catalog revisions were recorded'
+    : `Stored tasks last planned with catalog ${plannedWith.release ? `release ${plannedWith.release}` : 'unreleased changes'} (revision ${plannedWith.revision})`;
+  print(json, { regions, planned, plannedWith }, `${stored}\n\n${applicability}\n\n${dueDates(planned, questionText, scheduleText)}`);
 }
 
 /**
@@ -72,4 +76,36 @@ function dueDates(planned: PlannedTask[], questionText: (id: string, regionCode:
     line(header),
     ...rows.flatMap((r) => [line(r.cells), ...r.notes.map((n) => `${indent}${n}`)]),
   ].join('\n');
+}
+
+/**
+ * `catalog impact [--against <release>]`: how many entities of this installation would gain or lose which
+ * requirements if planned with the catalog now; `--against`: only the requirements changed since that release
+ * (through the latest release, and the catalog's unreleased changes). Read-only.
+ */
+export async function catalogImpact(planning: Pick<PlanningService, 'impact'>, options: { against?: string; catalogDir?: string; json: boolean }) {
+  const catalog = loadCatalog(options.catalogDir);
+  const dir = options.catalogDir === undefined ? undefined : path.join(options.catalogDir, 'releases');
+  const releases = loadReleases(dir);
+  let only: Set<string> | undefined;
+  if (options.against !== undefined) {
+    const latest = releases.at(-1);
+    if (!latest || !releases.some((r) => r.id === options.against)) {
+      throw new UsageError(`Unknown release '${options.against}' (releases: ${releases.map((r) => r.id).join(', ') || 'none'})`);
+    }
+    const digests = readDigests(dir);
+    const unreleased = digests ? diffCatalog(digests, catalog, lastKnownIn(releases)).changes : [];
+    only = new Set([...changesBetween(releases, options.against, latest.id), ...unreleased].map((c) => c.id));
+  }
+  const release = releaseOfCatalog(catalog, dir);
+  const result = await planning.impact(only);
+  const what = release ? `release ${release}` : 'this catalog (unreleased changes)';
+  const scope = options.against ? `, the ${only!.size} requirements changed since ${options.against}` : '';
+  const rows = result.requirements.map((r) => `  ${r.region.padEnd(4)} ${r.id.padEnd(56)} ${`+${r.gained}`.padStart(7)} ${`-${r.lost}`.padStart(7)}`);
+  const plannedWith = result.plannedWith.map((p) => `${p.release_id ?? (p.revision === null ? 'not planned yet' : `revision ${p.revision} (unreleased)`)}: ${p.entities}`).join('; ');
+  print(options.json, { release, against: options.against ?? null, ...result }, [
+    `Planning with ${what}${scope}: ${result.affected} of ${result.entities} legal entities would gain or lose tasks.`,
+    ...(rows.length ? [`  ${'REG'.padEnd(4)} ${'REQUIREMENT'.padEnd(56)} ${'GAIN'.padStart(7)} ${'LOSE'.padStart(7)}`, ...rows] : ['  no requirement gained or lost']),
+    `Entities last planned with: ${plannedWith || 'none'}`,
+  ].join('\n'));
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirectoryBusyError } from '../db/embedded.js';
@@ -26,7 +27,9 @@ import { takeEarlyStart } from './early-start.js';
 import { print, UsageError } from './output.js';
 import { USAGE } from './usage.js';
 import { demoInstructions, demoKey } from './demo-instructions.js';
-import { catalogExplain, catalogList } from './catalog-command.js';
+import { catalogExplain, catalogImpact, catalogList } from './catalog-command.js';
+import { catalogDiff, catalogExport, catalogRelease } from './catalog-release-command.js';
+import { releaseOfCatalog } from '../catalog/releases.js';
 import { brandCommand, callbacksCommand, platformsCommand } from './platforms-command.js';
 import { readSecretsFromStdin } from './secrets-stdin.js';
 import { createMailModule } from '../modules/mail/index.js';
@@ -77,6 +80,15 @@ async function main(argv: string[]): Promise<void> {
       accent: { type: 'string' },
       logo: { type: 'string' },
       clear: { type: 'string', multiple: true },
+      id: { type: 'string' },
+      title: { type: 'string' },
+      notes: { type: 'string' },
+      date: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      against: { type: 'string' },
+      catalog: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -122,6 +134,18 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'catalog':
       if (sub === 'list') return catalogList(values.region, json);
+      if (sub === 'release') {
+        return catalogRelease({ catalogDir: values.catalog, id: values.id, title: values.title, notes: values.notes, date: values.date, dryRun: values['dry-run'] ?? false, json });
+      }
+      if (sub === 'diff') return catalogDiff(rest[0], rest[1], { catalogDir: values.catalog, json });
+      if (sub === 'export') {
+        const catalogDir = values.catalog;
+        return catalogExport({ format: values.format, out: values.out, catalogDir, release: releaseOfCatalog(loadCatalog(catalogDir), catalogDir && path.join(catalogDir, 'releases')) });
+      }
+      if (sub === 'impact') {
+        await withDatabase(config, async (database) => catalogImpact(planningFor(database.db, config, values.catalog).planning, { against: values.against, catalogDir: values.catalog, json }));
+        return;
+      }
       if (sub === 'explain' && rest[0]) {
         await withDatabase(config, async (database) => catalogExplain(planningFor(database.db, config).planning, rest[0]!, json));
         return;
@@ -223,8 +247,8 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-function planningFor(db: DatabaseHandle['db'], config: Config) {
-  const catalog = loadCatalog();
+function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir?: string) {
+  const catalog = loadCatalog(catalogDir);
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService() });
   return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
 }

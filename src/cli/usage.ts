@@ -17,6 +17,15 @@ Commands:
                                       The hosted pages' display name, accent colour (4.5:1 against white) and logo (≤ 100 KB); no option: show it
   catalog list [--region CA] [--json]  List the compliance catalog's requirements (--region US: the federal ones)
   catalog explain <legal_entity_id> [--json]   Which requirements apply to an entity and why; every due date and its rule
+  catalog release --title "…" [--notes "…"] [--id YYYY.MM.DD-N] [--date YYYY-MM-DD] [--dry-run] [--json]
+                                      Cut a catalog release: the changes since the latest release, written to catalog/releases/
+                                      (the release file, digests.json, CHANGELOG.md; docs/catalog-releases.md)
+  catalog diff <from> <to|current> [--json]   What changed between two releases (current: the catalog as it is now)
+  catalog impact [--against <release>] [--json]   How many entities would gain or lose which tasks if planned with this
+                                      catalog now (read-only); --against: only the requirements changed since that release
+  catalog export [--format json|csv] [--out <file>]   Every requirement with its criteria, schedule, agency, fee and
+                                      sources: the open dataset (docs/catalog-dataset.md)
+                                      (release, diff, impact, export: --catalog <dir> reads another catalog directory)
   tasks roll-forward                  Plan every entity's tasks 12 months ahead now (the daily job plans only those due)
   operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
   operators keys list [--json]

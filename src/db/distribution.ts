@@ -30,6 +30,7 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   platform_brands: { kind: 'reference' },
   instance_secrets: { kind: 'reference' },
   catalog_versions: { kind: 'reference' },
+  catalog_releases: { kind: 'reference' },
   operator_keys: { kind: 'reference' },
   operator_sessions: { kind: 'reference' },
   operator_login_links: { kind: 'reference' },

@@ -5,7 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { AgencyAccountsTable, AccountLoginsTable, LoginRevealsTable } from './schema/accounts.js';
 import type { HostedSessionsTable, HostedBrowserSessionsTable } from './schema/hosted.js';
-import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable, CatalogVersionsTable } from './schema/legal-entities.js';
+import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable, CatalogVersionsTable, CatalogReleasesTable } from './schema/legal-entities.js';
 import type { AutomationsTable, AutomationStatusLogsTable, AutomationStepsTable } from './schema/automations.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
 import type { OperatorSessionsTable, OperatorLoginLinksTable } from './schema/operator-sessions.js';
@@ -39,6 +39,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   legal_entities: LegalEntitiesTable;
   catalog_versions: CatalogVersionsTable;
+  catalog_releases: CatalogReleasesTable;
   hosted_sessions: HostedSessionsTable;
   legal_entity_locations: LegalEntityLocationsTable;
   instance_secrets: InstanceSecretsTable;

@@ -127,6 +127,15 @@ describe('golden: corporate returns of the region files, for LLCs taxed as corpo
     expect(home('SC', { entityType: 'llc', taxClassification: 'partnership' })).toEqual(['SC sc-partnership-return-sc1065 2027-03-15']);
   });
 
+  it('South Carolina CL-1 (the initial report): an LLC taxed as a corporation files it too (SCDOR), one taxed as a partnership does not', () => {
+    const cl1 = (over: Partial<Entity>) => planTasks(catalog, { today, tasks: [], entity: entity({ incorporationRegion: 'SC', ...over }), locations: [office('SC')] })
+      .filter((t) => t.definitionId === 'sc-initial-annual-report').map((t) => t.regionCode);
+    expect(cl1({ entityType: 'llc', taxClassification: 'corp' })).toEqual(['SC']);
+    expect(cl1({ entityType: 'llc', taxClassification: 's_corp' })).toEqual(['SC']);
+    expect(cl1({ entityType: 'llc', taxClassification: 'partnership' })).toEqual([]);
+    expect(cl1({})).toEqual(['SC']);
+  });
+
   it('corporations still get the same returns as before', () => {
     expect(home('NJ', {})).toEqual(['NJ nj-corporation-business-tax 2027-05-15']);
     expect(home('NY', {})).toEqual(['NY ny-franchise-tax-ct3 2027-04-15']);

@@ -24,7 +24,13 @@ describe('golden scenarios', () => {
       ],
     };
     expect(lines(input)).toEqual([
-      // A city tax is asked per locality (Los Angeles, San Francisco): the business has premises and employees in California.
+      // A city tax is asked per locality (Los Angeles, Long Beach, Oakland, Sacramento, San Diego, San Francisco, San José):
+      // the business has premises and employees in California.
+      'CA ?in-locality -',
+      'CA ?in-locality -',
+      'CA ?in-locality -',
+      'CA ?in-locality -',
+      'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?in-locality -',
       'CA ?operations-start-date -',
@@ -43,6 +49,7 @@ describe('golden scenarios', () => {
       'CA employee-handbook -',
       // CalSavers (12 California employees) needs to know whether the business offers a retirement plan: asked once, in the federal anchor.
       'DE ?offers-retirement-plan -',
+      'DE ?pays-contractors -', // asked once, in the federal anchor: Form 1099-NEC depends on it
       // What the business sells decides the sales-tax permits (California's seller's permit, New York's certificate of
       // authority): asked once for the whole business, in the state of incorporation, until answered.
       'DE ?sells-digital-products -',
@@ -59,6 +66,7 @@ describe('golden scenarios', () => {
       'DE us-irs-form-941 2027-07-31',
       'DE us-irs-form-941 2027-10-31',
       'DE us-ssa-form-w2-w3 2027-01-31',
+      'DE us-uscis-form-i9 -', // Form I-9 for every hire: the business has employees
       'NY ?in-locality -', // the commuter transportation district: asked before its payroll tax (ny-mctmt) is planned
       'NY ?in-locality -', // New York City: asked before the city's business corporation tax return (ny-nyc-business-corporation-tax-nyc2) is planned
       'NY ?operations-start-date -',
@@ -111,6 +119,7 @@ describe('golden scenarios', () => {
       entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'TX', incorporationDate: '2023-06-20', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
       locations: [{ regionCode: 'TX', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
     })).toEqual([
+      'TX ?pays-contractors -',
       // Texas taxes goods and data processing (SaaS): its sales-tax permit waits for what the business sells.
       'TX ?sells-digital-products -',
       'TX ?sells-tangible-goods -',
@@ -132,9 +141,15 @@ describe('golden scenarios', () => {
       ],
     })).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
+      'CO ?in-locality -', // Aurora's business licence: asked too (any business activity in Aurora)
       'CO ?registration-date -',
       'CO co-dr-0106-partnership-s-corporation-return 2027-04-15 ~', // issue 24: the Colorado pass-through return (income-tax-return family)
       'CO co-famli -',
+      // FAMLI premiums and wage report, quarterly from the quarter of the (assumed) Colorado registration on 2026-11-01.
+      'CO co-famli-quarterly-premiums 2027-01-31 ~',
+      'CO co-famli-quarterly-premiums 2027-04-30 ~',
+      'CO co-famli-quarterly-premiums 2027-07-31 ~',
+      'CO co-famli-quarterly-premiums 2027-10-31 ~',
       'CO co-foreign-qualification -',
       'CO co-new-hire-reporting -',
       'CO co-registered-agent -',
@@ -143,11 +158,21 @@ describe('golden scenarios', () => {
       'CO co-workers-compensation -',
       'CO co-workplace-posters -',
       'CO employee-handbook -',
+      // Florida's county and city business tax receipts (Miami-Dade, Miami, Orange County, Orlando, Duval/Jacksonville,
+      // Hillsborough, Tampa): asked, the business has an office there.
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
+      'FL ?in-locality -',
       'FL ?registration-date -',
       'FL fl-annual-report-llc 2027-05-01 ~', // May 1 of the year after an assumed registration in 2026
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
       'WY ?offers-retirement-plan -', // Colorado SecureSavings (5 Colorado employees): asked once, in the federal anchor
+      'WY ?pays-contractors -',
       // Florida's sales-tax registration (the office is physical nexus) waits for what the business sells; Colorado's
       // license too (employees), which also taxes digital products.
       'WY ?sells-digital-products -',
@@ -161,6 +186,7 @@ describe('golden scenarios', () => {
       'WY us-irs-form-941 2027-07-31',
       'WY us-irs-form-941 2027-10-31',
       'WY us-ssa-form-w2-w3 2027-01-31',
+      'WY us-uscis-form-i9 -', // the Colorado employees count for the whole business
       'WY wy-annual-report-llc 2027-08-01', // the first day of the anniversary month
       'WY wy-registered-agent -',
     ]);
@@ -169,7 +195,7 @@ describe('golden scenarios', () => {
   it('a New Mexico corporation: its biennial report follows the business ID\'s last digit, estimated until it is given', () => {
     const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
     const digit = (answer: number) => [{ kind: 'question' as const, definitionId: 'registration-number-digit', regionCode: 'NM', status: 'done', completedOn: '2026-11-20', answer }];
-    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?registration'));
+    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?registration-number-digit'));
     // Even digits report for taxable years ending in even years (12.3.2.9 NMAC). Unknown digit: the registration year's
     // cycle (2020, even) → the fiscal year 2026 report, due 2027-04-15, estimated.
     expect(report([])).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15 ~']);

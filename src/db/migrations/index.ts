@@ -25,6 +25,7 @@ import * as rateLimitCounters from './20261128090100_rate-limit-counters.js';
 import * as incrementalRollForward from './20261128100000_incremental-roll-forward.js';
 import * as tenantKeys from './20261128120000_tenant-keys.js';
 import * as eventsInlinePayloads from './20261128130000_events-inline-payloads.js';
+import * as catalogReleases from './20261128140000_catalog-releases.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '20261128100000_incremental-roll-forward': incrementalRollForward,
   '20261128120000_tenant-keys': tenantKeys,
   '20261128130000_events-inline-payloads': eventsInlinePayloads,
+  '20261128140000_catalog-releases': catalogReleases,
 };

@@ -55,6 +55,15 @@ export interface CatalogVersionsTable {
   revision: Generated<number>;
   hash: string;
   first_seen_at: Generated<Date>;
+  /** The catalog release this content is (catalog/releases/); null: a build with unreleased changes. */
+  release_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Each catalog release the installation ran, once (its first run recorded `catalog.released`). */
+export interface CatalogReleasesTable {
+  id: string;
+  revision: number;
+  first_seen_at: Generated<Date>;
 }
 
 export interface LegalEntityLocationsTable {

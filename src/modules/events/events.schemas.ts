@@ -11,6 +11,7 @@ import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '.
 import { MailEventSchema } from '../mail/mail.schemas.js';
 import { PayrollConnectionSchema } from '../payroll/payroll.schemas.js';
 import { PlatformTaskSchema } from '../tasks/tasks.schemas.js';
+import { CatalogReleaseSummarySchema } from '../catalog-releases/catalog-releases.schemas.js';
 import { EVENT_TYPES, type EventType } from './events.types.js';
 
 /** Each type: its payload (`data.object`), whether it lists `data.changed`, and when it fires (docs and OpenAPI). */
@@ -31,7 +32,14 @@ export const EVENT_PAYLOADS: Record<EventType, { object: TObject; changed: boole
   'payroll.disconnected': { object: PayrollConnectionSchema, changed: false, when: 'The platform disconnected payroll (DELETE /v2/auth/payroll).' },
   'handbook.published': { object: HandbookPublishedEventSchema, changed: false, when: 'The owner published a new version of the employee handbook on the hosted builder (docs/handbook.md); the handbook tasks it covers are done in the same change.' },
   'handbook.acknowledged': { object: HandbookAcknowledgedEventSchema, changed: false, when: 'An employee acknowledged the latest handbook version through their link.' },
+  'catalog.released': { object: CatalogReleaseSummarySchema, changed: false, when: 'The installation first ran a new release of the compliance catalog (docs/catalog-releases.md); recorded once, for every platform, with `legal_entity_id` null. Its changes: GET /v2/catalog/releases/{id}. The tasks it re-plans follow as task.* events with `cause: "catalog"`.' },
 };
+
+/** task.* events re-planned by a catalog release (no change of the entity's facts) say so. */
+const CAUSED = new Set<EventType>(['task.created', 'task.updated', 'task.deleted']);
+const CauseSchema = Type.Optional(Type.Literal('catalog', {
+  description: 'Present when a catalog release re-planned the task (the roll-forward after a release, no change of the entity’s facts): docs/events.md.',
+}));
 
 const ChangedSchema = Type.Array(Type.String(), { description: "The fields of `object` that changed (the API's names)." });
 
@@ -48,12 +56,15 @@ const envelope = <T extends TSchema, D extends TObject>(title: string, type: T, 
 
 /** The envelope of one type; `payload` is the schema (or a $ref to it) of its `data.object`. */
 export const typedEventSchema = (type: EventType, payload: TSchema) =>
-  envelope(`Event_${type}`, Type.Literal(type), Type.Object({ object: payload, ...(EVENT_PAYLOADS[type].changed && { changed: ChangedSchema }) }));
+  envelope(`Event_${type}`, Type.Literal(type), Type.Object({
+    object: payload, ...(EVENT_PAYLOADS[type].changed && { changed: ChangedSchema }), ...(CAUSED.has(type) && { cause: CauseSchema }),
+  }));
 
 /** GET /v2/events items: any type (the `webhooks` section of the OpenAPI document gives each type's payload). */
 export const PlatformEventSchema = envelope('PlatformEvent', StringEnum(EVENT_TYPES), Type.Object({
   object: Type.Object({}, { additionalProperties: true, description: 'The resource as its API operation answers it.' }),
   changed: Type.Optional(ChangedSchema),
+  cause: CauseSchema,
 }));
 
 export const ListEventsQuerySchema = Type.Object({

@@ -23,6 +23,7 @@ export const EVENT_TYPES = [
   'payroll.disconnected',
   'handbook.published',
   'handbook.acknowledged',
+  'catalog.released',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -35,7 +36,12 @@ export const isEventType = (value: string): value is EventType => (EVENT_TYPES a
 export interface EventData {
   object: Record<string, unknown>;
   changed?: string[];
+  /** task.* only: `catalog` when a catalog release re-planned the task (no change of the entity's facts). */
+  cause?: TaskChangeCause;
 }
+
+/** Why re-planning changed a task, when it is not a change the platform or the owner made: a catalog release. */
+export type TaskChangeCause = 'catalog';
 
 /** One event to record. The platform is the owner of the legal entity (or of the resource). */
 export interface NewEvent {
@@ -71,6 +77,8 @@ export interface TaskChange {
    * without reading the task back (a task just inserted has no automation yet): a first planning writes ~42 per entity.
    */
   inserted?: TaskRow & { platform_id: string };
+  /** The event's `data.cause` (set by planning when a catalog release re-planned the task). */
+  cause?: TaskChangeCause;
 }
 
 /**

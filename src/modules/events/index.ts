@@ -9,7 +9,7 @@ import { createEventsService } from './events.service.js';
 export { EVENT_TYPES, isEventType } from './events.types.js';
 export { eventWebhooksDocument } from './events.openapi.js';
 export { createEventsService } from './events.service.js';
-export type { EventType, EventData, NewEvent, PlatformEvent, EventRecorder, TaskChange, TaskEvents } from './events.types.js';
+export type { EventType, EventData, NewEvent, PlatformEvent, EventRecorder, TaskChange, TaskChangeCause, TaskEvents } from './events.types.js';
 
 export interface EventsModuleDeps {
   db: Db;

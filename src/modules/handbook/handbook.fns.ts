@@ -43,10 +43,15 @@ export interface Derivation {
   blockers: string[];
 }
 
-/** Whether a condition holds; `null` when it depends on an employee count not known yet. */
+/** Whether a condition holds; `null` when it depends on an employee count or a locality answer not known yet. */
 function holds(condition: PolicyCondition | undefined, region: string, counts: ReadonlyMap<string, number | null>, answers: HandbookDraft['answers']): boolean | null {
   if (!condition) return true;
   for (const wanted of condition.answers ?? []) if (answers[wanted.question] !== wanted.equals) return false;
+  if (condition.in_locality !== undefined) {
+    const worksThere = answers[condition.in_locality];
+    if (worksThere === false) return false;
+    if (worksThere !== true) return null;
+  }
   if (condition.min_employees === undefined) return true;
   const counted = condition.employees_counted ?? (region === FEDERAL ? 'total' : 'region');
   const relevant = counted === 'total' ? [...counts.values()] : [counts.get(region) ?? 0];
@@ -57,7 +62,9 @@ function holds(condition: PolicyCondition | undefined, region: string, counts: R
 /**
  * The handbook of an entity from its locations with employees and the owner's draft. A policy applies when the
  * business has employees in its state (any state, for federal ones) and every condition holds; a condition on an
- * employee count not yet known does not hold, and the missing count blocks publishing.
+ * employee count not yet known does not hold, and the missing count blocks publishing. A policy of a city or county
+ * (`in_locality`) applies once the owner says employees work there; its question is asked for every employee state
+ * that has one, and until it is answered the policy is out and publishing is blocked (an unanswered question).
  */
 export function deriveHandbook(catalog: HandbookCatalog, locations: readonly HandbookLocation[], draft: HandbookDraft): Derivation {
   const withEmployees = locations.filter((l) => l.hasEmployees === true).sort((a, b) => a.regionCode.localeCompare(b.regionCode));
@@ -72,6 +79,7 @@ export function deriveHandbook(catalog: HandbookCatalog, locations: readonly Han
       const policies = [...(catalog.byRegion.get(region) ?? [])].sort((a, b) => categoryRank(a.category) - categoryRank(b.category));
       for (const policy of policies) {
         for (const c of policy.applies_when?.answers ?? []) conditionQuestions.add(c.question);
+        if (policy.applies_when?.in_locality) conditionQuestions.add(policy.applies_when.in_locality);
         if (holds(policy.applies_when, region, counts, draft.answers) !== true) continue;
         applicable.push({ policy, included: policy.adoption === 'required' || draft.choices[policy.id] !== 'skip' });
       }

@@ -4,9 +4,9 @@ import { toIso } from '../../engine/dates.js';
 import { noJobQueue, type JobSender } from '../../jobs/queue.js';
 import type { TaskEvents } from '../events/index.js';
 import { planningJobs, rollForwardAll, rollForwardDue } from './planning.jobs.js';
-import { createPlanningService } from './planning.service.js';
+import { createPlanningService, type PlanningDeps } from './planning.service.js';
 
-export type { PlanningService, Replanner, CreatedTask, ReplanCause } from './planning.service.js';
+export type { PlanningService, Replanner, CreatedTask, ReplanCause, CatalogReleaseSummary } from './planning.service.js';
 export { rollForwardAll, rollForwardDue, findDueRanges, BATCH_SIZE, ROLL_FORWARD_JOB, ROLL_FORWARD_BATCH_JOB } from './planning.jobs.js';
 
 export interface PlanningModuleDeps {
@@ -19,6 +19,8 @@ export interface PlanningModuleDeps {
   jobs?: JobSender;
   /** Tests only: another catalog version (see PlanningDeps). */
   catalogVersion?: string;
+  /** Tests only: the release the catalog is (see PlanningDeps). */
+  catalogRelease?: PlanningDeps['catalogRelease'];
 }
 
 /** Planning: "an entity's facts changed → plan its tasks", and the daily roll-forward. No routes of its own. */

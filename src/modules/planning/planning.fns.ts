@@ -204,3 +204,15 @@ function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
 }
+
+/**
+ * What planning with the catalog now would change of one entity's requirements (`statehouse catalog impact`): the
+ * requirements (by definition and region) it would gain and lose against its stored, applicable tasks. Occurrences
+ * are not compared (a window rolling forward is not a change of the catalog). `only`: these requirement ids alone.
+ */
+export function requirementImpact(stored: TaskRow[], planned: PlannedTask[], only?: ReadonlySet<string>): { gained: string[]; lost: string[] } {
+  const wanted = (id: string) => !only || only.has(id);
+  const have = new Set(stored.filter((t) => t.kind === 'requirement' && t.applicable && wanted(t.definition_id)).map((t) => `${t.definition_id}|${t.region_code}`));
+  const will = new Set(planned.filter((t) => t.kind === 'requirement' && wanted(t.definitionId)).map((t) => `${t.definitionId}|${t.regionCode}`));
+  return { gained: [...will].filter((k) => !have.has(k)), lost: [...have].filter((k) => !will.has(k)) };
+}

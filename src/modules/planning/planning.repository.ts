@@ -31,13 +31,38 @@ export function createPlanningRepository(db: Db) {
     entityIdsAfter: async (after: string, limit: number): Promise<string[]> =>
       (await db.selectFrom('legal_entities').select('id').where('id', '>', after).orderBy('id').limit(limit).execute()).map((e) => e.id),
 
-    /** The revision of this catalog content: numbered when first seen by the installation (catalog_versions). */
-    registerCatalog: async (hash: string): Promise<number> => {
-      const row = await db.insertInto('catalog_versions').values({ hash })
-        .onConflict((c) => c.column('hash').doUpdateSet({ hash }))
+    /**
+     * The revision of this catalog content: numbered when first seen by the installation (catalog_versions), with the
+     * release it is (null: unreleased changes). A release id is filled in on a row numbered before it was known.
+     */
+    registerCatalog: async (hash: string, releaseId: string | null = null): Promise<number> => {
+      const row = await db.insertInto('catalog_versions').values({ hash, release_id: releaseId })
+        .onConflict((c) => c.column('hash').doUpdateSet((eb) => ({ release_id: eb.fn.coalesce('catalog_versions.release_id', 'excluded.release_id') })))
         .returning('revision').executeTakeFirstOrThrow();
       return row.revision;
     },
+
+    /**
+     * Claims the first run of a release by the installation: true once ever per release (a concurrent claim waits on
+     * the key, then finds it taken), so its `catalog.released` is recorded once.
+     */
+    claimRelease: async (releaseId: string, revision: number): Promise<boolean> =>
+      (await db.insertInto('catalog_releases').values({ id: releaseId, revision }).onConflict((c) => c.column('id').doNothing())
+        .returning('id').execute()).length > 0,
+
+    /** The release a catalog revision is (null: unreleased content, or no such revision). */
+    releaseOfRevision: async (revision: number): Promise<string | null> =>
+      (await db.selectFrom('catalog_versions').select('release_id').where('revision', '=', revision).executeTakeFirst())?.release_id ?? null,
+
+    /** Every platform (each is told of a new catalog release). */
+    platformIds: async (): Promise<string[]> => (await db.selectFrom('platforms').select('id').orderBy('id').execute()).map((p) => p.id),
+
+    /** How many entities were last planned with each release (null: unreleased content, or not planned since releases). */
+    entitiesByRelease: async (): Promise<{ release_id: string | null; revision: number | null; entities: number }[]> =>
+      (await db.selectFrom('legal_entities').leftJoin('catalog_versions', 'catalog_versions.revision', 'legal_entities.catalog_revision')
+        .select((eb) => ['catalog_versions.release_id', 'legal_entities.catalog_revision as revision', eb.fn.countAll<string>().as('entities')])
+        .groupBy(['catalog_versions.release_id', 'legal_entities.catalog_revision']).orderBy('legal_entities.catalog_revision').execute())
+        .map((r) => ({ release_id: r.release_id ?? null, revision: r.revision, entities: Number(r.entities) })),
 
     /**
      * One page of the ids, in id order, of the entities the roll-forward must re-plan on `today` with catalog

@@ -42,6 +42,10 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
     deleteTasks: async (_les, ids) => void tasks.splice(0, tasks.length, ...tasks.filter((t) => !ids.includes(t.id))),
     markNotApplicable: async (_les, ids) => void tasks.filter((t) => ids.includes(t.id)).forEach((t) => (t.applicable = false)),
     registerCatalog: async () => 1,
+    claimRelease: async () => false,
+    platformIds: async () => [],
+    entitiesByRelease: async () => [],
+    releaseOfRevision: async () => null,
     dueEntityIds: async (after, limit) => entities.map((e) => e.id).filter((id) => id > after).sort().slice(0, limit),
     recordPlanned: async () => {},
   };
@@ -58,7 +62,7 @@ const taskEvents: TaskEvents = {
 };
 
 const serviceOver = (repo: PlanningRepository) =>
-  createPlanningService({ db: {} as Db, catalog, now: () => TODAY, taskEvents, repositoryFor: () => repo });
+  createPlanningService({ db: {} as Db, catalog, now: () => TODAY, taskEvents, repositoryFor: () => repo, catalogRelease: null });
 
 describe('planning service', () => {
   it('plans an entity once: a second re-planning changes nothing and reports no task change', async () => {

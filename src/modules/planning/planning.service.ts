@@ -3,9 +3,10 @@ import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
 import { planWithNextReplan } from '../../engine/next-replan.js';
+import { loadReleases, releaseOfCatalog, releaseSummary } from '../../catalog/releases.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
-import { catalogHash, groupBy, isDueForRollForward, reconcile, toEngineInput } from './planning.fns.js';
+import { catalogHash, groupBy, isDueForRollForward, reconcile, requirementImpact, toEngineInput } from './planning.fns.js';
 import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
 
 export type { CreatedTask };
@@ -21,6 +22,20 @@ export interface PlanningDeps {
   repositoryFor?: (db: Db) => PlanningRepository;
   /** What identifies the catalog's content (default: its hash); tests stand two catalog versions side by side. */
   catalogVersion?: string;
+  /**
+   * The release the catalog is (catalog/releases/, docs/catalog-releases.md); default: the repository's latest
+   * release when the catalog's content matches it, else null (unreleased changes). Tests give another.
+   */
+  catalogRelease?: CatalogReleaseSummary | null;
+}
+
+export type CatalogReleaseSummary = ReturnType<typeof releaseSummary>;
+
+/** The release the catalog as loaded is, with its summary (what `catalog.released` carries); null when unreleased. */
+function currentRelease(catalog: Catalog): CatalogReleaseSummary | null {
+  const id = releaseOfCatalog(catalog);
+  const release = id ? loadReleases().find((r) => r.id === id) : undefined;
+  return release ? releaseSummary(release) : null;
 }
 
 /**
@@ -63,12 +78,33 @@ export function createPlanningService(deps: PlanningDeps) {
   const catalogRevision = (): Promise<number> => {
     if (!revision) {
       // Hashed at the first re-planning, not at start (a start's time is watched: docs/benchmarks.md, footprint).
-      revision = repositoryFor(deps.db).registerCatalog(deps.catalogVersion ?? catalogHash(catalog));
+      revision = registerCatalog();
       // A failure (the database was away) is not remembered: the next re-planning asks again.
       revision.catch(() => (revision = null));
     }
     return revision;
   };
+
+  /**
+   * Numbers the catalog (catalog_versions, with its release) and, the first time the installation runs a release,
+   * records `catalog.released` for every platform in the same transaction (catalog_releases: once per release).
+   */
+  async function registerCatalog(): Promise<number> {
+    const hash = deps.catalogVersion ?? catalogHash(catalog);
+    const release = deps.catalogRelease !== undefined ? deps.catalogRelease : currentRelease(catalog);
+    if (!release) return repositoryFor(deps.db).registerCatalog(hash, null);
+    return deps.db.transaction().execute(async (trx) => {
+      const repo = repositoryFor(trx);
+      const number = await repo.registerCatalog(hash, release.id);
+      if (await repo.claimRelease(release.id, number)) {
+        const events = (await repo.platformIds()).map((platformId): NewEvent => ({
+          type: 'catalog.released', platformId, legalEntityId: null, data: { object: { ...release, summary: { ...release.summary } } },
+        }));
+        await deps.taskEvents.record(trx, [], events);
+      }
+      return number;
+    });
+  }
 
   /**
    * Takes the entities' planning locks in this transaction (held until it ends; ids in order, so no
@@ -95,7 +131,7 @@ export function createPlanningService(deps: PlanningDeps) {
    * catalog's plan is re-planned here only when its date comes (isDueForRollForward).
    */
   async function replanEntities(
-    trx: Db, legalEntityIds: string[], cause: ReplanCause, rollForward: boolean, planned?: (entities: number) => void,
+    trx: Db, legalEntityIds: string[], cause: ReplanCause, rollForward: boolean, planned?: (entities: number) => void, operator = false,
   ): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
     if (ids.length === 0) {
@@ -116,35 +152,44 @@ export function createPlanningService(deps: PlanningDeps) {
     const notApplicable: string[] = [];
     const changes: TaskChange[] = [...(cause.tasks ?? [])];
     const replanned: { id: string; nextReplanOn: string }[] = [];
+    // Entities planned with another catalog revision, re-planned by the roll-forward (the daily job, or the operator's
+    // `tasks roll-forward`), not for a change of their facts: what their re-planning changes, the catalog changed
+    // (docs/events.md, `cause`). A re-planning after a change of facts carries no cause, even when the catalog changed too.
+    const byCatalog = new Set(!(rollForward || operator) ? [] : entities
+      .filter((e) => e.catalog_revision !== null && e.catalog_revision !== ownRevision).map((e) => e.id));
+    const causeOf = (legalEntityId: string): Pick<TaskChange, 'cause'> => (byCatalog.has(legalEntityId) ? { cause: 'catalog' } : {});
+    const entityOfTask = new Map<string, string>();
     for (const entity of entities) {
       const existing = existingTasks.get(entity.id) ?? [];
       const { tasks, nextReplanOn } = planWithNextReplan(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, on));
       replanned.push({ id: entity.id, nextReplanOn });
       const plan = reconcile(existing, tasks);
       for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
-      changes.push(...plan.updates.filter((u) => u.changed.length).map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed })));
+      changes.push(...plan.updates.filter((u) => u.changed.length).map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed, ...causeOf(entity.id) })));
+      for (const id of [...plan.deletes, ...plan.notApplicable]) entityOfTask.set(id, entity.id);
       inserts.push(...plan.inserts.map((task) => ({ legalEntityId: entity.id, task })));
       deletes.push(...plan.deletes);
       notApplicable.push(...plan.notApplicable);
     }
     // A deleted task's payload is read before it goes; every event of the re-planning is then one insert.
-    const deleted = await deps.taskEvents.describe(trx, deletes.map((taskId) => ({ taskId, kind: 'deleted' })));
+    const deleted = await deps.taskEvents.describe(trx, deletes.map((taskId): TaskChange => ({ taskId, kind: 'deleted', ...causeOf(entityOfTask.get(taskId)!) })));
     await repo.deleteTasks(ids, deletes);
     await repo.markNotApplicable(ids, notApplicable);
     const created = await repo.insertPlanned(inserts);
     await repo.recordPlanned(replanned, ownRevision);
     const platformOf = new Map(entities.map((e) => [e.id, e.platform_id]));
     changes.push(
-      ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'] })),
+      ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'], ...causeOf(entityOfTask.get(taskId)!) })),
       // With the inserted row: no read-back for the event (most of a first planning's work).
-      ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created', inserted: { ...t, platform_id: platformOf.get(t.legal_entity_id)! } })),
+      ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created', inserted: { ...t, platform_id: platformOf.get(t.legal_entity_id)! }, ...causeOf(t.legal_entity_id) })),
     );
     await deps.taskEvents.record(trx, mergeUpdates(changes), [...(cause.events ?? []), ...deleted]);
     return groupBy(created, (t) => t.legal_entity_id);
   }
 
   /** One batch of `statehouse tasks roll-forward` (every entity, whatever its state): its own transaction. */
-  const replanBatch = (legalEntityIds: string[]) => deps.db.transaction().execute((trx) => replan(trx, legalEntityIds));
+  const replanBatch = (legalEntityIds: string[]) =>
+    deps.db.transaction().execute((trx) => replanEntities(trx, legalEntityIds, {}, false, undefined, true));
 
   /**
    * One batch of the daily roll-forward: the entities due among ids after `after` up to `through`, in one
@@ -174,13 +219,59 @@ export function createPlanningService(deps: PlanningDeps) {
       const [entity] = await repo.findPlanningEntities([legalEntityId]);
       if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
       const input = toEngineInput(entity, await repo.findLocationsOf([legalEntityId]), await repo.findTasksOf([legalEntityId]), today());
-      return { regions: explain(catalog, input), planned: planTasks(catalog, input) };
+      // The catalog its stored tasks were last planned with (docs/catalog-releases.md).
+      const revision = entity.catalog_revision;
+      const plannedWith = { revision, release: revision === null ? null : await repo.releaseOfRevision(revision) };
+      return { regions: explain(catalog, input), planned: planTasks(catalog, input), plannedWith };
+    },
+
+    /**
+     * `statehouse catalog impact`: plans every entity with this catalog (engine only, nothing written, no lock: it
+     * runs beside a server) and counts, per requirement and region, the entities that would gain or lose it.
+     * `only`: these requirement ids alone (the changes since a release).
+     */
+    async impact(only?: ReadonlySet<string>) {
+      const repo = repositoryFor(deps.db);
+      const on = today();
+      const counts = new Map<string, { gained: number; lost: number }>();
+      let entities = 0;
+      let affected = 0;
+      for (let after = ''; ;) {
+        const ids = await repo.entityIdsAfter(after, IMPACT_PAGE_SIZE);
+        if (ids.length === 0) break;
+        const [found, locations, tasks] = await Promise.all([repo.findPlanningEntities(ids), repo.findLocationsOf(ids), repo.findTasksOf(ids)]);
+        const locationsOf = groupBy(locations, (l) => l.legal_entity_id);
+        const tasksOf = groupBy(tasks, (t) => t.legal_entity_id);
+        for (const entity of found) {
+          const stored = tasksOf.get(entity.id) ?? [];
+          const planned = planTasks(catalog, toEngineInput(entity, locationsOf.get(entity.id) ?? [], stored, on));
+          const { gained, lost } = requirementImpact(stored, planned, only);
+          entities++;
+          if (gained.length || lost.length) affected++;
+          for (const [keys, field] of [[gained, 'gained'], [lost, 'lost']] as const) {
+            for (const key of keys) {
+              const count = counts.get(key) ?? { gained: 0, lost: 0 };
+              count[field]++;
+              counts.set(key, count);
+            }
+          }
+        }
+        after = ids.at(-1)!;
+      }
+      const requirements = [...counts].map(([key, count]) => {
+        const [id, region] = key.split('|') as [string, string];
+        return { id, region, ...count };
+      }).sort((a, b) => b.gained + b.lost - (a.gained + a.lost) || a.id.localeCompare(b.id) || a.region.localeCompare(b.region));
+      return { entities, affected, requirements, plannedWith: await repo.entitiesByRelease() };
     },
 
     /** Entity ids in id order, one page at a time (the roll-forward walks them all). */
     entityIdsAfter: (after: string, limit: number) => repositoryFor(deps.db).entityIdsAfter(after, limit),
   };
 }
+
+/** Entities read per page by `impact` (three queries a page; the engine plans them in memory). */
+const IMPACT_PAGE_SIZE = 500;
 
 /** At most this many entities per batch job: a range found with 200 due may have gained new entities since. */
 const DUE_BATCH_LIMIT = 1000;

@@ -47,7 +47,11 @@ export function createTaskEvents(deps: TaskEventsDeps): TaskEvents {
         type: `task.${change.kind}`,
         platformId: row.platform_id,
         legalEntityId: row.legal_entity_id,
-        data: { object: toPlatformTask(context, view), ...(change.kind === 'updated' && { changed: change.changed ?? [] }) },
+        data: {
+          object: toPlatformTask(context, view),
+          ...(change.kind === 'updated' && { changed: change.changed ?? [] }),
+          ...(change.cause && { cause: change.cause }),
+        },
       });
     }
     return out;

@@ -1,0 +1,121 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog, type Catalog } from '../src/catalog/catalog.js';
+import { loadReleases, releaseSummary } from '../src/catalog/releases.js';
+import type { Db } from '../src/db/database.js';
+import { createEventsService } from '../src/modules/events/index.js';
+import { createPlanningModule, type CatalogReleaseSummary } from '../src/modules/planning/index.js';
+import { createTaskEvents } from '../src/modules/tasks/index.js';
+import { createPlatform, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
+
+interface ListedEvent { id: string; type: string; legal_entity_id: string | null; data: { object: Record<string, unknown>; changed?: string[]; cause?: string } }
+
+const LATEST = loadReleases().at(-1)!;
+
+/** A planning module as another process would build it over the same database: another catalog and release. */
+function planningOver(db: Db, catalog: Catalog, options: { catalogVersion?: string; catalogRelease?: CatalogReleaseSummary | null } = {}) {
+  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://statehouse.test', events: createEventsService() });
+  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, ...options });
+}
+
+describe('catalog releases: the API, catalog.released and cause: catalog', { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let key: { authorization: string };
+  let other: { authorization: string };
+  let entityId: string;
+  const events = async (headers: { authorization: string }, type?: string) =>
+    json<ListedEvent[]>(await t.app.inject({ url: `/v2/events?limit=1000${type ? `&type=${type}` : ''}`, headers }));
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    // A platform without entities is told of releases too.
+    other = { authorization: (await createPlatform(t.db, 'Other Payroll')).apiKey };
+    const created = await createPlatformWithEntity(t, undefined, {
+      user_email: 'o@example.com', business_name: 'First State Inc', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2022-01-15',
+    });
+    key = { authorization: created.apiKey };
+    entityId = created.entityId;
+  });
+  afterAll(async () => t.close());
+
+  it('lists the releases newest first with the one this server plans with, and answers one with its changes', async () => {
+    const list = await t.app.inject({ url: '/v2/catalog/releases', headers: key });
+    expect(list.statusCode).toBe(200);
+    const body = json<{ current: string | null; releases: { id: string; baseline: boolean; summary: { added: number } }[] }>(list);
+    expect(body.current).toBe(LATEST.id);
+    expect(body.releases.map((r) => r.id)).toEqual(loadReleases().map((r) => r.id).reverse());
+    expect(body.releases.at(-1)).toMatchObject({ id: '2026.11.28-1', baseline: true, date: '2026-11-28' });
+    expect(body.releases[0]).not.toHaveProperty('changes');
+
+    const one = await t.app.inject({ url: '/v2/catalog/releases/2026.11.28-1', headers: key });
+    expect(one.statusCode).toBe(200);
+    const release = json<{ summary: { added: number }; changes: { change: string; id: string; region: string; title: string; sources: string[] }[] }>(one);
+    expect(release.changes).toHaveLength(release.summary.added);
+    expect(release.changes.find((c) => c.id === 'de-annual-franchise-tax-report-corporation'))
+      .toMatchObject({ change: 'added', region: 'DE', title: expect.any(String), sources: expect.arrayContaining([expect.stringMatching(/^https:\/\//)]) });
+  });
+
+  it('refuses: 404 for an unknown release, 422 for an id too long, 401 without a key', async () => {
+    const missing = await t.app.inject({ url: '/v2/catalog/releases/2020.01.01-1', headers: key });
+    expect(missing.statusCode).toBe(404);
+    expect(json(missing)).toEqual({ detail: "Catalog release '2020.01.01-1' not found" });
+    const long = await t.app.inject({ url: `/v2/catalog/releases/${'9'.repeat(65)}`, headers: key });
+    expect(long.statusCode).toBe(422);
+    expect(json<{ detail: { loc: string[] }[] }>(long).detail[0]!.loc).toEqual(['path', 'id']);
+    for (const url of ['/v2/catalog/releases', '/v2/catalog/releases/2026.11.28-1']) {
+      const anonymous = await t.app.inject({ url });
+      expect(anonymous.statusCode).toBe(401);
+      expect(json(anonymous)).toEqual({ message: 'Unauthorized', detail: expect.any(String) });
+    }
+  });
+
+  it('records catalog.released once per release for every platform, the first time the installation plans with it', async () => {
+    // The signup's planning numbered the catalog: one event per platform, no entity.
+    for (const headers of [key, other]) {
+      const released = await events(headers, 'catalog.released');
+      expect(released).toHaveLength(1);
+      expect(released[0]).toMatchObject({ legal_entity_id: null, data: { object: releaseSummary(LATEST) } });
+    }
+    // Another process with the same release: nothing more.
+    const again = planningOver(t.db, loadCatalog());
+    await again.planning.catalogRevision();
+    expect(await events(key, 'catalog.released')).toHaveLength(1);
+    // A process with a newer release announces it, once, however many processes run it.
+    const next: CatalogReleaseSummary = { ...releaseSummary(LATEST), id: '2099.01.01-1', title: 'Next', baseline: false };
+    for (let i = 0; i < 2; i++) await planningOver(t.db, loadCatalog(), { catalogVersion: `next ${process.pid}`, catalogRelease: next }).planning.catalogRevision();
+    for (const headers of [key, other]) {
+      expect((await events(headers, 'catalog.released')).map((e) => e.data.object.id)).toEqual([LATEST.id, '2099.01.01-1']);
+    }
+    // The revision records the release it is.
+    const rows = await t.db.selectFrom('catalog_versions').select(['hash', 'release_id']).orderBy('revision').execute();
+    expect(rows.map((r) => r.release_id)).toEqual([LATEST.id, '2099.01.01-1']);
+  });
+
+  it('gives the task events of a re-planning by a new catalog cause: "catalog", and none to a change of facts', async () => {
+    // The next catalog: Delaware's franchise report moves a day and gets a new id (one task created, one updated elsewhere).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'catalog-next-'));
+    cpSync(fileURLToPath(new URL('../catalog', import.meta.url)), dir, { recursive: true });
+    const de = path.join(dir, 'regions', 'DE.yaml');
+    writeFileSync(de, readFileSync(de, 'utf8').replace('- id: de-annual-franchise-tax-report-corporation', '- id: de-franchise-tax-report-corporation'));
+    const next = planningOver(t.db, loadCatalog(dir), { catalogRelease: { ...releaseSummary(LATEST), id: '2099.02.01-1', baseline: false } });
+    const before = (await events(key)).length;
+    // The daily roll-forward: the entity was planned with an older catalog, so it is due.
+    expect(await next.rollForwardDue()).toMatchObject({ entities: 1 });
+    const caused = (await events(key)).slice(before).filter((e) => e.type.startsWith('task.'));
+    expect(caused.length).toBeGreaterThan(0);
+    expect(caused.every((e) => e.data.cause === 'catalog')).toBe(true);
+    expect(caused.find((e) => e.type === 'task.created')?.data.object).toMatchObject({ source: { requirement_id: 'de-franchise-tax-report-corporation' } });
+
+    // A change of facts re-plans with no cause (the platform or owner made it).
+    const after = (await events(key)).length;
+    const token = json<{ access_token: string }>(await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: key, payload: { legal_entity_id: entityId } })).access_token;
+    const put = await t.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: { authorization: `Bearer ${token}` }, payload: { employee_count: 2 } });
+    expect(put.statusCode).toBe(200);
+    const own = (await events(key)).slice(after).filter((e) => e.type.startsWith('task.'));
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.some((e) => 'cause' in e.data)).toBe(false);
+  });
+});
