@@ -27,12 +27,15 @@ describe('catalog regions AK to DE', () => {
     expect(local.sort()).toEqual(['al-birmingham', 'ca-los-angeles', 'ca-san-francisco', 'co-denver', 'de-wilmington']);
   });
 
-  it('registers for a sales tax permit where there is a statewide sales tax, on a physical location only', () => {
+  it('registers for a sales tax permit where there is a statewide sales tax, for sellers of taxable goods with premises, employees or economic nexus', () => {
     for (const code of CODES) {
       const permits = file(code).requirements.filter((r) => r.family === 'sales-tax-permit');
       expect(permits.length, code).toBe(code === 'AK' || code === 'DE' ? 0 : 1);
       for (const permit of permits) {
-        expect(permit.applies_when).toEqual({ has_physical_location: true });
+        // Issue 24: the permit follows what the state taxes (goods at least) and nexus (premises, employees, or sales into the state).
+        expect(permit.applies_when.sells, code).toContain('tangible_goods');
+        expect(permit.applies_when.any, code).toEqual(expect.arrayContaining([{ has_physical_location: true }, { has_employees: true }]));
+        expect(permit.applies_when.any?.some((branch) => typeof branch.annual_sales_gte === 'number'), code).toBe(true);
         expect(permit.tags).toEqual(['sales-tax']);
         expect(permit.category).toBe('sales-tax');
       }

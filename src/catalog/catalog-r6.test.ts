@@ -45,7 +45,8 @@ describe('catalog, Tennessee to Wyoming', () => {
   it('gives every region a seller registration for premises, workplace posters for employers and workers’ compensation', () => {
     for (const code of REGIONS) {
       const permits = family(code, 'sales-tax-permit');
-      expect(permits.map((p) => [p.applies_when.has_physical_location, p.category]), code).toEqual([[true, 'sales-tax']]);
+      // Issue 24: premises are one branch of the permit's nexus (with employees and sales into the state).
+      expect(permits.map((p) => [p.applies_when.any?.some((branch) => branch.has_physical_location === true), p.category]), code).toEqual([[true, 'sales-tax']]);
       const posters = family(code, 'posters');
       expect(posters.map((p) => p.applies_when.has_employees), code).toEqual([true]);
       expect(posters[0]?.tags, code).toEqual(expect.arrayContaining(['notices', 'employee-requirement']));

@@ -21,20 +21,29 @@ const plan = (over: Partial<EngineInput['entity']>, locations: EngineInput['loca
     locations,
   });
 
+/** Answered questions of the whole business (stored in the federal anchor, Delaware here). */
+const answers = (given: Record<string, boolean>): EngineInput['tasks'] =>
+  Object.entries(given).map(([definitionId, answer]) => ({ kind: 'question', definitionId, regionCode: 'DE', status: 'done', completedOn: '2026-11-02', answer }));
+
 describe('the families added by issue 14, planned from the real catalog', () => {
   it('the catalog passes its own consistency check (scripts/check-catalog.ts)', () => {
     expect(catalogProblems(catalog, REGIONS.map((r) => r.code), { wholeCatalog: true })).toEqual([]);
   });
 
-  it('a seller\'s permit wherever the business has premises, except in the states without a sales tax', () => {
+  it('a seller\'s permit for a seller of goods wherever it has premises or employees, except in the states without a sales tax', () => {
+    // Issue 24: the permit follows what the business sells and nexus; employees in a state are nexus too.
+    const goods = answers({ 'sells-tangible-goods': true });
     for (const { code } of REGIONS.filter((r) => r.code !== 'DE')) {
-      const permits = plan({}, [{ regionCode: code, hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }])
+      const permits = plan({}, [{ regionCode: code, hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }], goods)
         .filter((t) => t.regionCode === code && familyOf(t) === 'sales-tax-permit');
       expect(permits.length, code).toBe(NO_STATE_SALES_TAX.has(code) ? 0 : 1);
     }
-    // Without premises (remote employees only), no permit.
-    const remote = plan({}, [{ regionCode: 'CA', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 2 }]);
-    expect(remote.some((t) => familyOf(t) === 'sales-tax-permit')).toBe(false);
+    const remote = plan({}, [{ regionCode: 'CA', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 2 }], goods);
+    expect(remote.some((t) => familyOf(t) === 'sales-tax-permit')).toBe(true);
+    // A business that sells nothing a state taxes gets no permit, even with premises there.
+    const nothing = answers({ 'sells-tangible-goods': false, 'sells-digital-products': false, 'sells-services': false });
+    const consultant = plan({}, [{ regionCode: 'CA', hasEmployees: true, hasPhysicalLocation: true, employeeCount: 2 }], nothing);
+    expect(consultant.some((t) => familyOf(t) === 'sales-tax-permit')).toBe(false);
   });
 
   it('posters in every state with employees, and workers\' compensation in each (Texas: its non-subscriber notice)', () => {

@@ -41,7 +41,6 @@ describe('golden scenarios', () => {
       'CA ca-form-100-corporation-franchise-tax-return 2027-04-15 ~', // issue 24: the state corporate return (income-tax-return family)
       'CA ca-new-hire-reporting -',
       'CA ca-registered-agent -',
-      'CA ca-sellers-permit -',
       'CA ca-state-disability-insurance 2026-11-16 ~',
       'CA ca-statement-of-information-initial-corporation 2027-01-30 ~', // 90 days after an assumed registration on 2026-11-01
       'CA ca-unemployment-insurance 2026-11-16 ~',
@@ -51,6 +50,10 @@ describe('golden scenarios', () => {
       // CalSavers (12 California employees) needs to know whether the business offers a retirement plan: asked once, in the federal anchor.
       'DE ?offers-retirement-plan -',
       'DE ?pays-contractors -', // asked once, in the federal anchor: Form 1099-NEC depends on it
+      // What the business sells decides the sales-tax permits (California's seller's permit, New York's certificate of
+      // authority): asked once for the whole business, in the state of incorporation, until answered.
+      'DE ?sells-digital-products -',
+      'DE ?sells-tangible-goods -',
       'DE de-annual-franchise-tax-report-corporation 2027-03-01',
       'DE de-registered-agent -',
       // Federal requirements, once, in the state of incorporation, on the whole business's facts (15 employees).
@@ -95,6 +98,18 @@ describe('golden scenarios', () => {
       'CA ca-edd-employer-registration 2026-12-05', // 15 days after the first wages
     ]));
     expect(after.some((l) => l.includes('?registration-date'))).toBe(false);
+
+    // A seller of goods: California (premises) and New York (employees, physical nexus) both want a permit.
+    const sellsGoods = lines({
+      ...input,
+      tasks: [
+        { kind: 'question', definitionId: 'sells-tangible-goods', regionCode: 'DE', status: 'done', completedOn: '2026-11-20', answer: true },
+        { kind: 'question', definitionId: 'sells-digital-products', regionCode: 'DE', status: 'done', completedOn: '2026-11-20', answer: false },
+      ],
+    });
+    expect(sellsGoods).toEqual(expect.arrayContaining(['CA ca-sellers-permit -', 'NY ny-sales-tax-certificate-of-authority -']));
+    // The answered questions stay on the plan, once, where they were asked.
+    expect(sellsGoods.filter((l) => l.includes('?sells-'))).toEqual(['DE ?sells-digital-products -', 'DE ?sells-tangible-goods -']);
   });
 
   it('a Texas LLC with no employees', () => {
@@ -105,10 +120,12 @@ describe('golden scenarios', () => {
       locations: [{ regionCode: 'TX', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
     })).toEqual([
       'TX ?pays-contractors -',
+      // Texas taxes goods and data processing (SaaS): its sales-tax permit waits for what the business sells.
+      'TX ?sells-digital-products -',
+      'TX ?sells-tangible-goods -',
       'TX tx-franchise-tax-report 2027-05-15',
       'TX tx-public-information-report 2027-05-15',
       'TX tx-registered-agent -',
-      'TX tx-sales-tax-permit -',
     ]);
   });
 
@@ -154,9 +171,12 @@ describe('golden scenarios', () => {
       'FL fl-annual-report-llc 2027-05-01 ~', // May 1 of the year after an assumed registration in 2026
       'FL fl-foreign-qualification-llc -',
       'FL fl-registered-agent -',
-      'FL fl-sales-tax-registration -',
       'WY ?offers-retirement-plan -', // Colorado SecureSavings (5 Colorado employees): asked once, in the federal anchor
       'WY ?pays-contractors -',
+      // Florida's sales-tax registration (the office is physical nexus) waits for what the business sells; Colorado's
+      // license too (employees), which also taxes digital products.
+      'WY ?sells-digital-products -',
+      'WY ?sells-tangible-goods -',
       'WY us-dol-workplace-posters -',
       'WY us-irs-ein -',
       'WY us-irs-form-1120-s 2027-03-15',
