@@ -42,7 +42,8 @@ describe('tasks', () => {
   it('a location without employees gets no employer tasks; unknown settings become questions', async () => {
     await t.app.inject({ method: 'PUT', url: '/locations/NY', headers: auth() });
     const ny = (await list()).filter((x) => x.definition.location.code === 'NY');
-    expect(ny.map((x) => x.definition.id).sort()).toEqual(['has-employees', 'has-physical-location']);
+    // New York Secure Choice counts employees (10 or more): the head count is asked with the rest.
+    expect(ny.map((x) => x.definition.id).sort()).toEqual(['employee-count', 'has-employees', 'has-physical-location']);
     expect(ny.every((x) => x.definition.type === 'criteria-collection')).toBe(true);
   });
 
