@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDb, type Db } from '../src/db/database.js';
+import { compareReleaseIds, loadReleases } from '../src/catalog/releases.js';
 import { createPlatform, signupEntity } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 import { createTestDatabase, dropTestDatabase } from './helpers/test-database.js';
@@ -141,9 +142,11 @@ describe('statehouse catalog impact', { timeout: 240_000 }, () => {
     const next = copyOf(REPOSITORY_CATALOG);
     edit(path.join(next, 'regions', 'DE.yaml'), '- id: de-annual-franchise-tax-report-corporation', '- id: de-franchise-tax-report-corporation');
     const before = await db.selectFrom('tasks').select(['id', 'definition_id', 'updated_at']).orderBy('id').execute();
-    const result = await runCli(['catalog', 'impact', '--catalog', next, '--against', '2026.11.28-1'], { DATABASE_URL: url });
+    // Against the repository's latest release: the edit above is all that changed since.
+    const latest = loadReleases(path.join(REPOSITORY_CATALOG, 'releases')).map((r) => r.id).sort(compareReleaseIds).at(-1)!;
+    const result = await runCli(['catalog', 'impact', '--catalog', next, '--against', latest], { DATABASE_URL: url });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Planning with this catalog (unreleased changes), the 2 requirements changed since 2026.11.28-1: 1 of 1 legal entities would gain or lose tasks.');
+    expect(result.stdout).toContain(`Planning with this catalog (unreleased changes), the 2 requirements changed since ${latest}: 1 of 1 legal entities would gain or lose tasks.`);
     expect(result.stdout).toMatch(/DE +de-franchise-tax-report-corporation +\+1 +-0/);
     expect(result.stdout).toMatch(/DE +de-annual-franchise-tax-report-corporation +\+0 +-1/);
     expect(await db.selectFrom('tasks').select(['id', 'definition_id', 'updated_at']).orderBy('id').execute()).toEqual(before);
