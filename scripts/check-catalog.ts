@@ -36,7 +36,8 @@ else {
   for (const problem of problems) console.log(`  problem: ${problem}`);
   console.log(problems.length === 0 ? 'catalog consistent' : `${problems.length} problem(s)`);
 }
-process.exit(problems.length > 0 ? 1 : 0);
+// exitCode, not exit(): a large --json output into a pipe is written whole before the process ends.
+process.exitCode = problems.length > 0 ? 1 : 0;
 
 /** The uncertain requirements of issue 24's families (each counted once: a family's cells are its own requirements). */
 function matrixUncertain(rows: ReturnType<typeof coverageMatrix>): number {
