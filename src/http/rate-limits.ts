@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimits } from '../config.js';
 import type { Db } from '../db/database.js';
+import { describeDatabaseError, isDatabaseError } from '../db/unavailable.js';
 import { HttpError } from '../lib/errors.js';
 import { createSharedRateLimitCounters } from './shared-rate-limit-counters.js';
 
@@ -37,7 +38,9 @@ const tooMany = (retryAfter: number, what: string) =>
  * write per request, a bounded overshoot); without it, each process counts in its own memory.
  */
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, db?: Db): Promise<void> {
-  const reportError = (error: unknown) => app.log.warn({ err: error }, 'rate-limit counters: the shared counts could not be read or written; counting locally meanwhile');
+  // A database error is a reason, not a stack (the outage itself is logged once elsewhere: db/unavailable.ts).
+  const reportError = (error: unknown) => app.log.warn(isDatabaseError(error) ? { reason: describeDatabaseError(error) } : { err: error },
+    'rate-limit counters: the shared counts could not be read or written; counting locally meanwhile');
   const shared = db ? createSharedRateLimitCounters(db, reportError, { firstReadWaitMs: limits.sharedReadWaitMs }) : null;
   await app.register(rateLimit, { global: false, timeWindow: limits.windowSeconds * 1000, cache: 20_000, ...(shared && { store: shared.store }) });
   if (shared) {
