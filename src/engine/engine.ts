@@ -1,7 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
-import type { Locality, QuestionDefinition, RequirementDefinition } from '../catalog/catalog.schema.js';
+import { BUSINESS_FACTS, type Locality, type QuestionDefinition, type RequirementDefinition } from '../catalog/catalog.schema.js';
 import { regionByCode } from '../catalog/regions.js';
-import { BUSINESS_FACTS } from '../catalog/catalog.schema.js';
 import { evaluate, type BusinessFacts, type CriterionMet, type Fact, type RegionFacts } from './criteria.js';
 import { addDays } from './dates.js';
 import { occurrences, type ScheduleFact } from './schedule.js';
@@ -90,10 +89,9 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
   const home = entity.incorporationRegion;
   const anchor = federalAnchor(catalog, input);
   const federalIds = new Set(catalog.federal.requirements.map((r) => r.id));
-  const answers = new Map<string, unknown>();
+  const answers = answersOf(input);
   const done = new Map<string, string | null>();
   for (const task of input.tasks) {
-    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
     // A federal requirement done is done for the business, wherever it is stored (an anchor that just moved: the
     // task follows it in the same re-planning, so what it unlocks must not be blocked meanwhile).
     const region = federalIds.has(task.definitionId) && anchor ? anchor : task.regionCode;
@@ -240,6 +238,15 @@ function federalFacts(input: EngineInput, anchor: string): RegionFacts {
 
 const BUSINESS_FACT_SET: ReadonlySet<string> = new Set(BUSINESS_FACTS);
 
+/** The answered questions, by question, region and period (answerKey). */
+function answersOf(input: EngineInput): Map<string, unknown> {
+  const answers = new Map<string, unknown>();
+  for (const task of input.tasks) {
+    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
+  }
+  return answers;
+}
+
 /**
  * The whole business's answers (what it sells, a retirement plan, contractors). Each is asked once, in the anchor
  * region, but read from wherever it was answered: an anchor that moved keeps the answers given before.
@@ -300,10 +307,7 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
   const locations = new Map(input.locations.map((l) => [l.regionCode, l]));
   const anchor = federalAnchor(catalog, input);
   const business = businessFacts(catalog, input);
-  const answers = new Map<string, unknown>();
-  for (const task of input.tasks) {
-    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
-  }
+  const answers = answersOf(input);
   const describe = (definition: RequirementDefinition, facts: RegionFacts, federal: boolean) => {
     const result = evaluate(definition.applies_when, facts);
     const unknown = [...result.unknown, ...[...result.localities].map((id) => `in_locality ${id}`)];
