@@ -19,6 +19,23 @@ interface ListedEvent { id: string; type: string; legal_entity_id: string | null
 
 const LATEST = loadReleases().at(-1)!;
 
+async function listEvents(t: TestApp, headers: { authorization: string }, type?: string) {
+  return json<ListedEvent[]>(await t.app.inject({ url: `/v2/events?limit=1000${type ? `&type=${type}` : ''}`, headers }));
+}
+
+/** The event log lists an event once every older transaction on the server has ended: wait for it, never for a time. */
+function listedEventsOnce(t: TestApp, headers: { authorization: string }, type: string | undefined, ready: (listed: ListedEvent[]) => boolean) {
+  return waitUntil(async () => { const listed = await listEvents(t, headers, type); return ready(listed) && listed; }, `the ${type ?? 'new'} events to be listed`);
+}
+
+/** The count of the entity's platform's events once every one of them is listed (the start of a slice of new events). */
+async function settledEventCount(t: TestApp, headers: { authorization: string }, entityId: string) {
+  const { count } = await t.db.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('platform_id', '=', t.db.selectFrom('legal_entities').select('platform_id').where('id', '=', entityId))
+    .executeTakeFirstOrThrow();
+  return (await listedEventsOnce(t, headers, undefined, (listed) => listed.length >= Number(count))).length;
+}
+
 /** A planning module as another process would build it over the same database: another catalog and release. */
 function planningOver(
   db: Db, catalog: Catalog, options: { catalogVersion?: string; catalogRelease?: CatalogReleaseSummary | null; releasesDir?: string } = {},
@@ -44,8 +61,9 @@ describe('catalog releases: the API, catalog.released and cause: catalog', { tim
   let key: { authorization: string };
   let other: { authorization: string };
   let entityId: string;
-  const events = async (headers: { authorization: string }, type?: string) =>
-    json<ListedEvent[]>(await t.app.inject({ url: `/v2/events?limit=1000${type ? `&type=${type}` : ''}`, headers }));
+  const events = (headers: { authorization: string }, type?: string) => listEvents(t, headers, type);
+  const eventsOnceListed = (headers: { authorization: string }, type: string | undefined, ready: (listed: ListedEvent[]) => boolean) =>
+    listedEventsOnce(t, headers, type, ready);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -93,7 +111,7 @@ describe('catalog releases: the API, catalog.released and cause: catalog', { tim
   it('records catalog.released once per release for every platform, the first time the installation plans with it', async () => {
     // The signup's planning numbered the catalog: one event per platform, no entity.
     for (const headers of [key, other]) {
-      const released = await events(headers, 'catalog.released');
+      const released = await eventsOnceListed(headers, 'catalog.released', (listed) => listed.length > 0);
       expect(released).toHaveLength(1);
       expect(released[0]).toMatchObject({ legal_entity_id: null, data: { object: releaseSummary(LATEST) } });
     }
@@ -105,7 +123,8 @@ describe('catalog releases: the API, catalog.released and cause: catalog', { tim
     const next: CatalogReleaseSummary = { ...releaseSummary(LATEST), id: '2099.01.01-1', title: 'Next', baseline: false };
     for (let i = 0; i < 2; i++) await planningOver(t.db, loadCatalog(), { catalogVersion: `next ${process.pid}`, catalogRelease: next }).planning.catalogRevision();
     for (const headers of [key, other]) {
-      expect((await events(headers, 'catalog.released')).map((e) => e.data.object.id)).toEqual([LATEST.id, '2099.01.01-1']);
+      const released = await eventsOnceListed(headers, 'catalog.released', (listed) => listed.length > 1);
+      expect(released.map((e) => e.data.object.id)).toEqual([LATEST.id, '2099.01.01-1']);
     }
     // The revision records the release it is.
     const rows = await t.db.selectFrom('catalog_versions').select(['hash', 'release_id']).orderBy('revision').execute();
@@ -116,16 +135,17 @@ describe('catalog releases: the API, catalog.released and cause: catalog', { tim
     // The next catalog: Delaware's franchise report moves a day and gets a new id (one task created, one updated elsewhere).
     const dir = nextCatalog('DE', (text) => text.replace('- id: de-annual-franchise-tax-report-corporation', '- id: de-franchise-tax-report-corporation'));
     const next = planningOver(t.db, loadCatalog(dir), { catalogRelease: { ...releaseSummary(LATEST), id: '2099.02.01-1', baseline: false } });
-    const before = (await events(key)).length;
+    const before = await settledEventCount(t, key, entityId);
     // The daily roll-forward: the entity was planned with an older catalog, so it is due.
     expect(await next.rollForwardDue()).toMatchObject({ entities: 1 });
-    const caused = (await events(key)).slice(before).filter((e) => e.type.startsWith('task.'));
+    const isCreated = (e: ListedEvent) => e.type === 'task.created' && (e.data.object.source as { requirement_id: string }).requirement_id === 'de-franchise-tax-report-corporation';
+    const caused = (await eventsOnceListed(key, undefined, (listed) => listed.slice(before).some(isCreated))).slice(before).filter((e) => e.type.startsWith('task.'));
     expect(caused.length).toBeGreaterThan(0);
     expect(caused.every((e) => e.data.cause === 'catalog')).toBe(true);
     expect(caused.find((e) => e.type === 'task.created')?.data.object).toMatchObject({ source: { requirement_id: 'de-franchise-tax-report-corporation' } });
 
     // A change of facts re-plans with no cause (the platform or owner made it).
-    const after = (await events(key)).length;
+    const after = await settledEventCount(t, key, entityId);
     const token = json<{ access_token: string }>(await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: key, payload: { legal_entity_id: entityId } })).access_token;
     const put = await t.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: { authorization: `Bearer ${token}` }, payload: { employee_count: 2 } });
     expect(put.statusCode).toBe(200);
@@ -160,6 +180,8 @@ describe('catalog releases: a retired requirement\'s untouched tasks are deleted
     keptEntityId = kept.entityId;
   });
   afterAll(async () => t.close());
+  const eventsOnceListed = (headers: { authorization: string }, type: string | undefined, ready: (listed: ListedEvent[]) => boolean) =>
+    listedEventsOnce(t, headers, type, ready);
 
   it('describes each deleted task (and each kept one, no longer applicable) with the requirement as last released and the task row', async () => {
     // Release A (the repository's latest) has the requirement; the entity was planned with it, nobody acted on its tasks.
@@ -183,11 +205,10 @@ describe('catalog releases: a retired requirement\'s untouched tasks are deleted
 
     // The daily roll-forward with release B.
     const next = planningOver(t.db, loadCatalog(dir), { catalogRelease: releaseSummary(releaseB), releasesDir: path.join(dir, 'releases') });
-    const before = (await json<ListedEvent[]>(await t.app.inject({ url: '/v2/events?limit=1000', headers: key }))).length;
+    const before = await settledEventCount(t, key, entityId);
     expect(await next.rollForwardDue()).toMatchObject({ entities: 2 });
-    const listed = await t.app.inject({ url: '/v2/events?limit=1000&type=task.deleted', headers: key });
-    expect(listed.statusCode).toBe(200);
-    const deleted = json<ListedEvent[]>(listed).filter((e) => (e.data.object.source as { requirement_id: string }).requirement_id === RETIRED);
+    const ofRetired = (e: ListedEvent) => (e.data.object.source as { requirement_id: string }).requirement_id === RETIRED;
+    const deleted = (await eventsOnceListed(key, 'task.deleted', (listed) => listed.filter(ofRetired).length >= doomed.length)).filter(ofRetired);
     expect(deleted.map((e) => e.data.object.id).sort()).toEqual(doomed.map((task) => task.id).sort());
     const left = await t.db.selectFrom('tasks').select(['id', 'applicable']).where('definition_id', '=', RETIRED).execute();
     expect(left.map((task) => task.id).sort()).toEqual(actedOn.map((task) => task.id).sort());
@@ -218,13 +239,13 @@ describe('catalog releases: a retired requirement\'s untouched tasks are deleted
       expect(Value.Check(PlatformTaskSchema, event.data.object)).toBe(true);
     }
     // The rest of the re-planning is told as before: the requirement under its new id is created, with the cause.
-    const caused = (await json<ListedEvent[]>(await t.app.inject({ url: '/v2/events?limit=1000', headers: key }))).slice(before);
+    const isCreatedNext = (e: ListedEvent) => e.type === 'task.created' && (e.data.object.source as { requirement_id: string }).requirement_id === 'de-franchise-tax-report-corporation-next';
+    const caused = (await eventsOnceListed(key, undefined, (listed) => listed.slice(before).some(isCreatedNext))).slice(before);
     expect(caused.filter((e) => e.type.startsWith('task.')).every((e) => e.data.cause === 'catalog')).toBe(true);
     expect(caused.some((e) => e.type === 'task.created' && (e.data.object.source as { requirement_id: string }).requirement_id === 'de-franchise-tax-report-corporation-next')).toBe(true);
 
     // A task someone acted on is kept: task.updated with `applicable`, the same payload with its status.
-    const updated = (await json<ListedEvent[]>(await t.app.inject({ url: '/v2/events?limit=1000&type=task.updated', headers: keptKey })))
-      .filter((e) => (e.data.object.source as { requirement_id: string }).requirement_id === RETIRED);
+    const updated = (await eventsOnceListed(keptKey, 'task.updated', (listed) => listed.filter(ofRetired).length >= actedOn.length)).filter(ofRetired);
     expect(updated.map((e) => e.data.object.id).sort()).toEqual(actedOn.map((task) => task.id).sort());
     for (const event of updated) {
       expect(event).toMatchObject({ legal_entity_id: keptEntityId, data: { changed: ['applicable'], cause: 'catalog', object: { title: released.title, status: 'in-progress', priority: released.priority } } });
