@@ -25,32 +25,62 @@ const layers = [
   // app.ts, never imported by other module code. Hosted-session links, the browser session behind them and the
   // pages' shared hook are modules/hosted-sessions, which any module may use and which uses no module. auth
   // (token issuing) uses legal-entities, never the reverse (the scope type is http/principals.ts).
-  { target: './src/modules/*/!(index).ts', from: './src/modules/*/*pages.routes.ts',
-    message: 'Page routes are registered by their module\'s index.ts or app.ts: share a service, hosted-sessions, pages or lib instead.' },
+  {
+    target: './src/modules/*/!(index).ts',
+    from: './src/modules/*/*pages.routes.ts',
+    message: "Page routes are registered by their module's index.ts or app.ts: share a service, hosted-sessions, pages or lib instead.",
+  },
   below('modules/hosted-sessions', ['lib', 'config.ts', 'db', 'http', 'jobs', 'pages']),
-  { target: './src/modules/legal-entities', from: './src/modules/auth',
-    message: 'legal-entities must not import modules/auth (auth imports legal-entities).' },
+  {
+    target: './src/modules/legal-entities',
+    from: './src/modules/auth',
+    message: 'legal-entities must not import modules/auth (auth imports legal-entities).',
+  },
   // Re-planning: tasks → locations → planning, legal-entities → planning (docs/architecture.md, "The data flow of one re-planning").
-  { target: './src/modules/planning', from: ['./src/modules/tasks', './src/modules/locations', './src/modules/legal-entities', './src/modules/automations'],
-    message: 'planning is called by tasks, locations, legal-entities and automations, never the reverse.' },
-  { target: './src/modules/locations', from: './src/modules/tasks',
-    message: 'locations must not import modules/tasks (tasks imports locations).' },
+  {
+    target: './src/modules/planning',
+    from: ['./src/modules/tasks', './src/modules/locations', './src/modules/legal-entities', './src/modules/automations'],
+    message: 'planning is called by tasks, locations, legal-entities and automations, never the reverse.',
+  },
+  {
+    target: './src/modules/locations',
+    from: './src/modules/tasks',
+    message: 'locations must not import modules/tasks (tasks imports locations).',
+  },
   // The task views show automations, and the hosted form starts one: tasks → automations, never the reverse.
-  { target: './src/modules/automations', from: './src/modules/tasks',
-    message: 'automations must not import modules/tasks (tasks imports automations).' },
+  {
+    target: './src/modules/automations',
+    from: './src/modules/tasks',
+    message: 'automations must not import modules/tasks (tasks imports automations).',
+  },
   // The hosted task list offers the calendar subscription: tasks → calendar, never the reverse (the feed reads the catalog).
-  { target: './src/modules/calendar', from: './src/modules/tasks',
-    message: 'calendar must not import modules/tasks (tasks imports calendar).' },
+  {
+    target: './src/modules/calendar',
+    from: './src/modules/tasks',
+    message: 'calendar must not import modules/tasks (tasks imports calendar).',
+  },
   // The handbook reads and sets employee counts through locations and re-plans: handbook → locations, planning; never the reverse.
-  { target: ['./src/modules/locations', './src/modules/planning'], from: './src/modules/handbook',
-    message: 'locations and planning must not import modules/handbook (the handbook uses them).' },
+  {
+    target: ['./src/modules/locations', './src/modules/planning'],
+    from: './src/modules/handbook',
+    message: 'locations and planning must not import modules/handbook (the handbook uses them).',
+  },
   // Webhooks: the deliveries half uses the endpoints half (webhooks.types.ts), never the reverse.
-  { target: './src/modules/webhooks', from: './src/modules/webhook-deliveries',
-    message: 'webhooks must not import modules/webhook-deliveries (deliveries use the endpoints through webhooks.types.ts).' },
-  { target: './src/modules', from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
-    message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.' },
-  { target: ['./src/app.ts', './src/server.ts', './src/production.ts'], from: './src/cli',
-    message: 'app.ts, server.ts and production.ts must not import the CLI.' },
+  {
+    target: './src/modules/webhooks',
+    from: './src/modules/webhook-deliveries',
+    message: 'webhooks must not import modules/webhook-deliveries (deliveries use the endpoints through webhooks.types.ts).',
+  },
+  {
+    target: './src/modules',
+    from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
+    message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.',
+  },
+  {
+    target: ['./src/app.ts', './src/server.ts', './src/production.ts'],
+    from: './src/cli',
+    message: 'app.ts, server.ts and production.ts must not import the CLI.',
+  },
 ];
 
 export default tseslint.config(
@@ -73,7 +103,10 @@ export default tseslint.config(
       // cover those between folders).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // A leading underscore marks a deliberately unused binding: `const { omitted: _, ...rest } = row`.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {

@@ -44,31 +44,33 @@ function summarize(samples: number[], statuses: Record<number, number>, errors: 
 async function probe(baseUrl: string, paths: Array<{ path: string; headers: Record<string, string> }>, seconds: number) {
   const agent = new http.Agent({ keepAlive: true, localAddress: CLIENT_ADDRESS });
   const until = Date.now() + seconds * 1000;
-  const results = await Promise.all(paths.map(async ({ path: p, headers }) => {
-    const samples: number[] = [];
-    const statuses: Record<number, number> = {};
-    let errors = 0;
-    for (let next = Date.now(); Date.now() < until; next += 1000 / PROBE_RATE) {
-      const wait = next - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const started = performance.now();
-      try {
-        const status = await new Promise<number>((resolve, reject) => {
-          const req = http.get(`${baseUrl}${p}`, { agent, headers }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
+  const results = await Promise.all(
+    paths.map(async ({ path: p, headers }) => {
+      const samples: number[] = [];
+      const statuses: Record<number, number> = {};
+      let errors = 0;
+      for (let next = Date.now(); Date.now() < until; next += 1000 / PROBE_RATE) {
+        const wait = next - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const started = performance.now();
+        try {
+          const status = await new Promise<number>((resolve, reject) => {
+            const req = http.get(`${baseUrl}${p}`, { agent, headers }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            });
+            req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+            req.on('error', reject);
           });
-          req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-          req.on('error', reject);
-        });
-        samples.push(performance.now() - started);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      } catch {
-        errors++;
+          samples.push(performance.now() - started);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        } catch {
+          errors++;
+        }
       }
-    }
-    return [p, summarize(samples, statuses, errors)] as const;
-  }));
+      return [p, summarize(samples, statuses, errors)] as const;
+    }),
+  );
   agent.destroy();
   return Object.fromEntries(results);
 }
@@ -84,15 +86,36 @@ function abuse(baseUrl: string, seconds: number) {
   const count = (kind: 'nested' | 'guessing') => (status: number) => {
     statuses[kind][status] = (statuses[kind][status] ?? 0) + 1;
   };
-  const nested = load({
-    url: `${baseUrl}/v2/regions`, method: 'POST', connections: 4, duration: seconds, timeout: 30,
-    headers: { 'content-type': 'application/json' }, body: NESTED_BODY,
-  }, count('nested'));
-  const guessing = load({
-    url: `${baseUrl}/legal_entity`, connections: 4, duration: seconds, timeout: 30,
-    // A fresh random token per request.
-    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, headers: { authorization: `Bearer sh_at_${randomBytes(24).toString('base64url')}` } }) }],
-  } as autocannon.Options, count('guessing'));
+  const nested = load(
+    {
+      url: `${baseUrl}/v2/regions`,
+      method: 'POST',
+      connections: 4,
+      duration: seconds,
+      timeout: 30,
+      headers: { 'content-type': 'application/json' },
+      body: NESTED_BODY,
+    },
+    count('nested'),
+  );
+  const guessing = load(
+    {
+      url: `${baseUrl}/legal_entity`,
+      connections: 4,
+      duration: seconds,
+      timeout: 30,
+      // A fresh random token per request.
+      requests: [
+        {
+          setupRequest: (request: Record<string, unknown>) => ({
+            ...request,
+            headers: { authorization: `Bearer sh_at_${randomBytes(24).toString('base64url')}` },
+          }),
+        },
+      ],
+    } as autocannon.Options,
+    count('guessing'),
+  );
   return { done: Promise.all([nested, guessing]), statuses };
 }
 
@@ -100,12 +123,23 @@ export async function runAbuseScenario(): Promise<number> {
   const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'statehouse-abuse-'));
   await fs.chmod(tempDir, 0o755);
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: path.join(tempDir, 'data'), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ACCESS_TOKEN_TTL_SECONDS: '3600' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      STATEHOUSE_DATA_DIR: path.join(tempDir, 'data'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      ACCESS_TOKEN_TTL_SECONDS: '3600',
+    };
     delete env.DATABASE_URL;
     delete env.PUBLIC_BASE_URL;
-    const sh = (await startChild<{ url: string; apiKey: string; legalEntityId: string }>('statehouse', 'bench/statehouse-server.ts', env, 180_000)).info;
+    const sh = (
+      await startChild<{ url: string; apiKey: string; legalEntityId: string }>('statehouse', 'bench/statehouse-server.ts', env, 180_000)
+    ).info;
     const auth = await fetch(`${sh.url}/accounts/auth`, {
-      method: 'POST', headers: { authorization: sh.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ legal_entity_id: sh.legalEntityId }),
+      method: 'POST',
+      headers: { authorization: sh.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ legal_entity_id: sh.legalEntityId }),
     });
     const { access_token: token } = (await auth.json()) as { access_token: string };
     const paths: Array<{ path: string; headers: Record<string, string> }> = [
@@ -120,8 +154,13 @@ export async function runAbuseScenario(): Promise<number> {
     const underAbuse = await probe(sh.url, paths, SECONDS);
     const [nested, guessing] = await abusers.done;
     const report = {
-      date: new Date().toISOString(), cpus: os.cpus().length, node: process.version, seconds: SECONDS, targetP99Ms: TARGET_P99_MS,
-      baseline, underAbuse,
+      date: new Date().toISOString(),
+      cpus: os.cpus().length,
+      node: process.version,
+      seconds: SECONDS,
+      targetP99Ms: TARGET_P99_MS,
+      baseline,
+      underAbuse,
       abusers: {
         nested: { requests: nested.requests.sent, statuses: abusers.statuses.nested, errors: nested.errors, bodyBytes: NESTED_BODY.length },
         guessing: { requests: guessing.requests.sent, statuses: abusers.statuses.guessing, errors: guessing.errors },
@@ -129,11 +168,14 @@ export async function runAbuseScenario(): Promise<number> {
     };
     await fs.mkdir(path.join(REPO_ROOT, 'bench', 'results'), { recursive: true });
     await fs.writeFile(path.join(REPO_ROOT, 'bench', 'results', 'abuse-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    const line = (label: string, l: Latencies) => `${label.padEnd(28)} n=${String(l.count).padStart(5)}  p50 ${String(l.p50).padStart(6)} ms  p99 ${String(l.p99).padStart(6)} ms  max ${String(l.max).padStart(6)} ms  ${JSON.stringify(l.statuses)}`;
+    const line = (label: string, l: Latencies) =>
+      `${label.padEnd(28)} n=${String(l.count).padStart(5)}  p50 ${String(l.p50).padStart(6)} ms  p99 ${String(l.p99).padStart(6)} ms  max ${String(l.max).padStart(6)} ms  ${JSON.stringify(l.statuses)}`;
     for (const p of paths) {
       process.stdout.write(`${line(`${p.path} baseline`, baseline[p.path]!)}\n${line(`${p.path} under abuse`, underAbuse[p.path]!)}\n`);
     }
-    process.stdout.write(`abusers: nested ${JSON.stringify(report.abusers.nested)}\n         guessing ${JSON.stringify(report.abusers.guessing)}\n`);
+    process.stdout.write(
+      `abusers: nested ${JSON.stringify(report.abusers.nested)}\n         guessing ${JSON.stringify(report.abusers.guessing)}\n`,
+    );
     const ok = paths.every((p) => underAbuse[p.path]!.p99 <= TARGET_P99_MS && underAbuse[p.path]!.errors === 0);
     process.stdout.write(`target p99 ≤ ${TARGET_P99_MS} ms under abuse: ${ok ? 'met' : 'NOT met'}\n`);
     return ok ? 0 : 1;

@@ -51,7 +51,9 @@ export async function checkAutomationOutputs(db: Db, platformId: string, jobs: r
   let wrong = 0;
   for (const r of rows) {
     const expected = { accounts: 1, documents: 1, logins: loginExpected.get(r.id) ?? 0, automations: 1, completes: 1, steps: 3 };
-    const off = (Object.keys(expected) as (keyof typeof expected)[]).filter((k) => r[k] !== expected[k]).map((k) => `${k} ${r[k]} (expected ${expected[k]})`);
+    const off = (Object.keys(expected) as (keyof typeof expected)[])
+      .filter((k) => r[k] !== expected[k])
+      .map((k) => `${k} ${r[k]} (expected ${expected[k]})`);
     if (!r.outputs_match) off.push("its outputs do not name the entity's account and document");
     if (off.length === 0) continue;
     wrong += 1;
@@ -60,5 +62,13 @@ export async function checkAutomationOutputs(db: Db, platformId: string, jobs: r
   if (rows.length !== jobs.length) problems.push(`${rows.length} bench entities found, ${jobs.length} seeded`);
   if (wrong > problems.length) problems.push(`… ${wrong} entities in all with missing or duplicate outputs`);
   const sum = (k: keyof Row) => rows.reduce((s, r) => s + Number(r[k]), 0);
-  return { entities: rows.length, accounts: sum('accounts'), documents: sum('documents'), logins: sum('logins'), stepRecords: sum('steps'), wrong, problems };
+  return {
+    entities: rows.length,
+    accounts: sum('accounts'),
+    documents: sum('documents'),
+    logins: sum('logins'),
+    stepRecords: sum('steps'),
+    wrong,
+    problems,
+  };
 }

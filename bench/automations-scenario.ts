@@ -23,7 +23,10 @@ export async function runAutomationsScenario(): Promise<number> {
     const floor = await measure(barePgTarget(servers), null);
     const report = await runAutomations(statehouse as Child<Record<string, unknown>>, sh.connectionString, sh.url, floor);
     const failures = [...(report?.failures ?? [])];
-    if (floor.requests === 0 || floor.non2xx > 0 || floor.errors > 0 || floor.mismatches > 0) failures.push(`b bare-pg: ${floor.requests} requests, ${floor.non2xx} non-2xx, ${floor.errors} errors, ${floor.mismatches} mismatches`);
+    if (floor.requests === 0 || floor.non2xx > 0 || floor.errors > 0 || floor.mismatches > 0)
+      failures.push(
+        `b bare-pg: ${floor.requests} requests, ${floor.non2xx} non-2xx, ${floor.errors} errors, ${floor.mismatches} mismatches`,
+      );
     const out = [
       '',
       `Statehouse benchmark, automations only — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}`,
@@ -38,9 +41,14 @@ export async function runAutomationsScenario(): Promise<number> {
     failures.push(...problems);
     const file = path.join(REPO_ROOT, 'bench', 'results', 'automations-latest.json');
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, `${JSON.stringify({ date: startedAt.toISOString(), cpus: os.cpus().length, node: process.version, automations: AUTOMATIONS, floor, report, failures, ok: failures.length === 0 }, null, 2)}\n`);
+    await fs.writeFile(
+      file,
+      `${JSON.stringify({ date: startedAt.toISOString(), cpus: os.cpus().length, node: process.version, automations: AUTOMATIONS, floor, report, failures, ok: failures.length === 0 }, null, 2)}\n`,
+    );
     say(`results written to ${path.relative(REPO_ROOT, file)}`);
-    process.stdout.write(failures.length === 0 ? '\nbench OK\n' : `\nbench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`);
+    process.stdout.write(
+      failures.length === 0 ? '\nbench OK\n' : `\nbench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`,
+    );
     return failures.length === 0 ? 0 : 1;
   } finally {
     await cleanup();

@@ -30,7 +30,11 @@ export const BENCH_FILINGS = [
   },
   {
     requirementId: 'ca-foreign-qualification-corporation',
-    input: { registered_agent_name: 'Harbor Agents Inc', principal_office_address: '1 Main St, Dover, DE 19901', good_standing_certificate_date: '2026-11-02' },
+    input: {
+      registered_agent_name: 'Harbor Agents Inc',
+      principal_office_address: '1 Main St, Dover, DE 19901',
+      good_standing_certificate_date: '2026-11-02',
+    },
     login: false,
   },
 ] as const;
@@ -46,7 +50,11 @@ const CA_REGION_ID = REGIONS.find((r) => r.code === 'CA')!.id;
 const INSERT_CHUNK = 2000;
 
 /** One entity per automation; entity i automates BENCH_FILINGS[i % 2]. */
-export async function seedAutomationEntities(db: Db, baseUrl: string, count: number): Promise<{ platformId: string; jobs: AutomationJob[] }> {
+export async function seedAutomationEntities(
+  db: Db,
+  baseUrl: string,
+  count: number,
+): Promise<{ platformId: string; jobs: AutomationJob[] }> {
   const { platform, apiKey } = await createPlatformsModule({ db }).platforms.create(AUTOMATIONS_PLATFORM_NAME);
   const today = new Date();
   const ids = Array.from({ length: count }, () => newId(ID_PREFIX.legalEntity));
@@ -79,9 +87,14 @@ export async function seedAutomationEntities(db: Db, baseUrl: string, count: num
   for (const [i, legalEntityId] of ids.entries()) {
     const filing = BENCH_FILINGS[i % BENCH_FILINGS.length]!;
     const taskId = taskOf.get(`${legalEntityId}:${filing.requirementId}`);
-    if (!taskId) throw new Error(`entity ${legalEntityId} has no ${filing.requirementId} task: the catalog changed, pick another automatable requirement`);
+    if (!taskId)
+      throw new Error(
+        `entity ${legalEntityId} has no ${filing.requirementId} task: the catalog changed, pick another automatable requirement`,
+      );
     const auth = await request(`${baseUrl}/accounts/auth`, {
-      method: 'POST', headers: { authorization: apiKey.key, 'content-type': 'application/json' }, body: JSON.stringify({ legal_entity_id: legalEntityId }),
+      method: 'POST',
+      headers: { authorization: apiKey.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ legal_entity_id: legalEntityId }),
     });
     expectStatus(auth, 200, `POST /accounts/auth (automations entity ${i + 1})`);
     const token = (JSON.parse(auth.body.toString('utf8')) as { access_token: string }).access_token;

@@ -47,11 +47,18 @@ export interface AutomationsReport {
   };
   outputs: OutputCheck;
   /** The same run's bare-pg floor (b): an automation's CPU in bare-pg requests' worth. */
-  floor: { key: 'b'; serverMicrosPerRequest: number | null; databaseMicrosPerRequest: number | null; serverRequestsPerAutomation: number | null; databaseRequestsPerAutomation: number | null } | null;
+  floor: {
+    key: 'b';
+    serverMicrosPerRequest: number | null;
+    databaseMicrosPerRequest: number | null;
+    serverRequestsPerAutomation: number | null;
+    databaseRequestsPerAutomation: number | null;
+  } | null;
   failures: string[];
 }
 
-const percentile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : NaN);
+const percentile = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : NaN;
 
 /** Starts every automation, CONCURRENCY requests at a time, over keep-alive connections (fetch). */
 async function startAll(baseUrl: string, jobs: AutomationJob[]) {
@@ -63,13 +70,16 @@ async function startAll(baseUrl: string, jobs: AutomationJob[]) {
       const job = jobs[next++]!;
       const t = performance.now();
       const res = await fetch(`${baseUrl}/tasks/${job.taskId}/automate`, {
-        method: 'POST', headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' }, body: JSON.stringify(job.filing.input),
+        method: 'POST',
+        headers: { authorization: `Bearer ${job.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(job.filing.input),
       });
       const body = await res.text();
       latencies.push(performance.now() - t);
       if (res.status !== 201) {
         non201[res.status] = (non201[res.status] ?? 0) + 1;
-        if (Object.values(non201).reduce((s, n) => s + n, 0) === 1) say(`automations: POST /tasks/{id}/automate answered ${res.status}: ${body.slice(0, 300)}`);
+        if (Object.values(non201).reduce((s, n) => s + n, 0) === 1)
+          say(`automations: POST /tasks/{id}/automate answered ${res.status}: ${body.slice(0, 300)}`);
       }
     }
   };
@@ -93,7 +103,12 @@ async function awaitCompletion(db: Db, platformId: string, total: number): Promi
     checkpoint();
     const counts = await statusCounts(db, platformId);
     const complete = counts.complete ?? 0;
-    const settled = complete + (counts.canceled ?? 0) + Object.entries(counts).filter(([k]) => k.endsWith('(operator)')).reduce((s, [, n]) => s + n, 0);
+    const settled =
+      complete +
+      (counts.canceled ?? 0) +
+      Object.entries(counts)
+        .filter(([k]) => k.endsWith('(operator)'))
+        .reduce((s, [, n]) => s + n, 0);
     if (complete === total || settled === total) return counts;
     if (complete !== lastComplete) {
       lastComplete = complete;
@@ -119,11 +134,22 @@ async function latenciesFromLogs(db: Db, platformId: string) {
   const last = Math.max(...done.map((r) => r.completed!.getTime()));
   return {
     seconds: done.length ? (last - first) / 1000 : NaN,
-    latencyMs: { p50: percentile(ms, 0.5), p90: percentile(ms, 0.9), p99: percentile(ms, 0.99), max: ms.at(-1) ?? NaN, mean: ms.reduce((s, v) => s + v, 0) / (ms.length || 1) },
+    latencyMs: {
+      p50: percentile(ms, 0.5),
+      p90: percentile(ms, 0.9),
+      p99: percentile(ms, 0.99),
+      max: ms.at(-1) ?? NaN,
+      mean: ms.reduce((s, v) => s + v, 0) / (ms.length || 1),
+    },
   };
 }
 
-export async function runAutomations(statehouse: Child<Record<string, unknown>>, connectionString: string, baseUrl: string, floor: Measurement | null): Promise<AutomationsReport | null> {
+export async function runAutomations(
+  statehouse: Child<Record<string, unknown>>,
+  connectionString: string,
+  baseUrl: string,
+  floor: Measurement | null,
+): Promise<AutomationsReport | null> {
   if (AUTOMATIONS === 0) return null;
   const db = createDb(connectionString, 2);
   try {
@@ -133,7 +159,9 @@ export async function runAutomations(statehouse: Child<Record<string, unknown>>,
     const seedSeconds = (performance.now() - s0) / 1000;
     checkpoint();
 
-    say(`automations: starting ${jobs.length} through POST /tasks/{task_id}/automate, ${AUTOMATION_CONCURRENCY} at a time, and waiting for them to complete`);
+    say(
+      `automations: starting ${jobs.length} through POST /tasks/{task_id}/automate, ${AUTOMATION_CONCURRENCY} at a time, and waiting for them to complete`,
+    );
     const server0 = readProcessCpuSeconds(statehouse.pid);
     const db0 = state.postmasterPid ? readProcessTreeCpuSeconds(state.postmasterPid) : null;
     const machine0 = readMachineCpu();
@@ -178,8 +206,10 @@ export async function runAutomations(statehouse: Child<Record<string, unknown>>,
       concurrency: AUTOMATION_CONCURRENCY,
       seedSeconds,
       starts: {
-        seconds: startSeconds, perSecond: n / startSeconds,
-        latencyMs: { p50: percentile(starts.latencies, 0.5), p99: percentile(starts.latencies, 0.99), max: starts.latencies.at(-1) ?? NaN }, non201: starts.non201,
+        seconds: startSeconds,
+        perSecond: n / startSeconds,
+        latencyMs: { p50: percentile(starts.latencies, 0.5), p99: percentile(starts.latencies, 0.99), max: starts.latencies.at(-1) ?? NaN },
+        non201: starts.non201,
       },
       seconds,
       clientSeconds,
@@ -187,12 +217,22 @@ export async function runAutomations(statehouse: Child<Record<string, unknown>>,
       latencyMs,
       statuses,
       cpu: {
-        serverSeconds, databaseSeconds, serverMsPerAutomation: serverMs, databaseMsPerAutomation: databaseMs,
-        percent: { server: serverPct, database: databasePct, other: Math.max(0, machine - (serverPct ?? 0) - (databasePct ?? 0) - bench), machine },
+        serverSeconds,
+        databaseSeconds,
+        serverMsPerAutomation: serverMs,
+        databaseMsPerAutomation: databaseMs,
+        percent: {
+          server: serverPct,
+          database: databasePct,
+          other: Math.max(0, machine - (serverPct ?? 0) - (databasePct ?? 0) - bench),
+          machine,
+        },
       },
       outputs,
       floor: floor && {
-        key: 'b', serverMicrosPerRequest: serverMicros, databaseMicrosPerRequest: databaseMicros,
+        key: 'b',
+        serverMicrosPerRequest: serverMicros,
+        databaseMicrosPerRequest: databaseMicros,
         serverRequestsPerAutomation: serverMs !== null && serverMicros ? (serverMs * 1000) / serverMicros : null,
         databaseRequestsPerAutomation: databaseMs !== null && databaseMicros ? (databaseMs * 1000) / databaseMicros : null,
       },

@@ -23,7 +23,12 @@ export const REPLY_KEY = 'benchReply';
 
 export function log(name: string, message: string): void {
   if (process.stderr.destroyed || !process.stderr.writable) return;
-  process.stderr.write(`${message.split('\n').map((line) => `[${name}] ${line}`).join('\n')}\n`);
+  process.stderr.write(
+    `${message
+      .split('\n')
+      .map((line) => `[${name}] ${line}`)
+      .join('\n')}\n`,
+  );
 }
 
 /** Installs the shutdown triggers; `close` runs at most once, then the process exits. */

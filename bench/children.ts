@@ -27,9 +27,10 @@ const BUNDLED_CHILDREN = new Set(['statehouse-server.ts']);
 function childCommand(script: string): string[] {
   const compiled = import.meta.url.endsWith('.js');
   const name = path.basename(script);
-  const file = compiled && BUNDLED_CHILDREN.has(name)
-    ? path.join(PACKAGE_ROOT, 'dist', 'bundle', name.replace(/\.ts$/, '.js'))
-    : fileURLToPath(new URL(name.replace(/\.ts$/, compiled ? '.js' : '.ts'), import.meta.url));
+  const file =
+    compiled && BUNDLED_CHILDREN.has(name)
+      ? path.join(PACKAGE_ROOT, 'dist', 'bundle', name.replace(/\.ts$/, '.js'))
+      : fileURLToPath(new URL(name.replace(/\.ts$/, compiled ? '.js' : '.ts'), import.meta.url));
   // The CPU profiler maps positions back to TypeScript lines through the source maps node then loads.
   if (compiled) return [...SERVER_NODE_FLAGS, ...(process.env.BENCH_CPU_PROFILE ? ['--enable-source-maps'] : []), file];
   return [...SERVER_NODE_FLAGS, '--import', 'tsx', file];
@@ -175,7 +176,8 @@ export async function startChild<T extends Record<string, unknown>>(
     ]);
     child.info = info;
     child.pid = info.pid;
-    if (info.pid !== proc.pid) process.stderr.write(`[bench] note: ${name} reports pid ${info.pid}, spawned pid ${proc.pid}; measuring ${info.pid}\n`);
+    if (info.pid !== proc.pid)
+      process.stderr.write(`[bench] note: ${name} reports pid ${info.pid}, spawned pid ${proc.pid}; measuring ${info.pid}\n`);
     return child;
   } catch (error) {
     await child.stop(10_000);

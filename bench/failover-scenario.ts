@@ -34,7 +34,8 @@ import { startServers } from './setup.js';
 function envCount(name: string, fallback: number, max: number): number {
   const raw = process.env[name]?.trim();
   const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be a whole number from 1 to ${max} (got '${raw}')`);
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw new Error(`${name} must be a whole number from 1 to ${max} (got '${raw}')`);
   return value;
 }
 
@@ -54,7 +55,9 @@ const JOB_SETTINGS = {
 /** `statehouse serve` (the compiled binary under `npm run bench`, the sources under tsx); resolves with its URL. */
 function startServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
   const compiled = import.meta.url.endsWith('.js');
-  const args = compiled ? [...SERVER_NODE_FLAGS, path.join(REPO_ROOT, 'bin', 'statehouse.js'), 'serve'] : [...SERVER_NODE_FLAGS, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'statehouse.ts'), 'serve'];
+  const args = compiled
+    ? [...SERVER_NODE_FLAGS, path.join(REPO_ROOT, 'bin', 'statehouse.js'), 'serve']
+    : [...SERVER_NODE_FLAGS, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'statehouse.ts'), 'serve'];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -65,12 +68,18 @@ function startServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url:
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) => reject(new Error(`statehouse serve exited (${code ?? signal}) before listening: ${out.slice(-2000)}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`statehouse serve exited (${code ?? signal}) before listening: ${out.slice(-2000)}`)),
+    );
   });
 }
 
 async function call(url: string, method: string, authorization: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(url, { method, headers: { authorization, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const response = await fetch(url, {
+    method,
+    headers: { authorization, 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as unknown;
@@ -95,42 +104,90 @@ export async function runFailoverScenario(): Promise<number> {
     const servers = await startServers({ ...JOB_SETTINGS, STATEHOUSE_VAULT_KEY: vaultKey, PGAPPNAME: 'statehouse-survivor' });
     const { sh } = servers;
     const survivorPool = new pg.Pool({ connectionString: sh.connectionString, max: 3 });
-    const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => (await survivorPool.query<R>(text, values)).rows;
+    const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+      (await survivorPool.query<R>(text, values)).rows;
     const dead = await startServe({
-      ...process.env, ...JOB_SETTINGS, DATABASE_URL: sh.connectionString, STATEHOUSE_DATA_DIR: path.join(state.tempDir!, 'data'), STATEHOUSE_VAULT_KEY: vaultKey,
-      PGAPPNAME: 'statehouse-doomed', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', AUTOMATION_SANDBOX: 'on',
-      RATE_LIMIT_PER_CREDENTIAL: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_AUTH_OPERATIONS: '10000000',
+      ...process.env,
+      ...JOB_SETTINGS,
+      DATABASE_URL: sh.connectionString,
+      STATEHOUSE_DATA_DIR: path.join(state.tempDir!, 'data'),
+      STATEHOUSE_VAULT_KEY: vaultKey,
+      PGAPPNAME: 'statehouse-doomed',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      AUTOMATION_SANDBOX: 'on',
+      RATE_LIMIT_PER_CREDENTIAL: '10000000',
+      RATE_LIMIT_PER_ADDRESS: '10000000',
+      RATE_LIMIT_AUTH_OPERATIONS: '10000000',
     });
     doomed = dead.child;
     say(`doomed process pid ${doomed.pid} at ${dead.url}; survivor pid ${servers.statehouse.pid} at ${sh.url}`);
-    const processes = [{ name: 'survivor', url: sh.url }, { name: 'doomed', url: dead.url }];
+    const processes = [
+      { name: 'survivor', url: sh.url },
+      { name: 'doomed', url: dead.url },
+    ];
 
     // 1. Automations waiting before their second step, started half through each process.
     const automationIds: string[] = [];
     for (let i = 0; i < AUTOMATIONS; i++) {
       const { url } = processes[i % 2]!;
-      const { legal_entity_id: entityId } = await call(`${url}/v2/signup`, 'POST', sh.apiKey, {
-        user_email: 'owner@failover.example', business_name: `Failover Automation ${i} Inc`, entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2022-01-15',
-      }) as { legal_entity_id: string };
-      const { access_token: token } = await call(`${url}/accounts/auth`, 'POST', sh.apiKey, { legal_entity_id: entityId }) as { access_token: string };
+      const { legal_entity_id: entityId } = (await call(`${url}/v2/signup`, 'POST', sh.apiKey, {
+        user_email: 'owner@failover.example',
+        business_name: `Failover Automation ${i} Inc`,
+        entity_type: 'c_corp',
+        tax_class: 'corp',
+        incorporation_region: 'DE',
+        incorporated_date: '2022-01-15',
+      })) as { legal_entity_id: string };
+      const { access_token: token } = (await call(`${url}/accounts/auth`, 'POST', sh.apiKey, { legal_entity_id: entityId })) as {
+        access_token: string;
+      };
       await call(`${url}/locations/CA`, 'PUT', `Bearer ${token}`, { config: { has_employees: true, has_physical_location: true } });
-      const tasks = await call(`${url}/tasks`, 'GET', `Bearer ${token}`) as { id: string; definition: { id: string } }[];
+      const tasks = (await call(`${url}/tasks`, 'GET', `Bearer ${token}`)) as { id: string; definition: { id: string } }[];
       const task = tasks.find((t) => t.definition.id === EDD.requirementId);
       if (!task) throw new Error(`no ${EDD.requirementId} task`);
-      automationIds.push((await call(`${url}/tasks/${task.id}/automate`, 'POST', `Bearer ${token}`, EDD.input) as { id: string }).id);
+      automationIds.push(((await call(`${url}/tasks/${task.id}/automate`, 'POST', `Bearer ${token}`, EDD.input)) as { id: string }).id);
     }
-    await waitFor(async () => Number((await query<{ n: string }>(`select count(*) as n from automations where id = any($1) and status = 'waiting_on_state'`, [automationIds]))[0]!.n) === AUTOMATIONS,
-      'every automation waiting on the state', 120_000);
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await query<{ n: string }>(`select count(*) as n from automations where id = any($1) and status = 'waiting_on_state'`, [
+              automationIds,
+            ])
+          )[0]!.n,
+        ) === AUTOMATIONS,
+      'every automation waiting on the state',
+      120_000,
+    );
     holder = new pg.Client({ connectionString: sh.connectionString });
     await holder.connect();
     await holder.query('begin');
     await holder.query('select id from automations where id = any($1) for update', [automationIds]);
     await query(`update pgboss.job set start_after = now() where name = 'automations.step' and state in ('created', 'retry')`);
-    await waitFor(async () => Number((await query<{ n: string }>(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and application_name like 'statehouse-%'`))[0]!.n) === AUTOMATIONS,
-      'every step job started and waiting on its row', 120_000);
-    const heldBy = await query<{ application_name: string; n: string }>(`select application_name, count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and application_name like 'statehouse-%' group by 1`);
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await query<{ n: string }>(
+              `select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and application_name like 'statehouse-%'`,
+            )
+          )[0]!.n,
+        ) === AUTOMATIONS,
+      'every step job started and waiting on its row',
+      120_000,
+    );
+    const heldBy = await query<{ application_name: string; n: string }>(
+      `select application_name, count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and application_name like 'statehouse-%' group by 1`,
+    );
     const heldByDoomed = Number(heldBy.find((r) => r.application_name === 'statehouse-doomed')?.n ?? 0);
-    const activeJobs = (await query<{ id: string }>(`select id from pgboss.job where name = 'automations.step' and state = 'active' and data->>'automation_id' = any($1)`, [automationIds])).map((r) => r.id);
+    const activeJobs = (
+      await query<{ id: string }>(
+        `select id from pgboss.job where name = 'automations.step' and state = 'active' and data->>'automation_id' = any($1)`,
+        [automationIds],
+      )
+    ).map((r) => r.id);
     const heldSince = Date.now();
     say(`${activeJobs.length} step jobs started, ${heldByDoomed} of them by the doomed process`);
 
@@ -140,9 +197,16 @@ export async function runFailoverScenario(): Promise<number> {
     let killedAt = 0;
     let writesAtKill = 0;
     try {
-      await waitFor(async () => writers.acknowledgedBy('doomed') >= WRITES && writers.acknowledgedBy('survivor') >= WRITES, 'writes acknowledged by both', 600_000);
+      await waitFor(
+        async () => writers.acknowledgedBy('doomed') >= WRITES && writers.acknowledgedBy('survivor') >= WRITES,
+        'writes acknowledged by both',
+        600_000,
+      );
       writesAtKill = writers.acknowledged.length;
-      const expired = await query<{ n: string }>(`select count(*) as n from pgboss.job where id = any($1) and (state <> 'active' or retry_count > 0)`, [activeJobs]);
+      const expired = await query<{ n: string }>(
+        `select count(*) as n from pgboss.job where id = any($1) and (state <> 'active' or retry_count > 0)`,
+        [activeJobs],
+      );
       if (Number(expired[0]!.n) > 0) throw new Error('the held step jobs expired before the kill: lower BENCH_FAILOVER_WRITES');
       say(`${writesAtKill} writes acknowledged in ${((Date.now() - t0) / 1000).toFixed(1)} s; killing the doomed process (SIGKILL)`);
       const exited = new Promise((resolve) => doomed!.once('exit', resolve));
@@ -150,7 +214,11 @@ export async function runFailoverScenario(): Promise<number> {
       doomed.kill('SIGKILL');
       await exited;
       const before = writers.acknowledgedBy('survivor');
-      await waitFor(async () => writers.acknowledgedBy('survivor') >= before + WRITES, 'writes acknowledged by the survivor after the kill', 600_000);
+      await waitFor(
+        async () => writers.acknowledgedBy('survivor') >= before + WRITES,
+        'writes acknowledged by the survivor after the kill',
+        600_000,
+      );
     } finally {
       await writers.stop();
     }
@@ -161,32 +229,59 @@ export async function runFailoverScenario(): Promise<number> {
     holder = null;
 
     say('checking every acknowledged write and every entity on the survivor');
-    const entityIds = (await query<{ id: string }>(`select id from legal_entities where business_name like 'Failover Writer %'`)).map((r) => r.id);
+    const entityIds = (await query<{ id: string }>(`select id from legal_entities where business_name like 'Failover Writer %'`)).map(
+      (r) => r.id,
+    );
     const check = await checkWrites(sh.url, sh.apiKey, writers.acknowledged, writers.statusAttempts, entityIds);
 
     say('waiting for the survivor to finish every automation');
-    await waitFor(async () => {
-      await query(`update pgboss.job set start_after = now() where name = 'automations.step' and state in ('created', 'retry') and start_after > now()`);
-      return Number((await query<{ n: string }>(`select count(*) as n from automations where id = any($1) and status = 'complete'`, [automationIds]))[0]!.n) === AUTOMATIONS;
-    }, 'every automation complete', 300_000);
+    await waitFor(
+      async () => {
+        await query(
+          `update pgboss.job set start_after = now() where name = 'automations.step' and state in ('created', 'retry') and start_after > now()`,
+        );
+        return (
+          Number(
+            (
+              await query<{ n: string }>(`select count(*) as n from automations where id = any($1) and status = 'complete'`, [
+                automationIds,
+              ])
+            )[0]!.n,
+          ) === AUTOMATIONS
+        );
+      },
+      'every automation complete',
+      300_000,
+    );
     const jobs = await query<{ id: string; retry_count: number; started_on: Date; completed_on: Date; output: unknown }>(
-      `select id, retry_count, started_on, completed_on, output from pgboss.job where id = any($1)`, [activeJobs]);
+      `select id, retry_count, started_on, completed_on, output from pgboss.job where id = any($1)`,
+      [activeJobs],
+    );
     const takenOver = jobs.filter((j) => j.retry_count > 0);
     const steps = await query<{ automation_id: string; n: string }>(
       `select data->>'automation_id' as automation_id, count(*) as n from pgboss.job where name = 'automations.step' and state = 'completed' and output::text like '%performed %' and output::text not like '%not performed%' and data->>'automation_id' = any($1) group by 1, data->>'step_key' having count(*) > 1`,
-      [automationIds]);
+      [automationIds],
+    );
     const seconds = (ms: number) => (ms / 1000).toFixed(1);
-    const takeover = takenOver.length > 0 ? {
-      firstStartedAfterKillSeconds: Math.min(...takenOver.map((j) => j.started_on.getTime() - killedAt)) / 1000,
-      lastCompletedAfterKillSeconds: Math.max(...takenOver.map((j) => j.completed_on.getTime() - killedAt)) / 1000,
-    } : null;
+    const takeover =
+      takenOver.length > 0
+        ? {
+            firstStartedAfterKillSeconds: Math.min(...takenOver.map((j) => j.started_on.getTime() - killedAt)) / 1000,
+            lastCompletedAfterKillSeconds: Math.max(...takenOver.map((j) => j.completed_on.getTime() - killedAt)) / 1000,
+          }
+        : null;
 
     const failures: string[] = [];
     if (check.lost.length > 0) failures.push(`${check.lost.length} acknowledged writes lost: ${check.lost.slice(0, 5).join('; ')}`);
-    if (check.halfWritten.length > 0) failures.push(`${check.halfWritten.length} entities half-written: ${check.halfWritten.slice(0, 5).join('; ')}`);
-    if (takenOver.length !== heldByDoomed) failures.push(`the doomed process held ${heldByDoomed} step jobs; ${takenOver.length} were handed to the survivor after expiry`);
+    if (check.halfWritten.length > 0)
+      failures.push(`${check.halfWritten.length} entities half-written: ${check.halfWritten.slice(0, 5).join('; ')}`);
+    if (takenOver.length !== heldByDoomed)
+      failures.push(`the doomed process held ${heldByDoomed} step jobs; ${takenOver.length} were handed to the survivor after expiry`);
     if (steps.length > 0) failures.push(`${steps.length} automation steps performed more than once`);
-    const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
     const out = [
       '',
       `Statehouse benchmark, failover — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}; ` +
@@ -196,9 +291,13 @@ export async function runFailoverScenario(): Promise<number> {
         `${(['signup', 'region', 'status'] as const).map((kind) => `${writers.acknowledged.filter((w) => w.kind === kind).length} ${kind}`).join(', ')})`,
       `acknowledged writes lost: ${check.lost.length}; entities checked whole: ${check.entitiesChecked}, half-written: ${check.halfWritten.length}`,
       `jobs held by the killed process: ${heldByDoomed} step jobs; taken over by the survivor: ${takenOver.length}` +
-        (takeover ? `, first started ${seconds(takeover.firstStartedAfterKillSeconds * 1000)} s after the kill, last finished ${seconds(takeover.lastCompletedAfterKillSeconds * 1000)} s after it ` +
-          `(they expired ${seconds(heldSince + STEP_EXPIRY_SECONDS * 1000 - killedAt)} s after the kill at the latest)` : ''),
-      failures.length === 0 ? 'FAILOVER OK (no acknowledged write lost, nothing half-written, every held job finished once by the survivor)' : 'FAILOVER FAILED',
+        (takeover
+          ? `, first started ${seconds(takeover.firstStartedAfterKillSeconds * 1000)} s after the kill, last finished ${seconds(takeover.lastCompletedAfterKillSeconds * 1000)} s after it ` +
+            `(they expired ${seconds(heldSince + STEP_EXPIRY_SECONDS * 1000 - killedAt)} s after the kill at the latest)`
+          : ''),
+      failures.length === 0
+        ? 'FAILOVER OK (no acknowledged write lost, nothing half-written, every held job finished once by the survivor)'
+        : 'FAILOVER FAILED',
       ...(failures.length > 0 ? ['', 'FAILURES:', ...failures.map((f) => `  - ${f}`)] : []),
     ];
     process.stdout.write(`${out.join('\n')}\n`);
@@ -207,13 +306,36 @@ export async function runFailoverScenario(): Promise<number> {
     failures.push(...(await cleanup()));
     const file = path.join(REPO_ROOT, 'bench', 'results', 'failover-latest.json');
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, `${JSON.stringify({
-      date: startedAt.toISOString(), cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg(), writers: WRITERS, writesPerProcessBeforeKill: WRITES,
-      writes: { ...writers.counts, acknowledged: writers.acknowledged.length, acknowledgedBeforeKill: writesAtKill }, check: { lost: check.lost, halfWritten: check.halfWritten, entitiesChecked: check.entitiesChecked },
-      jobs: { held: heldByDoomed, takenOver: takenOver.length, expirySeconds: STEP_EXPIRY_SECONDS, expiredAfterKillSecondsAtLatest: (heldSince + STEP_EXPIRY_SECONDS * 1000 - killedAt) / 1000, takeover }, failures, ok: failures.length === 0,
-    }, null, 2)}\n`);
+    await fs.writeFile(
+      file,
+      `${JSON.stringify(
+        {
+          date: startedAt.toISOString(),
+          cpus: os.cpus().length,
+          node: process.version,
+          loadAverage: os.loadavg(),
+          writers: WRITERS,
+          writesPerProcessBeforeKill: WRITES,
+          writes: { ...writers.counts, acknowledged: writers.acknowledged.length, acknowledgedBeforeKill: writesAtKill },
+          check: { lost: check.lost, halfWritten: check.halfWritten, entitiesChecked: check.entitiesChecked },
+          jobs: {
+            held: heldByDoomed,
+            takenOver: takenOver.length,
+            expirySeconds: STEP_EXPIRY_SECONDS,
+            expiredAfterKillSecondsAtLatest: (heldSince + STEP_EXPIRY_SECONDS * 1000 - killedAt) / 1000,
+            takeover,
+          },
+          failures,
+          ok: failures.length === 0,
+        },
+        null,
+        2,
+      )}\n`,
+    );
     say(`results written to ${path.relative(REPO_ROOT, file)}`);
-    process.stdout.write(failures.length === 0 ? '\nbench OK\n' : `\nbench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`);
+    process.stdout.write(
+      failures.length === 0 ? '\nbench OK\n' : `\nbench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`,
+    );
     return failures.length === 0 ? 0 : 1;
   } finally {
     await holder?.end().catch(() => {});

@@ -42,13 +42,20 @@ export interface StatusAttempt {
 }
 
 const signupBody = (name: string) => ({
-  user_email: 'owner@failover.example', business_name: name, entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2022-01-15',
+  user_email: 'owner@failover.example',
+  business_name: name,
+  entity_type: 'c_corp',
+  tax_class: 'corp',
+  incorporation_region: 'DE',
+  incorporated_date: '2022-01-15',
 });
 
 async function call(url: string, method: string, authorization: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   const response = await fetch(url, {
-    method, headers: { authorization, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    method,
+    headers: { authorization, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const text = await response.text();
   let json: unknown = null;
@@ -172,8 +179,10 @@ export interface WriteCheck {
 }
 
 /** A task as the check compares it: what re-planning decides (no timestamps). */
-const planned = (tasks: unknown) => JSON.stringify((tasks as { id: string; status: string; source: unknown }[])
-  .map((t) => JSON.stringify([t.id, t.status, t.source])).sort());
+const planned = (tasks: unknown) =>
+  JSON.stringify(
+    (tasks as { id: string; status: string; source: unknown }[]).map((t) => JSON.stringify([t.id, t.status, t.source])).sort(),
+  );
 
 /**
  * On the survivor: every acknowledged signup's entity exists and every acknowledged region write holds (its
@@ -181,7 +190,11 @@ const planned = (tasks: unknown) => JSON.stringify((tasks as { id: string; statu
  * is whole: writing its stored regions again re-plans nothing (its tasks already are what its facts plan).
  */
 export async function checkWrites(
-  survivorUrl: string, apiKey: string, acknowledged: readonly AcknowledgedWrite[], statusAttempts: readonly StatusAttempt[], entityIds: readonly string[],
+  survivorUrl: string,
+  apiKey: string,
+  acknowledged: readonly AcknowledgedWrite[],
+  statusAttempts: readonly StatusAttempt[],
+  entityIds: readonly string[],
 ): Promise<WriteCheck> {
   const lost: string[] = [];
   const halfWritten: string[] = [];
@@ -227,7 +240,8 @@ export async function checkWrites(
     const stored = new Map((await regionsOf(token)).map((r) => [r.region.code, r.config.employee_count]));
     for (const [region, count] of writes) {
       const now = stored.get(region);
-      if (now === undefined || now === null || now < count) lost.push(`${entityId} ${region}: acknowledged ${count}, stored ${now ?? 'nothing'}`);
+      if (now === undefined || now === null || now < count)
+        lost.push(`${entityId} ${region}: acknowledged ${count}, stored ${now ?? 'nothing'}`);
     }
   }
 

@@ -10,7 +10,17 @@ import { expectStatus, request } from './http-client.js';
 import { checkpoint } from './run-state.js';
 import type { StatehouseInfo } from './setup.js';
 import {
-  MAIL_ITEMS, MAIL_PDF_BYTES, MAIL_SOURCES, MAIL_V2_PATH, POOL_SIZE, say, TASK_LOCATION_ORDER, TASKS_PATH, TASKS_PER_ENTITY, TASKS_V2_PATH, unsigned,
+  MAIL_ITEMS,
+  MAIL_PDF_BYTES,
+  MAIL_SOURCES,
+  MAIL_V2_PATH,
+  POOL_SIZE,
+  say,
+  TASK_LOCATION_ORDER,
+  TASKS_PATH,
+  TASKS_PER_ENTITY,
+  TASKS_V2_PATH,
+  unsigned,
 } from './settings.js';
 
 /**
@@ -18,7 +28,10 @@ import {
  * in Delaware), then given locations with employees and an office, one PUT /locations/{code} at a
  * time (each regenerates its tasks), until GET /v2/tasks counts at least BENCH_TASKS_PER_ENTITY tasks.
  */
-async function createTasksEntity(baseUrl: string, apiKey: string): Promise<{ id: string; token: string; total: number; locations: string[] }> {
+async function createTasksEntity(
+  baseUrl: string,
+  apiKey: string,
+): Promise<{ id: string; token: string; total: number; locations: string[] }> {
   const json = { authorization: apiKey, 'content-type': 'application/json' };
   const signup = await request(`${baseUrl}/accounts/signup`, {
     method: 'POST',
@@ -62,7 +75,8 @@ async function createTasksEntity(baseUrl: string, apiKey: string): Promise<{ id:
     locations.push(code);
     total = await count();
   }
-  if (total < TASKS_PER_ENTITY) say(`note: with all ${locations.length} locations the d entity has only ${total} tasks (wanted ${TASKS_PER_ENTITY})`);
+  if (total < TASKS_PER_ENTITY)
+    say(`note: with all ${locations.length} locations the d entity has only ${total} tasks (wanted ${TASKS_PER_ENTITY})`);
   return { id, token, total, locations };
 }
 
@@ -81,7 +95,11 @@ interface SeededMail {
  * (MAIL_SOURCES), every fourth `external-mail`, received on a different day each (1, 8, 15, … days ago).
  * Returns the items and the bytes of the first one (the f targets' file).
  */
-async function seedMail(baseUrl: string, operatorKey: string, legalEntityId: string): Promise<{ items: SeededMail[]; first: Buffer; totalBytes: number }> {
+async function seedMail(
+  baseUrl: string,
+  operatorKey: string,
+  legalEntityId: string,
+): Promise<{ items: SeededMail[]; first: Buffer; totalBytes: number }> {
   const items: SeededMail[] = [];
   let first: Buffer | null = null;
   let totalBytes = 0;
@@ -106,9 +124,24 @@ async function seedMail(baseUrl: string, operatorKey: string, legalEntityId: str
       body: pdf,
     });
     expectStatus(reply, 201, `POST /operator/v1/legal_entities/{id}/mail (item ${i})`);
-    const item = JSON.parse(reply.body.toString('utf8')) as { id?: unknown; region?: unknown; type?: unknown; received?: unknown; file_size?: unknown; file_sha256?: unknown };
-    if (typeof item.id !== 'string' || item.file_size !== pdf.length) throw new Error(`mail upload ${i} answered ${reply.body.toString('utf8').slice(0, 300)}`);
-    items.push({ id: item.id, region: String(item.region), type: String(item.type), received: String(item.received), bytes: pdf.length, sha256: String(item.file_sha256) });
+    const item = JSON.parse(reply.body.toString('utf8')) as {
+      id?: unknown;
+      region?: unknown;
+      type?: unknown;
+      received?: unknown;
+      file_size?: unknown;
+      file_sha256?: unknown;
+    };
+    if (typeof item.id !== 'string' || item.file_size !== pdf.length)
+      throw new Error(`mail upload ${i} answered ${reply.body.toString('utf8').slice(0, 300)}`);
+    items.push({
+      id: item.id,
+      region: String(item.region),
+      type: String(item.type),
+      received: String(item.received),
+      bytes: pdf.length,
+      sha256: String(item.file_sha256),
+    });
   }
   return { items, first: first!, totalBytes };
 }
@@ -123,7 +156,8 @@ export async function prepareTasksFixture(sh: StatehouseInfo) {
   const tasksV2Reply = await request(`${sh.url}${TASKS_V2_PATH}`, { headers: tasksBearer });
   expectStatus(tasksV2Reply, 200, `GET ${TASKS_V2_PATH}`);
   for (const reply of [tasksReply, tasksV2Reply]) {
-    if (reply.headers['content-encoding']) throw new Error(`a tasks response came back encoded (${reply.headers['content-encoding']}); the bench compares plain bytes`);
+    if (reply.headers['content-encoding'])
+      throw new Error(`a tasks response came back encoded (${reply.headers['content-encoding']}); the bench compares plain bytes`);
   }
   const barePgTasks = await startChild('bare-pg-tasks', 'bench/pg-server.ts', {
     ...process.env,
@@ -151,10 +185,13 @@ export async function prepareTasksFixture(sh: StatehouseInfo) {
     },
     d0: { bytes: pgTasksCheck.body.length },
   };
-  if (pgTaskRows.length !== tasksEntity.total) throw new Error(`bare-pg-tasks returned ${pgTaskRows.length} rows, GET /v2/tasks counts ${tasksEntity.total} tasks`);
-  say(`d entity ${tasksEntity.id}: ${tasksEntity.total} tasks over ${tasksEntity.locations.length} locations (${tasksEntity.locations.join(' ')}); ` +
-    `GET /tasks returns ${tasksResponse.d1.tasks} (${tasksResponse.d1.bytes} B), GET /v2/tasks ${tasksResponse.d2.tasks} of ${tasksResponse.d2.xTotal} (${tasksResponse.d2.bytes} B), ` +
-    `bare-pg-tasks ${tasksResponse.rows} rows (${tasksResponse.d0.bytes} B)`);
+  if (pgTaskRows.length !== tasksEntity.total)
+    throw new Error(`bare-pg-tasks returned ${pgTaskRows.length} rows, GET /v2/tasks counts ${tasksEntity.total} tasks`);
+  say(
+    `d entity ${tasksEntity.id}: ${tasksEntity.total} tasks over ${tasksEntity.locations.length} locations (${tasksEntity.locations.join(' ')}); ` +
+      `GET /tasks returns ${tasksResponse.d1.tasks} (${tasksResponse.d1.bytes} B), GET /v2/tasks ${tasksResponse.d2.tasks} of ${tasksResponse.d2.xTotal} (${tasksResponse.d2.bytes} B), ` +
+      `bare-pg-tasks ${tasksResponse.rows} rows (${tasksResponse.d0.bytes} B)`,
+  );
   checkpoint();
   return { tasksEntity, tasksBearer, tasksReply, tasksV2Reply, barePgTasks, pgTasksCheck, tasksResponse };
 }
@@ -167,13 +204,15 @@ export async function prepareMailFixture(sh: StatehouseInfo, bearer: Record<stri
   const mailSeedSeconds = (Date.now() - t2) / 1000;
   const mailReply = await request(`${sh.url}${MAIL_V2_PATH}`, { headers: bearer });
   expectStatus(mailReply, 200, `GET ${MAIL_V2_PATH}`);
-  if (mailReply.headers['content-encoding']) throw new Error(`GET ${MAIL_V2_PATH} came back encoded (${mailReply.headers['content-encoding']}); the bench compares plain bytes`);
+  if (mailReply.headers['content-encoding'])
+    throw new Error(`GET ${MAIL_V2_PATH} came back encoded (${mailReply.headers['content-encoding']}); the bench compares plain bytes`);
   const mailListing = JSON.parse(mailReply.body.toString('utf8')) as { id: string; file_url: string }[];
   const seededIds = new Set(mail.items.map((m) => m.id));
   const listed = mailListing.filter((m) => seededIds.has(m.id)).length;
   if (listed !== mail.items.length) throw new Error(`GET ${MAIL_V2_PATH} lists ${listed} of the ${mail.items.length} items just uploaded`);
   // With BENCH_DATABASE_URL the demo entity keeps the mail of earlier runs (whose files went with their temp dirs).
-  if (mailListing.length !== mail.items.length) say(`note: the demo entity has ${mailListing.length} mail items, ${mailListing.length - mail.items.length} of them from earlier runs`);
+  if (mailListing.length !== mail.items.length)
+    say(`note: the demo entity has ${mailListing.length} mail items, ${mailListing.length - mail.items.length} of them from earlier runs`);
   const mailCheck = unsigned(mailReply.body.toString('utf8'));
   if (mailCheck === mailReply.body.toString('utf8')) throw new Error(`GET ${MAIL_V2_PATH}: no signed file_url found in the listing`);
   // The file_url's origin is PUBLIC_BASE_URL (unset here, so it names port 0): keep its path and query, use the server's address.
@@ -182,8 +221,12 @@ export async function prepareMailFixture(sh: StatehouseInfo, bearer: Record<stri
   const fileUrl = `${sh.url}${fileLink.pathname}${fileLink.search}`;
   const fileReply = await request(fileUrl);
   expectStatus(fileReply, 200, `GET ${fileLink.pathname}`);
-  if (fileReply.headers['content-type'] !== 'application/pdf') throw new Error(`GET ${fileLink.pathname} answered ${fileReply.headers['content-type']}, expected application/pdf`);
-  if (!fileReply.body.equals(mail.first)) throw new Error(`GET ${fileLink.pathname} did not return the uploaded bytes (${fileReply.body.length} B, uploaded ${mail.first.length} B)`);
+  if (fileReply.headers['content-type'] !== 'application/pdf')
+    throw new Error(`GET ${fileLink.pathname} answered ${fileReply.headers['content-type']}, expected application/pdf`);
+  if (!fileReply.body.equals(mail.first))
+    throw new Error(
+      `GET ${fileLink.pathname} did not return the uploaded bytes (${fileReply.body.length} B, uploaded ${mail.first.length} B)`,
+    );
   // f0's body is too large for an environment variable (base64 of ~100 KB > Linux's 128 KiB per variable): a file.
   const pdfFile = path.join(tempDir, 'bench-mail-0000.pdf');
   await fs.writeFile(pdfFile, mail.first);
@@ -194,7 +237,7 @@ export async function prepareMailFixture(sh: StatehouseInfo, bearer: Record<stri
   });
   const staticPdfCheck = await request(bareStaticPdf.info.url as string);
   expectStatus(staticPdfCheck, 200, 'bare-static-pdf');
-  if (!staticPdfCheck.body.equals(mail.first)) throw new Error('bare-static-pdf does not return the PDF\'s bytes');
+  if (!staticPdfCheck.body.equals(mail.first)) throw new Error("bare-static-pdf does not return the PDF's bytes");
   const barePgMail = await startChild('bare-pg-mail', 'bench/pg-server.ts', {
     ...process.env,
     BENCH_PG_URL: sh.connectionString,
@@ -206,7 +249,9 @@ export async function prepareMailFixture(sh: StatehouseInfo, bearer: Record<stri
   expectStatus(pgMailCheck, 200, 'bare-pg-mail');
   const pgMailRows = JSON.parse(pgMailCheck.body.toString('utf8')) as { id: string }[];
   if (pgMailRows.map((r) => r.id).join() !== mailListing.map((m) => m.id).join()) {
-    throw new Error(`bare-pg-mail returned ${pgMailRows.length} rows, not the ${mailListing.length} items of GET ${MAIL_V2_PATH} in the same order`);
+    throw new Error(
+      `bare-pg-mail returned ${pgMailRows.length} rows, not the ${mailListing.length} items of GET ${MAIL_V2_PATH} in the same order`,
+    );
   }
   const regions = [...new Set(mail.items.map((m) => m.region))];
   const receivedDays = mail.items.map((m) => m.received).sort();
@@ -215,7 +260,11 @@ export async function prepareMailFixture(sh: StatehouseInfo, bearer: Record<stri
     items: mail.items.length,
     listed: mailListing.length,
     seedSeconds: mailSeedSeconds,
-    pdfBytes: { min: Math.min(...mail.items.map((m) => m.bytes)), max: Math.max(...mail.items.map((m) => m.bytes)), total: mail.totalBytes },
+    pdfBytes: {
+      min: Math.min(...mail.items.map((m) => m.bytes)),
+      max: Math.max(...mail.items.map((m) => m.bytes)),
+      total: mail.totalBytes,
+    },
     regions,
     received: { first: receivedDays[0]!, last: receivedDays[receivedDays.length - 1]! },
     externalMail: mail.items.filter((m) => m.type === 'external-mail').length,
@@ -224,8 +273,22 @@ export async function prepareMailFixture(sh: StatehouseInfo, bearer: Record<stri
     g0: { bytes: pgMailCheck.body.length, rows: pgMailRows.length },
     g1: { path: MAIL_V2_PATH, bytes: mailReply.body.length, items: mailListing.length },
   };
-  say(`mail: ${mail.items.length} PDFs (${(mail.totalBytes / 1048576).toFixed(1)} MiB) uploaded in ${mailSeedSeconds.toFixed(1)} s for ${sh.legalEntityId}; ` +
-    `GET ${MAIL_V2_PATH} ${mailReply.body.length} B, bare-pg-mail ${pgMailRows.length} rows (${pgMailCheck.body.length} B), f1 ${fileLink.pathname} ${fileReply.body.length} B`);
+  say(
+    `mail: ${mail.items.length} PDFs (${(mail.totalBytes / 1048576).toFixed(1)} MiB) uploaded in ${mailSeedSeconds.toFixed(1)} s for ${sh.legalEntityId}; ` +
+      `GET ${MAIL_V2_PATH} ${mailReply.body.length} B, bare-pg-mail ${pgMailRows.length} rows (${pgMailCheck.body.length} B), f1 ${fileLink.pathname} ${fileReply.body.length} B`,
+  );
   checkpoint();
-  return { mailReply, mailListing, mailCheck, fileUrl, fileReply, bareStaticPdf, staticPdfCheck, barePgMail, pgMailCheck, pgMailRows, mailResponse };
+  return {
+    mailReply,
+    mailListing,
+    mailCheck,
+    fileUrl,
+    fileReply,
+    bareStaticPdf,
+    staticPdfCheck,
+    barePgMail,
+    pgMailCheck,
+    pgMailRows,
+    mailResponse,
+  };
 }

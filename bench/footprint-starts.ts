@@ -44,9 +44,16 @@ export async function runFootprintStarts(): Promise<number> {
       await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
       const memory = readMemory(warm.child.pid!);
       const stopSeconds = await stopBinary(warm.child);
-      const start = { seconds: warm.seconds, cpuSeconds: warm.cpuSeconds, idleRssMiB: memory ? Math.round(memory.rssKiB / 102.4) / 10 : null, stopSeconds };
+      const start = {
+        seconds: warm.seconds,
+        cpuSeconds: warm.cpuSeconds,
+        idleRssMiB: memory ? Math.round(memory.rssKiB / 102.4) / 10 : null,
+        stopSeconds,
+      };
       starts.push(start);
-      say(`warm start ${i + 1}/${runs}: ${start.seconds.toFixed(2)} s (CPU ${start.cpuSeconds?.toFixed(2) ?? 'n/a'} s), idle RSS ${start.idleRssMiB ?? 'n/a'} MiB, stop ${start.stopSeconds.toFixed(2)} s`);
+      say(
+        `warm start ${i + 1}/${runs}: ${start.seconds.toFixed(2)} s (CPU ${start.cpuSeconds?.toFixed(2) ?? 'n/a'} s), idle RSS ${start.idleRssMiB ?? 'n/a'} MiB, stop ${start.stopSeconds.toFixed(2)} s`,
+      );
     }
     const seconds = starts.map((s) => s.seconds);
     const cpu = starts.flatMap((s) => (s.cpuSeconds === null ? [] : [s.cpuSeconds]));

@@ -85,9 +85,17 @@ export async function measureStartup(dataDir: string, databaseUrl: string | null
 
 /** The environment the binary runs with in the footprint measurements: its own data directory (or the database), a free port, quiet logs. */
 export async function binaryEnvironment(dataDir: string, databaseUrl: string | null): Promise<{ env: NodeJS.ProcessEnv; port: number }> {
-  if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'bundle', 'statehouse.js'))) throw new Error('footprint: dist/ is missing; run `npm run build`');
+  if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'bundle', 'statehouse.js')))
+    throw new Error('footprint: dist/ is missing; run `npm run build`');
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    STATEHOUSE_DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+  };
   delete env.DATABASE_URL;
   delete env.PUBLIC_BASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
@@ -100,8 +108,15 @@ export function footprintVerdict(startup: StartupFigures, peakRssMiB: number | n
   const warmStartMet = startup.warmStartSeconds <= FOOTPRINT_GOAL.maxWarmStartSeconds;
   const stopMet = startup.stopSeconds <= FOOTPRINT_GOAL.maxStopSeconds;
   return {
-    idleRssMiB: startup.idleRssMiB, peakRssMiB, warmStartSeconds: startup.warmStartSeconds, stopSeconds: startup.stopSeconds,
-    idleMet, peakMet, warmStartMet, stopMet, met: idleMet && peakMet && warmStartMet && stopMet,
+    idleRssMiB: startup.idleRssMiB,
+    peakRssMiB,
+    warmStartSeconds: startup.warmStartSeconds,
+    stopSeconds: startup.stopSeconds,
+    idleMet,
+    peakMet,
+    warmStartMet,
+    stopMet,
+    met: idleMet && peakMet && warmStartMet && stopMet,
   };
 }
 
@@ -117,9 +132,16 @@ export function footprintLines(v: FootprintVerdict, coldStartSeconds: number): s
 }
 
 /** Spawns the binary (`serve --demo`) and waits for its first /readyz 200: the seconds since spawn and the node process's CPU time then. */
-export async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise<{ child: ChildProcess; seconds: number; cpuSeconds: number | null }> {
+export async function startBinary(
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<{ child: ChildProcess; seconds: number; cpuSeconds: number | null }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, BINARY, 'serve', '--demo'], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, BINARY, 'serve', '--demo'], {
+    cwd: PACKAGE_ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   let exited = false;
@@ -127,7 +149,8 @@ export async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`footprint: statehouse serve exited before it was ready:\n${stderr}`);
-    if ((await readyStatus(port)) === 200) return { child, seconds: (performance.now() - started) / 1000, cpuSeconds: readProcessCpuSeconds(child.pid!) };
+    if ((await readyStatus(port)) === 200)
+      return { child, seconds: (performance.now() - started) / 1000, cpuSeconds: readProcessCpuSeconds(child.pid!) };
     await new Promise((r) => setTimeout(r, 10));
   }
   child.kill('SIGKILL');
@@ -137,7 +160,9 @@ export async function startBinary(env: NodeJS.ProcessEnv, port: number): Promise
 /** SIGTERM, then the seconds until the process has exited (its shutdown stops the embedded PostgreSQL first). */
 export async function stopBinary(child: ChildProcess): Promise<number> {
   const started = performance.now();
-  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   await exited;
@@ -154,4 +179,3 @@ function readyStatus(port: number): Promise<number | null> {
     () => null,
   );
 }
-

@@ -37,13 +37,41 @@ function pickWeighted<T>(random: () => number, choices: readonly (readonly [T, n
 const CODES = REGIONS.map((r) => r.code);
 const ID_BY_CODE = new Map(REGIONS.map((r) => [r.code, r.id]));
 /** Where businesses tend to operate: the big states weigh more, every state and DC appears. */
-const OPERATING_WEIGHT: Record<string, number> = { CA: 12, TX: 9, NY: 8, FL: 7, IL: 5, PA: 4, OH: 4, GA: 4, NC: 4, WA: 4, MA: 4, NJ: 4, VA: 3, MI: 3, CO: 3, AZ: 3 };
+const OPERATING_WEIGHT: Record<string, number> = {
+  CA: 12,
+  TX: 9,
+  NY: 8,
+  FL: 7,
+  IL: 5,
+  PA: 4,
+  OH: 4,
+  GA: 4,
+  NC: 4,
+  WA: 4,
+  MA: 4,
+  NJ: 4,
+  VA: 3,
+  MI: 3,
+  CO: 3,
+  AZ: 3,
+};
 const OPERATING = CODES.map((code) => [code, OPERATING_WEIGHT[code] ?? 1] as const);
 
 const TAX_BY_TYPE = {
-  c_corp: [['corp', 75], ['s_corp', 25]],
-  p_corp: [['corp', 40], ['s_corp', 60]],
-  llc: [['disregarded', 50], ['partnership', 30], ['s_corp', 15], ['corp', 5]],
+  c_corp: [
+    ['corp', 75],
+    ['s_corp', 25],
+  ],
+  p_corp: [
+    ['corp', 40],
+    ['s_corp', 60],
+  ],
+  llc: [
+    ['disregarded', 50],
+    ['partnership', 30],
+    ['s_corp', 15],
+    ['corp', 5],
+  ],
 } as const;
 
 interface LocationProfile {
@@ -72,13 +100,23 @@ interface EntityProfile {
  * which leaves question tasks to answer.
  */
 function entityProfile(random: () => number, index: number, today: Date): EntityProfile {
-  const entityType = pickWeighted(random, [['c_corp', 40], ['llc', 45], ['p_corp', 15]] as const);
+  const entityType = pickWeighted(random, [
+    ['c_corp', 40],
+    ['llc', 45],
+    ['p_corp', 15],
+  ] as const);
   const taxClassification = pickWeighted(random, TAX_BY_TYPE[entityType]);
   // Every region is the home of some entities (index % 51), Delaware of about a third.
   const incorporationRegion = random() < 0.35 ? 'DE' : CODES[index % CODES.length]!;
   const daysAgo = 30 + Math.floor(random() * 15 * 365);
   const incorporationDate = new Date(today.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-  const accountingYearEnd = pickWeighted(random, [[12, 80], [null, 10], [3, 3], [6, 4], [9, 3]] as const);
+  const accountingYearEnd = pickWeighted(random, [
+    [12, 80],
+    [null, 10],
+    [3, 3],
+    [6, 4],
+    [9, 3],
+  ] as const);
 
   const codes: string[] = [];
   const addCode = (code: string) => {
@@ -93,7 +131,12 @@ function entityProfile(random: () => number, index: number, today: Date): Entity
     if (i === 0) return { regionId, hasEmployees: true, hasPhysicalLocation: true, employeeCount: employees() };
     if (i === 1) {
       const office = random() < 0.4;
-      return { regionId, hasEmployees: true, hasPhysicalLocation: office, employeeCount: office ? employees() : 1 + Math.floor(random() * 12) };
+      return {
+        regionId,
+        hasEmployees: true,
+        hasPhysicalLocation: office,
+        employeeCount: office ? employees() : 1 + Math.floor(random() * 12),
+      };
     }
     return pickWeighted<LocationProfile>(random, [
       [{ regionId, hasEmployees: true, hasPhysicalLocation: false, employeeCount: 1 + Math.floor(random() * 5) }, 40],
@@ -102,11 +145,23 @@ function entityProfile(random: () => number, index: number, today: Date): Entity
       [{ regionId, hasEmployees: true, hasPhysicalLocation: null, employeeCount: null }, 15],
     ]);
   });
-  return { id: newId(ID_PREFIX.legalEntity), entityType, taxClassification, incorporationRegion, incorporationDate, accountingYearEnd, locations };
+  return {
+    id: newId(ID_PREFIX.legalEntity),
+    entityType,
+    taxClassification,
+    incorporationRegion,
+    incorporationDate,
+    accountingYearEnd,
+    locations,
+  };
 }
 
 /** Bulk insert, not timed: one platform, the entities and their locations, in multi-row INSERTs from unnest. */
-export async function seed(db: Db, today: Date, entities: number): Promise<{ platformId: string; entities: number; locations: number; byType: Record<string, number> }> {
+export async function seed(
+  db: Db,
+  today: Date,
+  entities: number,
+): Promise<{ platformId: string; entities: number; locations: number; byType: Record<string, number> }> {
   const random = prng(SEED);
   const platformId = newId(ID_PREFIX.platform);
   await db.insertInto('platforms').values({ id: platformId, name: 'Bench Platform' }).execute();

@@ -15,7 +15,12 @@ export async function runTaskGeneration(tempDir: string): Promise<(GenerationRep
   let generation: (GenerationReport & { pid: number }) | null = null;
   if (TASK_ENTITIES > 0) {
     state.generationDataDir = path.join(tempDir, 'generation');
-    const generationEnv: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: state.generationDataDir, BENCH_TASK_ENTITIES: String(TASK_ENTITIES), LOG_LEVEL: 'warn' };
+    const generationEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      STATEHOUSE_DATA_DIR: state.generationDataDir,
+      BENCH_TASK_ENTITIES: String(TASK_ENTITIES),
+      LOG_LEVEL: 'warn',
+    };
     delete generationEnv.DATABASE_URL;
     delete generationEnv.BENCH_CPU_PROFILE_DIR;
     if (CPU_PROFILE.has('e')) {
@@ -26,15 +31,26 @@ export async function runTaskGeneration(tempDir: string): Promise<(GenerationRep
     const t1 = Date.now();
     // It reports when both runs are done (and their profiled repeats): allow for a slow machine (~50 ms per entity and pass).
     const timeoutMs = 300_000 + TASK_ENTITIES * 50 * (CPU_PROFILE.has('e') ? 2 : 1);
-    const child = await startChild<GenerationReport & Record<string, unknown>>('task-generation', 'bench/task-generation.ts', generationEnv, timeoutMs);
+    const child = await startChild<GenerationReport & Record<string, unknown>>(
+      'task-generation',
+      'bench/task-generation.ts',
+      generationEnv,
+      timeoutMs,
+    );
     const { [READY_KEY]: _ready, ...report } = child.info;
     generation = report as GenerationReport & { pid: number };
     for (const [key, file] of Object.entries(generation.profiles ?? {})) {
-      profiles[key] = { file: path.relative(REPO_ROOT, file), summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT) };
+      profiles[key] = {
+        file: path.relative(REPO_ROOT, file),
+        summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT),
+      };
     }
     say(`task generation done in ${((Date.now() - t1) / 1000).toFixed(1)} s; stopping its PostgreSQL`);
     const exit = await child.stop();
-    if (exit.forced || exit.code !== 0) throw new Error(`task-generation did not shut down cleanly (code ${exit.code}, signal ${exit.signal}${exit.forced ? ', killed' : ''})`);
+    if (exit.forced || exit.code !== 0)
+      throw new Error(
+        `task-generation did not shut down cleanly (code ${exit.code}, signal ${exit.signal}${exit.forced ? ', killed' : ''})`,
+      );
     await fs.rm(state.generationDataDir, { recursive: true, force: true });
     checkpoint();
   }

@@ -7,7 +7,10 @@ export interface Reply {
   body: Buffer;
 }
 
-export function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Reply> {
+export function request(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -22,5 +25,6 @@ export function request(url: string, options: { method?: string; headers?: Recor
 }
 
 export function expectStatus(reply: Reply, status: number, what: string): void {
-  if (reply.status !== status) throw new Error(`${what} answered ${reply.status}, expected ${status}: ${reply.body.toString('utf8').slice(0, 500)}`);
+  if (reply.status !== status)
+    throw new Error(`${what} answered ${reply.status}, expected ${status}: ${reply.body.toString('utf8').slice(0, 500)}`);
 }

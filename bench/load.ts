@@ -147,7 +147,10 @@ export async function profileTarget(target: Target): Promise<void> {
   } finally {
     await target.server.command('cpu-profile-stop', { file }, 120_000);
   }
-  profiles[target.connections ? `${target.key}-${target.connections}c` : target.key] = { file: path.relative(REPO_ROOT, file), summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT) };
+  profiles[target.connections ? `${target.key}-${target.connections}c` : target.key] = {
+    file: path.relative(REPO_ROOT, file),
+    summary: summarizeCpuProfile(JSON.parse(await fs.readFile(file, 'utf8')), REPO_ROOT),
+  };
 }
 
 export async function measure(target: Target, rss: RssSampler | null): Promise<Measurement> {
@@ -216,7 +219,13 @@ export async function measure(target: Target, rss: RssSampler | null): Promise<M
       errorMessages: Object.fromEntries(errorMessages),
       ...(wire && { wireBytesPerResponse: { min: wire.min === Infinity ? 0 : wire.min, max: wire.max, short: wire.short } }),
       perSecond: { min: result.requests.min, max: result.requests.max, stddev: result.requests.stddev },
-      cpuPercent: { server, database, loadGenerator, other: Math.max(0, machine - (server ?? 0) - (database ?? 0) - loadGenerator), machine },
+      cpuPercent: {
+        server,
+        database,
+        loadGenerator,
+        other: Math.max(0, machine - (server ?? 0) - (database ?? 0) - loadGenerator),
+        machine,
+      },
       cpuMicrosPerRequest: {
         server: server !== null && result.requests.total > 0 ? (server * wall * 1e4) / result.requests.total : null,
         database: database !== null && result.requests.total > 0 ? (database * wall * 1e4) / result.requests.total : null,

@@ -54,10 +54,15 @@ export function benchPdf(index: number, size = 100 * 1024): Buffer {
 
   object('<< /Type /Catalog /Pages 2 0 R >>');
   object('<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
-  object('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> /Contents 4 0 R >>');
+  object(
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> /Contents 4 0 R >>',
+  );
   object(`<< /Length ${content.length} >>`, content);
   object('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
-  object(`<< /Type /XObject /Subtype /Image /Width ${IMAGE_WIDTH} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>`, pixels);
+  object(
+    `<< /Type /XObject /Subtype /Image /Width ${IMAGE_WIDTH} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>`,
+    pixels,
+  );
 
   const xref = length;
   push(`xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n`);

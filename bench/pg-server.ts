@@ -34,7 +34,11 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 const params = ALL_ROWS ? [requireEnv('BENCH_LEGAL_ENTITY_ID')] : [requireEnv('BENCH_LEGAL_ENTITY_ID'), requireEnv('BENCH_PLATFORM_ID')];
-const pool = new pg.Pool({ connectionString: requireEnv('BENCH_PG_URL'), max: Number(process.env.BENCH_PG_POOL_SIZE || 10), idleTimeoutMillis: 30_000 });
+const pool = new pg.Pool({
+  connectionString: requireEnv('BENCH_PG_URL'),
+  max: Number(process.env.BENCH_PG_POOL_SIZE || 10),
+  idleTimeoutMillis: 30_000,
+});
 pool.on('error', () => {});
 
 const server = http.createServer((request, response) => {

@@ -97,7 +97,10 @@ export class RssSampler {
   windowPeakKiB = 0;
   samples = 0;
 
-  constructor(readonly pid: number, readonly intervalMs = 200) {}
+  constructor(
+    readonly pid: number,
+    readonly intervalMs = 200,
+  ) {}
 
   start(): void {
     if (this.timer) return;

@@ -97,7 +97,7 @@ export function summarizeCpuProfile(profile: Profile, root: string, top = 15): s
     const dt = deltas[i + 1] ?? 0;
     selfMicros.set(samples[i]!, (selfMicros.get(samples[i]!) ?? 0) + Math.max(0, dt));
   }
-  const total = (profile.endTime - profile.startTime) || 1;
+  const total = profile.endTime - profile.startTime || 1;
   const fn = new Map<string, number>();
   const file = new Map<string, number>();
   let idle = 0;
@@ -140,11 +140,20 @@ export function summarizeCpuProfile(profile: Profile, root: string, top = 15): s
   const lines = [
     `profile: ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)} %), garbage collection ${pct(gc).trim()} of busy`,
     `top functions by self time (% of busy time):`,
-    ...[...fn].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `  ${pct(v)} ${ms(v)}  ${k}`),
+    ...[...fn]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `  ${pct(v)} ${ms(v)}  ${k}`),
     `by file / package (self time):`,
-    ...[...file].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `  ${pct(v)} ${ms(v)}  ${k}`),
+    ...[...file]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `  ${pct(v)} ${ms(v)}  ${k}`),
     `application functions (src/) by total time, callees included:`,
-    ...[...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => `  ${pct(v)} ${ms(v)}  ${k}`),
+    ...[...inclusive]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `  ${pct(v)} ${ms(v)}  ${k}`),
   ];
   return lines;
 }

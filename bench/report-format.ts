@@ -17,7 +17,23 @@ export const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
 const fixed = (value: number | null, digits: number) => (value === null || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 
 export function table(rows: Measurement[]): string {
-  const header = ['target', 'body B', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'mismatch', 'srv CPU', 'srv µs/req', 'db CPU', 'db µs/req', 'bench CPU', 'other CPU'];
+  const header = [
+    'target',
+    'body B',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'max ms',
+    'non-2xx',
+    'errors',
+    'mismatch',
+    'srv CPU',
+    'srv µs/req',
+    'db CPU',
+    'db µs/req',
+    'bench CPU',
+    'other CPU',
+  ];
   const lines = rows.map((r) => [
     `${r.key} ${r.name}`,
     String(r.responseBytes),
@@ -45,7 +61,22 @@ function formatTable(header: string[], lines: string[][]): string {
 }
 
 export function generationTable(runs: GenerationRun[]): string {
-  const header = ['run', 'entities', 'elapsed s', 'entities/s', 'tasks created', 'tasks/s', 'rows updated', 'rows deleted', 'slowest batch ms', 'node CPU', 'node µs/entity', 'db CPU', 'db µs/entity', 'other CPU'];
+  const header = [
+    'run',
+    'entities',
+    'elapsed s',
+    'entities/s',
+    'tasks created',
+    'tasks/s',
+    'rows updated',
+    'rows deleted',
+    'slowest batch ms',
+    'node CPU',
+    'node µs/entity',
+    'db CPU',
+    'db µs/entity',
+    'other CPU',
+  ];
   const lines = runs.map((r, i) => [
     `e${i + 1} ${r.name}`,
     String(r.entities),

@@ -41,7 +41,9 @@ export function cleanup(): Promise<string[]> {
       if (orphan) problems.push(orphan);
     }
     if (state.tempDir) {
-      await fs.rm(state.tempDir, { recursive: true, force: true }).catch((error: Error) => problems.push(`could not remove ${state.tempDir}: ${error.message}`));
+      await fs
+        .rm(state.tempDir, { recursive: true, force: true })
+        .catch((error: Error) => problems.push(`could not remove ${state.tempDir}: ${error.message}`));
     }
     return problems;
   })();

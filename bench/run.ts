@@ -55,8 +55,22 @@ import { memoryUsage, mib } from './report-format.js';
 import { cleanup, Interrupted, state } from './run-state.js';
 import { startServers } from './setup.js';
 import {
-  AUTOMATION_CONCURRENCY, AUTOMATIONS, CONNECTIONS, CPU_PROFILE, DATABASE_URL, MAIL_ITEMS, POOL_SIZE, RESULTS_FILE, say, SECONDS, TASK_ENTITIES, TASKS_PER_ENTITY, WARMUP_SECONDS,
-  WEBHOOK_EVENTS, WEBHOOK_WRITERS, WEBHOOKS,
+  AUTOMATION_CONCURRENCY,
+  AUTOMATIONS,
+  CONNECTIONS,
+  CPU_PROFILE,
+  DATABASE_URL,
+  MAIL_ITEMS,
+  POOL_SIZE,
+  RESULTS_FILE,
+  say,
+  SECONDS,
+  TASK_ENTITIES,
+  TASKS_PER_ENTITY,
+  WARMUP_SECONDS,
+  WEBHOOK_EVENTS,
+  WEBHOOK_WRITERS,
+  WEBHOOKS,
 } from './settings.js';
 import { buildTargets } from './targets.js';
 import { verdict } from './verdict.js';
@@ -79,13 +93,17 @@ async function main(): Promise<number> {
   // BENCH_SCENARIO=failover: two processes on one database, one killed (SIGKILL) under write load (bench/failover-scenario.ts).
   if (process.env.BENCH_SCENARIO === 'failover') return (await import('./failover-scenario.js')).runFailoverScenario();
   const startedAt = new Date();
-  say(`${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`);
+  say(
+    `${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`,
+  );
 
   // 0. The footprint's starts first, on a machine as quiet as an operator's (bench/footprint.ts): timed after the
   //    load and the generation, their PostgreSQL servers' background writes slowed each start by 0.2–0.5 s.
   const footprintDir = await fs.mkdtemp(path.join(os.tmpdir(), 'statehouse-footprint-'));
   await fs.chmod(footprintDir, 0o755); // the embedded PostgreSQL runs as `postgres` when we are root
-  const startup = await measureStartup(path.join(footprintDir, 'data'), DATABASE_URL, say).finally(() => fs.rm(footprintDir, { recursive: true, force: true }));
+  const startup = await measureStartup(path.join(footprintDir, 'data'), DATABASE_URL, say).finally(() =>
+    fs.rm(footprintDir, { recursive: true, force: true }),
+  );
 
   // 1.–3. Statehouse, a token and the bytes of GET /legal_entity, the two bare servers (setup.ts).
   const servers = await startServers();
@@ -115,10 +133,17 @@ async function main(): Promise<number> {
   const pgEnd = readMemory(barePg.pid);
 
   // 5a. The automations (h): sandbox automations started through the API and run to completion, on the same Statehouse.
-  const automations = await runAutomations(statehouse as Child<Record<string, unknown>>, servers.sh.connectionString, servers.sh.url, results.find((r) => r.key === 'b') ?? null);
+  const automations = await runAutomations(
+    statehouse as Child<Record<string, unknown>>,
+    servers.sh.connectionString,
+    servers.sh.url,
+    results.find((r) => r.key === 'b') ?? null,
+  );
 
   // 5a'. The webhooks (i): the write with and without an endpoint, then delivery throughput, on the same Statehouse.
-  const webhooks = WEBHOOKS ? await runWebhooks(statehouse as Child<Record<string, unknown>>, servers.sh, results.find((r) => r.key === 'b') ?? null) : null;
+  const webhooks = WEBHOOKS
+    ? await runWebhooks(statehouse as Child<Record<string, unknown>>, servers.sh, results.find((r) => r.key === 'b') ?? null)
+    : null;
 
   // 5b. Task generation (e), in its own child with its own embedded PostgreSQL, once the load is over.
   //     The other servers stay up but idle.
@@ -126,7 +151,21 @@ async function main(): Promise<number> {
 
   // 6. Report.
   const { ratios, goal, tasksGoal, generationGoal, memory, footprint, failures, noisy } = await verdict({
-    startup, results, tasksResponse, mailResponse, generation, automations, webhooks, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt,
+    startup,
+    results,
+    tasksResponse,
+    mailResponse,
+    generation,
+    automations,
+    webhooks,
+    idle,
+    idleUsage,
+    rss,
+    end,
+    endUsage,
+    staticEnd,
+    pgEnd,
+    startedAt,
   });
 
   // 7. Stop everything (Statehouse must shut down cleanly), then save.
@@ -137,11 +176,28 @@ async function main(): Promise<number> {
 
   const report = {
     date: startedAt.toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? null, memoryMiB: Math.round(os.totalmem() / 1048576), node: process.version, platform: `${os.platform()}-${os.arch()}` },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model.trim() ?? null,
+      memoryMiB: Math.round(os.totalmem() / 1048576),
+      node: process.version,
+      platform: `${os.platform()}-${os.arch()}`,
+    },
     settings: {
-      connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, seconds: SECONDS, databasePoolSize: POOL_SIZE, database: DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded',
-      tasksPerEntity: TASKS_PER_ENTITY, taskEntities: TASK_ENTITIES, mailItems: MAIL_ITEMS, automations: AUTOMATIONS, automationConcurrency: AUTOMATION_CONCURRENCY,
-      webhooks: WEBHOOKS, webhookEvents: WEBHOOK_EVENTS, webhookWriters: WEBHOOK_WRITERS, cpuProfile: [...CPU_PROFILE],
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP_SECONDS,
+      seconds: SECONDS,
+      databasePoolSize: POOL_SIZE,
+      database: DATABASE_URL ? 'BENCH_DATABASE_URL' : 'embedded',
+      tasksPerEntity: TASKS_PER_ENTITY,
+      taskEntities: TASK_ENTITIES,
+      mailItems: MAIL_ITEMS,
+      automations: AUTOMATIONS,
+      automationConcurrency: AUTOMATION_CONCURRENCY,
+      webhooks: WEBHOOKS,
+      webhookEvents: WEBHOOK_EVENTS,
+      webhookWriters: WEBHOOK_WRITERS,
+      cpuProfile: [...CPU_PROFILE],
     },
     legalEntityResponse: { bytes: entity.body.length, contentType },
     tasksEntity: tasksResponse,
@@ -164,7 +220,9 @@ async function main(): Promise<number> {
   await fs.writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
   say(`results written to ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
   if (cleanupProblems.length > 0) process.stdout.write(`\nCLEAN-UP PROBLEMS:\n${cleanupProblems.map((p) => `  - ${p}`).join('\n')}\n`);
-  process.stdout.write(failures.length === 0 ? '\nbench OK\n' : `\nbench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`);
+  process.stdout.write(
+    failures.length === 0 ? '\nbench OK\n' : `\nbench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`,
+  );
   return failures.length === 0 ? 0 : 1;
 }
 

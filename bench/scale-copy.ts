@@ -29,7 +29,9 @@ export async function perEntityTables(db: Db, entityIds: string[], exclude: read
   const found: string[] = [];
   for (const { name } of candidates.rows) {
     if (exclude.includes(name)) continue;
-    const any = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(name)} where legal_entity_id = any(${entityIds}::text[])`.execute(db);
+    const any = await sql<{
+      n: number;
+    }>`select count(*)::int as n from ${sql.table(name)} where legal_entity_id = any(${entityIds}::text[])`.execute(db);
     if (any.rows[0]!.n > 0) found.push(name);
   }
   return found;
@@ -75,7 +77,9 @@ export async function copyEntities(db: Db, columns: string[], from: number, to: 
  */
 export async function stageTemplateRows(db: Db, table: string, templateIds: string[]): Promise<void> {
   await sql`drop table if exists ${sql.table(`bench_scale_src_${table}`)}`.execute(db);
-  await sql`create unlogged table ${sql.table(`bench_scale_src_${table}`)} as select * from ${sql.table(table)} where legal_entity_id = any(${templateIds}::text[])`.execute(db);
+  await sql`create unlogged table ${sql.table(`bench_scale_src_${table}`)} as select * from ${sql.table(table)} where legal_entity_id = any(${templateIds}::text[])`.execute(
+    db,
+  );
   await sql`create index on ${sql.table(`bench_scale_src_${table}`)} (legal_entity_id)`.execute(db);
   await sql`analyze ${sql.table(`bench_scale_src_${table}`)}`.execute(db);
 }

@@ -39,7 +39,18 @@ import { createPlatformsModule } from '../src/modules/platforms/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { seed } from './generation-seed.js';
-import { columnsOf, copyEntities, copyEntityId, copyRows, createCopies, dropStagedRows, perEntityTables, runAll, stageTemplateRows, tableKeys } from './scale-copy.js';
+import {
+  columnsOf,
+  copyEntities,
+  copyEntityId,
+  copyRows,
+  createCopies,
+  dropStagedRows,
+  perEntityTables,
+  runAll,
+  stageTemplateRows,
+  tableKeys,
+} from './scale-copy.js';
 import { TASK_LOCATION_ORDER, TASKS_PER_ENTITY } from './settings.js';
 
 const NAME = 'scale-load';
@@ -90,8 +101,13 @@ const SAMPLE = numberEnv('BENCH_SCALE_SAMPLE', 2000);
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 function markerMatches(marker: ScaleMarker | null): marker is ScaleMarker {
-  return marker !== null && marker.loaderVersion === LOADER_VERSION && marker.entities === ENTITIES && marker.profiles === PROFILES
-    && JSON.stringify(marker.migrations) === JSON.stringify(Object.keys(migrations));
+  return (
+    marker !== null &&
+    marker.loaderVersion === LOADER_VERSION &&
+    marker.entities === ENTITIES &&
+    marker.profiles === PROFILES &&
+    JSON.stringify(marker.migrations) === JSON.stringify(Object.keys(migrations))
+  );
 }
 
 function readMarker(dataDir: string): ScaleMarker | null {
@@ -104,23 +120,46 @@ function readMarker(dataDir: string): ScaleMarker | null {
   }
 }
 
-const taskCount = async (db: Db, id: string) => (await sql<{ n: number }>`select count(*)::int as n from tasks where legal_entity_id = ${id}`.execute(db)).rows[0]!.n;
+const taskCount = async (db: Db, id: string) =>
+  (await sql<{ n: number }>`select count(*)::int as n from tasks where legal_entity_id = ${id}`.execute(db)).rows[0]!.n;
 
 /** The d entity of the main bench, made here with the engine: a Delaware C corp given employees and an office in one state after another. */
 async function hotEntity(db: Db, planning: PlanningService, platformId: string): Promise<{ id: string; tasks: number }> {
   const id = newId(ID_PREFIX.legalEntity);
   const now = new Date();
-  await db.insertInto('legal_entities').values({
-    id, platform_id: platformId, status: 'active', business_name: 'Bench Tasks Inc', user_email: 'owner@bench-tasks.example', entity_type: 'c_corp',
-    tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2019-04-01', activated_at: now, created_at: now, updated_at: now,
-  }).execute();
+  await db
+    .insertInto('legal_entities')
+    .values({
+      id,
+      platform_id: platformId,
+      status: 'active',
+      business_name: 'Bench Tasks Inc',
+      user_email: 'owner@bench-tasks.example',
+      entity_type: 'c_corp',
+      tax_classification: 'corp',
+      incorporation_region: 'DE',
+      incorporation_date: '2019-04-01',
+      activated_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
   const regionId = new Map(REGIONS.map((r) => [r.code, r.id]));
   let tasks = 0;
   for (const code of TASK_LOCATION_ORDER) {
     if (tasks >= TASKS_PER_ENTITY) break;
-    await db.insertInto('legal_entity_locations').values({
-      legal_entity_id: id, region_id: regionId.get(code)!, has_employees: true, has_physical_location: true, employee_count: 10, created_at: now, updated_at: now,
-    }).execute();
+    await db
+      .insertInto('legal_entity_locations')
+      .values({
+        legal_entity_id: id,
+        region_id: regionId.get(code)!,
+        has_employees: true,
+        has_physical_location: true,
+        employee_count: 10,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     await planning.replanBatch([id]);
     tasks = await taskCount(db, id);
   }
@@ -138,7 +177,9 @@ async function load(db: Db, publicBaseUrl: string): Promise<ScaleMarker> {
   };
   const t0 = performance.now();
   const seeded = await timed('templates', () => seed(db, new Date(), PROFILES));
-  const templateIds = (await db.selectFrom('legal_entities').select('id').where('platform_id', '=', seeded.platformId).orderBy('id').execute()).map((r) => r.id);
+  const templateIds = (
+    await db.selectFrom('legal_entities').select('id').where('platform_id', '=', seeded.platformId).orderBy('id').execute()
+  ).map((r) => r.id);
   const catalog = loadCatalog();
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl, events: createEventsService() });
   const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
@@ -155,7 +196,14 @@ async function load(db: Db, publicBaseUrl: string): Promise<ScaleMarker> {
   for (const table of perEntity) await stageTemplateRows(db, table, templateIds);
   const bulk = copies >= BULK_THRESHOLD;
   const keys = bulk ? await Promise.all(perEntity.map((t) => tableKeys(db, t))) : [];
-  if (bulk) await timed('dropping keys and indexes', () => runAll(db, keys.flatMap((k) => k.drop), say));
+  if (bulk)
+    await timed('dropping keys and indexes', () =>
+      runAll(
+        db,
+        keys.flatMap((k) => k.drop),
+        say,
+      ),
+    );
   await createCopies(db, templateIds, copies);
   // The copies carry their template's rows of every per-entity table, the task-list version included, so the
   // tables' own triggers (which upsert that version, through a key dropped above in a bulk load) stay off meanwhile.
@@ -167,23 +215,49 @@ async function load(db: Db, publicBaseUrl: string): Promise<ScaleMarker> {
       const to = Math.min(copies, from + COPY_CHUNK - 1);
       const t1 = performance.now();
       for (const table of tables) {
-        const n = table === 'legal_entities' ? await copyEntities(db, columns[table]!, from, to) : await copyRows(db, table, columns[table]!, from, to);
+        const n =
+          table === 'legal_entities'
+            ? await copyEntities(db, columns[table]!, from, to)
+            : await copyRows(db, table, columns[table]!, from, to);
         rows[table] = (rows[table] ?? 0) + n;
       }
-      say(`copies ${from}–${to} of ${copies}: ${((performance.now() - t1) / 1000).toFixed(1)} s (${Object.entries(rows).map(([t, n]) => `${t} ${n}`).join(', ')})`);
+      say(
+        `copies ${from}–${to} of ${copies}: ${((performance.now() - t1) / 1000).toFixed(1)} s (${Object.entries(rows)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')})`,
+      );
     }
   });
   await sql`drop table bench_scale_copies`.execute(db);
   for (const table of perEntity) await sql`alter table ${sql.table(table)} enable trigger user`.execute(db);
   for (const table of perEntity) await dropStagedRows(db, table);
-  if (bulk) await timed('building keys and indexes', () => runAll(db, keys.flatMap((k) => k.create), say));
+  if (bulk)
+    await timed('building keys and indexes', () =>
+      runAll(
+        db,
+        keys.flatMap((k) => k.create),
+        say,
+      ),
+    );
   await timed('vacuum (freeze, analyze)', async () => {
     for (const table of tables) await sql`vacuum (freeze, analyze) ${sql.table(table)}`.execute(db);
   });
-  for (const table of tables) rows[table] = (await sql<{ n: number }>`select count(*)::float8 as n from ${sql.table(table)}`.execute(db)).rows[0]!.n;
+  for (const table of tables)
+    rows[table] = (await sql<{ n: number }>`select count(*)::float8 as n from ${sql.table(table)}`.execute(db)).rows[0]!.n;
   return {
-    loaderVersion: LOADER_VERSION, entities: ENTITIES, profiles: templateIds.length, migrations: Object.keys(migrations), platformId: seeded.platformId,
-    hotEntityId: hot.id, hotTasks: hot.tasks, copies, loadedAt: new Date().toISOString(), loadSeconds: (performance.now() - t0) / 1000, phases, rows, copiedTables: tables,
+    loaderVersion: LOADER_VERSION,
+    entities: ENTITIES,
+    profiles: templateIds.length,
+    migrations: Object.keys(migrations),
+    platformId: seeded.platformId,
+    hotEntityId: hot.id,
+    hotTasks: hot.tasks,
+    copies,
+    loadedAt: new Date().toISOString(),
+    loadSeconds: (performance.now() - t0) / 1000,
+    phases,
+    rows,
+    copiedTables: tables,
   };
 }
 
@@ -198,7 +272,8 @@ try {
   let marker = readMarker(dataDir);
   const reused = markerMatches(marker);
   if (!reused) {
-    if (marker || existsSync(dataDir)) say(`${dataDir}: ${marker ? 'loaded by another loader version, size or migrations list' : 'no complete load'}: loading again`);
+    if (marker || existsSync(dataDir))
+      say(`${dataDir}: ${marker ? 'loaded by another loader version, size or migrations list' : 'no complete load'}: loading again`);
     await fs.rm(dataDir, { recursive: true, force: true });
     await fs.mkdir(dataDir, { recursive: true, mode: 0o755 });
   }
@@ -221,7 +296,12 @@ try {
     select relname as name, pg_total_relation_size(oid)::float8 as b from pg_class
     where relkind = 'r' and relnamespace = current_schema()::regnamespace order by b desc limit 8`.execute(db);
   const report: ScaleLoadReport = {
-    ...marker, reused, apiKey: apiKey.key, sampleEntityIds, databaseBytes, tableBytes: Object.fromEntries(sizes.rows.map((r) => [r.name, r.b])),
+    ...marker,
+    reused,
+    apiKey: apiKey.key,
+    sampleEntityIds,
+    databaseBytes,
+    tableBytes: Object.fromEntries(sizes.rows.map((r) => [r.name, r.b])),
   };
   announceReady({ ...report });
 } catch (error) {

@@ -21,7 +21,10 @@ export function installQueryCapture(): void {
   if (installed) return;
   installed = true;
   const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function capture(this: pg.Client, ...args: unknown[]) {
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function capture(
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
     if (capturing) {
       const [config, values] = args;
       const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
@@ -84,15 +87,18 @@ const bitmapIndexes = (node: PlanNode): string[] =>
 export function scansOf(node: PlanNode): Scan[] {
   const type = node['Node Type'];
   const relation = node['Relation Name'];
-  const own: Scan[] = relation && type !== 'ModifyTable'
-    ? [{
-      relation,
-      node: type,
-      index: type === 'Bitmap Heap Scan' ? bitmapIndexes(node).join(' + ') : node['Index Name'] ?? null,
-      full: type === 'Seq Scan' || ((type === 'Index Scan' || type === 'Index Only Scan') && !node['Index Cond']),
-      heapFetches: node['Heap Fetches'] ?? null,
-    }]
-    : [];
+  const own: Scan[] =
+    relation && type !== 'ModifyTable'
+      ? [
+          {
+            relation,
+            node: type,
+            index: type === 'Bitmap Heap Scan' ? bitmapIndexes(node).join(' + ') : (node['Index Name'] ?? null),
+            full: type === 'Seq Scan' || ((type === 'Index Scan' || type === 'Index Only Scan') && !node['Index Cond']),
+            heapFetches: node['Heap Fetches'] ?? null,
+          },
+        ]
+      : [];
   return [...own, ...(node.Plans ?? []).flatMap(scansOf)];
 }
 
@@ -117,7 +123,11 @@ export interface ExplainedStatement {
  * EXPLAIN of each statement with the values it was sent with, in a transaction that is rolled back. `analyze` runs
  * it for real timings (writes are undone by the rollback); `seqscanOff` leaves a Seq Scan only where no index serves.
  */
-export async function explainAll(client: pg.ClientBase, statements: CapturedStatement[], options: { analyze: boolean; seqscanOff: boolean }): Promise<ExplainedStatement[]> {
+export async function explainAll(
+  client: pg.ClientBase,
+  statements: CapturedStatement[],
+  options: { analyze: boolean; seqscanOff: boolean },
+): Promise<ExplainedStatement[]> {
   const tenants = await tenantTables(client);
   const out: ExplainedStatement[] = [];
   for (const statement of statements.filter((s) => explainable(s.text))) {
@@ -128,13 +138,20 @@ export async function explainAll(client: pg.ClientBase, statements: CapturedStat
       try {
         if (options.seqscanOff) await client.query('set local enable_seqscan = off');
         const explained = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time'?: number }> }>(
-          `explain (format json${analyze ? ', analyze, buffers' : ''}) ${statement.text}`, statement.values);
+          `explain (format json${analyze ? ', analyze, buffers' : ''}) ${statement.text}`,
+          statement.values,
+        );
         const top = explained.rows[0]!['QUERY PLAN'][0]!;
         const scans = scansOf(top.Plan);
         result = {
-          text: statement.text, count: statement.count, analyzed: analyze, executionMs: top['Execution Time'] ?? null, scans,
+          text: statement.text,
+          count: statement.count,
+          analyzed: analyze,
+          executionMs: top['Execution Time'] ?? null,
+          scans,
           seqScans: scans.filter((s) => s.node === 'Seq Scan' && tenants.has(s.relation)).map((s) => s.relation),
-          fullIndexScans: scans.filter((s) => s.full && s.node !== 'Seq Scan' && tenants.has(s.relation)).map((s) => s.relation), error: null,
+          fullIndexScans: scans.filter((s) => s.full && s.node !== 'Seq Scan' && tenants.has(s.relation)).map((s) => s.relation),
+          error: null,
         };
       } catch (error) {
         lastError = (error as Error).message;
@@ -143,11 +160,25 @@ export async function explainAll(client: pg.ClientBase, statements: CapturedStat
       }
       if (result) break;
     }
-    out.push(result ?? { text: statement.text, count: statement.count, analyzed: false, executionMs: null, scans: [], seqScans: [], fullIndexScans: [], error: lastError });
+    out.push(
+      result ?? {
+        text: statement.text,
+        count: statement.count,
+        analyzed: false,
+        executionMs: null,
+        scans: [],
+        seqScans: [],
+        fullIndexScans: [],
+        error: lastError,
+      },
+    );
   }
   return out;
 }
 
 /** One line per scan, e.g. `tasks: Index Scan using tasks_identity_key`. */
 export const describeScans = (scans: Scan[]) =>
-  scans.map((s) => `${s.relation}: ${s.node}${s.index ? ` using ${s.index}` : ''}${s.full ? ' (whole table)' : ''}${s.heapFetches !== null ? ` (heap fetches ${s.heapFetches})` : ''}`);
+  scans.map(
+    (s) =>
+      `${s.relation}: ${s.node}${s.index ? ` using ${s.index}` : ''}${s.full ? ' (whole table)' : ''}${s.heapFetches !== null ? ` (heap fetches ${s.heapFetches})` : ''}`,
+  );

@@ -34,7 +34,8 @@ import type { StatehouseInfo } from './setup.js';
 function envInt(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name]?.trim();
   const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
   return value;
 }
 
@@ -62,14 +63,20 @@ interface SizeServer {
 async function tokensFor(url: string, apiKey: string, ids: string[]): Promise<string[]> {
   const out: string[] = new Array<string>(ids.length);
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < ids.length) {
-      const i = next++;
-      const auth = await request(`${url}/accounts/auth`, { method: 'POST', headers: { authorization: apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ legal_entity_id: ids[i] }) });
-      expectStatus(auth, 200, 'POST /accounts/auth');
-      out[i] = `Bearer ${(JSON.parse(auth.body.toString('utf8')) as { access_token: string }).access_token}`;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < ids.length) {
+        const i = next++;
+        const auth = await request(`${url}/accounts/auth`, {
+          method: 'POST',
+          headers: { authorization: apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ legal_entity_id: ids[i] }),
+        });
+        expectStatus(auth, 200, 'POST /accounts/auth');
+        out[i] = `Bearer ${(JSON.parse(auth.body.toString('utf8')) as { access_token: string }).access_token}`;
+      }
+    }),
+  );
   return out;
 }
 
@@ -78,36 +85,69 @@ async function loadSize(entities: number): Promise<ScaleLoadReport> {
   await fs.mkdir(SCALE_DIR, { recursive: true, mode: 0o755 });
   await fs.chmod(SCALE_DIR, 0o755);
   say(`scale: ${entities} entities in ${dataDir} (loaded now unless a complete load of this loader version and migrations is there)`);
-  const env: NodeJS.ProcessEnv = { ...process.env, STATEHOUSE_DATA_DIR: dataDir, BENCH_SCALE_ENTITIES: String(entities), LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    STATEHOUSE_DATA_DIR: dataDir,
+    BENCH_SCALE_ENTITIES: String(entities),
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   const t0 = Date.now();
   // A load of a million entities takes minutes (docs/benchmarks.md): allow two hours on a slow, shared machine.
-  const child = await startChild<ScaleLoadReport & Record<string, unknown>>(`scale-load-${entities}`, 'bench/scale-load.ts', env, 2 * 3600_000);
+  const child = await startChild<ScaleLoadReport & Record<string, unknown>>(
+    `scale-load-${entities}`,
+    'bench/scale-load.ts',
+    env,
+    2 * 3600_000,
+  );
   const { [READY_KEY]: _ready, ...report } = child.info;
   const exit = await child.stop(120_000);
   if (exit.forced || exit.code !== 0) throw new Error(`scale-load did not shut down cleanly (code ${exit.code})`);
-  say(`scale: ${entities} entities ${report.reused ? 'reused' : 'loaded'} (${((Date.now() - t0) / 1000).toFixed(0)} s this run; load took ${report.loadSeconds.toFixed(0)} s); ` +
-    `database ${(report.databaseBytes / 2 ** 30).toFixed(2)} GiB; rows ${JSON.stringify(report.rows)}`);
+  say(
+    `scale: ${entities} entities ${report.reused ? 'reused' : 'loaded'} (${((Date.now() - t0) / 1000).toFixed(0)} s this run; load took ${report.loadSeconds.toFixed(0)} s); ` +
+      `database ${(report.databaseBytes / 2 ** 30).toFixed(2)} GiB; rows ${JSON.stringify(report.rows)}`,
+  );
   return report as ScaleLoadReport;
 }
 
 async function startSize(load: ScaleLoadReport): Promise<SizeServer> {
   const dataDir = path.join(SCALE_DIR, String(load.entities));
   const env: NodeJS.ProcessEnv = {
-    ...process.env, STATEHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ACCESS_TOKEN_TTL_SECONDS: '3600',
-    DATABASE_POOL_SIZE: String(POOL_SIZE), BENCH_CAPTURE_SQL: '1',
+    ...process.env,
+    STATEHOUSE_DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    ACCESS_TOKEN_TTL_SECONDS: '3600',
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    BENCH_CAPTURE_SQL: '1',
     // A throughput test from one address with one key, as in the main run (bench/setup.ts).
-    RATE_LIMIT_PER_CREDENTIAL: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_AUTH_OPERATIONS: '10000000',
+    RATE_LIMIT_PER_CREDENTIAL: '10000000',
+    RATE_LIMIT_PER_ADDRESS: '10000000',
+    RATE_LIMIT_AUTH_OPERATIONS: '10000000',
   };
   delete env.DATABASE_URL;
   delete env.PUBLIC_BASE_URL;
-  const statehouse = await startChild<StatehouseInfo & Record<string, unknown>>(`statehouse-${load.entities}`, 'bench/statehouse-server.ts', env, 600_000);
+  const statehouse = await startChild<StatehouseInfo & Record<string, unknown>>(
+    `statehouse-${load.entities}`,
+    'bench/statehouse-server.ts',
+    env,
+    600_000,
+  );
   const pid = Number.parseInt(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n', 1)[0] ?? '', 10);
   const url = statehouse.info.url;
   const [hot] = await tokensFor(url, load.apiKey, [load.hotEntityId]);
   const cold = await tokensFor(url, load.apiKey, load.sampleEntityIds.slice(0, TOKENS));
   say(`scale: Statehouse pid ${statehouse.pid} on ${load.entities} entities at ${url}; ${cold.length + 1} tokens`);
-  return { entities: load.entities, load, statehouse, postmasterPid: Number.isInteger(pid) && pid > 0 ? pid : null, rss: new RssSampler(statehouse.pid, 200), hot: hot!, cold };
+  return {
+    entities: load.entities,
+    load,
+    statehouse,
+    postmasterPid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    rss: new RssSampler(statehouse.pid, 200),
+    hot: hot!,
+    cold,
+  };
 }
 
 interface Kind {
@@ -138,19 +178,29 @@ function targetOf(kind: Kind, size: SizeServer, connections: number): Target {
   const readers = size.cold.slice(0, Math.max(1, size.cold.length - WRITERS));
   const writers = size.cold.slice(-WRITERS);
   let next = 0;
-  const setupClient = kind.who === 'hot' ? undefined : (client: Parameters<NonNullable<Target['setupClient']>>[0]) => {
-    const connection = next++;
-    if (kind.who === 'write') {
-      const headers = { authorization: writers[connection % writers.length]!, 'content-type': 'application/json' };
-      client.setRequests([0, 1].map((i) => ({ method: 'PUT', path: kind.path, headers, body: writeBody(i) })));
-      return;
-    }
-    const slice = readers.filter((_, i) => i % connections === connection % connections);
-    client.setRequests(slice.map((authorization) => ({ method: 'GET', path: kind.path, headers: { authorization } })));
-  };
+  const setupClient =
+    kind.who === 'hot'
+      ? undefined
+      : (client: Parameters<NonNullable<Target['setupClient']>>[0]) => {
+          const connection = next++;
+          if (kind.who === 'write') {
+            const headers = { authorization: writers[connection % writers.length]!, 'content-type': 'application/json' };
+            client.setRequests([0, 1].map((i) => ({ method: 'PUT', path: kind.path, headers, body: writeBody(i) })));
+            return;
+          }
+          const slice = readers.filter((_, i) => i % connections === connection % connections);
+          client.setRequests(slice.map((authorization) => ({ method: 'GET', path: kind.path, headers: { authorization } })));
+        };
   return {
-    key: `scale:${kind.key}@${size.entities}/${connections}`, name: `${kind.name} @${size.entities}, ${connections} conn`, description: `${kind.name} on ${size.entities} entities`,
-    server: size.statehouse as Child<Record<string, unknown>>, url, method: kind.method, sampleRss: true, responseBytes: 0, connections,
+    key: `scale:${kind.key}@${size.entities}/${connections}`,
+    name: `${kind.name} @${size.entities}, ${connections} conn`,
+    description: `${kind.name} on ${size.entities} entities`,
+    server: size.statehouse as Child<Record<string, unknown>>,
+    url,
+    method: kind.method,
+    sampleRss: true,
+    responseBytes: 0,
+    connections,
     ...(kind.who === 'hot' && { headers: { authorization: size.hot } }),
     ...(setupClient && { setupClient }),
   };
@@ -163,12 +213,19 @@ async function captureKind(kind: Kind, size: SizeServer): Promise<CapturedStatem
   const sent = async () => {
     for (let i = 0; i < 3; i++) {
       const authorization = kind.who === 'hot' ? size.hot : kind.who === 'write' ? size.cold[size.cold.length - 1]! : size.cold[i * 7]!;
-      const reply = await request(url, { method: kind.method, headers: { authorization, ...(kind.method === 'PUT' && { 'content-type': 'application/json' }) }, ...(kind.method === 'PUT' && { body: writeBody(i) }) });
+      const reply = await request(url, {
+        method: kind.method,
+        headers: { authorization, ...(kind.method === 'PUT' && { 'content-type': 'application/json' }) },
+        ...(kind.method === 'PUT' && { body: writeBody(i) }),
+      });
       expectStatus(reply, 200, `${kind.method} ${kind.path}`);
     }
   };
   // The capture is stopped whatever happens: left on, it would record the load.
-  const outcome = await sent().then(() => null, (error: unknown) => error);
+  const outcome = await sent().then(
+    () => null,
+    (error: unknown) => error,
+  );
   const captured = (await size.statehouse.command('sql-capture-stop')).statements as CapturedStatement[];
   if (outcome) throw outcome;
   return captured;
@@ -179,7 +236,12 @@ const fmt = (n: number | null | undefined, digits = 2) => (n === null || n === u
 export async function runScaleScenario(): Promise<number> {
   const startedAt = new Date();
   const sizes = [...new Set([BASELINE, SCALE])].sort((a, b) => a - b);
-  say(`scale scenario: ${sizes.join(' and ')} entities; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `scale scenario: ${sizes.join(' and ')} entities; ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const loads: ScaleLoadReport[] = [];
   for (const entities of sizes) loads.push(await loadSize(entities));
   const servers: SizeServer[] = [];
@@ -192,7 +254,8 @@ export async function runScaleScenario(): Promise<number> {
     await client.connect();
     try {
       plans[size.entities] = {};
-      for (const kind of KINDS) plans[size.entities]![kind.key] = await explainAll(client, await captureKind(kind, size), { analyze: true, seqscanOff: false });
+      for (const kind of KINDS)
+        plans[size.entities]![kind.key] = await explainAll(client, await captureKind(kind, size), { analyze: true, seqscanOff: false });
     } finally {
       await client.end();
     }
@@ -220,45 +283,80 @@ export async function runScaleScenario(): Promise<number> {
   const [small, large] = [servers[0]!, servers[servers.length - 1]!];
   const failures: string[] = [];
   const goalMisses: string[] = [];
-  const rows = KINDS.flatMap((kind) => CONNECTION_COUNTS.map((connections) => {
-    const at = (entities: number) => results.find((r) => r.kind === kind.key && r.connections === connections && r.entities === entities)!;
-    const a = at(small.entities);
-    const b = at(large.entities);
-    const ratio = b.latencyMs.p50 / a.latencyMs.p50;
-    for (const m of [a, b]) if (m.non2xx > 0 || m.errors > 0 || m.requests === 0) failures.push(`${m.name}: ${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors ${JSON.stringify(m.statusCodes)}`);
-    if (!(ratio <= SCALE_GOAL.maxP50Ratio)) goalMisses.push(`${kind.name} at ${connections} connections: p50 ${fmt(b.latencyMs.p50)} ms at ${large.entities} vs ${fmt(a.latencyMs.p50)} ms at ${small.entities} (${fmt(ratio)}×, goal ≤ ${SCALE_GOAL.maxP50Ratio}×)`);
-    return { kind: kind.key, name: kind.name, connections, small: a, large: b, ratio };
-  }));
-  const planFindings = Object.entries(plans[large.entities] ?? {}).flatMap(([kind, list]) => list.flatMap((p) => [
-    ...p.seqScans.map((t) => `${kind}: Seq Scan of ${t}: ${p.text.replace(/\s+/g, ' ').slice(0, 200)}`),
-    ...p.fullIndexScans.map((t) => `${kind}: whole-index scan of ${t}: ${p.text.replace(/\s+/g, ' ').slice(0, 200)}`),
-  ]));
+  const rows = KINDS.flatMap((kind) =>
+    CONNECTION_COUNTS.map((connections) => {
+      const at = (entities: number) =>
+        results.find((r) => r.kind === kind.key && r.connections === connections && r.entities === entities)!;
+      const a = at(small.entities);
+      const b = at(large.entities);
+      const ratio = b.latencyMs.p50 / a.latencyMs.p50;
+      for (const m of [a, b])
+        if (m.non2xx > 0 || m.errors > 0 || m.requests === 0)
+          failures.push(`${m.name}: ${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors ${JSON.stringify(m.statusCodes)}`);
+      if (!(ratio <= SCALE_GOAL.maxP50Ratio))
+        goalMisses.push(
+          `${kind.name} at ${connections} connections: p50 ${fmt(b.latencyMs.p50)} ms at ${large.entities} vs ${fmt(a.latencyMs.p50)} ms at ${small.entities} (${fmt(ratio)}×, goal ≤ ${SCALE_GOAL.maxP50Ratio}×)`,
+        );
+      return { kind: kind.key, name: kind.name, connections, small: a, large: b, ratio };
+    }),
+  );
+  const planFindings = Object.entries(plans[large.entities] ?? {}).flatMap(([kind, list]) =>
+    list.flatMap((p) => [
+      ...p.seqScans.map((t) => `${kind}: Seq Scan of ${t}: ${p.text.replace(/\s+/g, ' ').slice(0, 200)}`),
+      ...p.fullIndexScans.map((t) => `${kind}: whole-index scan of ${t}: ${p.text.replace(/\s+/g, ' ').slice(0, 200)}`),
+    ]),
+  );
   failures.push(...planFindings);
 
   const lines: string[] = [];
-  lines.push(`\nA million entities: ${small.entities} vs ${large.entities} entities, ${SECONDS} s per run after ${WARMUP_SECONDS} s warmup`);
+  lines.push(
+    `\nA million entities: ${small.entities} vs ${large.entities} entities, ${SECONDS} s per run after ${WARMUP_SECONDS} s warmup`,
+  );
   for (const load of loads) {
-    lines.push(`  ${load.entities}: ${load.reused ? 'reused' : 'loaded'}; load ${load.loadSeconds.toFixed(0)} s (${Object.entries(load.phases).map(([p, s]) => `${p} ${s.toFixed(0)} s`).join(', ')}); ` +
-      `database ${(load.databaseBytes / 2 ** 30).toFixed(2)} GiB; rows ${Object.entries(load.rows).map(([t, n]) => `${t} ${n}`).join(', ')}; hot entity ${load.hotTasks} tasks`);
+    lines.push(
+      `  ${load.entities}: ${load.reused ? 'reused' : 'loaded'}; load ${load.loadSeconds.toFixed(0)} s (${Object.entries(load.phases)
+        .map(([p, s]) => `${p} ${s.toFixed(0)} s`)
+        .join(', ')}); ` +
+        `database ${(load.databaseBytes / 2 ** 30).toFixed(2)} GiB; rows ${Object.entries(load.rows)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')}; hot entity ${load.hotTasks} tasks`,
+    );
   }
   lines.push('');
   // PostgreSQL's CPU per request is the figure a bigger database would push up (deeper indexes, pages not cached),
   // and it is less disturbed by other load on the machine than latencies.
   const k = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
   const [s0, s1] = [k(small.entities), k(large.entities)];
-  lines.push(`| target | conn | p50 ${s0} | p99 ${s0} | req/s ${s0} | p50 ${s1} | p99 ${s1} | req/s ${s1} | p50 ratio | db µs/req ${s0} | db µs/req ${s1} |`);
+  lines.push(
+    `| target | conn | p50 ${s0} | p99 ${s0} | req/s ${s0} | p50 ${s1} | p99 ${s1} | req/s ${s1} | p50 ratio | db µs/req ${s0} | db µs/req ${s1} |`,
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    lines.push(`| ${r.name} | ${r.connections} | ${fmt(r.small.latencyMs.p50)} | ${fmt(r.small.latencyMs.p99)} | ${fmt(r.small.requestsPerSecond, 0)} | ${fmt(r.large.latencyMs.p50)} | ${fmt(r.large.latencyMs.p99)} | ${fmt(r.large.requestsPerSecond, 0)} | ${fmt(r.ratio)}${r.ratio <= SCALE_GOAL.maxP50Ratio ? '' : ' ✗'} | ${fmt(r.small.cpuMicrosPerRequest.database, 0)} | ${fmt(r.large.cpuMicrosPerRequest.database, 0)} |`);
+    lines.push(
+      `| ${r.name} | ${r.connections} | ${fmt(r.small.latencyMs.p50)} | ${fmt(r.small.latencyMs.p99)} | ${fmt(r.small.requestsPerSecond, 0)} | ${fmt(r.large.latencyMs.p50)} | ${fmt(r.large.latencyMs.p99)} | ${fmt(r.large.requestsPerSecond, 0)} | ${fmt(r.ratio)}${r.ratio <= SCALE_GOAL.maxP50Ratio ? '' : ' ✗'} | ${fmt(r.small.cpuMicrosPerRequest.database, 0)} | ${fmt(r.large.cpuMicrosPerRequest.database, 0)} |`,
+    );
   }
   const peak = (entities: number) => Math.max(...results.filter((r) => r.entities === entities).map((r) => r.peakRssMiB ?? 0));
-  lines.push(`\nStatehouse peak RSS: ${servers.map((s) => `${peak(s.entities)} MiB at ${s.entities}${(() => { const m = readMemory(s.statehouse.pid); return m ? ` (now ${(m.rssKiB / 1024).toFixed(0)} MiB)` : ''; })()}`).join(', ')}`);
+  lines.push(
+    `\nStatehouse peak RSS: ${servers
+      .map(
+        (s) =>
+          `${peak(s.entities)} MiB at ${s.entities}${(() => {
+            const m = readMemory(s.statehouse.pid);
+            return m ? ` (now ${(m.rssKiB / 1024).toFixed(0)} MiB)` : '';
+          })()}`,
+      )
+      .join(', ')}`,
+  );
   const avg = (i: number) => loadAverages.reduce((s, l) => s + l[i]!, 0) / Math.max(1, loadAverages.length);
   lines.push(`Load average during the runs (mean of the 1-minute figure after each run): ${avg(0).toFixed(2)}`);
   lines.push(`\nQuery plans at ${large.entities} entities (EXPLAIN ANALYZE, rolled back):`);
   for (const [kind, list] of Object.entries(plans[large.entities] ?? {})) {
     lines.push(`  ${kind}:`);
-    for (const p of list) lines.push(`    ${fmt(p.executionMs, 3)} ms  ${p.text.replace(/\s+/g, ' ').trim().slice(0, 110)}\n        ${p.error ? `not explained: ${p.error}` : describeScans(p.scans).join('; ') || '(no table scanned)'}`);
+    for (const p of list)
+      lines.push(
+        `    ${fmt(p.executionMs, 3)} ms  ${p.text.replace(/\s+/g, ' ').trim().slice(0, 110)}\n        ${p.error ? `not explained: ${p.error}` : describeScans(p.scans).join('; ') || '(no table scanned)'}`,
+      );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -267,10 +365,30 @@ export async function runScaleScenario(): Promise<number> {
   failures.push(...cleanupProblems);
   const report = {
     date: startedAt.toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? null, memoryMiB: Math.round(os.totalmem() / 1048576), node: process.version },
-    settings: { scale: SCALE, baseline: BASELINE, scaleDir: SCALE_DIR, tokens: TOKENS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, poolSize: POOL_SIZE, connections: CONNECTION_COUNTS },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model.trim() ?? null,
+      memoryMiB: Math.round(os.totalmem() / 1048576),
+      node: process.version,
+    },
+    settings: {
+      scale: SCALE,
+      baseline: BASELINE,
+      scaleDir: SCALE_DIR,
+      tokens: TOKENS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      poolSize: POOL_SIZE,
+      connections: CONNECTION_COUNTS,
+    },
     loads: loads.map(({ apiKey: _key, sampleEntityIds: _ids, ...rest }) => rest),
-    rows: rows.map((r) => ({ kind: r.kind, connections: r.connections, p50Ratio: r.ratio, [r.small.entities]: r.small, [r.large.entities]: r.large })),
+    rows: rows.map((r) => ({
+      kind: r.kind,
+      connections: r.connections,
+      p50Ratio: r.ratio,
+      [r.small.entities]: r.small,
+      [r.large.entities]: r.large,
+    })),
     goal: SCALE_GOAL,
     goalMisses,
     loadAverage: avg(0),
@@ -281,8 +399,14 @@ export async function runScaleScenario(): Promise<number> {
   await fs.mkdir(path.dirname(RESULTS_FILE), { recursive: true });
   await fs.writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
   say(`results written to ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
-  process.stdout.write(goalMisses.length === 0 ? `\ngoal met: every p50 at ${large.entities} within ${SCALE_GOAL.maxP50Ratio}× of ${small.entities}\n` : `\nGOAL MISSED:\n${goalMisses.map((f) => `  - ${f}`).join('\n')}\n`);
+  process.stdout.write(
+    goalMisses.length === 0
+      ? `\ngoal met: every p50 at ${large.entities} within ${SCALE_GOAL.maxP50Ratio}× of ${small.entities}\n`
+      : `\nGOAL MISSED:\n${goalMisses.map((f) => `  - ${f}`).join('\n')}\n`,
+  );
   if (failures.length > 0) process.stdout.write(`\nFAILURES:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
-  process.stdout.write(failures.length === 0 ? '\nscale bench OK\n' : `\nscale bench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`);
+  process.stdout.write(
+    failures.length === 0 ? '\nscale bench OK\n' : `\nscale bench FAILED (${failures.length} problem${failures.length === 1 ? '' : 's'})\n`,
+  );
   return failures.length === 0 ? 0 : 1;
 }

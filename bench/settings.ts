@@ -7,7 +7,8 @@ function envNumber(name: string, fallback: number, min: number, max: number): nu
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`${name} must be a number from ${min} to ${max} (got '${raw}')`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new Error(`${name} must be a number from ${min} to ${max} (got '${raw}')`);
   return value;
 }
 
@@ -28,10 +29,15 @@ export const WEBHOOK_EVENTS = Math.round(envNumber('BENCH_WEBHOOK_EVENTS', 10_00
 export const WEBHOOK_WRITERS = Math.round(envNumber('BENCH_WEBHOOK_WRITERS', 10, 1, 1000));
 const PROFILE_KEYS = ['a', 'b', 'c1', 'c2', 'd0', 'd1', 'd2', 'f0', 'f1', 'g0', 'g1', 'e'] as const;
 export const CPU_PROFILE = new Set(
-  (process.env.BENCH_CPU_PROFILE ?? '').split(',').map((k) => k.trim()).filter(Boolean).flatMap((k) => (k === 'all' ? [...PROFILE_KEYS] : [k])),
+  (process.env.BENCH_CPU_PROFILE ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .flatMap((k) => (k === 'all' ? [...PROFILE_KEYS] : [k])),
 );
 for (const key of CPU_PROFILE) {
-  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new Error(`BENCH_CPU_PROFILE: unknown target '${key}' (use ${PROFILE_KEYS.join(', ')} or all)`);
+  if (!(PROFILE_KEYS as readonly string[]).includes(key))
+    throw new Error(`BENCH_CPU_PROFILE: unknown target '${key}' (use ${PROFILE_KEYS.join(', ')} or all)`);
 }
 export const PROFILE_DIR = path.join(REPO_ROOT, 'bench', 'results', 'profiles');
 
@@ -48,7 +54,9 @@ export const GENERATION_GOAL = { minEntitiesPerSecond: 1000 };
 export const TASKS_PATH = '/tasks?status=todo&status=in-progress&tags=payroll-setup&tags=foreign-qualification&tags=sos-report';
 export const TASKS_V2_PATH = '/v2/tasks?statuses=todo&categories=payroll&categories=registration&page_size=100';
 /** The order in which the d entity gets locations (employees and an office in each): big states first, then the rest. */
-export const TASK_LOCATION_ORDER = [...new Set(['CA', 'NY', 'TX', 'FL', 'IL', 'WA', 'MA', 'NJ', 'PA', 'GA', 'CO', 'VA', 'NC', 'OH', 'MI', 'AZ', ...REGION_CODES])];
+export const TASK_LOCATION_ORDER = [
+  ...new Set(['CA', 'NY', 'TX', 'FL', 'IL', 'WA', 'MA', 'NJ', 'PA', 'GA', 'CO', 'VA', 'NC', 'OH', 'MI', 'AZ', ...REGION_CODES]),
+];
 
 /** The f and g targets' mail PDFs: size of each (bytes, about), and the states and senders they come from, in turn. */
 export const MAIL_PDF_BYTES = 100 * 1024;

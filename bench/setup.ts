@@ -62,7 +62,10 @@ export async function startServers(extraEnv: Record<string, string> = {}) {
   const sh = statehouse.info;
   say(`Statehouse pid ${statehouse.pid} ready at ${sh.url} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (state.statehouseDataDir) {
-    const pid = Number.parseInt(readFileSync(path.join(state.statehouseDataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n', 1)[0] ?? '', 10);
+    const pid = Number.parseInt(
+      readFileSync(path.join(state.statehouseDataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n', 1)[0] ?? '',
+      10,
+    );
     state.postmasterPid = Number.isInteger(pid) && pid > 0 ? pid : null;
   }
   checkpoint();
@@ -77,7 +80,8 @@ export async function startServers(extraEnv: Record<string, string> = {}) {
   const bearer = { authorization: `Bearer ${token}` };
   const entity = await request(`${sh.url}/legal_entity`, { headers: bearer });
   expectStatus(entity, 200, 'GET /legal_entity');
-  if (entity.headers['content-encoding']) throw new Error(`GET /legal_entity came back encoded (${entity.headers['content-encoding']}); the bare server needs the plain bytes`);
+  if (entity.headers['content-encoding'])
+    throw new Error(`GET /legal_entity came back encoded (${entity.headers['content-encoding']}); the bare server needs the plain bytes`);
   const contentType = entity.headers['content-type'] ?? 'application/json; charset=utf-8';
   say(`GET /legal_entity: ${entity.body.length} bytes, ${contentType}`);
 

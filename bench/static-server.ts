@@ -15,7 +15,10 @@ import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js
 const NAME = 'bare-static';
 const bodyFile = process.env.BENCH_BODY_FILE?.trim();
 const body = bodyFile ? readFileSync(bodyFile) : Buffer.from(requireEnv('BENCH_BODY_B64'), 'base64');
-const headers = { 'content-type': process.env.BENCH_CONTENT_TYPE || 'application/json; charset=utf-8', 'content-length': String(body.length) };
+const headers = {
+  'content-type': process.env.BENCH_CONTENT_TYPE || 'application/json; charset=utf-8',
+  'content-length': String(body.length),
+};
 
 const server = http.createServer((request, response) => {
   // Drain any request body, then answer.
@@ -24,10 +27,14 @@ const server = http.createServer((request, response) => {
   response.end(body);
 });
 
-onShutdown(NAME, () => new Promise<void>((resolve) => {
-  server.close(() => resolve());
-  server.closeAllConnections();
-}));
+onShutdown(
+  NAME,
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);
 
 server.on('error', (error) => {
   log(NAME, `server error: ${error.message}`);

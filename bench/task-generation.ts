@@ -44,7 +44,8 @@ const NAME = 'task-generation';
 const say = (message: string) => log(NAME, message);
 
 const ENTITIES = Number(process.env.BENCH_TASK_ENTITIES || 10_000);
-if (!Number.isInteger(ENTITIES) || ENTITIES < 1) throw new Error(`BENCH_TASK_ENTITIES must be a whole number ≥ 1 (got '${process.env.BENCH_TASK_ENTITIES}')`);
+if (!Number.isInteger(ENTITIES) || ENTITIES < 1)
+  throw new Error(`BENCH_TASK_ENTITIES must be a whole number ≥ 1 (got '${process.env.BENCH_TASK_ENTITIES}')`);
 /** Entities added (one SQL statement, no locations or tasks) as already planned and not due: the daily job's book at scale. */
 const PLANNED_PADDING = Number(process.env.BENCH_TASK_PLANNED_PADDING || 0);
 const FULL_RERUN = process.env.BENCH_TASK_FULL_RERUN ? process.env.BENCH_TASK_FULL_RERUN === '1' : ENTITIES <= 100_000;
@@ -100,7 +101,13 @@ let stopping = false;
 /** Which roll-forward a run times: the daily job's (due entities only) or the CLI's (every entity). */
 type RunKind = 'due' | 'all';
 
-async function timedRun(name: string, kind: RunKind, db: Db, planning: PlanningService, postmasterPid: number | null): Promise<GenerationRun> {
+async function timedRun(
+  name: string,
+  kind: RunKind,
+  db: Db,
+  planning: PlanningService,
+  postmasterPid: number | null,
+): Promise<GenerationRun> {
   const before = await sql<{ n: number }>`select count(*)::int as n from tasks`.execute(db);
   let batches = 0;
   let slowestBatchMs = 0;
@@ -131,11 +138,13 @@ async function timedRun(name: string, kind: RunKind, db: Db, planning: PlanningS
   const machine1 = readMachineCpu();
   const db1 = postmasterPid ? readProcessTreeCpuSeconds(postmasterPid) : null;
 
-  const counts = (await sql<{ total: number; inserted: number; updated: number }>`
+  const counts = (
+    await sql<{ total: number; inserted: number; updated: number }>`
     select count(*)::int as total,
            count(*) filter (where created_at >= ${started})::int as inserted,
            count(*) filter (where created_at < ${started} and updated_at >= ${started})::int as updated
-    from tasks`.execute(db)).rows[0]!;
+    from tasks`.execute(db)
+  ).rows[0]!;
   const nodeSeconds = (node.user + node.system) / 1e6;
   const dbSeconds = db0 && db1 ? treeCpuDelta(db0, db1) : null;
   const percent = (seconds: number) => (100 * seconds) / elapsedSeconds;
@@ -149,7 +158,12 @@ async function timedRun(name: string, kind: RunKind, db: Db, planning: PlanningS
     entitiesPerSecond: result.entities / elapsedSeconds,
     rssMiB: process.memoryUsage().rss / 1048576,
     tasksPerSecond: result.created / elapsedSeconds,
-    rows: { inserted: counts.inserted, updated: counts.updated, deleted: before.rows[0]!.n + counts.inserted - counts.total, totalAfter: counts.total },
+    rows: {
+      inserted: counts.inserted,
+      updated: counts.updated,
+      deleted: before.rows[0]!.n + counts.inserted - counts.total,
+      totalAfter: counts.total,
+    },
     batches,
     slowestBatchMs,
     cpuPercent: {
@@ -158,7 +172,10 @@ async function timedRun(name: string, kind: RunKind, db: Db, planning: PlanningS
       other: Math.max(0, machine - percent(nodeSeconds) - (dbSeconds === null ? 0 : percent(dbSeconds))),
       machine,
     },
-    cpuMicrosPerEntity: { node: (nodeSeconds * 1e6) / result.entities, database: dbSeconds === null ? null : (dbSeconds * 1e6) / result.entities },
+    cpuMicrosPerEntity: {
+      node: (nodeSeconds * 1e6) / result.entities,
+      database: dbSeconds === null ? null : (dbSeconds * 1e6) / result.entities,
+    },
   };
 }
 
@@ -187,7 +204,9 @@ try {
   const t1 = performance.now();
   const seeded = await seed(db, today, ENTITIES);
   const seedSeconds = (performance.now() - t1) / 1000;
-  say(`inserted ${seeded.entities} legal entities and ${seeded.locations} locations in ${seedSeconds.toFixed(1)} s (${JSON.stringify(seeded.byType)})`);
+  say(
+    `inserted ${seeded.entities} legal entities and ${seeded.locations} locations in ${seedSeconds.toFixed(1)} s (${JSON.stringify(seeded.byType)})`,
+  );
 
   const catalog = loadCatalog();
   // Task events are recorded as the server records them: part of what a roll-forward costs.
@@ -197,8 +216,10 @@ try {
   const runAndSay = async (name: string, kind: RunKind) => {
     say(`${kind === 'due' ? 'rollForwardDue' : 'rollForwardAll'} (${name}), batches of ${BATCH_SIZE}`);
     const run = await timedRun(name, kind, db, planning, postmasterPid);
-    say(`${name}: ${run.entities} entities in ${run.elapsedSeconds.toFixed(2)} s = ${run.entitiesPerSecond.toFixed(0)} entities/s; ` +
-      `${run.created} tasks created (${run.rows.updated} updated, ${run.rows.deleted} deleted); RSS ${run.rssMiB.toFixed(0)} MiB`);
+    say(
+      `${name}: ${run.entities} entities in ${run.elapsedSeconds.toFixed(2)} s = ${run.entitiesPerSecond.toFixed(0)} entities/s; ` +
+        `${run.created} tasks created (${run.rows.updated} updated, ${run.rows.deleted} deleted); RSS ${run.rssMiB.toFixed(0)} MiB`,
+    );
     return run;
   };
   runs.push(await runAndSay('first run', 'due'));
@@ -216,35 +237,51 @@ try {
     say(`added ${PLANNED_PADDING} planned, not due entities in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
   }
   // How the book's re-plannings spread over the next year: the entities due on the busiest day, and per day on average.
-  const spread = (await sql<{ busiest: number; perDay: number }>`
+  const spread = (
+    await sql<{ busiest: number; perDay: number }>`
     select coalesce(max(n), 0)::int as busiest, coalesce(sum(n) / 365.0, 0)::float8 as "perDay"
       from (select count(*) as n from legal_entities
-             where next_replan_on < current_date + 365 and id not like 'le_zpad%' group by next_replan_on) d`.execute(db)).rows[0]!;
-  say(`of the ${seeded.entities} planned entities, due on the busiest day of the next year: ${spread.busiest}; per day on average: ${spread.perDay.toFixed(0)}`);
+             where next_replan_on < current_date + 365 and id not like 'le_zpad%' group by next_replan_on) d`.execute(db)
+  ).rows[0]!;
+  say(
+    `of the ${seeded.entities} planned entities, due on the busiest day of the next year: ${spread.busiest}; per day on average: ${spread.perDay.toFixed(0)}`,
+  );
   // The plan of the finder's query over the whole book (index scans expected, no sequential scan of legal_entities).
-  const finderPlan = (await sql<{ 'QUERY PLAN': string }>`explain
+  const finderPlan = (
+    await sql<{ 'QUERY PLAN': string }>`explain
     select id from legal_entities
      where id > '' and (next_replan_on is null or next_replan_on <= current_date or catalog_revision is null or catalog_revision < ${await planning.catalogRevision()})
        and (catalog_revision is null or catalog_revision <= ${await planning.catalogRevision()})
-     order by id limit 10000`.execute(db)).rows.map((r) => r['QUERY PLAN']);
+     order by id limit 10000`.execute(db)
+  ).rows.map((r) => r['QUERY PLAN']);
   say(`the finder's plan:\n${finderPlan.join('\n')}`);
   // The daily job the next time: nothing changed; then with 1 % of the planned book due (their window gains an occurrence).
   const daily = [await runAndSay('daily, nothing due', 'due')];
-  const moved = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id not like 'le_zpad%'`.execute(db);
+  const moved =
+    await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id not like 'le_zpad%'`.execute(
+      db,
+    );
   say(`moved the next_replan_on of ${moved.numAffectedRows} entities to today`);
   daily.push(await runAndSay('daily, 1 % due', 'due'));
   if (PLANNED_PADDING > 0) {
     // 1 % of the added book due: as many entities as a busy day brings at that size (planned for the first time: no tasks yet).
-    const padded = await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id like 'le_zpad%'`.execute(db);
+    const padded =
+      await sql`update legal_entities set next_replan_on = current_date where abs(hashtext(id)) % 100 = 0 and id like 'le_zpad%'`.execute(
+        db,
+      );
     say(`moved the next_replan_on of ${padded.numAffectedRows} added entities to today`);
     daily.push(await runAndSay('daily, 1 % of the added book due', 'due'));
   }
-  const distribution = (await sql<{ min: number; p50: number; p90: number; max: number; avg: number }>`
+  const distribution = (
+    await sql<{ min: number; p50: number; p90: number; max: number; avg: number }>`
     select min(n)::int as min, percentile_disc(0.5) within group (order by n)::int as p50,
            percentile_disc(0.9) within group (order by n)::int as p90, max(n)::int as max, avg(n)::float8 as avg
-    from (select count(*) as n from tasks group by legal_entity_id) t`.execute(db)).rows[0]!;
-  const size = (await sql<{ bytes: number; database: number }>`
-    select pg_total_relation_size('tasks')::float8 as bytes, pg_database_size(current_database())::float8 as database`.execute(db)).rows[0]!;
+    from (select count(*) as n from tasks group by legal_entity_id) t`.execute(db)
+  ).rows[0]!;
+  const size = (
+    await sql<{ bytes: number; database: number }>`
+    select pg_total_relation_size('tasks')::float8 as bytes, pg_database_size(current_database())::float8 as database`.execute(db)
+  ).rows[0]!;
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
   const profiles: Record<string, string> = {};
   if (profileDir) {

@@ -5,9 +5,7 @@ import { profiles, type Measurement, type Target } from './load.js';
 import type { prepareMailFixture, prepareTasksFixture } from './fixtures.js';
 import type { MemoryStatus, RssSampler } from './proc.js';
 import { describeUsage, generationTable, mib, table } from './report-format.js';
-import {
-  CONNECTIONS, GENERATION_GOAL, GOAL, NOISY_OTHER_CPU_PERCENT, SECONDS, TASKS_GOAL, WARMUP_SECONDS,
-} from './settings.js';
+import { CONNECTIONS, GENERATION_GOAL, GOAL, NOISY_OTHER_CPU_PERCENT, SECONDS, TASKS_GOAL, WARMUP_SECONDS } from './settings.js';
 import type { GenerationReport } from './task-generation.js';
 import type { AutomationsReport } from './automations.js';
 import { automationsLines } from './automations-report.js';
@@ -37,7 +35,23 @@ export interface VerdictInput {
 }
 
 export async function verdict(input: VerdictInput) {
-  const { results, tasksResponse, mailResponse, generation, automations, webhooks, idle, idleUsage, rss, end, endUsage, staticEnd, pgEnd, startedAt, startup } = input;
+  const {
+    results,
+    tasksResponse,
+    mailResponse,
+    generation,
+    automations,
+    webhooks,
+    idle,
+    idleUsage,
+    rss,
+    end,
+    endUsage,
+    staticEnd,
+    pgEnd,
+    startedAt,
+    startup,
+  } = input;
   const by = (key: Target['key']) => results.find((r) => r.key === key)!;
   const [a, b, c1, c2, d0, d1, d2] = [by('a'), by('b'), by('c1'), by('c2'), by('d0'), by('d1'), by('d2')];
   const [f0, f1, g0, g1] = [by('f0'), by('f1'), by('g0'), by('g1')];
@@ -100,7 +114,8 @@ export async function verdict(input: VerdictInput) {
     if (r.mismatches > 0) failures.push(`${r.key} ${r.name}: ${r.mismatches} responses with a different body`);
   }
   for (const run of generation?.runs ?? []) {
-    if (run.entities !== generation!.entities) failures.push(`e ${run.name}: rollForwardAll regenerated ${run.entities} entities of ${generation!.entities}`);
+    if (run.entities !== generation!.entities)
+      failures.push(`e ${run.name}: rollForwardAll regenerated ${run.entities} entities of ${generation!.entities}`);
   }
   if (generation && generation.runs[0] && generation.runs[0].created === 0) failures.push('e first run: rollForwardAll created no task');
   failures.push(...(automations?.failures ?? []));
@@ -108,9 +123,15 @@ export async function verdict(input: VerdictInput) {
 
   const out: string[] = [];
   out.push('');
-  out.push(`Statehouse benchmark — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}`);
-  out.push(`${CONNECTIONS} connections; per target ${WARMUP_SECONDS} s warmup + ${SECONDS} s measured; latencies are per response, sub-ms resolution`);
-  out.push(`CPU columns: % of one core (this machine has ${os.cpus().length}): server process, embedded PostgreSQL, autocannon (this process),`);
+  out.push(
+    `Statehouse benchmark — ${startedAt.toISOString()} — ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, node ${process.version}`,
+  );
+  out.push(
+    `${CONNECTIONS} connections; per target ${WARMUP_SECONDS} s warmup + ${SECONDS} s measured; latencies are per response, sub-ms resolution`,
+  );
+  out.push(
+    `CPU columns: % of one core (this machine has ${os.cpus().length}): server process, embedded PostgreSQL, autocannon (this process),`,
+  );
   out.push(`and "other": the rest of the machine's busy time (kernel networking, other programs; high means a noisy run).`);
   out.push('µs/req: CPU time per request of the server process / of PostgreSQL, the figure least disturbed by other load.');
   out.push('');
@@ -123,16 +144,35 @@ export async function verdict(input: VerdictInput) {
   out.push(`d2/d0 GET /v2/tasks vs bare pg tasks floor ${(ratios.d2_over_d0 * 100).toFixed(1)} %`);
   out.push(`f1/f0 GET /files/mail/{id} vs static PDF   ${(ratios.f1_over_f0 * 100).toFixed(1)} %`);
   out.push(`g1/g0 GET /v2/mail vs bare pg mail floor   ${(ratios.g1_over_g0 * 100).toFixed(1)} %`);
-  out.push(`d entity: ${tasksResponse.tasks} tasks (${tasksResponse.locations.length} locations with employees and an office: ${tasksResponse.locations.join(' ')});`);
-  out.push(`  d0 returns all ${tasksResponse.rows} rows, d1 ${tasksResponse.d1.tasks} tasks, d2 ${tasksResponse.d2.tasks} of X-Total ${tasksResponse.d2.xTotal}`);
-  out.push(`mail (f, g): ${mailResponse.items} PDFs of ${mailResponse.pdfBytes.min}–${mailResponse.pdfBytes.max} B uploaded (untimed, ${mailResponse.seedSeconds.toFixed(1)} s) for the demo entity, ` +
-    `regions ${mailResponse.regions.join(' ')}, received ${mailResponse.received.first} … ${mailResponse.received.last};`);
-  out.push(`  f0/f1 send one ${mailResponse.f1.bytes} B PDF (${f1.wireBytesPerResponse ? `${f1.wireBytesPerResponse.min}–${f1.wireBytesPerResponse.max}` : 'n/a'} B per f1 response on the wire), ` +
-    `g0 returns ${mailResponse.g0.rows} rows, g1 ${mailResponse.g1.items} items`);
-  out.push(`Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`);
-  out.push(`  V8 and buffers (process.memoryUsage): idle ${describeUsage(memory.idleUsage)}; after the load ${describeUsage(memory.endUsage)}`);
-  out.push(`  peak RSS per target: ${results.filter((r) => r.peakRssMiB !== undefined).map((r) => `${r.key} ${r.peakRssMiB} MiB`).join(', ')}`);
-  out.push(`  (for scale, peak RSS of the bare servers, run the same way: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`);
+  out.push(
+    `d entity: ${tasksResponse.tasks} tasks (${tasksResponse.locations.length} locations with employees and an office: ${tasksResponse.locations.join(' ')});`,
+  );
+  out.push(
+    `  d0 returns all ${tasksResponse.rows} rows, d1 ${tasksResponse.d1.tasks} tasks, d2 ${tasksResponse.d2.tasks} of X-Total ${tasksResponse.d2.xTotal}`,
+  );
+  out.push(
+    `mail (f, g): ${mailResponse.items} PDFs of ${mailResponse.pdfBytes.min}–${mailResponse.pdfBytes.max} B uploaded (untimed, ${mailResponse.seedSeconds.toFixed(1)} s) for the demo entity, ` +
+      `regions ${mailResponse.regions.join(' ')}, received ${mailResponse.received.first} … ${mailResponse.received.last};`,
+  );
+  out.push(
+    `  f0/f1 send one ${mailResponse.f1.bytes} B PDF (${f1.wireBytesPerResponse ? `${f1.wireBytesPerResponse.min}–${f1.wireBytesPerResponse.max}` : 'n/a'} B per f1 response on the wire), ` +
+      `g0 returns ${mailResponse.g0.rows} rows, g1 ${mailResponse.g1.items} items`,
+  );
+  out.push(
+    `Statehouse RSS: idle ${memory.idleRssMiB ?? 'n/a'} MiB, peak under load ${memory.peakRssDuringLoadMiB ?? 'n/a'} MiB (${memory.rssSamples} samples / 200 ms), VmHWM ${memory.vmHwmMiB ?? 'n/a'} MiB`,
+  );
+  out.push(
+    `  V8 and buffers (process.memoryUsage): idle ${describeUsage(memory.idleUsage)}; after the load ${describeUsage(memory.endUsage)}`,
+  );
+  out.push(
+    `  peak RSS per target: ${results
+      .filter((r) => r.peakRssMiB !== undefined)
+      .map((r) => `${r.key} ${r.peakRssMiB} MiB`)
+      .join(', ')}`,
+  );
+  out.push(
+    `  (for scale, peak RSS of the bare servers, run the same way: static ${memory.bareStaticVmHwmMiB ?? 'n/a'} MiB, pg ${memory.barePgVmHwmMiB ?? 'n/a'} MiB)`,
+  );
   out.push('');
   out.push(
     `TARGET ${goal.met ? 'MET' : 'NOT MET'}: GET /legal_entity at ${(ratios.c1_over_b * 100).toFixed(1)} % of bare-pg req/s (need ≥ ${GOAL.minRatioToBarePg * 100} %: ${goal.throughputMet ? 'ok' : 'MISSED'}), ` +
@@ -148,15 +188,23 @@ export async function verdict(input: VerdictInput) {
   if (generation && generationGoal) {
     out.push('');
     out.push(
-      `Task generation: rollForwardAll over ${generation.entities} entities (${generation.locations} locations; ${Object.entries(generation.entityTypes).map(([k, v]) => `${v} ${k}`).join(', ')}), ` +
+      `Task generation: rollForwardAll over ${generation.entities} entities (${generation.locations} locations; ${Object.entries(
+        generation.entityTypes,
+      )
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}), ` +
         `batches of ${generation.batchSize}, own embedded PostgreSQL; seeded (untimed) in ${generation.seedSeconds.toFixed(1)} s`,
     );
-    out.push('CPU columns: % of one core: the generating node process, its PostgreSQL, and the rest of the machine. rows updated/deleted: task rows the run rewrote/removed.');
+    out.push(
+      'CPU columns: % of one core: the generating node process, its PostgreSQL, and the rest of the machine. rows updated/deleted: task rows the run rewrote/removed.',
+    );
     out.push('');
     out.push(generationTable(generation.runs));
     out.push('');
     const t = generation.tasksPerEntity;
-    out.push(`tasks per entity: min ${t.min}, median ${t.p50}, p90 ${t.p90}, max ${t.max}, mean ${t.avg.toFixed(1)}; tasks table ${generation.tasksTableMiB.toFixed(0)} MiB`);
+    out.push(
+      `tasks per entity: min ${t.min}, median ${t.p50}, p90 ${t.p90}, max ${t.max}, mean ${t.avg.toFixed(1)}; tasks table ${generation.tasksTableMiB.toFixed(0)} MiB`,
+    );
     out.push('');
     out.push(
       `GENERATION TARGET ${generationGoal.met ? 'MET' : 'NOT MET'}: first run ${generationGoal.firstRunEntitiesPerSecond.toFixed(0)} entities/s ` +
@@ -172,9 +220,13 @@ export async function verdict(input: VerdictInput) {
   out.push(...webhooksLines(webhooks));
   const noisy = [
     ...results.filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT).map((r) => ({ key: r.key, other: r.cpuPercent.other })),
-    ...(generation?.runs ?? []).map((r, i) => ({ key: `e${i + 1}`, other: r.cpuPercent.other })).filter((r) => r.other > NOISY_OTHER_CPU_PERCENT),
+    ...(generation?.runs ?? [])
+      .map((r, i) => ({ key: `e${i + 1}`, other: r.cpuPercent.other }))
+      .filter((r) => r.other > NOISY_OTHER_CPU_PERCENT),
     ...(automations && automations.cpu.percent.other > NOISY_OTHER_CPU_PERCENT ? [{ key: 'h', other: automations.cpu.percent.other }] : []),
-    ...(webhooks ? [webhooks.write.withoutEndpoint, webhooks.write.withEndpoint] : []).filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT).map((r) => ({ key: r.key, other: r.cpuPercent.other })),
+    ...(webhooks ? [webhooks.write.withoutEndpoint, webhooks.write.withEndpoint] : [])
+      .filter((r) => r.cpuPercent.other > NOISY_OTHER_CPU_PERCENT)
+      .map((r) => ({ key: r.key, other: r.cpuPercent.other })),
   ];
   if (noisy.length > 0) {
     out.push('');
@@ -185,7 +237,9 @@ export async function verdict(input: VerdictInput) {
   }
   for (const [key, profile] of Object.entries(profiles)) {
     out.push('');
-    out.push(`CPU PROFILE ${key} (${key.startsWith('e') ? 'the generating process, during a repeat of the run' : 'the server, during one more run after the measured one'}): ${profile.file}`);
+    out.push(
+      `CPU PROFILE ${key} (${key.startsWith('e') ? 'the generating process, during a repeat of the run' : 'the server, during one more run after the measured one'}): ${profile.file}`,
+    );
     for (const line of profile.summary) out.push(`  ${line}`);
   }
   if (failures.length > 0) {

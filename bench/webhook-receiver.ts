@@ -61,9 +61,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     get lastError() {
       return lastError;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

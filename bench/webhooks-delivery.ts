@@ -43,16 +43,27 @@ export interface DeliveryReport {
   missing: number;
   /** Commit (the write's response at the client) → first verified arrival, per event. */
   latencyMs: { p50: number; p90: number; p99: number; max: number; min: number };
-  cpu: { serverSeconds: number | null; databaseSeconds: number | null; serverMicrosPerEvent: number | null; databaseMicrosPerEvent: number | null; percent: { server: number | null; database: number | null; other: number } };
+  cpu: {
+    serverSeconds: number | null;
+    databaseSeconds: number | null;
+    serverMicrosPerEvent: number | null;
+    databaseMicrosPerEvent: number | null;
+    percent: { server: number | null; database: number | null; other: number };
+  };
 }
 
 const wallNow = () => performance.timeOrigin + performance.now();
-const percentile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : NaN);
+const percentile = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : NaN;
 
 async function writeUntil(baseUrl: string, entity: WriterEntity, stop: { done: boolean }, writes: Write[], non200: Record<string, number>) {
   for (let i = 0; !stop.done; i++) {
     const sentMs = wallNow();
-    const res = await fetch(`${baseUrl}${writePath()}`, { method: 'PUT', headers: { authorization: entity.authorization, 'content-type': 'application/json' }, body: writeBody(i) });
+    const res = await fetch(`${baseUrl}${writePath()}`, {
+      method: 'PUT',
+      headers: { authorization: entity.authorization, 'content-type': 'application/json' },
+      body: writeBody(i),
+    });
     await res.arrayBuffer();
     const respondedMs = wallNow();
     if (res.status === 200) writes.push({ sentMs, respondedMs });
@@ -72,7 +83,14 @@ function commitTimeOf(event: OutboxEvent, writesByEntity: Map<string, Write[]>):
   return found?.respondedMs ?? null;
 }
 
-export async function measureDeliveries(db: Db, statehouse: Child<Record<string, unknown>>, baseUrl: string, platformId: string, entities: WriterEntity[], receiver: WebhookReceiver): Promise<DeliveryReport> {
+export async function measureDeliveries(
+  db: Db,
+  statehouse: Child<Record<string, unknown>>,
+  baseUrl: string,
+  platformId: string,
+  entities: WriterEntity[],
+  receiver: WebhookReceiver,
+): Promise<DeliveryReport> {
   const writers = entities.slice(0, WEBHOOK_WRITERS);
   const marker = await outboxMarker(db);
   say(`webhooks (b): ${writers.length} writers until the outbox has ${WEBHOOK_EVENTS} more events, then waiting for every delivery`);
@@ -102,10 +120,12 @@ export async function measureDeliveries(db: Db, statehouse: Child<Record<string,
   const arrivalMs = (id: string) => performance.timeOrigin + receiver.arrivals.get(id)!;
   const delivered = events.filter((e) => receiver.arrivals.has(e.id));
   const lastArrival = delivered.length ? Math.max(...delivered.map((e) => arrivalMs(e.id))) : NaN;
-  const latencies = delivered.flatMap((e) => {
-    const committed = commitTimeOf(e, writesByEntity);
-    return committed === null ? [] : [arrivalMs(e.id) - committed];
-  }).sort((a, b) => a - b);
+  const latencies = delivered
+    .flatMap((e) => {
+      const committed = commitTimeOf(e, writesByEntity);
+      return committed === null ? [] : [arrivalMs(e.id) - committed];
+    })
+    .sort((a, b) => a - b);
   const writes = [...writesByEntity.values()].reduce((s, w) => s + w.length, 0);
   const lastResponse = Math.max(...[...writesByEntity.values()].flat().map((w) => w.respondedMs));
   const windowSeconds = (Math.max(lastArrival || 0, producedAt) - t0) / 1000;
@@ -119,7 +139,11 @@ export async function measureDeliveries(db: Db, statehouse: Child<Record<string,
   const types: Record<string, number> = {};
   for (const e of events) types[e.type] = (types[e.type] ?? 0) + 1;
   return {
-    events: events.length, types, writes, writers: writers.length, non200,
+    events: events.length,
+    types,
+    writes,
+    writers: writers.length,
+    non200,
     produceSeconds: (lastResponse - t0) / 1000,
     seconds: (lastArrival - t0) / 1000,
     drainSeconds: (lastArrival - lastResponse) / 1000,
@@ -127,10 +151,23 @@ export async function measureDeliveries(db: Db, statehouse: Child<Record<string,
     eventsPerSecondDelivered: delivered.length / ((lastArrival - t0) / 1000),
     delivered: delivered.length,
     missing: missing.length,
-    latencyMs: { p50: percentile(latencies, 0.5), p90: percentile(latencies, 0.9), p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? NaN, min: latencies[0] ?? NaN },
+    latencyMs: {
+      p50: percentile(latencies, 0.5),
+      p90: percentile(latencies, 0.9),
+      p99: percentile(latencies, 0.99),
+      max: latencies.at(-1) ?? NaN,
+      min: latencies[0] ?? NaN,
+    },
     cpu: {
-      serverSeconds, databaseSeconds, serverMicrosPerEvent: per(serverSeconds), databaseMicrosPerEvent: per(databaseSeconds),
-      percent: { server: pct(serverSeconds), database: pct(databaseSeconds), other: Math.max(0, machine - (pct(serverSeconds) ?? 0) - (pct(databaseSeconds) ?? 0) - bench) },
+      serverSeconds,
+      databaseSeconds,
+      serverMicrosPerEvent: per(serverSeconds),
+      databaseMicrosPerEvent: per(databaseSeconds),
+      percent: {
+        server: pct(serverSeconds),
+        database: pct(databaseSeconds),
+        other: Math.max(0, machine - (pct(serverSeconds) ?? 0) - (pct(databaseSeconds) ?? 0) - bench),
+      },
     },
   };
 }

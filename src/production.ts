@@ -14,17 +14,25 @@ export interface StartOptions {
 export function productionProblems(config: Config, options: StartOptions): string[] {
   const problems: string[] = [];
   if (config.vaultKeys === null) {
-    problems.push(`STATEHOUSE_VAULT_KEY is not set: the vault key would be ${path.join(config.dataDir, VAULT_KEY_FILE)}, beside the data it protects `
-      + "(set it from a secret store: base64 of 32 bytes, e.g. from 'openssl rand -base64 32')");
+    problems.push(
+      `STATEHOUSE_VAULT_KEY is not set: the vault key would be ${path.join(config.dataDir, VAULT_KEY_FILE)}, beside the data it protects ` +
+        "(set it from a secret store: base64 of 32 bytes, e.g. from 'openssl rand -base64 32')",
+    );
   }
   if (!config.publicBaseUrl.startsWith('https://')) {
     problems.push(`PUBLIC_BASE_URL is not https (got '${config.publicBaseUrl}'): hosted pages carry session cookies and credentials`);
   }
-  if (config.automations.sandbox) problems.push('AUTOMATION_SANDBOX is on: the sandbox agency would "complete" filings with made-up account numbers (set AUTOMATION_SANDBOX=off)');
+  if (config.automations.sandbox)
+    problems.push(
+      'AUTOMATION_SANDBOX is on: the sandbox agency would "complete" filings with made-up account numbers (set AUTOMATION_SANDBOX=off)',
+    );
   if (config.webhooks.allowPrivate) {
-    problems.push('STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE is on: any platform could point a webhook at this network (loopback, private and link-local addresses, cloud metadata); unset it');
+    problems.push(
+      'STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE is on: any platform could point a webhook at this network (loopback, private and link-local addresses, cloud metadata); unset it',
+    );
   }
-  if (options.demo) problems.push("--demo creates a demo platform with a printed API key (npm start runs 'serve --demo'): start with 'statehouse serve'");
+  if (options.demo)
+    problems.push("--demo creates a demo platform with a printed API key (npm start runs 'serve --demo'): start with 'statehouse serve'");
   return problems;
 }
 

@@ -20,14 +20,21 @@ export interface RunningServer {
  * Opens the database (embedded or external, migrated), builds the app and listens.
  * `embedded`: the embedded server, already being started (src/cli/early-start.ts).
  */
-export async function startServer(config: Config, log: (message: string) => void, embedded?: Promise<EmbeddedPostgres>): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  log: (message: string) => void,
+  embedded?: Promise<EmbeddedPostgres>,
+): Promise<RunningServer> {
   keepRunningOnDatabaseErrors(log);
   let jobs: JobQueue | undefined;
   // The job queue's tables are installed under the migrations' lock: processes starting together take turns.
   const startQueue = (connectionString: string) =>
     startJobQueue(connectionString, log, { maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds });
   const database = await openDatabase(config, {
-    allowAttach: false, migrate: true, log, embedded,
+    allowAttach: false,
+    migrate: true,
+    log,
+    embedded,
     alsoUnderSchemaLock: async (connectionString) => {
       jobs = await startQueue(connectionString);
     },
@@ -61,7 +68,12 @@ export async function startServer(config: Config, log: (message: string) => void
     database,
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     // In-flight requests finish (new ones get 503), running jobs finish, the pool closes, the embedded server stops.
-    close: () => (closing ??= started.close().then(stopFanOut).then(() => jobs!.stop()).then(() => database.close())),
+    close: () =>
+      (closing ??= started
+        .close()
+        .then(stopFanOut)
+        .then(() => jobs!.stop())
+        .then(() => database.close())),
     isClosing: () => closing !== null,
   };
 }

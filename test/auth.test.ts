@@ -20,7 +20,11 @@ describe('access tokens', () => {
     const body = json(res);
     expect(body).toMatchObject({ token_type: 'bearer', expires_in: 5 });
     expect(body.access_token).toMatch(/^sh_at_/);
-    expect(body.state).toMatchObject({ legal_entity_status: 'inactive', signup_complete: false, signup_url: expect.stringMatching(/^http:\/\/statehouse\.test\/hosted\/s\//) });
+    expect(body.state).toMatchObject({
+      legal_entity_status: 'inactive',
+      signup_complete: false,
+      signup_url: expect.stringMatching(/^http:\/\/statehouse\.test\/hosted\/s\//),
+    });
     // The signup link in state is real: it opens the hosted signup page.
     const { response: page } = await openLink(t.app, body.state.signup_url);
     expect(page.statusCode).toBe(303);
@@ -29,23 +33,42 @@ describe('access tokens', () => {
 
   it('state says signup is complete once the user finished it', async () => {
     const id = await signupEntity(t.app, apiKey);
-    const state = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } })).state;
+    const state = json(
+      await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } }),
+    ).state;
     expect((await finishSignup(t.app, state.signup_url)).statusCode).toBe(200);
-    const after = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } })).state;
+    const after = json(
+      await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: id } }),
+    ).state;
     expect(after).toEqual({ legal_entity_status: 'active', signup_complete: true, signup_url: null, signup_url_expires_at: null });
   });
 
   it('verbose=true on /accounts/auth includes the legal entity', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/accounts/auth?verbose=1', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/auth?verbose=1',
+      headers: { authorization: apiKey },
+      payload: { legal_entity_id: entityId },
+    });
     expect(json(res).legal_entity.id).toBe(entityId);
   });
 
   it("a platform cannot get a token for another platform's entity (404, not 403)", async () => {
     const other = await createPlatform(t.db, 'Other');
-    const res = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: other.apiKey }, payload: { legal_entity_id: entityId } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/auth',
+      headers: { authorization: other.apiKey },
+      payload: { legal_entity_id: entityId },
+    });
     expect(res.statusCode).toBe(404);
     expect(json(res)).toEqual({ detail: `Legal entity '${entityId}' not found` });
-    const unknown = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: other.apiKey }, payload: { legal_entity_id: 'le_doesnotexist' } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/auth',
+      headers: { authorization: other.apiKey },
+      payload: { legal_entity_id: 'le_doesnotexist' },
+    });
     expect(unknown.statusCode).toBe(404);
   });
 
@@ -129,7 +152,9 @@ describe('access tokens', () => {
     try {
       const { apiKey: key } = await createPlatform(t10.db);
       const id = await signupEntity(t10.app, key);
-      const res = json(await t10.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: key }, payload: { legal_entity_id: id } }));
+      const res = json(
+        await t10.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: key }, payload: { legal_entity_id: id } }),
+      );
       expect(res.expires_in).toBe(600);
       // Expiry is in whole seconds and the real clock runs too: leave a few seconds of margin each side.
       t10.advance(595_000);

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
 
-interface AutomateResolution { submit_url: string; form_spec: { properties: Record<string, unknown>; required: string[] } }
+interface AutomateResolution {
+  submit_url: string;
+  form_spec: { properties: Record<string, unknown>; required: string[] };
+}
 
 /** POST /tasks/{task_id}/automation/answer: the owner's answer collected in the platform's own UI. */
 describe('automations API: the owner answers over HTTP', () => {
@@ -13,9 +16,15 @@ describe('automations API: the owner answers over HTTP', () => {
   afterAll(() => f.close());
 
   const answer = (token: string, taskId: string, payload: unknown) =>
-    f.t.app.inject({ method: 'POST', url: `/tasks/${taskId}/automation/answer`, headers: bearer(token), payload: payload as Record<string, unknown> });
+    f.t.app.inject({
+      method: 'POST',
+      url: `/tasks/${taskId}/automation/answer`,
+      headers: bearer(token),
+      payload: payload as Record<string, unknown>,
+    });
   const automateOf = async (token: string, taskId: string) =>
-    json<{ resolutions: { automate: AutomateResolution } }>(await f.t.app.inject({ url: `/tasks/${taskId}`, headers: bearer(token) })).resolutions.automate;
+    json<{ resolutions: { automate: AutomateResolution } }>(await f.t.app.inject({ url: `/tasks/${taskId}`, headers: bearer(token) }))
+      .resolutions.automate;
 
   it('while waiting, the task record points at it; bad answers are 422 and change nothing; an answer resumes the filing', async () => {
     const owner = await f.entity({ business_name: 'Answer Over Http Inc' });
@@ -38,16 +47,29 @@ describe('automations API: the owner answers over HTTP', () => {
     expect(json<{ detail: { loc: string[] }[] }>(empty).detail.map((d) => d.loc)).toEqual([['body', 'response']]);
     const tooLong = await answer(owner.token, task.id, { response: 'x'.repeat(2001) });
     expect(tooLong.statusCode).toBe(422);
-    expect(await owner.state(task.id)).toMatchObject({ id: waiting.id, status: 'waiting_on_customer_response', input: { officer_name: 'needs-info' } });
+    expect(await owner.state(task.id)).toMatchObject({
+      id: waiting.id,
+      status: 'waiting_on_customer_response',
+      input: { officer_name: 'needs-info' },
+    });
 
     const answered = await answer(owner.token, task.id, { officer_name: 'Ada Lovelace', response: 'Corrected the officer name' });
     expect(answered.statusCode, answered.body).toBe(200);
-    const state = json<{ id: string; status: string; input: Record<string, unknown>; status_logs: { status: string; actor: string }[] }>(answered);
+    const state = json<{ id: string; status: string; input: Record<string, unknown>; status_logs: { status: string; actor: string }[] }>(
+      answered,
+    );
     expect(state.id).toBe(waiting.id);
     expect(state.input.officer_name).toBe('Ada Lovelace');
     expect(state.status_logs.find((l, i) => i > 0 && l.status === 'started')).toMatchObject({ actor: 'owner' });
     const done = await owner.waitFor(task.id, (s) => s.status === 'complete', 'completion after the answer');
-    expect(done.status_logs.map((l) => l.status)).toEqual(['started', 'waiting_on_state', 'waiting_on_customer_response', 'started', 'waiting_on_state', 'complete']);
+    expect(done.status_logs.map((l) => l.status)).toEqual([
+      'started',
+      'waiting_on_state',
+      'waiting_on_customer_response',
+      'started',
+      'waiting_on_state',
+      'complete',
+    ]);
     expect((await automateOf(owner.token, task.id)).submit_url).toMatch(/\/automate$/);
 
     const late = await answer(owner.token, task.id, { response: 'again' });
@@ -67,7 +89,9 @@ describe('automations API: the owner answers over HTTP', () => {
     const notStarted = await answer(other.token, (await other.task(EDD)).id, { response: 'nothing to answer' });
     expect(notStarted.statusCode).toBe(409);
     expect(json(notStarted)).toEqual({ message: 'Conflict', detail: expect.stringContaining('is not waiting on an answer') });
-    expect((await f.t.app.inject({ method: 'POST', url: `/tasks/${task.id}/automation/answer`, payload: { response: 'x' } })).statusCode).toBe(401);
+    expect(
+      (await f.t.app.inject({ method: 'POST', url: `/tasks/${task.id}/automation/answer`, payload: { response: 'x' } })).statusCode,
+    ).toBe(401);
     expect((await owner.state(task.id)).status).toBe('waiting_on_customer_response');
   }, 120_000);
 });

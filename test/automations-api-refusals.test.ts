@@ -17,7 +17,9 @@ describe('automations API: refusals and sensitive input', () => {
     automations: await f.t.db.selectFrom('automations').selectAll().execute(),
     logs: await f.t.db.selectFrom('automation_status_logs').selectAll().execute(),
     tasks: await f.t.db.selectFrom('tasks').select(['id', 'status', 'updated_at']).orderBy('id').execute(),
-    jobs: Number((await sql<{ n: string }>`select count(*) as n from pgboss.job where name = 'automations.step'`.execute(f.t.db)).rows[0]!.n),
+    jobs: Number(
+      (await sql<{ n: string }>`select count(*) as n from pgboss.job where name = 'automations.step'`.execute(f.t.db)).rows[0]!.n,
+    ),
   });
 
   it('422 per field, all at once, and nothing written', async () => {
@@ -27,7 +29,12 @@ describe('automations API: refusals and sensitive input', () => {
     const res = await owner.automate(task.id, { first_payroll_date: 'soon', officer_ssn_last4: '12345', shoe_size: 9 });
     expect(res.statusCode).toBe(422);
     const detail = json<{ detail: { loc: unknown[]; msg: string; input: unknown }[] }>(res).detail;
-    expect(detail.map((d) => d.loc)).toEqual([['body', 'first_payroll_date'], ['body', 'officer_name'], ['body', 'officer_ssn_last4'], ['body', 'shoe_size']]);
+    expect(detail.map((d) => d.loc)).toEqual([
+      ['body', 'first_payroll_date'],
+      ['body', 'officer_name'],
+      ['body', 'officer_ssn_last4'],
+      ['body', 'shoe_size'],
+    ]);
     expect(detail[0]).toMatchObject({ msg: 'Value error, Enter a date', input: 'soon' });
     expect(detail[2]).toMatchObject({ msg: 'Value error, Enter exactly 4 digits', input: '[redacted]' });
     expect(res.body).not.toContain('12345');
@@ -36,12 +43,15 @@ describe('automations API: refusals and sensitive input', () => {
     expect(await footprint()).toEqual(before);
   });
 
-  it('409 in {message, detail}: no automation in the catalog, already running, task done; 404 for unknown or another entity\'s task', async () => {
+  it("409 in {message, detail}: no automation in the catalog, already running, task done; 404 for unknown or another entity's task", async () => {
     const owner = await f.entity({ business_name: 'Conflict Co' });
     const manual = await owner.task('ca-workers-compensation');
     const refused = await owner.automate(manual.id, {});
     expect(refused.statusCode).toBe(409);
-    expect(json(refused)).toEqual({ message: 'Conflict', detail: `Task '${manual.id}' cannot be automated: complete it with its manual steps` });
+    expect(json(refused)).toEqual({
+      message: 'Conflict',
+      detail: `Task '${manual.id}' cannot be automated: complete it with its manual steps`,
+    });
 
     const task = await owner.task(EDD);
     expect((await owner.automate(task.id, { ...EDD_INPUT, officer_name: 'needs-info' })).statusCode).toBe(201);
@@ -49,12 +59,18 @@ describe('automations API: refusals and sensitive input', () => {
     const before = await footprint();
     const running = await owner.automate(task.id, EDD_INPUT);
     expect(running.statusCode).toBe(409);
-    expect(json(running)).toEqual({ message: 'Conflict', detail: `The automation of task '${task.id}' has already started (status waiting_on_customer_response)` });
+    expect(json(running)).toEqual({
+      message: 'Conflict',
+      detail: `The automation of task '${task.id}' has already started (status waiting_on_customer_response)`,
+    });
     expect(await footprint()).toEqual(before);
 
     const other = await f.entity({ business_name: 'Done Co' });
     const doneTask = await other.task(EDD);
-    expect((await f.t.app.inject({ method: 'PATCH', url: `/tasks/${doneTask.id}`, headers: bearer(other.token), payload: { status: 'done' } })).statusCode).toBe(200);
+    expect(
+      (await f.t.app.inject({ method: 'PATCH', url: `/tasks/${doneTask.id}`, headers: bearer(other.token), payload: { status: 'done' } }))
+        .statusCode,
+    ).toBe(200);
     const done = await other.automate(doneTask.id, EDD_INPUT);
     expect(done.statusCode).toBe(409);
     expect(json(done).detail).toBe(`Task '${doneTask.id}' is done: reopen it before automating it`);

@@ -15,7 +15,9 @@ describe('automations: a server killed (SIGKILL) mid-workflow', { timeout: 300_0
 
   /** The step jobs of the automation that found its step held by another performance. */
   async function heldOutputs(automationId: string) {
-    const { rows } = await sql<{ output: unknown }>`select output from pgboss.job where name = 'automations.step' and data->>'automation_id' = ${automationId}`.execute(f.db);
+    const { rows } = await sql<{
+      output: unknown;
+    }>`select output from pgboss.job where name = 'automations.step' and data->>'automation_id' = ${automationId}`.execute(f.db);
     return rows.map((r) => JSON.stringify(r.output)).filter((o) => o.includes('held by another performance'));
   }
 
@@ -31,20 +33,36 @@ describe('automations: a server killed (SIGKILL) mid-workflow', { timeout: 300_0
 
     // As if it had died in the middle of `finalize` too: the step is held (leased) by the dead process. The hold
     // lasts until the test ends it (not a few seconds that a slow start of the second server could outlast).
-    await f.db.updateTable('automations').set({ lease_token: 'held-by-the-killed-process', lease_until: new Date(Date.now() + NEVER_BY_ITSELF_MS) }).where('id', '=', automationId).execute();
+    await f.db
+      .updateTable('automations')
+      .set({ lease_token: 'held-by-the-killed-process', lease_until: new Date(Date.now() + NEVER_BY_ITSELF_MS) })
+      .where('id', '=', automationId)
+      .execute();
     expect(await f.statusOf(automationId)).toBe('waiting_on_state'); // nothing moved while no server ran
     await f.releaseSteps();
 
     const second = await f.serve();
     // The second server meets the dead hold and leaves the step alone…
-    await waitUntil(async () => (await heldOutputs(automationId)).length > 0, 'the second server to meet the dead hold', { timeoutMs: 120_000 });
+    await waitUntil(async () => (await heldOutputs(automationId)).length > 0, 'the second server to meet the dead hold', {
+      timeoutMs: 120_000,
+    });
     expect(await f.statusOf(automationId)).toBe('waiting_on_state');
     // …and comes back when the hold runs out (ended here, and the step it sent again for then released).
-    await f.db.updateTable('automations').set({ lease_until: new Date(Date.now() - 1000) }).where('id', '=', automationId).execute();
+    await f.db
+      .updateTable('automations')
+      .set({ lease_until: new Date(Date.now() - 1000) })
+      .where('id', '=', automationId)
+      .execute();
     await f.releaseSteps();
     await f.waitForStatus(automationId, 'complete');
     const outputs = await f.outputsOf(entityId, automationId);
-    expect(outputs).toEqual({ statuses: ['started', 'waiting_on_state', 'complete'], steps: ['await_state', 'finalize', 'submit'], accounts: 1, logins: 1, mail: 1 });
+    expect(outputs).toEqual({
+      statuses: ['started', 'waiting_on_state', 'complete'],
+      steps: ['await_state', 'finalize', 'submit'],
+      accounts: 1,
+      logins: 1,
+      mail: 1,
+    });
     // No step was performed twice (a job of the killed process may have died before pg-boss recorded it; then it has none).
     const performed = await waitUntil(async () => {
       const keys = (await f.performances()).filter((p) => p.automation_id === automationId).map((p) => p.step_key);

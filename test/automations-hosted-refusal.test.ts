@@ -14,7 +14,12 @@ describe('automations: a refused start on the hosted form', () => {
   afterAll(() => f.close());
 
   async function formFor(owner: Awaited<ReturnType<typeof f.entity>>, taskId: string) {
-    const res = await f.t.app.inject({ method: 'POST', url: `/tasks/${taskId}/automate/sessions`, headers: bearer(owner.token), payload: { callback_url: CALLBACK } });
+    const res = await f.t.app.inject({
+      method: 'POST',
+      url: `/tasks/${taskId}/automate/sessions`,
+      headers: bearer(owner.token),
+      payload: { callback_url: CALLBACK },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { browser } = await openLink(f.t.app, json(res).automation_url);
     expect((await browser!.get(`/hosted/automation/${taskId}`)).body).toContain('Start the automation');
@@ -25,7 +30,10 @@ describe('automations: a refused start on the hosted form', () => {
     const owner = await f.entity({ business_name: 'Done Meanwhile Co' });
     const task = await owner.task(EDD);
     const browser = await formFor(owner, task.id);
-    expect((await f.t.app.inject({ method: 'PATCH', url: `/tasks/${task.id}`, headers: bearer(owner.token), payload: { status: 'done' } })).statusCode).toBe(200);
+    expect(
+      (await f.t.app.inject({ method: 'PATCH', url: `/tasks/${task.id}`, headers: bearer(owner.token), payload: { status: 'done' } }))
+        .statusCode,
+    ).toBe(200);
     const posted = await browser.post(`/hosted/automation/${task.id}`, EDD_INPUT);
     expect(posted.statusCode).toBe(409);
     expect(posted.headers.location).toBeUndefined();

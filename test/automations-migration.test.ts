@@ -27,12 +27,25 @@ describe('migration 20261124100000: task_automations → automations', () => {
     const rows = (await sql`select * from automations`.execute(db)).rows as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      task_id: 'task_1', legal_entity_id: 'le_1', platform_id: 'plt_1', requirement_id: 'ca-edd-employer-registration', region_code: 'CA',
-      performer: 'operator', status: 'started', input: { officer_name: 'Ada' }, current_step: null,
+      task_id: 'task_1',
+      legal_entity_id: 'le_1',
+      platform_id: 'plt_1',
+      requirement_id: 'ca-edd-employer-registration',
+      region_code: 'CA',
+      performer: 'operator',
+      status: 'started',
+      input: { officer_name: 'Ada' },
+      current_step: null,
     });
     expect(String(rows[0]!.id)).toMatch(/^aut_[0-9a-f]{24}$/);
-    const logs = (await sql`select status, reason, actor, created_at from automation_status_logs order by id`.execute(db)).rows as Record<string, unknown>[];
-    expect(logs.map((l) => [l.status, l.actor])).toEqual([['started', 'system'], ['started', 'system']]);
+    const logs = (await sql`select status, reason, actor, created_at from automation_status_logs order by id`.execute(db)).rows as Record<
+      string,
+      unknown
+    >[];
+    expect(logs.map((l) => [l.status, l.actor])).toEqual([
+      ['started', 'system'],
+      ['started', 'system'],
+    ]);
     expect((logs[0]!.created_at as Date).toISOString()).toBe('2026-11-20T10:00:00.000Z');
     expect(logs[1]!.reason).toMatch(/handed to the operator queue/);
     expect((await sql`select to_regclass('task_automations') as t`.execute(db)).rows).toEqual([{ t: null }]);

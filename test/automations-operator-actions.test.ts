@@ -24,17 +24,30 @@ describe('automations: the operator queue and actions', () => {
     const task = await owner.task(EDD);
     const res = await owner.automate(task.id, EDD_INPUT);
     expect(res.statusCode, res.body).toBe(201);
-    return { owner, task, automation: json(res) as { id: string; performer: string; status: string; steps: { key: string; state: string }[] } };
+    return {
+      owner,
+      task,
+      automation: json(res) as { id: string; performer: string; status: string; steps: { key: string; state: string }[] },
+    };
   }
 
   it('queues it for a person; claim, reveal (audited), send back to the owner, the owner answers, complete with the outcome', async () => {
     const { owner, task, automation } = await started('Queue Widgets Inc');
     expect(automation).toMatchObject({ performer: 'operator', status: 'started' });
-    expect(automation.steps.map((s) => [s.key, s.state])).toEqual([['operator_review', 'current'], ['operator_file', 'pending'], ['operator_record', 'pending']]);
+    expect(automation.steps.map((s) => [s.key, s.state])).toEqual([
+      ['operator_review', 'current'],
+      ['operator_file', 'pending'],
+      ['operator_record', 'pending'],
+    ]);
 
     const queued = await service().queue({ limit: 50, region: 'CA', assignedTo: 'unassigned' });
     const item = queued.items.find((i) => i.id === automation.id)!;
-    expect(item).toMatchObject({ entityName: 'Queue Widgets Inc', platformName: 'Acme Payroll', taskTitle: 'Register with the EDD for an employer payroll tax account', input: { officer_ssn_last4: '••••' } });
+    expect(item).toMatchObject({
+      entityName: 'Queue Widgets Inc',
+      platformName: 'Acme Payroll',
+      taskTitle: 'Register with the EDD for an employer payroll tax account',
+      input: { officer_ssn_last4: '••••' },
+    });
     expect((await service().queue({ limit: 50, region: 'NY' })).items.map((i) => i.id)).not.toContain(automation.id);
 
     const claimed = await service().claim(automation.id, alice);
@@ -46,48 +59,83 @@ describe('automations: the operator queue and actions', () => {
     expect(revealed).toEqual(EDD_INPUT);
 
     const asked = await service().requestCustomerResponse(automation.id, alice, 'Which date did you first pay wages in California?');
-    expect(asked).toMatchObject({ status: 'waiting_on_customer_response', customerMessage: 'Which date did you first pay wages in California?' });
+    expect(asked).toMatchObject({
+      status: 'waiting_on_customer_response',
+      customerMessage: 'Which date did you first pay wages in California?',
+    });
     await expect(service().requestCustomerResponse(automation.id, alice, 'Again?')).rejects.toMatchObject(CONFLICT);
     const state = await owner.state(task.id);
     expect(state.customer_message).toBe('Which date did you first pay wages in California?');
 
     await expect(service().answer(owner.scope, task.id, {})).rejects.toBeInstanceOf(InvalidInputError);
-    const answered = await service().answer(owner.scope, task.id, { response: 'We paid wages first on 2026-11-20.', first_payroll_date: '2026-11-20' });
-    expect(answered).toMatchObject({ status: 'started', performer: 'operator', customerResponse: 'We paid wages first on 2026-11-20.', input: { first_payroll_date: '2026-11-20', officer_ssn_last4: '••••' } });
+    const answered = await service().answer(owner.scope, task.id, {
+      response: 'We paid wages first on 2026-11-20.',
+      first_payroll_date: '2026-11-20',
+    });
+    expect(answered).toMatchObject({
+      status: 'started',
+      performer: 'operator',
+      customerResponse: 'We paid wages first on 2026-11-20.',
+      input: { first_payroll_date: '2026-11-20', officer_ssn_last4: '••••' },
+    });
     await expect(service().answer(owner.scope, task.id, { response: 'twice' })).rejects.toMatchObject(CONFLICT);
     expect(await service().revealInput(automation.id, bob)).toEqual({ ...EDD_INPUT, first_payroll_date: '2026-11-20' });
 
     // A refused outcome writes nothing: every problem at once.
-    const refused = await service().complete(automation.id, alice, { accountData: [{ name: 'Nonsense', value: '1' }] }).catch((e: unknown) => e);
+    const refused = await service()
+      .complete(automation.id, alice, { accountData: [{ name: 'Nonsense', value: '1' }] })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(InvalidInputsError);
-    expect((refused as InvalidInputsError).errors.map((e) => e.path)).toEqual([['account_data', 0, 'name'], ['account_data', 'Withholding account number'], ['document']]);
+    expect((refused as InvalidInputsError).errors.map((e) => e.path)).toEqual([
+      ['account_data', 0, 'name'],
+      ['account_data', 'Withholding account number'],
+      ['document'],
+    ]);
     expect(json(await f.t.app.inject({ url: '/agency_accounts', headers: bearer(owner.token) }))).toEqual([]);
 
     const done = await service().complete(automation.id, alice, {
-      accountData: [{ name: 'Withholding account number', value: '123-4567-8' }, { name: 'Filing frequency', value: 'Quarterly' }],
+      accountData: [
+        { name: 'Withholding account number', value: '123-4567-8' },
+        { name: 'Filing frequency', value: 'Quarterly' },
+      ],
       login: { username: 'harbor-admin', password: 'S3cret-from-the-agency' },
       document: { fileName: 'EDD confirmation.pdf', bytes: textPdf(['EDD registration confirmed']) },
       dates: { effective_date: '2026-11-20' },
     });
     expect(done).toMatchObject({ status: 'complete', outputs: { dates: { effective_date: '2026-11-20' } } });
     expect(done.logs.map((l) => [l.status, l.actor])).toEqual([
-      ['started', 'owner'], ['waiting_on_customer_response', 'Alice'], ['started', 'owner'], ['complete', 'Alice'],
+      ['started', 'owner'],
+      ['waiting_on_customer_response', 'Alice'],
+      ['started', 'owner'],
+      ['complete', 'Alice'],
     ]);
     expect(json(await f.t.app.inject({ url: `/tasks/${task.id}`, headers: bearer(owner.token) })).status).toBe('done');
-    const accounts = json<{ id: string; data: { name: string; value: string }[] }[]>(await f.t.app.inject({ url: '/agency_accounts', headers: bearer(owner.token) }));
+    const accounts = json<{ id: string; data: { name: string; value: string }[] }[]>(
+      await f.t.app.inject({ url: '/agency_accounts', headers: bearer(owner.token) }),
+    );
     expect(accounts).toHaveLength(1);
     expect(accounts[0]!.data).toContainEqual(expect.objectContaining({ name: 'Withholding account number', value: '123-4567-8' }));
-    expect((await f.t.app.services.accounts.openLoginSecrets(owner.entityId, done.outputs!.loginId!)).password).toBe('S3cret-from-the-agency');
+    expect((await f.t.app.services.accounts.openLoginSecrets(owner.entityId, done.outputs!.loginId!)).password).toBe(
+      'S3cret-from-the-agency',
+    );
     const mail = json<{ id: string }[]>(await f.t.app.inject({ url: '/mail', headers: bearer(owner.token) }));
     expect(mail.map((m) => m.id)).toEqual([done.outputs!.documentId]);
 
-    await expect(service().complete(automation.id, alice, { document: { fileName: 'x.pdf', bytes: textPdf(['x']) }, accountData: [{ name: 'Withholding account number', value: '1' }] })).rejects.toMatchObject(CONFLICT);
+    await expect(
+      service().complete(automation.id, alice, {
+        document: { fileName: 'x.pdf', bytes: textPdf(['x']) },
+        accountData: [{ name: 'Withholding account number', value: '1' }],
+      }),
+    ).rejects.toMatchObject(CONFLICT);
     await expect(service().cancel(automation.id, alice, 'late')).rejects.toMatchObject(CONFLICT);
 
     const trail = await audit().list({ subjectId: automation.id, limit: 20 });
     expect(trail.map((e) => [e.action, e.operator.name]).reverse()).toEqual([
-      ['automation.claim', 'Alice'], ['automation.reveal_input', 'Alice'], ['automation.request_response', 'Alice'],
-      ['automation.reveal_input', 'Bob'], ['automation.complete', 'Alice'],
+      ['automation.claim', 'Alice'],
+      ['automation.reveal_input', 'Alice'],
+      ['automation.request_response', 'Alice'],
+      ['automation.reveal_input', 'Bob'],
+      ['automation.complete', 'Alice'],
     ]);
     expect(trail.find((e) => e.action === 'automation.reveal_input')!.details).toEqual({ fields: ['officer_ssn_last4'] });
     expect(JSON.stringify(trail)).not.toContain(EDD_INPUT.officer_ssn_last4);

@@ -25,7 +25,11 @@ describe('automations: the sandbox completes a filing end to end', () => {
     const done = await owner.waitFor(task.id, (s) => s.status === 'complete', 'the sandbox to complete');
     expect(done.status_logs.map((l) => l.status)).toEqual(['started', 'waiting_on_state', 'complete']);
     expect(done.status_logs.map((l) => l.actor)).toEqual(['owner', 'sandbox', 'sandbox']);
-    expect(done.steps.map((s) => [s.key, s.state])).toEqual([['submit', 'done'], ['await_state', 'done'], ['finalize', 'done']]);
+    expect(done.steps.map((s) => [s.key, s.state])).toEqual([
+      ['submit', 'done'],
+      ['await_state', 'done'],
+      ['finalize', 'done'],
+    ]);
     expect(done.last_error).toBeNull();
     const number = done.outputs!.account_data.find((d) => d.name === 'Withholding account number')!.value;
     expect(number).toMatch(/^\d{10}$/);
@@ -34,7 +38,9 @@ describe('automations: the sandbox completes a filing end to end', () => {
     const auth = { authorization: `Bearer ${owner.token}` };
     const taskNow = json(await f.t.app.inject({ url: `/tasks/${task.id}`, headers: auth }));
     expect(taskNow.status).toBe('done');
-    const accounts = json<{ id: string; name: string; data: { name: string; value: string | null }[] }[]>(await f.t.app.inject({ url: '/agency_accounts', headers: auth }));
+    const accounts = json<{ id: string; name: string; data: { name: string; value: string | null }[] }[]>(
+      await f.t.app.inject({ url: '/agency_accounts', headers: auth }),
+    );
     const account = accounts.find((a) => a.id === done.outputs!.agency_account_id)!;
     expect(account.name).toBe('Withholding tax account');
     expect(account.data).toContainEqual(expect.objectContaining({ name: 'Withholding account number', value: number }));
@@ -56,8 +62,10 @@ describe('automations: the sandbox completes a filing end to end', () => {
 
   it('completing a filing re-plans: the tasks it unlocks are no longer blocked by it', async () => {
     const owner = await f.entity({ business_name: 'Unlock Widgets Inc' });
-    const blockedBy = async () => (await owner.tasks() as unknown as { definition: { id: string }; blocked_by: string[] }[])
-      .find((x) => x.definition.id === 'ca-statement-of-information-initial-corporation')!.blocked_by;
+    const blockedBy = async () =>
+      ((await owner.tasks()) as unknown as { definition: { id: string }; blocked_by: string[] }[]).find(
+        (x) => x.definition.id === 'ca-statement-of-information-initial-corporation',
+      )!.blocked_by;
     expect(await blockedBy()).toContain(FOREIGN);
     const task = await owner.task(FOREIGN);
     expect((await owner.automate(task.id, FOREIGN_INPUT)).statusCode).toBe(201);
@@ -68,8 +76,18 @@ describe('automations: the sandbox completes a filing end to end', () => {
   });
 
   it('a requirement the catalog marks operator-only waits in the operator queue, even with the sandbox on', async () => {
-    const owner = await f.entity({ business_name: 'Harbor Studio LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'NY' });
-    const located = await f.t.app.inject({ method: 'PUT', url: '/locations/NY', headers: { authorization: `Bearer ${owner.token}` }, payload: { config: { has_employees: true } } });
+    const owner = await f.entity({
+      business_name: 'Harbor Studio LLC',
+      entity_type: 'llc',
+      tax_class: 'disregarded',
+      incorporation_region: 'NY',
+    });
+    const located = await f.t.app.inject({
+      method: 'PUT',
+      url: '/locations/NY',
+      headers: { authorization: `Bearer ${owner.token}` },
+      payload: { config: { has_employees: true } },
+    });
     expect(located.statusCode, located.body).toBe(200);
     const task = await owner.task('ny-llc-publication');
     const res = await owner.automate(task.id, { office_county: 'Kings', filing_date: '2026-10-01' });
@@ -77,7 +95,11 @@ describe('automations: the sandbox completes a filing end to end', () => {
     expect(json(res)).toMatchObject({ fulfilment: 'operator', performer: 'operator', status: 'started' });
     const queued = await f.t.app.services.automations.automations.queue({ limit: 100, region: 'NY' });
     expect(queued.items.map((i) => i.id)).toContain(json(res).id);
-    const row = await f.t.db.selectFrom('automations').select(['current_step', 'step_due_at']).where('id', '=', json(res).id).executeTakeFirstOrThrow();
+    const row = await f.t.db
+      .selectFrom('automations')
+      .select(['current_step', 'step_due_at'])
+      .where('id', '=', json(res).id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ current_step: null, step_due_at: null });
   });
 });

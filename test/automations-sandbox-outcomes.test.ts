@@ -33,11 +33,23 @@ describe('automations: the sandbox test values', () => {
     const waiting = await owner.waitFor(task.id, (s) => s.status === 'waiting_on_customer_response', 'the question');
     expect(waiting.customer_message).toMatch(/^The state needs more information/);
     expect(waiting.steps.find((s) => s.key === 'await_state')!.state).toBe('done');
-    await f.t.app.services.automations.automations.answer(owner.scope, task.id, { officer_name: 'Ada Lovelace', response: 'Corrected the name' });
+    await f.t.app.services.automations.automations.answer(owner.scope, task.id, {
+      officer_name: 'Ada Lovelace',
+      response: 'Corrected the name',
+    });
     const done = await owner.waitFor(task.id, (s) => s.status === 'complete', 'completion after the answer');
-    expect(statuses(done)).toEqual(['started', 'waiting_on_state', 'waiting_on_customer_response', 'started', 'waiting_on_state', 'complete']);
+    expect(statuses(done)).toEqual([
+      'started',
+      'waiting_on_state',
+      'waiting_on_customer_response',
+      'started',
+      'waiting_on_state',
+      'complete',
+    ]);
     expect(done.input.officer_name).toBe('Ada Lovelace');
-    const keys = (await f.t.db.selectFrom('automation_steps').select('step_key').where('automation_id', '=', done.id).execute()).map((r) => r.step_key).sort();
+    const keys = (await f.t.db.selectFrom('automation_steps').select('step_key').where('automation_id', '=', done.id).execute())
+      .map((r) => r.step_key)
+      .sort();
     expect(keys).toEqual(['await_state', 'await_state#1', 'finalize#1', 'submit', 'submit#1']);
   });
 
@@ -61,7 +73,11 @@ describe('automations: the sandbox test values', () => {
     expect(retrying.steps.find((s) => s.key === 'submit')!.state).toBe('failed');
     const handed = await owner.waitFor(task.id, (s) => s.performer === 'operator', 'the hand-over to the operator queue');
     expect(handed.status).toBe('started');
-    expect(handed.status_logs.at(-1)).toMatchObject({ status: 'started', actor: 'system', reason: expect.stringContaining('after 3 tries it is handed to the operator queue') });
+    expect(handed.status_logs.at(-1)).toMatchObject({
+      status: 'started',
+      actor: 'system',
+      reason: expect.stringContaining('after 3 tries it is handed to the operator queue'),
+    });
     const row = await f.t.db.selectFrom('automations').selectAll().where('id', '=', handed.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ attempts: 3, current_step: null });
     const queue = await f.t.app.services.automations.automations.queue({ limit: 100 });

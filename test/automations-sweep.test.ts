@@ -17,15 +17,20 @@ describe('automations: the sweep', () => {
   afterAll(() => f.close());
 
   it('re-sends overdue steps nobody holds, and leaves alone those held or not yet due', async () => {
-    const sweep = () => f.t.app.services.jobDefinitions.find((j) => j.name === 'automations.sweep')!.handler({}) as Promise<{ resent: number }>;
+    const sweep = () =>
+      f.t.app.services.jobDefinitions.find((j) => j.name === 'automations.sweep')!.handler({}) as Promise<{ resent: number }>;
     const owner = await f.entity();
     const task = await owner.task(EDD);
-    const id = json((await owner.automate(task.id, EDD_INPUT))).id as string;
+    const id = json(await owner.automate(task.id, EDD_INPUT)).id as string;
     expect(sent.filter((s) => s.name === 'automations.step').map((s) => s.data)).toEqual([{ automation_id: id, step_key: 'submit' }]);
 
     expect(await sweep()).toEqual({ resent: 0 }); // due just now: its job is on its way
     const overdue = new Date(Date.now() - 5 * 60_000);
-    await f.t.db.updateTable('automations').set({ step_due_at: overdue, lease_until: new Date(Date.now() + 60_000), lease_token: 'busy' }).where('id', '=', id).execute();
+    await f.t.db
+      .updateTable('automations')
+      .set({ step_due_at: overdue, lease_until: new Date(Date.now() + 60_000), lease_token: 'busy' })
+      .where('id', '=', id)
+      .execute();
     expect(await sweep()).toEqual({ resent: 0 }); // held by a live performance
     await f.t.db.updateTable('automations').set({ lease_until: null, lease_token: null }).where('id', '=', id).execute();
     sent.length = 0;

@@ -25,7 +25,11 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
       for (const { automationId } of started) await f.waitForStatus(automationId, 'complete');
       for (const { entityId, automationId } of started) {
         expect(await f.outputsOf(entityId, automationId)).toEqual({
-          statuses: ['started', 'waiting_on_state', 'complete'], steps: ['await_state', 'finalize', 'submit'], accounts: 1, logins: 1, mail: 1,
+          statuses: ['started', 'waiting_on_state', 'complete'],
+          steps: ['await_state', 'finalize', 'submit'],
+          accounts: 1,
+          logins: 1,
+          mail: 1,
         });
       }
       const performed = await waitUntil(async () => {
@@ -45,9 +49,13 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
     try {
       const calls: string[] = [];
       let letGo!: () => void;
-      const gate = new Promise<void>((resolve) => { letGo = resolve; });
+      const gate = new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
       const slow: AgencyConnector = {
-        name: 'counting', firstStep: 'submit', steps: [{ key: 'submit', label: 'Submit' }],
+        name: 'counting',
+        firstStep: 'submit',
+        steps: [{ key: 'submit', label: 'Submit' }],
         async perform(call) {
           calls.push(call.idempotencyKey);
           await gate;
@@ -57,12 +65,27 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
       const build = () => {
         const db = createDb(f.t.url, 3);
         const events = createEventsService();
-        const settings: Config['automations'] = { sandbox: false, sandboxStepMs: 0, connectorTimeoutMs: 120_000, maxAttempts: 3, retryBaseMs: 100 };
+        const settings: Config['automations'] = {
+          sandbox: false,
+          sandboxStepMs: 0,
+          connectorTimeoutMs: 120_000,
+          maxAttempts: 3,
+          retryBaseMs: 100,
+        };
         const module = createAutomationsModule({
-          db, catalog: f.t.app.services.catalog, now: () => new Date(), planning: f.t.app.services.planning.planning, jobs: discardingJobs,
-          vault: createVault([TEST_VAULT_KEY]), accounts: f.t.app.services.accounts, mail: f.t.app.services.mail,
-          audit: { record: async () => {} }, settings, connectors: { sandbox: { enabled: false, stepMs: 0 }, byAgency: new Map([['ca-edd', slow]]) },
-          events, taskEvents: createTaskEvents({ catalog: f.t.app.services.catalog, publicBaseUrl: f.t.config.publicBaseUrl, events }),
+          db,
+          catalog: f.t.app.services.catalog,
+          now: () => new Date(),
+          planning: f.t.app.services.planning.planning,
+          jobs: discardingJobs,
+          vault: createVault([TEST_VAULT_KEY]),
+          accounts: f.t.app.services.accounts,
+          mail: f.t.app.services.mail,
+          audit: { record: async () => {} },
+          settings,
+          connectors: { sandbox: { enabled: false, stepMs: 0 }, byAgency: new Map([['ca-edd', slow]]) },
+          events,
+          taskEvents: createTaskEvents({ catalog: f.t.app.services.catalog, publicBaseUrl: f.t.config.publicBaseUrl, events }),
         });
         return { module, db };
       };

@@ -9,7 +9,14 @@ import { bearer, createPlatform, createTestApp, json, signupWithToken, type Test
 // program for 5+ employees without a plan; the federal 1099-NEC for a business that pays contractors.
 const catalog = loadCatalog(fileURLToPath(new URL('./fixtures/catalog-families', import.meta.url)));
 
-type Source = { type: string; requirement_id?: string; question_id?: string; regions?: { code?: string; name: string }[]; region?: { name: string }; criteria_met?: { type: string; reason: string }[] };
+type Source = {
+  type: string;
+  requirement_id?: string;
+  question_id?: string;
+  regions?: { code?: string; name: string }[];
+  region?: { name: string };
+  criteria_met?: { type: string; reason: string }[];
+};
 type PlatformTask = { id: string; title: string; status: string; source: Source };
 
 describe('questions of the business and economic nexus, through the API', () => {
@@ -24,14 +31,26 @@ describe('questions of the business and economic nexus, through the API', () => 
 
   /** An Oregon LLC (Oregon holds its federal tasks) with a Colorado location configured so. */
   async function entityIn(colorado: { has_employees: boolean; has_physical_location: boolean }) {
-    const { token } = await signupWithToken(t.app, apiKey, { entity_type: 'llc', tax_class: 'partnership', incorporation_region: 'OR', incorporated_date: '2021-05-20' });
+    const { token } = await signupWithToken(t.app, apiKey, {
+      entity_type: 'llc',
+      tax_class: 'partnership',
+      incorporation_region: 'OR',
+      incorporated_date: '2021-05-20',
+    });
     const put = await t.app.inject({ method: 'PUT', url: '/locations/CO', headers: bearer(token), payload: { config: colorado } });
     expect(put.statusCode, put.body).toBe(200);
     const tasks = async () => json<PlatformTask[]>(await t.app.inject({ url: '/v2/tasks?limit=100', headers: bearer(token) }));
     const answer = async (questionId: string, value: unknown, region?: string) => {
-      const question = (await tasks()).find((x) => x.source.question_id === questionId && (!region || x.source.regions?.[0]?.name === region));
+      const question = (await tasks()).find(
+        (x) => x.source.question_id === questionId && (!region || x.source.regions?.[0]?.name === region),
+      );
       expect(question, `question ${questionId}`).toBeDefined();
-      return t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question!.id}`, headers: bearer(token), payload: { answer: value } });
+      return t.app.inject({
+        method: 'PATCH',
+        url: `/v2/tasks/questions/${question!.id}`,
+        headers: bearer(token),
+        payload: { answer: value },
+      });
     };
     return { token, tasks, answer };
   }
@@ -41,14 +60,18 @@ describe('questions of the business and economic nexus, through the API', () => 
   it('asks what the business sells once, in the anchor region, titled without a state; a yes plans the permit', async () => {
     const { tasks, answer } = await entityIn({ has_employees: false, has_physical_location: true });
     const goods = asked(await tasks(), 'sells-tangible-goods');
-    expect(goods.map((x) => [x.title, x.source.regions![0]!.name])).toEqual([['Does the business sell physical products (tangible goods)?', 'Oregon']]);
+    expect(goods.map((x) => [x.title, x.source.regions![0]!.name])).toEqual([
+      ['Does the business sell physical products (tangible goods)?', 'Oregon'],
+    ]);
     expect(planned(await tasks(), 'co-sales-tax-permit')).toEqual([]);
     // With premises in Colorado, its sales there are never asked.
     expect(asked(await tasks(), 'annual-sales')).toEqual([]);
 
     const res = await answer('sells-tangible-goods', true);
     expect(res.statusCode, res.body).toBe(200);
-    expect(json<{ unlocked_tasks: PlatformTask[] }>(res).unlocked_tasks.map((x) => x.source.requirement_id)).toContain('co-sales-tax-permit');
+    expect(json<{ unlocked_tasks: PlatformTask[] }>(res).unlocked_tasks.map((x) => x.source.requirement_id)).toContain(
+      'co-sales-tax-permit',
+    );
     const permit = planned(await tasks(), 'co-sales-tax-permit');
     expect(permit.map((x) => x.source.region!.name)).toEqual(['Colorado']);
     expect(permit[0]!.source.criteria_met!.map((c) => [c.type, c.reason])).toEqual([
@@ -62,7 +85,12 @@ describe('questions of the business and economic nexus, through the API', () => 
     expect(asked(await tasks(), 'annual-sales')).toEqual([]);
     expect((await answer('sells-tangible-goods', true)).statusCode).toBe(200);
     const sales = asked(await tasks(), 'annual-sales');
-    expect(sales.map((x) => [x.title, x.source.regions![0]!.name])).toEqual([['How much did the business sell to customers in Colorado in the current or the previous calendar year, whichever is more (in US dollars)?', 'Colorado']]);
+    expect(sales.map((x) => [x.title, x.source.regions![0]!.name])).toEqual([
+      [
+        'How much did the business sell to customers in Colorado in the current or the previous calendar year, whichever is more (in US dollars)?',
+        'Colorado',
+      ],
+    ]);
 
     // Sales are whole dollars from 0 to a trillion: anything else is a 422 (the range named when a number is out of it).
     for (const bad of [-1, 2_000_000_000_000]) {
@@ -75,7 +103,9 @@ describe('questions of the business and economic nexus, through the API', () => 
 
     const over = await answer('annual-sales', 40_000_000);
     expect(over.statusCode, over.body).toBe(200);
-    expect(json<{ unlocked_tasks: PlatformTask[] }>(over).unlocked_tasks.map((x) => x.source.requirement_id)).toContain('co-sales-tax-permit');
+    expect(json<{ unlocked_tasks: PlatformTask[] }>(over).unlocked_tasks.map((x) => x.source.requirement_id)).toContain(
+      'co-sales-tax-permit',
+    );
   });
 
   it('a consulting firm (no goods, no digital products): no permit and no sales question', async () => {

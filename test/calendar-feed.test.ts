@@ -7,7 +7,12 @@ import nodeIcal, { type VEvent } from 'node-ical';
 import { createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
 import { setupDatedEntity } from './helpers/calendar.js';
 
-interface PlatformTask { id: string; title: string; status: string; source: { type: string; due_date?: string | null; fee?: { type: string; amount?: string } } }
+interface PlatformTask {
+  id: string;
+  title: string;
+  status: string;
+  source: { type: string; due_date?: string | null; fee?: { type: string; amount?: string } };
+}
 
 /** The local calendar date node-ical gives an all-day event (it reads DATE values as local midnight). */
 const localDate = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -28,7 +33,8 @@ describe('calendar feed', () => {
     const parsed = nodeIcal.sync.parseICS(body);
     return { calendar: parsed.vcalendar, events: Object.values(parsed).filter((c): c is VEvent => c?.type === 'VEVENT') };
   };
-  const openDated = (tasks: PlatformTask[]) => tasks.filter((x) => x.source.due_date && (x.status === 'todo' || x.status === 'in-progress'));
+  const openDated = (tasks: PlatformTask[]) =>
+    tasks.filter((x) => x.source.due_date && (x.status === 'todo' || x.status === 'in-progress'));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -82,7 +88,7 @@ describe('calendar feed', () => {
     expect((await fetchFeed({ 'if-none-match': '"other"' })).statusCode).toBe(200);
   });
 
-  it('a status change raises the event\'s SEQUENCE and moves its LAST-MODIFIED; done takes it off the calendar', async () => {
+  it("a status change raises the event's SEQUENCE and moves its LAST-MODIFIED; done takes it off the calendar", async () => {
     const before = await fetchFeed();
     const [task] = openDated(await v2Tasks()).filter((x) => x.source.type === 'requirement' && x.status === 'todo');
     const uid = `${task!.id}@statehouse.test`;
@@ -108,6 +114,10 @@ describe('calendar feed', () => {
     expect(done.statusCode, done.body).toBe(200);
     const events = eventsOf((await fetchFeed()).body).events;
     expect(events.map((e) => e.uid)).not.toContain(uid);
-    expect(events.map((e) => e.uid).sort()).toEqual(openDated(await v2Tasks()).map((x) => `${x.id}@statehouse.test`).sort());
+    expect(events.map((e) => e.uid).sort()).toEqual(
+      openDated(await v2Tasks())
+        .map((x) => `${x.id}@statehouse.test`)
+        .sort(),
+    );
   });
 });

@@ -15,7 +15,12 @@ describe('calendar on the hosted task list', () => {
   const setup = async () => {
     const headers = bearer((await signupWithToken(t.app, apiKey, { business_name: 'Harbor Labs' })).token);
     // Tasks (and so forms with the page's CSRF token) on every list, the limited ones included.
-    const location = await t.app.inject({ method: 'PUT', url: '/locations/CA', headers, payload: { config: { has_employees: true, has_physical_location: true } } });
+    const location = await t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers,
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
     expect(location.statusCode, location.body).toBe(200);
     const open = async (url: string, payload: Record<string, unknown>): Promise<HostedBrowser> => {
       const res = await t.app.inject({ method: 'POST', url, headers, payload });
@@ -71,7 +76,12 @@ describe('calendar on the hosted task list', () => {
     expect((await browser.post('/hosted/calendar/stop', {}, { csrf: 'forged' })).statusCode).toBe(403);
     expect(urlOn((await browser.get('/hosted/tasks')).body), 'still shared').not.toBeNull();
     // No session at all: the page's own answer, not the calendar's.
-    const anonymous = await t.app.inject({ method: 'POST', url: '/hosted/calendar', payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/hosted/calendar',
+      payload: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 

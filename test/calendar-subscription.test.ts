@@ -22,7 +22,7 @@ describe('calendar subscription URL', () => {
   });
   afterAll(async () => t.close());
 
-  it('needs the entity\'s access token: none, or the API key alone, is a 401', async () => {
+  it("needs the entity's access token: none, or the API key alone, is a 401", async () => {
     for (const method of ['POST', 'DELETE'] as const) {
       for (const headers of [{}, { authorization: apiKey }, { authorization: `Bearer ${apiKey}` }]) {
         const res = await t.app.inject({ method, url: '/v2/tasks/calendar', headers });
@@ -61,7 +61,7 @@ describe('calendar subscription URL', () => {
     expect((await feed(body.url)).statusCode).toBe(404);
   });
 
-  it('no other entity, of this platform or another, reaches or revokes this entity\'s URL', async () => {
+  it("no other entity, of this platform or another, reaches or revokes this entity's URL", async () => {
     const mine = await entity('Mine Co');
     const { url } = json(await subscribe(mine));
     const neighbour = await entity('Neighbour Co');
@@ -88,7 +88,13 @@ describe('calendar subscription URL', () => {
 
   it('a malformed or unknown token is a 404, never an error', async () => {
     const token = `shcal_${'A'.repeat(43)}`;
-    for (const path of [`/calendar/${token}.ics`, `/calendar/${token}`, '/calendar/x.ics', `/calendar/${'y'.repeat(5000)}.ics`, '/calendar/%2e%2e.ics']) {
+    for (const path of [
+      `/calendar/${token}.ics`,
+      `/calendar/${token}`,
+      '/calendar/x.ics',
+      `/calendar/${'y'.repeat(5000)}.ics`,
+      '/calendar/%2e%2e.ics',
+    ]) {
       const res = await t.app.inject({ url: path });
       expect(res.statusCode, path).toBe(404);
     }
@@ -99,12 +105,19 @@ describe('calendar subscription URL', () => {
     const { url } = json(await subscribe(headers));
     const token = /\/calendar\/(shcal_[\w-]+)\.ics$/.exec(url)![1]!;
     await feed(url);
-    const rows = await t.db.selectFrom('calendar_feeds').selectAll().where('token_hash', '=', createHash('sha256').update(token).digest()).execute();
+    const rows = await t.db
+      .selectFrom('calendar_feeds')
+      .selectAll()
+      .where('token_hash', '=', createHash('sha256').update(token).digest())
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.revoked_at).toBeNull();
     expect(rows[0]!.token_sealed.includes(Buffer.from(token))).toBe(false);
     expect(rows[0]!.token_sealed.includes(Buffer.from(token.slice(6, 20)))).toBe(false);
-    expect(logLines.some((line) => line.includes('/calendar/[redacted]')), 'the feed request is logged, redacted').toBe(true);
+    expect(
+      logLines.some((line) => line.includes('/calendar/[redacted]')),
+      'the feed request is logged, redacted',
+    ).toBe(true);
     expect(logLines.filter((line) => line.includes(token.slice(6)))).toEqual([]);
   });
 });

@@ -60,8 +60,25 @@ describe('statehouse catalog release, diff and export', { timeout: 240_000 }, ()
     expect(cut.code).toBe(0);
     expect(cut.stdout).toContain('changed  CO  co-foreign-qualification  Qualify in Colorado  [title]');
     const written = JSON.parse(readFileSync(path.join(releases, '2026.11.02-1.json'), 'utf8'));
-    expect(written).toMatchObject({ id: '2026.11.02-1', date: '2026-11-02', title: 'Rename', notes: 'Colorado title in plain words.', summary: { added: 0, changed: 1, retired: 0, requirements: 16 } });
-    expect(written.changes).toEqual([{ change: 'changed', id: 'co-foreign-qualification', region: 'CO', title: 'Qualify in Colorado', fields: ['title'], sources: expect.any(Array), category: expect.any(String), priority: expect.any(String) }]);
+    expect(written).toMatchObject({
+      id: '2026.11.02-1',
+      date: '2026-11-02',
+      title: 'Rename',
+      notes: 'Colorado title in plain words.',
+      summary: { added: 0, changed: 1, retired: 0, requirements: 16 },
+    });
+    expect(written.changes).toEqual([
+      {
+        change: 'changed',
+        id: 'co-foreign-qualification',
+        region: 'CO',
+        title: 'Qualify in Colorado',
+        fields: ['title'],
+        sources: expect.any(Array),
+        category: expect.any(String),
+        priority: expect.any(String),
+      },
+    ]);
     const changelog = readFileSync(path.join(releases, 'CHANGELOG.md'), 'utf8');
     expect(changelog.indexOf('## 2026.11.02-1 — Rename')).toBeLessThan(changelog.indexOf('## 2026.11.01-1 — Baseline'));
     expect(changelog).toContain('Colorado title in plain words.');
@@ -74,8 +91,11 @@ describe('statehouse catalog release, diff and export', { timeout: 240_000 }, ()
 
     edit(path.join(dir, 'regions', 'OR.yaml'), '- id: or-big-employer-program', '- id: or-large-employer-program');
     const now = JSON.parse((await cli('diff', '2026.11.01-1', 'current', '--json')).stdout);
-    expect(now.changes.map((c: { change: string; id: string }) => `${c.change} ${c.id}`))
-      .toEqual(['added or-large-employer-program', 'changed co-foreign-qualification', 'retired or-big-employer-program']);
+    expect(now.changes.map((c: { change: string; id: string }) => `${c.change} ${c.id}`)).toEqual([
+      'added or-large-employer-program',
+      'changed co-foreign-qualification',
+      'retired or-big-employer-program',
+    ]);
 
     const unknown = await cli('diff', '2026.11.01-1', '2027.01.01-1');
     expect(unknown.code).toBe(2);
@@ -89,7 +109,9 @@ describe('statehouse catalog release, diff and export', { timeout: 240_000 }, ()
     const csv = await cli('export', '--format', 'csv', '--out', out);
     expect(csv.code).toBe(0);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('region,id,family,title,summary,agency_id,agency_name,agency_website,applies_when,schedule,due_rule,fee,sources,verified_on,confidence,notes');
+    expect(lines[0]).toBe(
+      'region,id,family,title,summary,agency_id,agency_name,agency_website,applies_when,schedule,due_rule,fee,sources,verified_on,confidence,notes',
+    );
     expect(lines).toHaveLength(1 + 16);
     // JSON columns are quoted with their quotes doubled.
     expect(lines.find((l) => l.startsWith('CO,co-withholding,'))).toMatch(/,"\{""has_employees"":true\}",/);
@@ -98,7 +120,12 @@ describe('statehouse catalog release, diff and export', { timeout: 240_000 }, ()
     // The OR edit above is unreleased: the export says so (release null).
     expect(json).toMatchObject({ license: 'Apache-2.0', release: null });
     const row = json.requirements.find((r: { id: string }) => r.id === 'co-withholding');
-    expect(row).toMatchObject({ region: 'CO', applies_when: { has_employees: true }, due_rule: expect.any(String), sources: expect.any(Array) });
+    expect(row).toMatchObject({
+      region: 'CO',
+      applies_when: { has_employees: true },
+      due_rule: expect.any(String),
+      sources: expect.any(Array),
+    });
 
     const bad = await cli('export', '--format', 'xml');
     expect(bad.code).toBe(2);
@@ -135,18 +162,29 @@ describe('statehouse catalog impact', { timeout: 240_000 }, () => {
     expect(impact.plannedWith).toEqual([{ release_id: impact.release, revision: expect.any(Number), entities: 1 }]);
     // The entity's plan says which release it was planned with.
     const explained = await runCli(['catalog', 'explain', entityId], { DATABASE_URL: url });
-    expect(explained.stdout.split('\n')[0]).toBe(`Stored tasks last planned with catalog release ${impact.release} (revision ${impact.plannedWith[0].revision})`);
+    expect(explained.stdout.split('\n')[0]).toBe(
+      `Stored tasks last planned with catalog release ${impact.release} (revision ${impact.plannedWith[0].revision})`,
+    );
   });
 
   it('counts the entities that gain and lose a requirement with another catalog, read-only', async () => {
     const next = copyOf(REPOSITORY_CATALOG);
-    edit(path.join(next, 'regions', 'DE.yaml'), '- id: de-annual-franchise-tax-report-corporation', '- id: de-franchise-tax-report-corporation');
+    edit(
+      path.join(next, 'regions', 'DE.yaml'),
+      '- id: de-annual-franchise-tax-report-corporation',
+      '- id: de-franchise-tax-report-corporation',
+    );
     const before = await db.selectFrom('tasks').select(['id', 'definition_id', 'updated_at']).orderBy('id').execute();
     // Against the repository's latest release: the edit above is all that changed since.
-    const latest = loadReleases(path.join(REPOSITORY_CATALOG, 'releases')).map((r) => r.id).sort(compareReleaseIds).at(-1)!;
+    const latest = loadReleases(path.join(REPOSITORY_CATALOG, 'releases'))
+      .map((r) => r.id)
+      .sort(compareReleaseIds)
+      .at(-1)!;
     const result = await runCli(['catalog', 'impact', '--catalog', next, '--against', latest], { DATABASE_URL: url });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`Planning with this catalog (unreleased changes), the 2 requirements changed since ${latest}: 1 of 1 legal entities would gain or lose tasks.`);
+    expect(result.stdout).toContain(
+      `Planning with this catalog (unreleased changes), the 2 requirements changed since ${latest}: 1 of 1 legal entities would gain or lose tasks.`,
+    );
     expect(result.stdout).toMatch(/DE +de-franchise-tax-report-corporation +\+1 +-0/);
     expect(result.stdout).toMatch(/DE +de-annual-franchise-tax-report-corporation +\+0 +-1/);
     expect(await db.selectFrom('tasks').select(['id', 'definition_id', 'updated_at']).orderBy('id').execute()).toEqual(before);

@@ -44,7 +44,12 @@ describe('statehouse CLI (external database)', { timeout: 180_000 }, () => {
 
   it('--json gives machine-readable output; keys can be listed, rotated and revoked', async () => {
     const created = JSON.parse((await runCli(['platforms', 'create', 'Json Co', '--json'], env())).stdout);
-    expect(created).toMatchObject({ platform_id: expect.stringMatching(/^plt_/), name: 'Json Co', api_key_id: expect.stringMatching(/^key_/), api_key: expect.stringMatching(/^sh_key_/) });
+    expect(created).toMatchObject({
+      platform_id: expect.stringMatching(/^plt_/),
+      name: 'Json Co',
+      api_key_id: expect.stringMatching(/^key_/),
+      api_key: expect.stringMatching(/^sh_key_/),
+    });
 
     const rotated = JSON.parse((await runCli(['platforms', 'keys', 'rotate', created.platform_id, '--json'], env())).stdout);
     expect(rotated.api_key).not.toBe(created.api_key);
@@ -71,14 +76,25 @@ describe('statehouse CLI (external database)', { timeout: 180_000 }, () => {
     expect(second.legalEntityId).toBe(first.legalEntityId);
     expect(await signupWith(second.apiKey)).toBe(200);
     expect(await signupWith(first.apiKey)).toBe(403); // older demo keys are revoked
-    const auth = await app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: second.apiKey }, payload: { legal_entity_id: first.legalEntityId } });
+    const auth = await app.inject({
+      method: 'POST',
+      url: '/accounts/auth',
+      headers: { authorization: second.apiKey },
+      payload: { legal_entity_id: first.legalEntityId },
+    });
     expect(auth.json().state.signup_complete).toBe(true);
     const locations = await app.inject({ url: '/locations', headers: { authorization: `Bearer ${auth.json().access_token}` } });
     expect(locations.json().map((l: { location: { code: string } }) => l.location.code)).toEqual(['CA', 'NY']);
     // An agency account with a login, and one piece of mail whose link downloads a real PDF (seeded once).
     const bearerHeaders = { authorization: `Bearer ${auth.json().access_token}` };
     const accounts = (await app.inject({ url: '/v2/agency_accounts', headers: bearerHeaders })).json();
-    expect(accounts).toEqual([expect.objectContaining({ region: 'CA', agency: expect.objectContaining({ id: 'ca-edd' }), logins: [expect.objectContaining({ is_supported: true })] })]);
+    expect(accounts).toEqual([
+      expect.objectContaining({
+        region: 'CA',
+        agency: expect.objectContaining({ id: 'ca-edd' }),
+        logins: [expect.objectContaining({ is_supported: true })],
+      }),
+    ]);
     const mail = (await app.inject({ url: '/v2/mail', headers: bearerHeaders })).json();
     expect(mail).toEqual([expect.objectContaining({ region: 'CA', type: 'registered-agent', sender: 'California Secretary of State' })]);
     const file = new URL(mail[0].file_url);
@@ -94,15 +110,22 @@ describe('statehouse CLI (external database)', { timeout: 180_000 }, () => {
     const created = JSON.parse((await runCli(['platforms', 'create', 'Callback Co', '--json'], env())).stdout);
     const add = await runCli(['platforms', 'callbacks', 'add', created.platform_id, 'https://app.example.com/some/path', '--json'], env());
     expect(JSON.parse(add.stdout)).toEqual({ platform_id: created.platform_id, origin: 'https://app.example.com' });
-    expect(JSON.parse((await runCli(['platforms', 'callbacks', 'list', created.platform_id, '--json'], env())).stdout)).toEqual(['https://app.example.com']);
-    const session = (callback: string) => app.inject({
-      method: 'POST', url: '/v2/signup/sessions', headers: { authorization: created.api_key },
-      payload: { business_name: 'A', user_email: 'a@example.com', callback_url: callback },
-    });
+    expect(JSON.parse((await runCli(['platforms', 'callbacks', 'list', created.platform_id, '--json'], env())).stdout)).toEqual([
+      'https://app.example.com',
+    ]);
+    const session = (callback: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: { authorization: created.api_key },
+        payload: { business_name: 'A', user_email: 'a@example.com', callback_url: callback },
+      });
     expect((await session('https://elsewhere.example/x')).statusCode).toBe(422);
     expect((await session('https://app.example.com/done')).statusCode).toBe(200);
     expect((await runCli(['platforms', 'callbacks', 'add', created.platform_id, 'ftp://x'], env())).code).toBe(2);
-    expect((await runCli(['platforms', 'callbacks', 'remove', created.platform_id, 'https://app.example.com'], env())).stdout).toContain('Removed');
+    expect((await runCli(['platforms', 'callbacks', 'remove', created.platform_id, 'https://app.example.com'], env())).stdout).toContain(
+      'Removed',
+    );
     expect((await session('https://elsewhere.example/x')).statusCode).toBe(200);
   });
 

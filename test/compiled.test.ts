@@ -36,7 +36,11 @@ const alive = (pid: number) => {
   }
 };
 
-async function until<T>(what: string, check: () => T | null | undefined | false | Promise<T | null | undefined | false>, output?: () => string): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  output?: () => string,
+): Promise<T> {
   const deadline = Date.now() + LIMIT_MS;
   for (;;) {
     const value = await check();
@@ -58,7 +62,15 @@ const childrenOf = (pid: number) => {
 async function npmStart(dataDir: string, groupLeader: boolean): Promise<NpmStart> {
   const npm = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...process.env, STATEHOUSE_DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: '', PUBLIC_BASE_URL: '' },
+    env: {
+      ...process.env,
+      STATEHOUSE_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: '',
+      PUBLIC_BASE_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: groupLeader,
   });
@@ -66,7 +78,9 @@ async function npmStart(dataDir: string, groupLeader: boolean): Promise<NpmStart
   npm.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   npm.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const output = () => out;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => npm.on('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    npm.on('exit', (code, signal) => r({ code, signal })),
+  );
   const url = await until('the listening line', () => /listening on (http:\/\/\S+)/.exec(out)?.[1], output);
   const apiKey = await until('the demo key', () => /^sh_key_\S+$/m.exec(out)?.[0], output);
   const entityId = /Demo legal entity \(active[^:]*: (le_\w+)/.exec(out)![1]!;
@@ -77,7 +91,11 @@ async function npmStart(dataDir: string, groupLeader: boolean): Promise<NpmStart
 
 /** Everything of one `npm start` is gone: npm, node, the postmaster. */
 async function expectAllGone(started: NpmStart) {
-  await until('npm, node and PostgreSQL to exit', () => !alive(started.npm.pid!) && !alive(started.nodePid) && !alive(started.postmasterPid), started.output);
+  await until(
+    'npm, node and PostgreSQL to exit',
+    () => !alive(started.npm.pid!) && !alive(started.nodePid) && !alive(started.postmasterPid),
+    started.output,
+  );
   expect(started.output()).toContain('shutdown complete');
 }
 
@@ -113,7 +131,9 @@ describe('the compiled build under npm start', { timeout: 180_000 }, () => {
     expect(css.status).toBe(200);
     expect((await css.text()).length).toBeGreaterThan(100);
     const auth = await fetch(`${started.url}/accounts/auth`, {
-      method: 'POST', headers: { authorization: started.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ legal_entity_id: started.entityId }),
+      method: 'POST',
+      headers: { authorization: started.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ legal_entity_id: started.entityId }),
     });
     const { access_token } = (await auth.json()) as { access_token: string };
     const tasks = await fetch(`${started.url}/v2/tasks`, { headers: { authorization: `Bearer ${access_token}` } });
@@ -130,8 +150,16 @@ describe('the compiled build under npm start', { timeout: 180_000 }, () => {
     running.push(started);
     expect(started.apiKey).toBe(keyOfFirstRun);
     const signup = await fetch(`${started.url}/v2/signup`, {
-      method: 'POST', headers: { authorization: started.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ user_email: 'a@example.com', business_name: 'Kept Key Inc', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2022-01-15' }),
+      method: 'POST',
+      headers: { authorization: started.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user_email: 'a@example.com',
+        business_name: 'Kept Key Inc',
+        entity_type: 'c_corp',
+        tax_class: 'corp',
+        incorporation_region: 'DE',
+        incorporated_date: '2022-01-15',
+      }),
     });
     expect(signup.status).toBe(200);
 
@@ -142,18 +170,28 @@ describe('the compiled build under npm start', { timeout: 180_000 }, () => {
 
   it('the binary stopped by SIGTERM while still starting finishes the start, then stops everything', async () => {
     const child = spawn(process.execPath, ['bin/statehouse.js', 'serve'], {
-      cwd: ROOT, env: { ...process.env, STATEHOUSE_DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: { ...process.env, STATEHOUSE_DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     // The database is up, the server not yet listening: a signal now used to leave PostgreSQL running.
-    await until('the embedded PostgreSQL to start', () => out.includes('embedded PostgreSQL started'), () => out);
+    await until(
+      'the embedded PostgreSQL to start',
+      () => out.includes('embedded PostgreSQL started'),
+      () => out,
+    );
     const postmasterPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out).toContain('shutdown complete');
-    await until('PostgreSQL to exit', () => !alive(postmasterPid), () => out);
+    await until(
+      'PostgreSQL to exit',
+      () => !alive(postmasterPid),
+      () => out,
+    );
   });
 });

@@ -32,8 +32,11 @@ describe('three servers started together on a fresh database', () => {
 
   it('as `statehouse serve` processes: all become ready, none exits, all stop cleanly', async () => {
     const env = {
-      DATABASE_URL: await freshDatabase(0), PORT: '0', LOG_LEVEL: 'warn',
-      PUBLIC_BASE_URL: 'http://statehouse.test', STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+      DATABASE_URL: await freshDatabase(0),
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_BASE_URL: 'http://statehouse.test',
+      STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
     };
     // startServe rejects with the process's output if it exits before listening.
     const servers = await Promise.all([1, 2, 3].map(() => startServe(env)));
@@ -51,10 +54,17 @@ describe('three servers started together on a fresh database', () => {
   // servers in this process: cheaper than three more process starts each.
   for (const round of [1, 2, 3]) {
     it(`round ${round} in one process: all start and become ready`, async () => {
-      const config = loadConfig({}, {
-        databaseUrl: await freshDatabase(round), port: 0, host: '127.0.0.1', logLevel: 'silent',
-        publicBaseUrl: 'http://statehouse.test', vaultKeys: [TEST_VAULT_KEY],
-      });
+      const config = loadConfig(
+        {},
+        {
+          databaseUrl: await freshDatabase(round),
+          port: 0,
+          host: '127.0.0.1',
+          logLevel: 'silent',
+          publicBaseUrl: 'http://statehouse.test',
+          vaultKeys: [TEST_VAULT_KEY],
+        },
+      );
       const started = await Promise.allSettled([1, 2, 3].map(() => startServer(config, () => {})));
       for (const result of started) if (result.status === 'fulfilled') inProcess.push(result.value);
       expect(started.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);

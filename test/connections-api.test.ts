@@ -28,7 +28,8 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
 
   beforeAll(async () => {
     fixture = await startConnectionsFixture();
-    ({ t, entityId, token, otherEntityId, otherToken, sent, newAccount, connect, getConnection, cancel, handler, advance, connectionIn } = fixture);
+    ({ t, entityId, token, otherEntityId, otherToken, sent, newAccount, connect, getConnection, cancel, handler, advance, connectionIn } =
+      fixture);
   });
   afterAll(async () => {
     await fixture?.close();
@@ -36,14 +37,29 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
 
   it('the transition table is enforced in one place, and a move happens only from an allowed status', async () => {
     const { id } = await connectionIn('pending');
-    await expect(transition(t.db, { connectionId: id, from: ['pending'], to: 'connected', reason: null })).rejects.toBeInstanceOf(InvalidTransitionError);
-    await expect(transition(t.db, { connectionId: id, from: ['canceled'], to: 'pending', reason: null })).rejects.toThrow("cannot move from 'canceled' to 'pending'");
+    await expect(transition(t.db, { connectionId: id, from: ['pending'], to: 'connected', reason: null })).rejects.toBeInstanceOf(
+      InvalidTransitionError,
+    );
+    await expect(transition(t.db, { connectionId: id, from: ['canceled'], to: 'pending', reason: null })).rejects.toThrow(
+      "cannot move from 'canceled' to 'pending'",
+    );
     expect(await transition(t.db, { connectionId: id, from: ['authenticating'], to: 'registering', reason: null })).toBeNull();
-    expect(await transition(t.db, { connectionId: id, legalEntityId: otherEntityId, from: ['pending'], to: 'canceled', reason: null })).toBeNull();
-    const moved = await transition(t.db, { connectionId: id, legalEntityId: entityId, from: ['pending', 'authenticating'], to: 'canceled', reason: 'test' });
+    expect(
+      await transition(t.db, { connectionId: id, legalEntityId: otherEntityId, from: ['pending'], to: 'canceled', reason: null }),
+    ).toBeNull();
+    const moved = await transition(t.db, {
+      connectionId: id,
+      legalEntityId: entityId,
+      from: ['pending', 'authenticating'],
+      to: 'canceled',
+      reason: 'test',
+    });
     expect(moved).toMatchObject({ id, status: 'canceled', status_reason: 'test', previous_status: 'pending' });
     const { events } = await expectConsistentLog(t.db, id);
-    expect(events.map((e) => [e.from_status, e.to_status, e.reason])).toEqual([[null, 'pending', null], ['pending', 'canceled', 'test']]);
+    expect(events.map((e) => [e.from_status, e.to_status, e.reason])).toEqual([
+      [null, 'pending', null],
+      ['pending', 'canceled', 'test'],
+    ]);
   });
 
   it('POST /accounts/connect returns a connect link and a pending connection', async () => {
@@ -54,7 +70,13 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
     expect(Object.keys(body).sort()).toEqual(['connect_url', 'connection', 'connection_id']);
     expect(body.connection_id).toBe(body.connection.id);
     expect(body.connect_url).toMatch(/^http:\/\/statehouse\.test\/hosted\/s\/[A-Za-z0-9_-]{40,}$/);
-    expect(body.connection).toMatchObject({ id: expect.stringMatching(/^conn_/), status: 'pending', account: null, agency_account_id: accountId, status_reason: null });
+    expect(body.connection).toMatchObject({
+      id: expect.stringMatching(/^conn_/),
+      status: 'pending',
+      account: null,
+      agency_account_id: accountId,
+      status_reason: null,
+    });
     expect(json(await getConnection(body.connection.id))).toEqual(body.connection);
     const row = await t.db.selectFrom('account_connections').selectAll().where('id', '=', body.connection.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ legal_entity_id: entityId, agency_account_id: accountId, login_id: null, status: 'pending' });
@@ -77,7 +99,12 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
     const accountId = await newAccount();
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: token }]) {
       const responses = await Promise.all([
-        t.app.inject({ method: 'POST', url: '/accounts/connect', headers, payload: { legal_entity_id: entityId, agency_account_id: accountId } }),
+        t.app.inject({
+          method: 'POST',
+          url: '/accounts/connect',
+          headers,
+          payload: { legal_entity_id: entityId, agency_account_id: accountId },
+        }),
         t.app.inject({ url: '/accounts/connections/conn_x', headers }),
         t.app.inject({ method: 'POST', url: '/accounts/connections/conn_x/cancel', headers }),
       ]);
@@ -96,11 +123,19 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
     expect(json(missing).detail).toEqual([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
     const empty = await t.app.inject({ method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: {} });
     expect(json(empty).detail.map((d: { loc: unknown[]; type: string }) => [d.loc, d.type])).toEqual([
-      [['body', 'legal_entity_id'], 'missing'], [['body', 'agency_account_id'], 'missing'],
+      [['body', 'legal_entity_id'], 'missing'],
+      [['body', 'agency_account_id'], 'missing'],
     ]);
-    const wrongType = await t.app.inject({ method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: 5 } });
+    const wrongType = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/connect',
+      headers: bearer(token),
+      payload: { legal_entity_id: entityId, agency_account_id: 5 },
+    });
     expect(wrongType.statusCode).toBe(422);
-    expect(json(wrongType).detail).toEqual([{ type: 'string_type', loc: ['body', 'agency_account_id'], msg: 'Input should be a valid string', input: 5 }]);
+    expect(json(wrongType).detail).toEqual([
+      { type: 'string_type', loc: ['body', 'agency_account_id'], msg: 'Input should be a valid string', input: 5 },
+    ]);
     const long = await getConnection('c'.repeat(65));
     expect(long.statusCode).toBe(422);
     expect(json(long).detail[0]).toMatchObject({ type: 'string_too_long', loc: ['path', 'connection_id'] });
@@ -120,7 +155,12 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
     expect(json(otherAccount)).toEqual({ detail: `Agency account '${otherAccountId}' not found` });
     expect(json(await connect('acct_unknown'))).toEqual({ detail: "Agency account 'acct_unknown' not found" });
 
-    for (const res of [await getConnection(otherConnection), await cancel(otherConnection), await getConnection('conn_unknown'), await cancel('conn_unknown')]) {
+    for (const res of [
+      await getConnection(otherConnection),
+      await cancel(otherConnection),
+      await getConnection('conn_unknown'),
+      await cancel('conn_unknown'),
+    ]) {
       expect(res.statusCode).toBe(404);
       expect(json(res).detail).toMatch(/^Connection 'conn_\w+' not found$/);
     }
@@ -150,9 +190,13 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
       const eventsBefore = await t.db.selectFrom('account_connection_events').select('id').where('connection_id', '=', id).execute();
       const res = await cancel(id);
       expect(res.statusCode, status).toBe(409);
-      expect(json(res)).toEqual({ detail: `Connection '${id}' is ${status}; only pending, authenticating or registering connections can be canceled` });
+      expect(json(res)).toEqual({
+        detail: `Connection '${id}' is ${status}; only pending, authenticating or registering connections can be canceled`,
+      });
       expect(await t.db.selectFrom('account_connections').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).toEqual(before);
-      expect(await t.db.selectFrom('account_connection_events').select('id').where('connection_id', '=', id).execute()).toEqual(eventsBefore);
+      expect(await t.db.selectFrom('account_connection_events').select('id').where('connection_id', '=', id).execute()).toEqual(
+        eventsBefore,
+      );
     }
   });
 
@@ -198,14 +242,20 @@ describe('connections API (POST /accounts/connect, GET and cancel /accounts/conn
     const stranded = await connectionIn('registering');
     const ancient = await connectionIn('authenticating');
     const fresh = await connectionIn('authenticating');
-    await t.db.updateTable('account_connections').set({ status_changed_at: sql<Date>`now() - interval '2 minutes'` }).where('id', '=', stranded.id).execute();
-    await t.db.updateTable('account_connections').set({ status_changed_at: sql<Date>`now() - make_interval(secs => ${GIVE_UP_AFTER_SECONDS + 60})` })
-      .where('id', '=', ancient.id).execute();
+    await t.db
+      .updateTable('account_connections')
+      .set({ status_changed_at: sql<Date>`now() - interval '2 minutes'` })
+      .where('id', '=', stranded.id)
+      .execute();
+    await t.db
+      .updateTable('account_connections')
+      .set({ status_changed_at: sql<Date>`now() - make_interval(secs => ${GIVE_UP_AFTER_SECONDS + 60})` })
+      .where('id', '=', ancient.id)
+      .execute();
     sent.length = 0;
     expect(await handler(SWEEP_JOB)({})).toEqual({ resent: 1, timedOut: 1 });
     expect(sent.map((s) => s.data.connection_id)).toEqual([stranded.id]);
     expect(sent.map((s) => s.data.connection_id)).not.toContain(fresh.id);
     expect(json(await getConnection(ancient.id))).toMatchObject({ status: 'disconnected', status_reason: TIMED_OUT_REASON });
   });
-
 });

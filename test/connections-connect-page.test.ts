@@ -5,11 +5,23 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVANCE_JOB, maskUserName } from '../src/modules/connections/connections.service.js';
-import { AUTH_REJECTED_REASON, REGISTER_REJECTED_REASON, sandboxIdNumber, sandboxTaxRate } from '../src/modules/connections/sandbox-connector.js';
+import {
+  AUTH_REJECTED_REASON,
+  REGISTER_REJECTED_REASON,
+  sandboxIdNumber,
+  sandboxTaxRate,
+} from '../src/modules/connections/sandbox-connector.js';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { openLink, type HostedBrowser } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';
-import { PASSWORD, USERNAME, TOTP_SEED, expectConsistentLog, startConnectionsFixture, type ConnectionsFixture } from './helpers/connections.js';
+import {
+  PASSWORD,
+  USERNAME,
+  TOTP_SEED,
+  expectConsistentLog,
+  startConnectionsFixture,
+  type ConnectionsFixture,
+} from './helpers/connections.js';
 
 describe('connections: the connect page', () => {
   let fixture: ConnectionsFixture;
@@ -69,8 +81,18 @@ describe('connections: the connect page', () => {
     const row = await t.db.selectFrom('account_connections').selectAll().where('id', '=', connection.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('authenticating');
     expect(row.login_id).not.toBeNull();
-    expect(await t.app.services.accounts.openLoginSecrets(entityId, row.login_id!)).toEqual({ username: USERNAME, password: PASSWORD, totp_seed: TOTP_SEED });
-    expect(sent).toEqual([{ name: ADVANCE_JOB, data: { connection_id: connection.id, not_before: expect.any(String) }, options: { startAfterSeconds: 0, transaction: expect.anything() } }]);
+    expect(await t.app.services.accounts.openLoginSecrets(entityId, row.login_id!)).toEqual({
+      username: USERNAME,
+      password: PASSWORD,
+      totp_seed: TOTP_SEED,
+    });
+    expect(sent).toEqual([
+      {
+        name: ADVANCE_JOB,
+        data: { connection_id: connection.id, not_before: expect.any(String) },
+        options: { startAfterSeconds: 0, transaction: expect.anything() },
+      },
+    ]);
 
     const progress = await b.get(path);
     expect(progress.body).not.toContain('http-equiv="refresh"');
@@ -79,7 +101,9 @@ describe('connections: the connect page', () => {
     expect(progress.body).not.toContain('name="password"');
     // A second post while in progress changes nothing.
     expect((await b.post(path, { username: 'x', password: 'y' })).statusCode).toBe(303);
-    expect((await t.db.selectFrom('account_connections').select('status').where('id', '=', connection.id).executeTakeFirstOrThrow()).status).toBe('authenticating');
+    expect(
+      (await t.db.selectFrom('account_connections').select('status').where('id', '=', connection.id).executeTakeFirstOrThrow()).status,
+    ).toBe('authenticating');
 
     expect(await advance(connection.id)).toBe('authenticating → registering');
     expect(sent).toHaveLength(2);
@@ -93,18 +117,31 @@ describe('connections: the connect page', () => {
 
     const api = json(await getConnection(connection.id));
     expect(api).toMatchObject({
-      id: connection.id, status: 'connected', status_reason: null,
+      id: connection.id,
+      status: 'connected',
+      status_reason: null,
       account: {
-        id: accountId, agency_account: { id: accountId, agency_id: 'ca-edd', region: 'CA', name: 'Payroll tax account' },
-        status: 'active', id_number: sandboxIdNumber(accountId), has_tpa: false, tax_rate_percent: sandboxTaxRate(accountId),
-        reporting_schedule: 'quarterly', balance: 0, notices: [],
+        id: accountId,
+        agency_account: { id: accountId, agency_id: 'ca-edd', region: 'CA', name: 'Payroll tax account' },
+        status: 'active',
+        id_number: sandboxIdNumber(accountId),
+        has_tpa: false,
+        tax_rate_percent: sandboxTaxRate(accountId),
+        reporting_schedule: 'quarterly',
+        balance: 0,
+        notices: [],
         account_login: { login_url: expect.stringMatching(/^https?:\/\//), user_name: maskUserName(USERNAME), two_factor_enabled: true },
       },
     });
     expect(api.account.history).toHaveLength(4);
     expect(api.account.history[3]).toEqual({
-      period_start_date: expect.stringMatching(/^\d{4}-\d{2}-01$/), period_end_date: expect.any(String), payment_date: expect.any(String),
-      filing_date: expect.any(String), payment_amount: expect.any(Number), amount_due: expect.any(Number), amount_applied: expect.any(Number),
+      period_start_date: expect.stringMatching(/^\d{4}-\d{2}-01$/),
+      period_end_date: expect.any(String),
+      payment_date: expect.any(String),
+      filing_date: expect.any(String),
+      payment_amount: expect.any(Number),
+      amount_due: expect.any(Number),
+      amount_applied: expect.any(Number),
       raw_data: { source: 'sandbox', quarter: expect.stringMatching(/^\d{4}-Q[1-4]$/) },
     });
     expect(JSON.stringify(api)).not.toContain(PASSWORD);
@@ -114,9 +151,16 @@ describe('connections: the connect page', () => {
 
     const accounts = json(await t.app.inject({ url: '/v2/agency_accounts?region=CA', headers: bearer(token) }));
     const data = accounts.find((a: { id: string }) => a.id === accountId).data;
-    expect(data).toContainEqual({ name: 'Account number', description: expect.any(String), value: sandboxIdNumber(accountId), status: 'done' });
+    expect(data).toContainEqual({
+      name: 'Account number',
+      description: expect.any(String),
+      value: sandboxIdNumber(accountId),
+      status: 'done',
+    });
     // The login the connector used is now marked as usable for automation.
-    const [login] = json(await t.app.inject({ url: '/v2/logins?region=CA', headers: bearer(token) })).filter((l: { id: string }) => l.id === row.login_id);
+    const [login] = json(await t.app.inject({ url: '/v2/logins?region=CA', headers: bearer(token) })).filter(
+      (l: { id: string }) => l.id === row.login_id,
+    );
     expect(login.is_supported).toBe(true);
 
     // The session opens only its own connection.
@@ -134,7 +178,11 @@ describe('connections: the connect page', () => {
     await b.get(path);
     await b.post(path, { username: USERNAME, password: `wrong-fail-auth-${PASSWORD}` });
     expect(await advance(connection.id)).toBe('authenticating → disconnected');
-    expect(json(await getConnection(connection.id))).toMatchObject({ status: 'disconnected', status_reason: AUTH_REJECTED_REASON, account: null });
+    expect(json(await getConnection(connection.id))).toMatchObject({
+      status: 'disconnected',
+      status_reason: AUTH_REJECTED_REASON,
+      account: null,
+    });
     const failed = await b.get(path);
     expect(failed.body).toContain('We could not connect the account');
     expect(failed.body).toContain(AUTH_REJECTED_REASON);
@@ -148,7 +196,14 @@ describe('connections: the connect page', () => {
     const logins = await t.db.selectFrom('account_logins').select('id').where('agency_account_id', '=', accountId).execute();
     expect(logins).toHaveLength(1);
     const { events } = await expectConsistentLog(t.db, connection.id);
-    expect(events.map((e) => e.to_status)).toEqual(['pending', 'authenticating', 'disconnected', 'authenticating', 'registering', 'connected']);
+    expect(events.map((e) => e.to_status)).toEqual([
+      'pending',
+      'authenticating',
+      'disconnected',
+      'authenticating',
+      'registering',
+      'connected',
+    ]);
   });
 
   it('a registration the agency refuses disconnects from registering', async () => {
@@ -174,9 +229,18 @@ describe('connections: the connect page', () => {
   });
 
   it('never writes a password in plain text to the database or the log', async () => {
-    const tables = ['account_logins', 'account_connections', 'account_connection_events', 'agency_accounts', 'hosted_sessions', 'hosted_browser_sessions'];
+    const tables = [
+      'account_logins',
+      'account_connections',
+      'account_connection_events',
+      'agency_accounts',
+      'hosted_sessions',
+      'hosted_browser_sessions',
+    ];
     for (const table of tables) {
-      const { rows } = await sql<{ dump: string }>`select coalesce(string_agg(t::text, ' '), '') as dump from ${sql.table(table)} t`.execute(t.db);
+      const { rows } = await sql<{
+        dump: string;
+      }>`select coalesce(string_agg(t::text, ' '), '') as dump from ${sql.table(table)} t`.execute(t.db);
       expect(rows[0]!.dump, table).not.toContain(PASSWORD);
       expect(rows[0]!.dump, table).not.toContain(Buffer.from(PASSWORD).toString('hex'));
     }
@@ -201,8 +265,17 @@ describe('connections on the durable job queue', () => {
   afterAll(async () => t.close());
 
   async function submit(password: string) {
-    const accountId = (await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
-    const { connect_url, connection } = json(await t.app.inject({ method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId } }));
+    const accountId = (
+      await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })
+    ).id;
+    const { connect_url, connection } = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/accounts/connect',
+        headers: bearer(token),
+        payload: { legal_entity_id: entityId, agency_account_id: accountId },
+      }),
+    );
     const b = (await openLink(t.app, connect_url)).browser!;
     await b.get(`/hosted/connections/${connection.id}`);
     expect((await b.post(`/hosted/connections/${connection.id}`, { username: USERNAME, password })).statusCode).toBe(303);
@@ -231,7 +304,9 @@ describe('connections on the durable job queue', () => {
       return c.status === 'disconnected' && c;
     }, 'disconnected');
     expect(done).toMatchObject({ status_reason: AUTH_REJECTED_REASON, account: null });
-    const { rows } = await sql<{ dump: string }>`select coalesce(string_agg(j.data::text, ' '), '') as dump from pgboss.job j`.execute(t.db);
+    const { rows } = await sql<{ dump: string }>`select coalesce(string_agg(j.data::text, ' '), '') as dump from pgboss.job j`.execute(
+      t.db,
+    );
     expect(rows[0]!.dump).toContain(id);
     expect(rows[0]!.dump).not.toContain(PASSWORD);
   });

@@ -21,7 +21,9 @@ const NEVER_BY_ITSELF_MS = 600_000;
 
 /** Makes the queued connector steps due now (pg-boss's start_after, and the handler's sub-second wait). */
 const releaseSteps = (db: Db) =>
-  sql`update pgboss.job set start_after = now(), data = data - 'not_before' where name = ${ADVANCE_JOB} and state in ('created', 'retry')`.execute(db);
+  sql`update pgboss.job set start_after = now(), data = data - 'not_before' where name = ${ADVANCE_JOB} and state in ('created', 'retry')`.execute(
+    db,
+  );
 
 describe('a connection survives restarts in the middle', () => {
   let url: string;
@@ -39,10 +41,18 @@ describe('a connection survives restarts in the middle', () => {
 
   beforeAll(async () => {
     url = await createTestDatabase(inject('testCluster'));
-    config = loadConfig({}, {
-      databaseUrl: url, port: 0, host: '127.0.0.1', logLevel: 'silent', publicBaseUrl: 'http://statehouse.test',
-      sandboxConnectorStepMs: NEVER_BY_ITSELF_MS, vaultKeys: [TEST_VAULT_KEY],
-    });
+    config = loadConfig(
+      {},
+      {
+        databaseUrl: url,
+        port: 0,
+        host: '127.0.0.1',
+        logLevel: 'silent',
+        publicBaseUrl: 'http://statehouse.test',
+        sandboxConnectorStepMs: NEVER_BY_ITSELF_MS,
+        vaultKeys: [TEST_VAULT_KEY],
+      },
+    );
   });
   afterAll(async () => {
     for (const server of running) await server.close();
@@ -52,10 +62,17 @@ describe('a connection survives restarts in the middle', () => {
   /** A platform, an entity with an EDD account, and a connection whose credentials were just submitted. */
   async function connectionWithCredentials(server: RunningServer, platformName: string, password: string) {
     const { entityId, token } = await createPlatformWithEntity({ app: server.app, db: server.database.db }, platformName);
-    const accountId = (await server.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
-    const { connect_url, connection } = json(await server.app.inject({
-      method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId },
-    }));
+    const accountId = (
+      await server.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })
+    ).id;
+    const { connect_url, connection } = json(
+      await server.app.inject({
+        method: 'POST',
+        url: '/accounts/connect',
+        headers: bearer(token),
+        payload: { legal_entity_id: entityId, agency_account_id: accountId },
+      }),
+    );
     const id = connection.id as string;
     const browser = (await openLink(server.app, connect_url)).browser!;
     await browser.get(`/hosted/connections/${id}`);
@@ -103,7 +120,10 @@ describe('a connection survives restarts in the middle', () => {
 
     const events = await eventsOf(third.database.db, id);
     expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
-      [null, 'pending'], ['pending', 'authenticating'], ['authenticating', 'registering'], ['registering', 'connected'],
+      [null, 'pending'],
+      ['pending', 'authenticating'],
+      ['authenticating', 'registering'],
+      ['registering', 'connected'],
     ]);
     const api = json(await third.app.inject({ url: `/accounts/connections/${id}`, headers: bearer(token) }));
     expect(api).toMatchObject({ id, status: 'connected', account: { id: accountId, status: 'active' } });
@@ -121,7 +141,10 @@ describe('a connection survives restarts in the middle', () => {
     const observer = createDb(url, 1);
     const statusOf = () => statusIn(observer, id);
     const child = await startServe({
-      DATABASE_URL: url, SANDBOX_CONNECTOR_STEP_MS: String(NEVER_BY_ITSELF_MS), STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), LOG_LEVEL: 'silent',
+      DATABASE_URL: url,
+      SANDBOX_CONNECTOR_STEP_MS: String(NEVER_BY_ITSELF_MS),
+      STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+      LOG_LEVEL: 'silent',
     });
     try {
       await releaseSteps(observer);
@@ -144,7 +167,10 @@ describe('a connection survives restarts in the middle', () => {
     await waitForStatus(probe.database.db, id, 'connected', 60_000, 50);
     const events = await eventsOf(probe.database.db, id);
     expect(events.map((e) => [e.from_status, e.to_status])).toEqual([
-      [null, 'pending'], ['pending', 'authenticating'], ['authenticating', 'registering'], ['registering', 'connected'],
+      [null, 'pending'],
+      ['pending', 'authenticating'],
+      ['authenticating', 'registering'],
+      ['registering', 'connected'],
     ]);
     await stop(probe);
   });

@@ -68,9 +68,11 @@ describe('the embedded PostgreSQL is killed (SIGKILL) under a steady write load'
     };
     // Three writers in parallel until the database has been killed, refused writes, and taken 20 writes again.
     const done = () => (refused > 0 && ackedAfterRefusal >= 20) || sent >= 20_000;
-    const writers = Promise.all([1, 2, 3].map(async () => {
-      while (!done()) await write();
-    }));
+    const writers = Promise.all(
+      [1, 2, 3].map(async () => {
+        while (!done()) await write();
+      }),
+    );
 
     const readiness: number[] = [];
     await waitUntil(() => acknowledged.length >= 20, 'some acknowledged writes');
@@ -78,11 +80,15 @@ describe('the embedded PostgreSQL is killed (SIGKILL) under a steady write load'
     killed = true;
     process.kill(pid, 'SIGKILL');
     // Readiness goes 503 while the database is away, then 200 once the supervisor has restarted it.
-    await waitUntil(async () => {
-      const status = (await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(30_000) })).status;
-      if (readiness.at(-1) !== status) readiness.push(status);
-      return readiness.includes(503) && status === 200;
-    }, '/readyz 503 then 200', { timeoutMs: 90_000, intervalMs: 20 });
+    await waitUntil(
+      async () => {
+        const status = (await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(30_000) })).status;
+        if (readiness.at(-1) !== status) readiness.push(status);
+        return readiness.includes(503) && status === 200;
+      },
+      '/readyz 503 then 200',
+      { timeoutMs: 90_000, intervalMs: 20 },
+    );
     await writers;
     expect(refused).toBeGreaterThan(0);
     expect(ackedAfterRefusal).toBeGreaterThanOrEqual(20);
@@ -95,7 +101,9 @@ describe('the embedded PostgreSQL is killed (SIGKILL) under a steady write load'
     // Every write that was answered 200 is there.
     for (const legalEntityId of acknowledged) {
       const response = await fetch(`${base}/accounts/auth`, {
-        method: 'POST', headers: { authorization: apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ legal_entity_id: legalEntityId }),
+        method: 'POST',
+        headers: { authorization: apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ legal_entity_id: legalEntityId }),
       });
       expect(response.status, legalEntityId).toBe(200);
     }
@@ -114,25 +122,27 @@ async function relayTo(target: URL) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
   let port = 0;
-  const open = () => new Promise<void>((resolve) => {
-    server = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 5432), target.hostname);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => {});
-      }
-      client.pipe(upstream).pipe(client);
+  const open = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 5432), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => {});
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
     });
-    server.listen(port, '127.0.0.1', () => {
-      port = (server!.address() as net.AddressInfo).port;
-      resolve();
+  const cut = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server!.close(() => resolve());
     });
-  });
-  const cut = () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.destroy();
-    server!.close(() => resolve());
-  });
   await open();
   const url = new URL(target);
   url.hostname = '127.0.0.1';
@@ -170,7 +180,13 @@ describe('requests that need an unreachable database', () => {
     const first = await signup();
     expect(first.statusCode).toBe(200);
     const legalEntityId = first.json().legal_entity_id as string;
-    const token = () => app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: legalEntityId } });
+    const token = () =>
+      app.inject({
+        method: 'POST',
+        url: '/accounts/auth',
+        headers: { authorization: apiKey },
+        payload: { legal_entity_id: legalEntityId },
+      });
     expect((await token()).statusCode).toBe(200);
 
     await relay.cut();
@@ -207,13 +223,16 @@ describe('requests that need an unreachable database', () => {
       await queue.stop();
       await observer.destroy();
     };
-    await queue.work([{
-      name: 'faults.echo', pollingIntervalSeconds: 0.5,
-      handler: async (data) => {
-        runs.push(data.n as number);
-        if (data.n === 1) await gate; // still running when the database goes away
+    await queue.work([
+      {
+        name: 'faults.echo',
+        pollingIntervalSeconds: 0.5,
+        handler: async (data) => {
+          runs.push(data.n as number);
+          if (data.n === 1) await gate; // still running when the database goes away
+        },
       },
-    }]);
+    ]);
     await queue.send('faults.echo', { n: 1 });
     await waitUntil(() => runs.includes(1), 'job 1 to start');
 
@@ -223,9 +242,18 @@ describe('requests that need an unreachable database', () => {
     await expect(queue.send('faults.echo', { n: 2 })).rejects.toThrow();
 
     await relay.open();
-    await waitUntil(() => queue.send('faults.echo', { n: 3 }).then(() => true, () => false), 'a send to succeed again', { timeoutMs: 60_000, intervalMs: 200 });
+    await waitUntil(
+      () =>
+        queue.send('faults.echo', { n: 3 }).then(
+          () => true,
+          () => false,
+        ),
+      'a send to succeed again',
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
     await waitUntil(() => runs.includes(3), 'the job after the outage');
-    const stateOf = async (n: number) => (await sql<{ state: string }>`select state from pgboss.job where data->>'n' = ${String(n)}`.execute(observer)).rows[0]?.state;
+    const stateOf = async (n: number) =>
+      (await sql<{ state: string }>`select state from pgboss.job where data->>'n' = ${String(n)}`.execute(observer)).rows[0]?.state;
     await waitUntil(async () => (await stateOf(1)) === 'completed', 'job 1 recorded as completed');
     expect(runs.filter((n) => n === 1)).toHaveLength(1);
     expect(lines.filter((l) => !l.startsWith('database unavailable'))).toEqual([]);

@@ -43,7 +43,9 @@ describe('statehouse serve on the embedded PostgreSQL', { timeout: 120_000 }, ()
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout).api_key;
     const signup = await fetch(`${server.url}/v2/signup`, {
-      method: 'POST', headers: { authorization: key, 'content-type': 'application/json' }, body: JSON.stringify(VALID_SIGNUP_V2),
+      method: 'POST',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify(VALID_SIGNUP_V2),
     });
     expect(signup.status).toBe(200);
   });
@@ -84,7 +86,9 @@ describe('statehouse serve on the embedded PostgreSQL', { timeout: 120_000 }, ()
     const entity = /Demo legal entity \(active[^:]*: (le_\w+)/.exec(out)?.[1];
     expect(key && entity).toBeTruthy();
     const auth = await fetch(`${server.url}/accounts/auth`, {
-      method: 'POST', headers: { authorization: key!, 'content-type': 'application/json' }, body: JSON.stringify({ legal_entity_id: entity }),
+      method: 'POST',
+      headers: { authorization: key!, 'content-type': 'application/json' },
+      body: JSON.stringify({ legal_entity_id: entity }),
     });
     const { access_token } = (await auth.json()) as { access_token: string };
     const locations = await fetch(`${server.url}/locations`, { headers: { authorization: `Bearer ${access_token}` } });
@@ -105,7 +109,9 @@ describe('statehouse serve on the embedded PostgreSQL', { timeout: 120_000 }, ()
     expect(after).toBe(before);
     expect((await stat(path.join(dataDir, 'demo-api-key'))).mode & 0o777).toBe(0o600);
     const signup = await fetch(`${server.url}/v2/signup`, {
-      method: 'POST', headers: { authorization: after!, 'content-type': 'application/json' }, body: JSON.stringify(VALID_SIGNUP_V2),
+      method: 'POST',
+      headers: { authorization: after!, 'content-type': 'application/json' },
+      body: JSON.stringify(VALID_SIGNUP_V2),
     });
     expect(signup.status).toBe(200);
   });
@@ -130,4 +136,3 @@ describe('migrations', () => {
     await admin(adminUrl, (c) => c.query(`drop database ${name} with (force)`));
   });
 });
-

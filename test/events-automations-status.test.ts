@@ -34,18 +34,24 @@ describe('events: automations run by the sandbox connector', () => {
 
     const changes = automationEvents(events, automationId);
     expect(changes.map((e) => e.data.object.status)).toEqual(['started', 'waiting_on_state', 'complete']);
-    for (const e of changes) expect(e).toMatchObject({ platform_id: owner.platformId, legal_entity_id: owner.entityId, data: { changed: ['status'] } });
+    for (const e of changes)
+      expect(e).toMatchObject({ platform_id: owner.platformId, legal_entity_id: owner.entityId, data: { changed: ['status'] } });
     expect(changes.at(-1)!.data.object).toEqual(json(await owner.get(task.id)));
 
     // The task went in progress with the start and done with the completion, each right after its automation's event.
     const taskChanges = taskStatusEvents(events, task.id);
     expect(taskChanges.map((e) => e.data.object.status)).toEqual(['in-progress', 'done']);
     expect(events.indexOf(taskChanges[1]!)).toBe(events.indexOf(changes[2]!) + 1);
-    expect(taskChanges[1]!.data.object).toMatchObject(json(await f.t.app.inject({ url: `/v2/tasks/${task.id}`, headers: bearer(owner.token) })));
+    expect(taskChanges[1]!.data.object).toMatchObject(
+      json(await f.t.app.inject({ url: `/v2/tasks/${task.id}`, headers: bearer(owner.token) })),
+    );
 
     // Completion recorded the account (with its login) and the confirmation in its transaction.
     const outputs = changes.at(-1)!.data.object.outputs as { agency_account_id: string; login_id: string; document_id: string };
-    expect(events.find((e) => e.type === 'agency_account.created')!.data.object).toMatchObject({ id: outputs.agency_account_id, logins: [{ id: outputs.login_id }] });
+    expect(events.find((e) => e.type === 'agency_account.created')!.data.object).toMatchObject({
+      id: outputs.agency_account_id,
+      logins: [{ id: outputs.login_id }],
+    });
     expect(events.find((e) => e.type === 'login.created')!.data.object).toMatchObject({ id: outputs.login_id });
     expect(events.find((e) => e.type === 'mail.received')!.data.object).toMatchObject({ id: outputs.document_id });
     // The sensitive input stays sealed: masked in the payload as in the API.
@@ -76,7 +82,7 @@ describe('events: automations in the operator queue', () => {
   });
   afterAll(() => f?.close());
 
-  it('request-response, the owner\'s answer and cancel each record their event; a claim (no status change) and a refused action none', async () => {
+  it("request-response, the owner's answer and cancel each record their event; a claim (no status change) and a refused action none", async () => {
     const owner = await f.entity();
     const task = await owner.task(EDD);
     const automationId = json<{ id: string }>(await owner.automate(task.id, EDD_INPUT)).id;
@@ -84,7 +90,12 @@ describe('events: automations in the operator queue', () => {
       f.t.app.inject({ method: 'POST', url: `/operator/v1/automations/${automationId}/${action}`, headers: op, payload });
     expect((await call('claim')).statusCode).toBe(200);
     expect((await call('request-response', { message: 'Which date did you first pay wages?' })).statusCode).toBe(200);
-    const answered = await f.t.app.inject({ method: 'POST', url: `/tasks/${task.id}/automation/answer`, headers: bearer(owner.token), payload: { response: 'On 2026-11-20.' } });
+    const answered = await f.t.app.inject({
+      method: 'POST',
+      url: `/tasks/${task.id}/automation/answer`,
+      headers: bearer(owner.token),
+      payload: { response: 'On 2026-11-20.' },
+    });
     expect(answered.statusCode, answered.body).toBe(200);
     expect((await call('cancel', { reason: 'The agency closed the registration' })).statusCode).toBe(200);
 

@@ -30,7 +30,11 @@ describe('events: connection status changes', () => {
     expect((await browser.post(page, { username: USERNAME, password: PASSWORD, totp_seed: TOTP_SEED })).statusCode).toBe(303);
     const authenticating = await statusEvents(connection.id);
     expect(authenticating).toHaveLength(1);
-    expect(authenticating[0]).toMatchObject({ platform_id: expect.any(String), legal_entity_id: f.entityId, data: { changed: ['status'], object: { status: 'authenticating' } } });
+    expect(authenticating[0]).toMatchObject({
+      platform_id: expect.any(String),
+      legal_entity_id: f.entityId,
+      data: { changed: ['status'], object: { status: 'authenticating' } },
+    });
     expect(await f.advance(connection.id)).toBe('authenticating → registering');
     expect(await f.advance(connection.id)).toBe('registering → connected');
 
@@ -39,12 +43,18 @@ describe('events: connection status changes', () => {
     expect(moves.at(-1)!.data.object).toEqual(json(await f.getConnection(connection.id)));
 
     // The page's new login, and the data the sync learned, are the account's own events.
-    const { login_id: loginId } = await f.t.db.selectFrom('account_connections').select('login_id').where('id', '=', connection.id).executeTakeFirstOrThrow();
+    const { login_id: loginId } = await f.t.db
+      .selectFrom('account_connections')
+      .select('login_id')
+      .where('id', '=', connection.id)
+      .executeTakeFirstOrThrow();
     const logins = await eventsOf(f.t, f.entityId, ['login.created']);
     expect(logins.filter((e) => e.data.object.id === loginId)).toHaveLength(1);
     const updates = (await eventsOf(f.t, f.entityId, ['agency_account.updated'])).filter((e) => e.data.object.id === accountId);
     expect(updates.map((e) => e.data.changed)).toEqual([['logins'], ['data']]);
-    const listed = json<Record<string, unknown>[]>(await f.t.app.inject({ url: '/v2/agency_accounts', headers: { authorization: `Bearer ${f.token}` } }));
+    const listed = json<Record<string, unknown>[]>(
+      await f.t.app.inject({ url: '/v2/agency_accounts', headers: { authorization: `Bearer ${f.token}` } }),
+    );
     expect(updates[1]!.data.object).toEqual(listed.find((a) => a.id === accountId));
 
     const text = await eventsText(f.t, f.entityId);

@@ -22,14 +22,26 @@ describe('events log: what the changes record', () => {
 
   it('signup plans tasks (task.created with the v2 task); the hosted wizard changes the profile and completes (legal_entity.updated, then signup_completed)', async () => {
     // A hosted signup session with little known: the owner's wizard steps fill the profile in.
-    const signup = await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: VALID_SIGNUP_HOSTED });
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/v2/signup/sessions',
+      headers: { authorization: apiKey },
+      payload: VALID_SIGNUP_HOSTED,
+    });
     expect(signup.statusCode).toBe(200);
     const { legal_entity_id: entityId, url } = json(signup);
     expect((await finishSignup(t.app, url)).statusCode).toBeLessThan(400);
     const events = await ofEntity(entityId, (e) => e.some((x) => x.type === 'legal_entity.signup_completed'));
     const created = events.filter((e) => e.type === 'task.created');
     expect(created.length, JSON.stringify(events.map((e) => [e.type, e.data.changed]))).toBeGreaterThan(0);
-    const token = json(await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } })).access_token;
+    const token = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/accounts/auth',
+        headers: { authorization: apiKey },
+        payload: { legal_entity_id: entityId },
+      }),
+    ).access_token;
     // Every payload is the v2 task as the API shows it (planning builds them from the inserted rows, not read back).
     // Compared with the task now, so only tasks no later event changed; a later step may update or delete some.
     let compared = 0;
@@ -67,12 +79,27 @@ describe('events log: what the changes record', () => {
     const tasks = json<V2Task[]>(await t.app.inject({ url: '/v2/tasks?page_size=500', headers: bearer(token) }));
     const requirement = tasks.find((x) => x.source.type === 'requirement')!;
     const question = tasks.find((x) => x.source.question_id === 'has-employees')!;
-    expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${requirement.id}`, headers: bearer(token), payload: { status: 'done' } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: bearer(token), payload: { answer: true } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${requirement.id}`, headers: bearer(token), payload: { status: 'done' } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: `/v2/tasks/questions/${question.id}`,
+          headers: bearer(token),
+          payload: { answer: true },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     const events = await ofEntity(entityId, (e) => e.some((x) => x.type === 'task.updated' && x.data.object.id === question.id));
     const added = events.find((e) => e.type === 'location.updated' && e.data.changed!.includes('location'))!;
-    expect(added.data.object).toEqual({ location: expect.objectContaining({ code: 'NY' }), config: { has_employees: null, has_physical_location: null, employee_count: null } });
+    expect(added.data.object).toEqual({
+      location: expect.objectContaining({ code: 'NY' }),
+      config: { has_employees: null, has_physical_location: null, employee_count: null },
+    });
     const done = events.find((e) => e.type === 'task.updated' && e.data.object.id === requirement.id)!;
     expect(done.data.changed).toEqual(['status']);
     expect(done.data.object.status).toBe('done');
@@ -81,12 +108,18 @@ describe('events log: what the changes record', () => {
     expect(answered.data.changed!.slice(0, 2)).toEqual(['answer', 'status']);
     expect(answered.data.object.source.answer).toBe('true');
     const fact = events.filter((e) => e.type === 'location.updated').at(-1)!;
-    expect(fact.data).toEqual({ object: { location: expect.objectContaining({ code: 'NY' }), config: expect.objectContaining({ has_employees: true }) }, changed: ['has_employees'] });
+    expect(fact.data).toEqual({
+      object: { location: expect.objectContaining({ code: 'NY' }), config: expect.objectContaining({ has_employees: true }) },
+      changed: ['has_employees'],
+    });
     // The answer, its location fact and the tasks they planned: one transaction, so adjacent in the log.
     const at = events.indexOf(answered);
     expect(events.slice(events.indexOf(fact), at + 1).every((e) => e.type === 'location.updated' || e.type.startsWith('task.'))).toBe(true);
     // Setting the status a task already has changes nothing and records nothing.
-    expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${requirement.id}`, headers: bearer(token), payload: { status: 'done' } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${requirement.id}`, headers: bearer(token), payload: { status: 'done' } }))
+        .statusCode,
+    ).toBe(200);
     const sentinel = await t.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: bearer(token), payload: { employee_count: 1 } });
     expect(sentinel.statusCode).toBe(200);
     const after = await ofEntity(entityId, (e) => e.some((x) => x.type === 'location.updated' && x.data.object.location.code === 'CA'));
@@ -96,12 +129,18 @@ describe('events log: what the changes record', () => {
   it('a refused change records nothing; payroll connects and disconnects once each', async () => {
     const { entityId, token } = await signupWithToken(t.app, apiKey, { business_name: 'Locked Inc' });
     expect((await t.app.inject({ method: 'PUT', url: '/locations/NY', headers: bearer(token) })).statusCode).toBe(200);
-    const question = json<V2Task[]>(await t.app.inject({ url: '/v2/tasks?region=NY&type=question', headers: bearer(token) }))
-      .find((x) => x.source.question_id === 'has-employees')!;
+    const question = json<V2Task[]>(await t.app.inject({ url: '/v2/tasks?region=NY&type=question', headers: bearer(token) })).find(
+      (x) => x.source.question_id === 'has-employees',
+    )!;
     await connectPayroll(t.app, apiKey, entityId);
     const before = await ofEntity(entityId, (e) => e.some((x) => x.type === 'payroll.connected'));
     // The answer is stored, then the payroll lock refuses the location fact: the transaction rolls back, events too.
-    const refused = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: bearer(token), payload: { answer: true } });
+    const refused = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/questions/${question.id}`,
+      headers: bearer(token),
+      payload: { answer: true },
+    });
     expect(refused.statusCode).toBe(409);
     const disconnect = { method: 'DELETE' as const, url: '/v2/auth/payroll', headers: bearer(token) };
     expect((await t.app.inject(disconnect)).statusCode).toBe(200);
@@ -109,19 +148,31 @@ describe('events log: what the changes record', () => {
     const after = await ofEntity(entityId, (e) => e.some((x) => x.type === 'payroll.disconnected'));
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.slice(before.length).map((e) => e.type)).toEqual(['payroll.disconnected']);
-    expect(after.find((e) => e.type === 'payroll.connected')!.data.object).toEqual({ legal_entity_id: entityId, connected: true, last_payroll_update: null });
+    expect(after.find((e) => e.type === 'payroll.connected')!.data.object).toEqual({
+      legal_entity_id: entityId,
+      connected: true,
+      last_payroll_update: null,
+    });
     expect(after.at(-1)!.data.object).toEqual({ legal_entity_id: entityId, connected: false, last_payroll_update: null });
   });
 
   it('a payroll report records the locations it adds or changes and the tasks they plan', async () => {
     const { entityId, token } = await signupWithToken(t.app, apiKey, { business_name: 'Synced Inc' });
     await connectPayroll(t.app, apiKey, entityId);
-    const report = await t.app.inject({ method: 'PUT', url: '/v2/payroll/employees', headers: bearer(token), payload: { regions: [{ region: 'WA', employee_count: 4 }] } });
+    const report = await t.app.inject({
+      method: 'PUT',
+      url: '/v2/payroll/employees',
+      headers: bearer(token),
+      payload: { regions: [{ region: 'WA', employee_count: 4 }] },
+    });
     expect(report.statusCode).toBe(200);
     const events = await ofEntity(entityId, (e) => e.some((x) => x.type === 'location.updated'));
     const location = events.find((e) => e.type === 'location.updated')!;
     expect(location.data).toEqual({
-      object: { location: expect.objectContaining({ code: 'WA' }), config: { has_employees: true, has_physical_location: null, employee_count: 4 } },
+      object: {
+        location: expect.objectContaining({ code: 'WA' }),
+        config: { has_employees: true, has_physical_location: null, employee_count: 4 },
+      },
       changed: ['location', 'has_employees', 'employee_count'],
     });
     const planned = events.slice(events.indexOf(location) + 1).filter((e) => e.type === 'task.created');

@@ -19,7 +19,12 @@ describe('events log: GET /v2/events', () => {
       const entity = await signupWithToken(t.app, apiKey, { business_name: name });
       entities.push(entity);
       for (const region of ['CA', 'NY', 'TX', 'WA']) {
-        const put = await t.app.inject({ method: 'PUT', url: `/v2/regions/${region}`, headers: bearer(entity.token), payload: { employee_count: 3 } });
+        const put = await t.app.inject({
+          method: 'PUT',
+          url: `/v2/regions/${region}`,
+          headers: bearer(entity.token),
+          payload: { employee_count: 3 },
+        });
         expect(put.statusCode).toBe(200);
       }
     }
@@ -27,7 +32,15 @@ describe('events log: GET /v2/events', () => {
   }, 120_000);
   afterAll(async () => t.close());
 
-  const allOf = (key: string) => eventsUntil(t.app, key, (events) => events.some((e) => e.type === 'location.updated' && e.legal_entity_id === entities.at(-1)?.entityId && e.data.object.location.code === 'WA') || key === otherKey);
+  const allOf = (key: string) =>
+    eventsUntil(
+      t.app,
+      key,
+      (events) =>
+        events.some(
+          (e) => e.type === 'location.updated' && e.legal_entity_id === entities.at(-1)?.entityId && e.data.object.location.code === 'WA',
+        ) || key === otherKey,
+    );
 
   it('pages through every event once, oldest first, with the /v2 paging headers', async () => {
     const everything = await allOf(apiKey);
@@ -96,7 +109,12 @@ describe('events log: GET /v2/events', () => {
       expect(json(bad).detail[0].loc).toEqual(['query', 'limit']);
     }
     const withToken = await t.app.inject({ url: '/v2/events', headers: bearer(entities[0]!.token) });
-    const authWithToken = await t.app.inject({ method: 'POST', url: '/v2/auth', headers: bearer(entities[0]!.token), payload: { legal_entity_id: entities[0]!.entityId } });
+    const authWithToken = await t.app.inject({
+      method: 'POST',
+      url: '/v2/auth',
+      headers: bearer(entities[0]!.token),
+      payload: { legal_entity_id: entities[0]!.entityId },
+    });
     expect(withToken.statusCode).toBe(authWithToken.statusCode);
     expect(json(withToken)).toEqual(json(authWithToken));
     expect((await t.app.inject({ url: '/v2/events' })).statusCode).toBe(401);

@@ -53,7 +53,10 @@ describe('events: mail received', () => {
     const file = path.join(f.dataDir, 'cli-notice.pdf');
     await writeFile(file, tinyPdf('cli event'));
     const env = { DATABASE_URL: f.t.url, STATEHOUSE_DATA_DIR: f.dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') };
-    const result = await runCli(['mail', 'upload', '--entity', f.entityB, '--file', file, '--region', 'TX', '--sender', 'Texas Workforce Commission', '--json'], env);
+    const result = await runCli(
+      ['mail', 'upload', '--entity', f.entityB, '--file', file, '--region', 'TX', '--sender', 'Texas Workforce Commission', '--json'],
+      env,
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const item = JSON.parse(result.stdout) as { id: string };

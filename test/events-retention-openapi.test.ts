@@ -36,7 +36,11 @@ describe('events: retention and the OpenAPI webhooks section', () => {
     const resolve = (ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')];
     for (const type of EVENT_TYPES) {
       const operation = doc.webhooks[type].post;
-      expect(operation.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['header:webhook-id', 'header:webhook-timestamp', 'header:webhook-signature']);
+      expect(operation.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+        'header:webhook-id',
+        'header:webhook-timestamp',
+        'header:webhook-signature',
+      ]);
       const envelope = operation.requestBody.content['application/json'].schema;
       expect(envelope.required).toEqual(['id', 'type', 'created_at', 'legal_entity_id', 'data']);
       expect(envelope.properties.type.const).toBe(type);
@@ -48,7 +52,8 @@ describe('events: retention and the OpenAPI webhooks section', () => {
     // The task events carry the v2 task as GET /v2/tasks/{id} answers it; a login never carries its secrets.
     const taskRef = doc.webhooks['task.created'].post.requestBody.content['application/json'].schema.properties.data.properties.object.$ref;
     expect(resolve(taskRef).title).toBe(doc.paths['/v2/tasks/{task_id}'].get.responses['200'].content['application/json'].schema.title);
-    const loginRef = doc.webhooks['login.created'].post.requestBody.content['application/json'].schema.properties.data.properties.object.$ref;
+    const loginRef =
+      doc.webhooks['login.created'].post.requestBody.content['application/json'].schema.properties.data.properties.object.$ref;
     expect(JSON.stringify(resolve(loginRef))).not.toMatch(/password|secret|totp/i);
     expect(doc.paths['/v2/events'].get.security).toEqual([{ apiKey: [] }]);
   });

@@ -33,7 +33,11 @@ describe('handbook API', () => {
     expect(body).toMatchObject({ number_of_adoptable_policies: 0, publishable: false, has_published: false, acknowledgement_stats: null });
     // openapi-unversioned.json PlatformHandbook: summary (number_of_adopotable_policies, …) and details.handbook_automation_url.
     expect(body.summary).toEqual({
-      number_of_adoptable_policies: 0, number_of_adopotable_policies: 0, publishable: false, has_published: false, acknowledgement_stats: null,
+      number_of_adoptable_policies: 0,
+      number_of_adopotable_policies: 0,
+      publishable: false,
+      has_published: false,
+      acknowledgement_stats: null,
     });
     expect(Object.keys(body.details)).toEqual(['handbook_automation_url']);
     expect(body.details.handbook_automation_url).toMatch(/^http:\/\/statehouse\.test\/hosted\/s\/\S+$/);
@@ -41,13 +45,26 @@ describe('handbook API', () => {
 
   it('counts the policies that apply once the entity has employees, from the policy catalog', async () => {
     const entity = await signupWithToken(t.app, apiKey, { business_name: 'Two States Inc' });
-    for (const [region, count] of [['CA', 20], ['NY', 3]] as const) {
-      const put = await t.app.inject({ method: 'PUT', url: `/v2/regions/${region}`, headers: bearer(entity.token), payload: { employee_count: count } });
+    for (const [region, count] of [
+      ['CA', 20],
+      ['NY', 3],
+    ] as const) {
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: `/v2/regions/${region}`,
+        headers: bearer(entity.token),
+        payload: { employee_count: count },
+      });
       expect(put.statusCode, put.body).toBe(200);
     }
-    const expected = deriveHandbook(HANDBOOK_CATALOG, [
-      { regionCode: 'CA', hasEmployees: true, employeeCount: 20 }, { regionCode: 'NY', hasEmployees: true, employeeCount: 3 },
-    ], { answers: {}, choices: {} });
+    const expected = deriveHandbook(
+      HANDBOOK_CATALOG,
+      [
+        { regionCode: 'CA', hasEmployees: true, employeeCount: 20 },
+        { regionCode: 'NY', hasEmployees: true, employeeCount: 3 },
+      ],
+      { answers: {}, choices: {} },
+    );
     // The federal equal-employment policy applies from 15 employees in total: 23 here.
     expect(expected.applicable.map((a) => a.policy.id)).toContain('us-equal-employment-opportunity');
     const body = json(await get(bearer(entity.token)));
@@ -67,10 +84,20 @@ describe('handbook API', () => {
   });
 
   it('POST /v2/handbook/automate/sessions → {automation_url, created_at, expires_at}; POST /v2/handbook/session → {url, created_at, expires_at}', async () => {
-    const automate = await t.app.inject({ method: 'POST', url: '/v2/handbook/automate/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+    const automate = await t.app.inject({
+      method: 'POST',
+      url: '/v2/handbook/automate/sessions',
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     expect(automate.statusCode, automate.body).toBe(200);
     expect(Object.keys(json(automate)).sort()).toEqual(['automation_url', 'created_at', 'expires_at']);
-    const session = await t.app.inject({ method: 'POST', url: '/v2/handbook/session', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/v2/handbook/session',
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     expect(session.statusCode, session.body).toBe(200);
     const body = json(session);
     expect(Object.keys(body).sort()).toEqual(['created_at', 'expires_at', 'url']);
@@ -82,7 +109,7 @@ describe('handbook API', () => {
     }
   });
 
-  it('refuses a missing or invalid callback_url with a 422 in pydantic\'s shape', async () => {
+  it("refuses a missing or invalid callback_url with a 422 in pydantic's shape", async () => {
     for (const url of ['/v2/handbook/automate/sessions', '/v2/handbook/session']) {
       for (const payload of [{}, { callback_url: 'not a url' }, { callback_url: 42 }]) {
         const res = await t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
@@ -94,23 +121,41 @@ describe('handbook API', () => {
     }
   });
 
-  it('needs the entity\'s bearer token (401), and a scope parameter naming another entity or platform is a 404', async () => {
+  it("needs the entity's bearer token (401), and a scope parameter naming another entity or platform is a 404", async () => {
     for (const headers of [{}, { authorization: apiKey }] as Record<string, string>[]) {
       expect((await get(headers)).statusCode).toBe(401);
-      expect((await t.app.inject({ method: 'POST', url: '/v2/handbook/session', headers, payload: { callback_url: 'https://platform.example/x' } })).statusCode).toBe(401);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/v2/handbook/session',
+            headers,
+            payload: { callback_url: 'https://platform.example/x' },
+          })
+        ).statusCode,
+      ).toBe(401);
     }
     const other = await createPlatformWithEntity(t, 'Other Platform');
     expect((await get(bearer(token), `?legal_entity_public_id=${other.entityId}`)).statusCode).toBe(404);
     expect((await get(bearer(token), `?platform_public_id=${other.platformId}`)).statusCode).toBe(404);
     expect((await get(bearer(token), `?legal_entity_public_id=${entityId}`)).statusCode).toBe(200);
-    const foreign = await t.app.inject({ method: 'POST', url: `/v2/handbook/automate/sessions?legal_entity_public_id=${other.entityId}`, headers: bearer(token), payload: { callback_url: 'https://platform.example/x' } });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/v2/handbook/automate/sessions?legal_entity_public_id=${other.entityId}`,
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/x' },
+    });
     expect(foreign.statusCode).toBe(404);
   });
 
   it('the OpenAPI document lists the three operations with their status codes', async () => {
     const doc = json(await t.app.inject({ url: '/openapi.json' }));
     // At least these (the document may list more, e.g. 429 and 503, which every route can send).
-    for (const operation of [doc.paths['/v2/handbook'].get, doc.paths['/v2/handbook/automate/sessions'].post, doc.paths['/v2/handbook/session'].post]) {
+    for (const operation of [
+      doc.paths['/v2/handbook'].get,
+      doc.paths['/v2/handbook/automate/sessions'].post,
+      doc.paths['/v2/handbook/session'].post,
+    ]) {
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '422']));
     }
   });

@@ -7,11 +7,23 @@
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
-import { ackLinks, answerAllQuestions, handbookSummary, HANDBOOK_CATALOG, openBuilder, publish, questionFields, validAnswer } from './helpers/handbook.js';
+import {
+  ackLinks,
+  answerAllQuestions,
+  handbookSummary,
+  HANDBOOK_CATALOG,
+  openBuilder,
+  publish,
+  questionFields,
+  validAnswer,
+} from './helpers/handbook.js';
 import type { HostedBrowser } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';
 
-const path = (url: string) => { const u = new URL(url); return `${u.pathname}${u.search}`; };
+const path = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
 
 describe('handbook builder', () => {
   let t: TestApp;
@@ -26,15 +38,26 @@ describe('handbook builder', () => {
     t = await createTestApp({ fileUrlTtlSeconds: 60 });
     ({ token, platformId, entityId, apiKey } = await createPlatformWithEntity(t, 'Acme Payroll', { business_name: 'Harbor Labs' }));
     // California with an unknown employee count: the builder asks for it.
-    const put = await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true } } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers: bearer(token),
+      payload: { config: { has_employees: true } },
+    });
     expect(put.statusCode, put.body).toBe(200);
     browser = await openBuilder(t.app, token);
   });
   afterAll(async () => t?.close());
 
-  const ack = (url: string, form?: Record<string, string>) => (form
-    ? t.app.inject({ method: 'POST', url: path(url), payload: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-    : t.app.inject({ url: path(url) }));
+  const ack = (url: string, form?: Record<string, string>) =>
+    form
+      ? t.app.inject({
+          method: 'POST',
+          url: path(url),
+          payload: new URLSearchParams(form).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      : t.app.inject({ url: path(url) });
 
   it('starts by asking for the missing employee count; a bad count keeps what was typed', async () => {
     const start = await browser.get('/hosted/handbook');
@@ -78,8 +101,14 @@ describe('handbook builder', () => {
     const again = await browser.get(saved.headers.location as string);
     expect(again.body).toMatch(/Your answers added (a follow-up question|\d+ follow-up questions): /);
     expect(questionFields(again.body)).toContain('q_vacation-days');
-    expect(again.body.slice(again.body.indexOf('Your answers added'), again.body.indexOf('</div>', again.body.indexOf('Your answers added')))).toContain('paid vacation');
-    await answerAllQuestions(browser, { 'offers-paid-vacation': 'true', 'vacation-days': '15', 'hr-contact': 'Dana Reyes, people@harbor.example' });
+    expect(
+      again.body.slice(again.body.indexOf('Your answers added'), again.body.indexOf('</div>', again.body.indexOf('Your answers added'))),
+    ).toContain('paid vacation');
+    await answerAllQuestions(browser, {
+      'offers-paid-vacation': 'true',
+      'vacation-days': '15',
+      'hr-contact': 'Dana Reyes, people@harbor.example',
+    });
     const policies = await browser.get('/hosted/handbook/policies');
     expect(policies.statusCode).toBe(200);
     expect(policies.body).toContain('Equal employment opportunity');
@@ -109,12 +138,21 @@ describe('handbook builder', () => {
     expect(bad.body).toContain('Enter an e-mail address like name@example.com');
     expect(bad.body).toContain('value="Ana Lopez"');
     expect(bad.body).toContain('value="ana@"');
-    expect((await browser.post('/hosted/handbook/employees', { name: '', email: '' })).body).toContain('Enter the employee&#39;s full name.');
-    for (const [name, email] of [['Ana Lopez', 'ana@harbor.example'], ['Ben Okafor', ''], ['Cy Temp', 'cy@harbor.example']]) {
+    expect((await browser.post('/hosted/handbook/employees', { name: '', email: '' })).body).toContain(
+      'Enter the employee&#39;s full name.',
+    );
+    for (const [name, email] of [
+      ['Ana Lopez', 'ana@harbor.example'],
+      ['Ben Okafor', ''],
+      ['Cy Temp', 'cy@harbor.example'],
+    ]) {
       expect((await browser.post('/hosted/handbook/employees', { name: name!, email: email! })).statusCode).toBe(303);
     }
     // The notice names who was added.
-    const added = await browser.post('/hosted/handbook/employees', { name: 'Maria García-López', email: 'maria.garcia-lopez.long.address.for.wrapping@harbor-labs-employees.example' });
+    const added = await browser.post('/hosted/handbook/employees', {
+      name: 'Maria García-López',
+      email: 'maria.garcia-lopez.long.address.for.wrapping@harbor-labs-employees.example',
+    });
     const addedPage = await browser.get(added.headers.location as string);
     expect(addedPage.body).toContain('Maria García-López added.');
     // The same address (any case) as an active employee is refused, keeping what was typed.
@@ -149,7 +187,10 @@ describe('handbook builder', () => {
     const events0 = await eventsOf('handbook.published');
     await publish(browser);
     const summary = await handbookSummary(t.app, token);
-    expect(summary).toMatchObject({ has_published: true, acknowledgement_stats: { signed: 0, outdated: 0, pending: 1, missing_emails: 1 } });
+    expect(summary).toMatchObject({
+      has_published: true,
+      acknowledgement_stats: { signed: 0, outdated: 0, pending: 1, missing_emails: 1 },
+    });
     expect(summary.summary.acknowledgement_stats).toEqual(summary.acknowledgement_stats);
     const published = await browser.get('/hosted/handbook/published');
     expect(published.body).toContain('Version 1 is published');
@@ -163,7 +204,10 @@ describe('handbook builder', () => {
     expect(text).toContain('Equal employment opportunity');
     expect(text).toContain('Paid vacation');
     // GET /v2/events lists an event once no older transaction is still running (docs/events.md): wait for it.
-    const events = await waitUntil(async () => { const e = await eventsOf('handbook.published'); return e.length > events0.length && e; }, 'handbook.published listed');
+    const events = await waitUntil(async () => {
+      const e = await eventsOf('handbook.published');
+      return e.length > events0.length && e;
+    }, 'handbook.published listed');
     expect(events.length).toBe(events0.length + 1);
     expect(events.at(-1)).toMatchObject({ legal_entity_id: entityId, data: { object: { version: 1, regions: ['CA'] } } });
     expect(events.at(-1)!.data.object.policies).toContain('us-equal-employment-opportunity');
@@ -216,14 +260,21 @@ describe('handbook builder', () => {
     expect(done.headers.location).toBe(path(ana));
     expect((await ack(ana)).body).toContain('you acknowledged this version');
     expect((await handbookSummary(t.app, token)).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 0, missing_emails: 1 });
-    const events = await waitUntil(async () => { const e = await eventsOf('handbook.acknowledged'); return e.length > 0 && e; }, 'handbook.acknowledged listed');
+    const events = await waitUntil(async () => {
+      const e = await eventsOf('handbook.acknowledged');
+      return e.length > 0 && e;
+    }, 'handbook.acknowledged listed');
     expect(events.at(-1)).toMatchObject({ data: { object: { version: 1 } } });
   });
 
   it('version 2 keeps version 1; earlier acknowledgements become outdated and the old link says a newer version exists', async () => {
     const v1Links = await ackLinks(browser);
     // A changed answer gives version 2 new content (an unchanged draft is not published again).
-    await answerAllQuestions(browser, { 'offers-paid-vacation': 'true', 'vacation-days': '20', 'hr-contact': 'Dana Reyes, people@harbor.example' });
+    await answerAllQuestions(browser, {
+      'offers-paid-vacation': 'true',
+      'vacation-days': '20',
+      'hr-contact': 'Dana Reyes, people@harbor.example',
+    });
     expect((await browser.get('/hosted/handbook/publish')).body).toContain('Publish version 2');
     await publish(browser);
     const summary = await handbookSummary(t.app, token);
@@ -239,9 +290,20 @@ describe('handbook builder', () => {
     expect((await ack(v2Links.get('Ana Lopez')!, { typed_name: 'Ana Lopez' })).statusCode).toBe(303);
     expect((await handbookSummary(t.app, token)).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 0, missing_emails: 1 });
     // Both versions are kept as published.
-    const versions = await t.db.selectFrom('handbook_versions').select(['number']).where('legal_entity_id', '=', entityId).orderBy('number').execute();
+    const versions = await t.db
+      .selectFrom('handbook_versions')
+      .select(['number'])
+      .where('legal_entity_id', '=', entityId)
+      .orderBy('number')
+      .execute();
     expect(versions.map((v) => v.number)).toEqual([1, 2]);
-    await expect(t.db.updateTable('handbook_versions').set({ regions: [] } as never).where('legal_entity_id', '=', entityId).execute()).rejects.toThrow(/immutable/);
+    await expect(
+      t.db
+        .updateTable('handbook_versions')
+        .set({ regions: [] } as never)
+        .where('legal_entity_id', '=', entityId)
+        .execute(),
+    ).rejects.toThrow(/immutable/);
   });
 
   it('a link works only for its employee, version and entity: a made-up or altered token, or a removed employee, is refused', async () => {
@@ -282,11 +344,16 @@ describe('handbook builder', () => {
 
   it('publishing is refused with the reason when the draft no longer qualifies, and nothing is written', async () => {
     // A new state with employees but no count: not publishable until the owner gives it.
-    expect((await t.app.inject({ method: 'PUT', url: '/locations/TX', headers: bearer(token), payload: { config: { has_employees: true } } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/locations/TX', headers: bearer(token), payload: { config: { has_employees: true } } }))
+        .statusCode,
+    ).toBe(200);
     await browser.get('/hosted/handbook/publish');
     const refused = await browser.post('/hosted/handbook/publish', {});
     expect(refused.statusCode).toBe(409);
-    expect(refused.body, refused.body.slice(refused.body.indexOf('<main'), refused.body.indexOf('<main') + 1500)).toContain('Say how many employees you have in Texas.');
+    expect(refused.body, refused.body.slice(refused.body.indexOf('<main'), refused.body.indexOf('<main') + 1500)).toContain(
+      'Say how many employees you have in Texas.',
+    );
     const versions = await t.db.selectFrom('handbook_versions').select(['number']).where('legal_entity_id', '=', entityId).execute();
     expect(versions).toHaveLength(2);
     expect((await handbookSummary(t.app, token)).publishable).toBe(false);
@@ -295,7 +362,12 @@ describe('handbook builder', () => {
   it('builder pages need the builder session; another purpose or none is refused', async () => {
     const res = await t.app.inject({ url: '/hosted/handbook' });
     expect(res.statusCode).toBe(401);
-    const post = await t.app.inject({ method: 'POST', url: '/hosted/handbook/publish', headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/hosted/handbook/publish',
+      headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(post.statusCode).toBe(403);
     expect(platformId).toBeTruthy();
   });

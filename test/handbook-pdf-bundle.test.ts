@@ -22,11 +22,14 @@ it('renders the handbook PDF from code bundled as the binary bundles it', async 
   const dir = await mkdtemp(path.join(ROOT, 'dist', 'test-handbook-bundle-'));
   dirs.push(dir);
   const entry = path.join(dir, 'entry.ts');
-  await writeFile(entry, `import { renderHandbookPdf } from ${JSON.stringify(path.join(ROOT, 'src/modules/handbook/handbook-pdf.ts'))};
+  await writeFile(
+    entry,
+    `import { renderHandbookPdf } from ${JSON.stringify(path.join(ROOT, 'src/modules/handbook/handbook-pdf.ts'))};
 const pdf = await renderHandbookPdf({ businessName: 'Bundled Bakery LLC', version: 1, publishedAt: '2026-01-15T12:00:00.000Z', regionNames: ['Oregon'],
   sections: [{ region: 'US', heading: 'Policies for every employee', policies: [{ id: 'us-x', title: 'Equal employment opportunity', text: 'We hire on merit.' }] }] });
 process.stdout.write(pdf.toString('base64'));
-`);
+`,
+  );
   await build({ ...bundleOptions, entryPoints: [entry], outdir: path.join(dir, 'out'), sourcemap: false, logLevel: 'silent' });
   const { stdout } = await promisify(execFile)(process.execPath, [path.join(dir, 'out', 'entry.js')], { maxBuffer: 20_000_000 });
   const parser = new PDFParse({ data: new Uint8Array(Buffer.from(stdout, 'base64')) });

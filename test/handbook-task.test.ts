@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { answerAllQuestions, openBuilder, publish } from './helpers/handbook.js';
 
-interface V2Task { id: string; status: string; source: { requirement_id: string; category: string; tags: string[] | null; region: { name: string } } }
+interface V2Task {
+  id: string;
+  status: string;
+  source: { requirement_id: string; category: string; tags: string[] | null; region: { name: string } };
+}
 
 describe('the handbook task', () => {
   let t: TestApp;
@@ -24,7 +28,8 @@ describe('the handbook task', () => {
     expect(res.statusCode, res.body).toBe(200);
     return json<V2Task[]>(res).filter((task) => task.source?.requirement_id === 'employee-handbook');
   };
-  const region = (code: string, count: number) => t.app.inject({ method: 'PUT', url: `/v2/regions/${code}`, headers: bearer(token), payload: { employee_count: count } });
+  const region = (code: string, count: number) =>
+    t.app.inject({ method: 'PUT', url: `/v2/regions/${code}`, headers: bearer(token), payload: { employee_count: count } });
 
   it('no employees, no handbook task', async () => {
     expect(await handbookTasks()).toEqual([]);
@@ -59,8 +64,15 @@ describe('the handbook task', () => {
 
   it('a state without employees any more retires its handbook task like other tasks: an open one goes, a done one stays on record', async () => {
     expect((await region('TX', 3)).statusCode).toBe(200);
-    expect((await handbookTasks()).map((task) => `${task.source.region.name} ${task.status}`).sort()).toEqual(['California done', 'New York done', 'Texas todo']);
+    expect((await handbookTasks()).map((task) => `${task.source.region.name} ${task.status}`).sort()).toEqual([
+      'California done',
+      'New York done',
+      'Texas todo',
+    ]);
     for (const code of ['TX', 'NY']) expect((await region(code, 0)).statusCode).toBe(200);
-    expect((await handbookTasks()).map((task) => `${task.source.region.name} ${task.status}`).sort()).toEqual(['California done', 'New York done']);
+    expect((await handbookTasks()).map((task) => `${task.source.region.name} ${task.status}`).sort()).toEqual([
+      'California done',
+      'New York done',
+    ]);
   });
 });

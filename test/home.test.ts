@@ -4,7 +4,9 @@ import { createTestApp, json, type TestApp } from './helpers/app.js';
 
 describe('GET /', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   afterAll(async () => t.close());
 
   it('a browser (or curl) gets a page naming Statehouse with its links', async () => {
@@ -22,7 +24,10 @@ describe('GET /', () => {
     const res = await t.app.inject({ url: '/', headers: { accept: 'application/json' } });
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const body = json(res);
-    expect(body).toEqual({ name: 'Statehouse', links: { api_reference: '/docs', openapi: '/openapi.json', health: '/healthz', readiness: '/readyz' } });
+    expect(body).toEqual({
+      name: 'Statehouse',
+      links: { api_reference: '/docs', openapi: '/openapi.json', health: '/healthz', readiness: '/readyz' },
+    });
     for (const path of Object.values(body.links as Record<string, string>)) {
       const linked = await t.app.inject({ url: path });
       expect([200, 302], path).toContain(linked.statusCode);

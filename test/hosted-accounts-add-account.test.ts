@@ -19,7 +19,10 @@ describe('accounts page: adding an agency account', () => {
     await browser!.get('/hosted/accounts');
     return browser!;
   };
-  const accounts = async () => json<{ id: string; name: string; agency: { id: string } }[]>(await t.app.inject({ url: '/v2/agency_accounts', headers: bearer(token) }));
+  const accounts = async () =>
+    json<{ id: string; name: string; agency: { id: string } }[]>(
+      await t.app.inject({ url: '/v2/agency_accounts', headers: bearer(token) }),
+    );
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -80,7 +83,8 @@ describe('accounts page: adding an agency account', () => {
     expect((await accounts()).map((a) => a.name)).toContain('Employer payroll tax account');
     const namedId = (await accounts()).find((a) => a.name === 'Employer payroll tax account')!.id;
     // Wait for these two accounts' events by id (the log lists an event once older transactions have ended).
-    const createdIds = (list: Awaited<ReturnType<typeof eventsUntil>>) => list.filter((e) => e.type === 'agency_account.created').map((e) => e.data.object.id);
+    const createdIds = (list: Awaited<ReturnType<typeof eventsUntil>>) =>
+      list.filter((e) => e.type === 'agency_account.created').map((e) => e.data.object.id);
     const events = await eventsUntil(t.app, apiKey, (list) => createdIds(list).includes(account!.id) && createdIds(list).includes(namedId));
     expect(createdIds(events)).toEqual(expect.arrayContaining([account!.id, namedId]));
   });

@@ -26,7 +26,22 @@ describe('hosted accounts management page: storing credentials', () => {
 
   beforeAll(async () => {
     fixture = await startHostedAccountsFixture();
-    ({ t, entityId, token, otherEntityId, otherToken, caLoginId, nyAccountId, nyLoginId, looseLoginId, otherAccountId, otherLoginId, open, secretsOf, loginCount } = fixture);
+    ({
+      t,
+      entityId,
+      token,
+      otherEntityId,
+      otherToken,
+      caLoginId,
+      nyAccountId,
+      nyLoginId,
+      looseLoginId,
+      otherAccountId,
+      otherLoginId,
+      open,
+      secretsOf,
+      loginCount,
+    } = fixture);
   });
   afterAll(async () => {
     await fixture?.close();
@@ -38,14 +53,23 @@ describe('hosted accounts management page: storing credentials', () => {
       await browser.get('/hosted/accounts');
       const before = await loginCount(entityId);
       const added = await browser.post('/hosted/accounts/logins', {
-        agency_account_id: nyAccountId, username: 'new-ny-user', password: 'First secret 1', totp_seed: '', security_question: 'Mother’s maiden name?', security_answer: 'Smith',
+        agency_account_id: nyAccountId,
+        username: 'new-ny-user',
+        password: 'First secret 1',
+        totp_seed: '',
+        security_question: 'Mother’s maiden name?',
+        security_answer: 'Smith',
       });
       expect(added.statusCode, added.body).toBe(303);
       const location = String(added.headers.location);
       expect(location).toMatch(/^\/hosted\/accounts\?saved=login_/);
       const newLoginId = new URL(location, 'http://x').searchParams.get('saved')!;
       expect(await loginCount(entityId)).toBe(before + 1);
-      expect(await secretsOf(entityId, newLoginId)).toEqual({ username: 'new-ny-user', password: 'First secret 1', security_answers: [{ question: 'Mother’s maiden name?', answer: 'Smith' }] });
+      expect(await secretsOf(entityId, newLoginId)).toEqual({
+        username: 'new-ny-user',
+        password: 'First secret 1',
+        security_answers: [{ question: 'Mother’s maiden name?', answer: 'Smith' }],
+      });
       const login = (await t.app.services.accounts.listLogins({ legalEntityId: entityId })).find((l) => l.id === newLoginId)!;
       expect(login.agencyAccountId).toBe(nyAccountId);
 
@@ -54,16 +78,32 @@ describe('hosted accounts management page: storing credentials', () => {
       expect(saved.body).toContain(`Credentials saved for ${login.name}.`);
       expect(saved.body).not.toContain('First secret 1');
 
-      const updated = await browser.post(`/hosted/accounts/logins/${newLoginId}`, { username: 'new-ny-user', password: 'Second secret 2', totp_seed: NEW_SEED, security_question: '', security_answer: '' });
+      const updated = await browser.post(`/hosted/accounts/logins/${newLoginId}`, {
+        username: 'new-ny-user',
+        password: 'Second secret 2',
+        totp_seed: NEW_SEED,
+        security_question: '',
+        security_answer: '',
+      });
       expect(updated.statusCode, updated.body).toBe(303);
       expect(updated.headers.location).toBe(`/hosted/accounts?saved=${newLoginId}`);
       // The password changes, the seed is stored normalised, the stored answer is kept.
       expect(await secretsOf(entityId, newLoginId)).toEqual({
-        username: 'new-ny-user', password: 'Second secret 2', totp_seed: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', security_answers: [{ question: 'Mother’s maiden name?', answer: 'Smith' }],
+        username: 'new-ny-user',
+        password: 'Second secret 2',
+        totp_seed: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+        security_answers: [{ question: 'Mother’s maiden name?', answer: 'Smith' }],
       });
 
       // Through the reveal page too.
-      const reveal = json(await t.app.inject({ method: 'POST', url: `/v2/logins/${newLoginId}/session`, headers: bearer(token), payload: { callback_url: CALLBACK } }));
+      const reveal = json(
+        await t.app.inject({
+          method: 'POST',
+          url: `/v2/logins/${newLoginId}/session`,
+          headers: bearer(token),
+          payload: { callback_url: CALLBACK },
+        }),
+      );
       const revealBrowser = (await openLink(t.app, reveal.url)).browser!;
       const revealed = (await revealBrowser.get(`/hosted/logins/${newLoginId}`)).body;
       expect(revealed).toContain('Second secret 2');
@@ -72,21 +112,40 @@ describe('hosted accounts management page: storing credentials', () => {
 
       // The database row holds ciphertext only.
       const row = await t.db.selectFrom('account_logins').selectAll().where('id', '=', newLoginId).executeTakeFirstOrThrow();
-      const dump = Object.values(row).map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v))).join('\n');
+      const dump = Object.values(row)
+        .map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v)))
+        .join('\n');
       for (const plain of ['Second secret 2', 'new-ny-user', 'JBSWY3DP', 'Smith']) expect(dump).not.toContain(plain);
     });
 
     it('updates a login with a security answer: the same question is replaced, others kept', async () => {
       const browser = await open();
       await browser.get('/hosted/accounts');
-      const res = await browser.post(`/hosted/accounts/logins/${caLoginId}`, { username: 'edd-user-7731', password: 'New EDD password 4', totp_seed: '', security_question: 'first pet?', security_answer: 'Rex' });
+      const res = await browser.post(`/hosted/accounts/logins/${caLoginId}`, {
+        username: 'edd-user-7731',
+        password: 'New EDD password 4',
+        totp_seed: '',
+        security_question: 'first pet?',
+        security_answer: 'Rex',
+      });
       expect(res.statusCode, res.body).toBe(303);
       expect(await secretsOf(entityId, caLoginId)).toEqual({
-        username: 'edd-user-7731', password: 'New EDD password 4', totp_seed: CA_SECRETS.totp_seed, security_answers: [{ question: 'first pet?', answer: 'Rex' }],
+        username: 'edd-user-7731',
+        password: 'New EDD password 4',
+        totp_seed: CA_SECRETS.totp_seed,
+        security_answers: [{ question: 'first pet?', answer: 'Rex' }],
       });
-      const again = await browser.post(`/hosted/accounts/logins/${caLoginId}`, { username: 'edd-user-7731', password: 'New EDD password 4', security_question: 'City of birth?', security_answer: 'Fresno' });
+      const again = await browser.post(`/hosted/accounts/logins/${caLoginId}`, {
+        username: 'edd-user-7731',
+        password: 'New EDD password 4',
+        security_question: 'City of birth?',
+        security_answer: 'Fresno',
+      });
       expect(again.statusCode).toBe(303);
-      expect((await secretsOf(entityId, caLoginId)).security_answers).toEqual([{ question: 'first pet?', answer: 'Rex' }, { question: 'City of birth?', answer: 'Fresno' }]);
+      expect((await secretsOf(entityId, caLoginId)).security_answers).toEqual([
+        { question: 'first pet?', answer: 'Rex' },
+        { question: 'City of birth?', answer: 'Fresno' },
+      ]);
     });
 
     it('updates a login that belongs to no agency account', async () => {
@@ -104,7 +163,11 @@ describe('hosted accounts management page: storing credentials', () => {
       await browser.get('/hosted/accounts');
       const stored = await secretsOf(entityId, nyLoginId);
       const res = await browser.post(`/hosted/accounts/logins/${nyLoginId}`, {
-        username: 'typed-username', password: 'Typed password 77', totp_seed: 'not base32!! 0189', security_question: 'Favourite colour?', security_answer: '',
+        username: 'typed-username',
+        password: 'Typed password 77',
+        totp_seed: 'not base32!! 0189',
+        security_question: 'Favourite colour?',
+        security_answer: '',
       });
       expect(res.statusCode).toBe(422);
       expect(res.body).toContain('class="error-summary"');
@@ -126,7 +189,11 @@ describe('hosted accounts management page: storing credentials', () => {
       expect(empty.body).toContain('Enter the password');
 
       const long = 'x'.repeat(1001);
-      const tooLong = await browser.post('/hosted/accounts/logins', { agency_account_id: nyAccountId, username: 'someone', password: long });
+      const tooLong = await browser.post('/hosted/accounts/logins', {
+        agency_account_id: nyAccountId,
+        username: 'someone',
+        password: long,
+      });
       expect(tooLong.statusCode).toBe(422);
       expect(tooLong.body).toContain('The password must be at most 1000 characters');
       expect(tooLong.body).not.toContain(long);
@@ -142,7 +209,11 @@ describe('hosted accounts management page: storing credentials', () => {
       const browser = await open();
       await browser.get('/hosted/accounts');
       const before = await loginCount(otherEntityId);
-      const add = await browser.post('/hosted/accounts/logins', { agency_account_id: otherAccountId, username: 'intruder', password: 'intruder-pass' });
+      const add = await browser.post('/hosted/accounts/logins', {
+        agency_account_id: otherAccountId,
+        username: 'intruder',
+        password: 'intruder-pass',
+      });
       expect(add.statusCode).toBe(404);
       expect(add.body).toContain('Account not found');
       const update = await browser.post(`/hosted/accounts/logins/${otherLoginId}`, { username: 'intruder', password: 'intruder-pass' });
@@ -154,7 +225,9 @@ describe('hosted accounts management page: storing credentials', () => {
       // The other entity's own session works.
       const own = await open({ callback_url: CALLBACK }, otherToken);
       await own.get('/hosted/accounts');
-      expect((await own.post(`/hosted/accounts/logins/${otherLoginId}`, { username: 'other-user', password: 'other-password-6' })).statusCode).toBe(303);
+      expect(
+        (await own.post(`/hosted/accounts/logins/${otherLoginId}`, { username: 'other-user', password: 'other-password-6' })).statusCode,
+      ).toBe(303);
     });
 
     it('refuses an account or login outside the session’s region (404)', async () => {
@@ -163,7 +236,9 @@ describe('hosted accounts management page: storing credentials', () => {
       const stored = await secretsOf(entityId, nyLoginId);
       const before = await loginCount(entityId);
       expect((await browser.post(`/hosted/accounts/logins/${nyLoginId}`, { username: 'u', password: 'p' })).statusCode).toBe(404);
-      expect((await browser.post('/hosted/accounts/logins', { agency_account_id: nyAccountId, username: 'u', password: 'p' })).statusCode).toBe(404);
+      expect(
+        (await browser.post('/hosted/accounts/logins', { agency_account_id: nyAccountId, username: 'u', password: 'p' })).statusCode,
+      ).toBe(404);
       expect(await secretsOf(entityId, nyLoginId)).toEqual(stored);
       expect(await loginCount(entityId)).toBe(before);
     });
@@ -174,7 +249,11 @@ describe('hosted accounts management page: storing credentials', () => {
       const stored = await secretsOf(entityId, nyLoginId);
       const noCsrf = await browser.post(`/hosted/accounts/logins/${nyLoginId}`, { username: 'u', password: 'p' }, { csrf: null });
       expect(noCsrf.statusCode).toBe(403);
-      const foreign = await browser.post(`/hosted/accounts/logins/${nyLoginId}`, { username: 'u', password: 'p' }, { origin: 'https://evil.example' });
+      const foreign = await browser.post(
+        `/hosted/accounts/logins/${nyLoginId}`,
+        { username: 'u', password: 'p' },
+        { origin: 'https://evil.example' },
+      );
       expect(foreign.statusCode).toBe(403);
       expect(await secretsOf(entityId, nyLoginId)).toEqual(stored);
     });

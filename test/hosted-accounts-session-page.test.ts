@@ -27,7 +27,8 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
 
   beforeAll(async () => {
     fixture = await startHostedAccountsFixture();
-    ({ t, platformId, entityId, token, otherEntityId, emptyToken, caAccountId, caLoginId, looseLoginId, otherLoginId, session, open } = fixture);
+    ({ t, platformId, entityId, token, otherEntityId, emptyToken, caAccountId, caLoginId, looseLoginId, otherLoginId, session, open } =
+      fixture);
   });
   afterAll(async () => {
     await fixture?.close();
@@ -45,7 +46,11 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
       const body = json(res);
       expect(Object.keys(body).sort()).toEqual(['created_at', 'expires_at', 'url']);
       expect(new Date(body.expires_at).getTime() - new Date(body.created_at).getTime()).toBe(t.config.hostedSessionTtlSeconds * 1000);
-      const row = await t.db.selectFrom('hosted_sessions').select(['purpose', 'scope', 'callback_url', 'legal_entity_id']).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('hosted_sessions')
+        .select(['purpose', 'scope', 'callback_url', 'legal_entity_id'])
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ purpose: 'accounts', scope: {}, callback_url: CALLBACK, legal_entity_id: entityId });
     });
 
@@ -72,7 +77,10 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
     });
 
     it('accepts the v2 scope query parameters only for the token’s own entity and platform', async () => {
-      expect((await session({ callback_url: CALLBACK }, token, `?legal_entity_public_id=${entityId}&platform_public_id=${platformId}`)).statusCode).toBe(200);
+      expect(
+        (await session({ callback_url: CALLBACK }, token, `?legal_entity_public_id=${entityId}&platform_public_id=${platformId}`))
+          .statusCode,
+      ).toBe(200);
       expect((await session({ callback_url: CALLBACK }, token, `?legal_entity_public_id=${otherEntityId}`)).statusCode).toBe(404);
       expect((await session({ callback_url: CALLBACK }, token, '?user_or_platform_public_id=plt_someone_else')).statusCode).toBe(404);
     });
@@ -102,7 +110,9 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
       expect(body).toContain('href="https://edd.ca.gov"');
       expect(body).toContain('Employer account number');
       expect(body).toContain('123-4567-8');
-      expect(body).toMatch(/UI rate<\/dt><dd><span class="muted">Not yet known<\/span>\s*<span class="badge data-in-progress"><span class="visually-hidden">Status: <\/span>In progress<\/span>/);
+      expect(body).toMatch(
+        /UI rate<\/dt><dd><span class="muted">Not yet known<\/span>\s*<span class="badge data-in-progress"><span class="visually-hidden">Status: <\/span>In progress<\/span>/,
+      );
       expect(body).toContain('EDD e-Services');
       expect(body).toContain('Automation supported');
       expect(body).toContain(`action="/hosted/accounts/logins/${caLoginId}"`);
@@ -114,7 +124,17 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
       // Another entity's account is not there, and no stored secret is rendered.
       expect(body).not.toContain('Other entity EDD account');
       expect(body).not.toContain(otherLoginId);
-      for (const secret of [CA_SECRETS.username, CA_SECRETS.password, CA_SECRETS.totp_seed, 'Biscuit', 'First pet?', 'ny-user', 'ny-password-9', 'ftb-user', 'ftb-password-3']) {
+      for (const secret of [
+        CA_SECRETS.username,
+        CA_SECRETS.password,
+        CA_SECRETS.totp_seed,
+        'Biscuit',
+        'First pet?',
+        'ny-user',
+        'ny-password-9',
+        'ftb-user',
+        'ftb-password-3',
+      ]) {
         expect(body).not.toContain(secret);
       }
     });
@@ -142,10 +162,14 @@ describe('hosted accounts management page (POST /v2/accounts/manage/session)', (
       expect(browser).not.toBeNull();
       expect((await t.app.inject({ url: new URL(json(res).url).pathname })).statusCode).toBe(410);
       expect((await t.app.inject({ url: '/hosted/accounts' })).statusCode).toBe(401);
-      const tasks = await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: CALLBACK } });
+      const tasks = await t.app.inject({
+        method: 'POST',
+        url: '/tasks/sessions',
+        headers: bearer(token),
+        payload: { callback_url: CALLBACK },
+      });
       const tasksBrowser = (await openLink(t.app, json(tasks).url)).browser!;
       expect((await tasksBrowser.get('/hosted/accounts')).statusCode).toBe(401);
     });
   });
-
 });

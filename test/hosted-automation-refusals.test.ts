@@ -15,7 +15,12 @@ describe('hosted automation page: refusals and sensitive input', () => {
   afterAll(() => f.close());
 
   async function openForm(token: string, taskId: string) {
-    const res = await f.t.app.inject({ method: 'POST', url: `/tasks/${taskId}/automate/sessions`, headers: bearer(token), payload: { callback_url: CALLBACK } });
+    const res = await f.t.app.inject({
+      method: 'POST',
+      url: `/tasks/${taskId}/automate/sessions`,
+      headers: bearer(token),
+      payload: { callback_url: CALLBACK },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { browser } = await openLink(f.t.app, json(res).automation_url);
     const page = await browser!.get(`/hosted/automation/${taskId}`);
@@ -26,7 +31,11 @@ describe('hosted automation page: refusals and sensitive input', () => {
     const owner = await f.entity();
     const task = await owner.task(EDD);
     const { browser } = await openForm(owner.token, task.id);
-    const refused = await browser.post(`/hosted/automation/${task.id}`, { first_payroll_date: 'soon', officer_name: 'Ada Lovelace', officer_ssn_last4: '4821' });
+    const refused = await browser.post(`/hosted/automation/${task.id}`, {
+      first_payroll_date: 'soon',
+      officer_name: 'Ada Lovelace',
+      officer_ssn_last4: '4821',
+    });
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('Enter a date');
     expect(refused.body).toContain('value="Ada Lovelace"');
@@ -39,9 +48,18 @@ describe('hosted automation page: refusals and sensitive input', () => {
     const task = await owner.task(EDD);
     const { browser, page } = await openForm(owner.token, task.id);
     expect(page.body).toContain('Start the automation');
-    const done = await f.t.app.inject({ method: 'PATCH', url: `/tasks/${task.id}`, headers: bearer(owner.token), payload: { status: 'done' } });
+    const done = await f.t.app.inject({
+      method: 'PATCH',
+      url: `/tasks/${task.id}`,
+      headers: bearer(owner.token),
+      payload: { status: 'done' },
+    });
     expect(done.statusCode).toBe(200);
-    const refused = await browser.post(`/hosted/automation/${task.id}`, { first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '4821' });
+    const refused = await browser.post(`/hosted/automation/${task.id}`, {
+      first_payroll_date: '2026-12-01',
+      officer_name: 'Ada Lovelace',
+      officer_ssn_last4: '4821',
+    });
     expect(refused.statusCode).toBe(409);
     expect(refused.headers.location).toBeUndefined();
     expect(refused.body).toContain('This task is already done, so there is nothing to file and nothing was started');

@@ -24,11 +24,25 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'statehouse-docs-'));
     t = await createTestApp({ dataDir });
     let apiKey: string;
-    ({ apiKey, platformId, entityId: entityA, token: tokenA } = await createPlatformWithEntity(t, 'Acme Payroll', { business_name: 'Rose & Thorn Florists' }));
+    ({
+      apiKey,
+      platformId,
+      entityId: entityA,
+      token: tokenA,
+    } = await createPlatformWithEntity(t, 'Acme Payroll', { business_name: 'Rose & Thorn Florists' }));
     ({ entityId: entityB, token: tokenB } = await signupWithToken(t.app, apiKey, { business_name: 'Empty Shelf LLC' }));
     const mail = t.app.services.mail;
     for (const [name, input] of [
-      ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California EDD <Employment Development Dept.>', subject: 'Notice of <employer> account number' }],
+      [
+        'edd',
+        {
+          regionCode: 'CA',
+          type: 'external-mail',
+          receivedOn: '2025-03-04',
+          sender: 'California EDD <Employment Development Dept.>',
+          subject: 'Notice of <employer> account number',
+        },
+      ],
       ['sos', { regionCode: 'NY', receivedOn: '2025-04-10', sender: 'NY Department of State', subject: 'Biennial statement due' }],
       ['irs', { receivedOn: '2025-01-02' }],
     ] as const) {
@@ -54,7 +68,11 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
   });
 
   it('401 without a token; 422 for a missing or invalid callback_url; 404 for another entity in the scope parameters', async () => {
-    const none = await t.app.inject({ method: 'POST', url: '/v2/documents/manage/session', payload: { callback_url: 'https://platform.example/back' } });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/v2/documents/manage/session',
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     expect(none.statusCode).toBe(401);
     const missing = await session(tokenA, {});
     expect(missing.statusCode).toBe(422);
@@ -63,9 +81,15 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
     expect(json(noBody).detail[0]).toMatchObject({ type: 'missing', loc: ['body'] });
     const scheme = await session(tokenA, { callback_url: 'ftp://platform.example/back' });
     expect(json(scheme).detail[0]).toMatchObject({ type: 'url_scheme', loc: ['body', 'callback_url'] });
-    expect((await session(tokenA, { callback_url: 'https://platform.example/back' }, `?legal_entity_public_id=${entityA}`)).statusCode).toBe(200);
-    expect((await session(tokenA, { callback_url: 'https://platform.example/back' }, `?legal_entity_public_id=${entityB}`)).statusCode).toBe(404);
-    expect((await session(tokenA, { callback_url: 'https://platform.example/back' }, '?platform_public_id=plt_other')).statusCode).toBe(404);
+    expect(
+      (await session(tokenA, { callback_url: 'https://platform.example/back' }, `?legal_entity_public_id=${entityA}`)).statusCode,
+    ).toBe(200);
+    expect(
+      (await session(tokenA, { callback_url: 'https://platform.example/back' }, `?legal_entity_public_id=${entityB}`)).statusCode,
+    ).toBe(404);
+    expect((await session(tokenA, { callback_url: 'https://platform.example/back' }, '?platform_public_id=plt_other')).statusCode).toBe(
+      404,
+    );
   });
 
   it('a platform that lists callback origins may only use those', async () => {
@@ -149,8 +173,12 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
 
   it('a subject that is too long or holds control characters is refused at intake, naming the field', async () => {
     const mail = t.app.services.mail;
-    await expect(mail.ingest({ legalEntityId: entityA, subject: 'x'.repeat(201), bytes: tinyPdf('long') })).rejects.toMatchObject({ path: ['subject'] });
-    await expect(mail.ingest({ legalEntityId: entityA, subject: 'a\u0007b', bytes: tinyPdf('bell') })).rejects.toMatchObject({ path: ['subject'] });
+    await expect(mail.ingest({ legalEntityId: entityA, subject: 'x'.repeat(201), bytes: tinyPdf('long') })).rejects.toMatchObject({
+      path: ['subject'],
+    });
+    await expect(mail.ingest({ legalEntityId: entityA, subject: 'a\u0007b', bytes: tinyPdf('bell') })).rejects.toMatchObject({
+      path: ['subject'],
+    });
   });
 
   it('another entity’s page shows none of them: an empty state', async () => {
@@ -165,7 +193,12 @@ describe('documents hosted page (POST /v2/documents/manage/session)', () => {
 
   it('needs a documents session: none, or one of another purpose, is a 401 page', async () => {
     expect((await t.app.inject({ url: '/hosted/documents' })).statusCode).toBe(401);
-    const tasks = await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(tokenA), payload: { callback_url: 'https://platform.example/back' } });
+    const tasks = await t.app.inject({
+      method: 'POST',
+      url: '/tasks/sessions',
+      headers: bearer(tokenA),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     const { browser } = await openLink(t.app, json(tasks).url);
     const page = await browser!.get('/hosted/documents');
     expect(page.statusCode).toBe(401);

@@ -17,15 +17,23 @@ describe('hosted links survive mail scanners: GET shows a confirmation, only its
   afterAll(async () => t.close());
 
   const newLink = async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/tasks/sessions',
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const url = json<{ url: string }>(res).url;
     return { url, path: new URL(url).pathname, secret: new URL(url).pathname.split('/').at(-1)! };
   };
-  const confirm = (secret: string, headers: Record<string, string> = { origin: ORIGIN }) => t.app.inject({
-    method: 'POST', url: '/hosted/s', payload: new URLSearchParams({ token: secret }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-  });
+  const confirm = (secret: string, headers: Record<string, string> = { origin: ORIGIN }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/hosted/s',
+      payload: new URLSearchParams({ token: secret }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
 
   it('a GET shows the platform, what the link opens and one button; another GET still works; nothing is signed in', async () => {
     const link = await newLink();
@@ -96,7 +104,12 @@ describe('hosted links survive mail scanners: GET shows a confirmation, only its
     expect(page.body).toContain('This link has expired');
     expect((await confirm(unknown)).statusCode).toBe(404);
     expect((await confirm('x'.repeat(5000))).statusCode).toBe(404);
-    const empty = await t.app.inject({ method: 'POST', url: '/hosted/s', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN }, payload: '' });
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/hosted/s',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+      payload: '',
+    });
     expect(empty.statusCode).toBe(404);
   });
 
@@ -106,7 +119,12 @@ describe('hosted links survive mail scanners: GET shows a confirmation, only its
       { url: '/v2/accounts/manage/session', heading: 'Your agency accounts', button: 'Continue to your agency accounts' },
     ];
     for (const c of cases) {
-      const res = await t.app.inject({ method: 'POST', url: c.url, headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: c.url,
+        headers: bearer(token),
+        payload: { callback_url: 'https://platform.example/back' },
+      });
       const page = await t.app.inject({ url: new URL(json<{ url: string }>(res).url).pathname });
       expect(page.body).toContain(`<h1>${c.heading}</h1>`);
       expect(page.body).toContain(`>${c.button}</button>`);

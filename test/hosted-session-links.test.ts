@@ -22,7 +22,15 @@ describe('session operations: callback origin, then a link of HOSTED_SESSION_TTL
   });
   afterAll(async () => t.close());
 
-  const links = async () => Number((await t.db.selectFrom('hosted_sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const links = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom('hosted_sessions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   const operations = [
     { url: '/tasks/sessions', body: (cb: string) => ({ callback_url: cb }) },
@@ -36,7 +44,9 @@ describe('session operations: callback origin, then a link of HOSTED_SESSION_TTL
       const before = await links();
       const refused = await t.app.inject({ method: 'POST', url: op.url, headers: bearer(token), payload: op.body(REFUSED) });
       expect(refused.statusCode).toBe(422);
-      expect(issuesOf(json(refused))).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'callback_url'], input: REFUSED })]);
+      expect(issuesOf(json(refused))).toEqual([
+        expect.objectContaining({ type: 'value_error', loc: ['body', 'callback_url'], input: REFUSED }),
+      ]);
       expect(await links()).toBe(before);
 
       const allowed = await t.app.inject({ method: 'POST', url: op.url, headers: bearer(token), payload: op.body(ALLOWED) });
@@ -51,13 +61,20 @@ describe('session operations: callback origin, then a link of HOSTED_SESSION_TTL
   it('POST /v2/tasks/manage/session refuses a callback in the PlatformHttpException shape of its other 422s', async () => {
     const payload = { callback_url: REFUSED, task_type: 'requirement' };
     const refused = json(await t.app.inject({ method: 'POST', url: '/v2/tasks/manage/session', headers: bearer(token), payload }));
-    expect(refused).toMatchObject({ message: 'Validation error', detail: expect.stringMatching(/^body\.callback_url: Value error, /), errors: [{ loc: ['body', 'callback_url'] }] });
+    expect(refused).toMatchObject({
+      message: 'Validation error',
+      detail: expect.stringMatching(/^body\.callback_url: Value error, /),
+      errors: [{ loc: ['body', 'callback_url'] }],
+    });
   });
 
   it('POST /v2/auth/payroll checks authorization_callback_url', async () => {
     const before = await links();
     const refused = await t.app.inject({
-      method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId, authorization_callback_url: REFUSED },
+      method: 'POST',
+      url: '/v2/auth/payroll',
+      headers: { authorization: apiKey },
+      payload: { legal_entity_id: entityId, authorization_callback_url: REFUSED },
     });
     expect(refused.statusCode).toBe(422);
     expect(json(refused).detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'authorization_callback_url'], input: REFUSED });

@@ -14,15 +14,29 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
   afterAll(async () => t.close());
 
   async function open(body: Record<string, unknown> = {}): Promise<{ browser: HostedBrowser; id: string }> {
-    const res = json<{ url: string; legal_entity_id: string }>(await t.app.inject({
-      method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
-      payload: { business_name: 'Rose & Thorn Florists', user_email: 'rose@example.com', callback_url: 'https://platform.example/welcome', ...body },
-    }));
+    const res = json<{ url: string; legal_entity_id: string }>(
+      await t.app.inject({
+        method: 'POST',
+        url: '/accounts/signup/sessions',
+        headers: { authorization: apiKey },
+        payload: {
+          business_name: 'Rose & Thorn Florists',
+          user_email: 'rose@example.com',
+          callback_url: 'https://platform.example/welcome',
+          ...body,
+        },
+      }),
+    );
     const { browser } = await openLink(t.app, res.url);
     return { browser: browser!, id: res.legal_entity_id };
   }
   const entity = (id: string) => t.db.selectFrom('legal_entities').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const text = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+  const text = (body: string) =>
+    body
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ');
 
   describe('the introduction', () => {
     it('names the platform, lists the steps, the time and what to have at hand, and what happens after', async () => {
@@ -31,7 +45,8 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
       const page = text((await browser.get('/hosted/signup/welcome')).body);
       expect(page).toContain('Set up Rose & Thorn Florists with Acme Payroll');
       expect(page).toContain('Acme Payroll uses Statehouse to work out which registrations, filings and renewals');
-      for (const step of ['About your business', 'How to reach you', 'Accounting (optional)', 'Review and confirm']) expect(page).toContain(step);
+      for (const step of ['About your business', 'How to reach you', 'Accounting (optional)', 'Review and confirm'])
+        expect(page).toContain(step);
       expect(page).toContain('about 5 minutes');
       expect(page).toContain('EIN, from the IRS letter that assigned it (CP 575)');
       expect(page).toContain('After you confirm');
@@ -41,7 +56,9 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
       const { browser } = await open({ business_information: { entity_type: 'llc', incorporation_region: 'OR', naics_code: '453110' } });
       const page = text((await browser.get('/hosted/signup/welcome')).body);
       expect(page).toContain('Already filled in by Acme Payroll');
-      expect(page).toContain('About your business: legal business name, entity type, state of incorporation or formation How to reach you: your email Accounting (optional): NAICS code');
+      expect(page).toContain(
+        'About your business: legal business name, entity type, state of incorporation or formation How to reach you: your email Accounting (optional): NAICS code',
+      );
       expect(page).toContain('You will see these details before you confirm, and can change any of them.');
     });
 
@@ -66,7 +83,9 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
     it('say so until the owner saves them', async () => {
       const { browser, id } = await open({ business_information: { entity_type: 'llc', incorporation_region: 'OR' } });
       const before = await browser.get('/hosted/signup/business');
-      expect(before.body).toContain('<div class="notice info" role="note"><p>Acme Payroll filled in some of these details. Check them and correct anything that is wrong.</p></div>');
+      expect(before.body).toContain(
+        '<div class="notice info" role="note"><p>Acme Payroll filled in some of these details. Check them and correct anything that is wrong.</p></div>',
+      );
       await browser.post('/hosted/signup/business', BUSINESS_STEP);
       expect((await entity(id)).signup_confirmed_steps).toEqual(['business']);
       expect((await browser.get('/hosted/signup/business')).body).not.toContain('notice info');
@@ -76,7 +95,12 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
 
     it('are marked on the review, with a link to change each step', async () => {
       const { browser } = await open({
-        business_information: { entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2024-03-04' },
+        business_information: {
+          entity_type: 'c_corp',
+          tax_classification: 'corp',
+          incorporation_region: 'DE',
+          incorporation_date: '2024-03-04',
+        },
       });
       await browser.get('/hosted/signup/welcome');
       expect((await browser.post('/hosted/signup/welcome', {})).headers.location).toBe('/hosted/signup/review');
@@ -92,28 +116,39 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
   });
 
   describe('phone numbers', () => {
-    it.each(['(415) 555-0134', '415.555.0134', '+1 415 555 0134', '4155550134'])('%j is stored as +14155550134 and shown as (415) 555-0134', async (typed) => {
-      const { browser, id } = await open();
-      await browser.get('/hosted/signup/contact');
-      const saved = await browser.post('/hosted/signup/contact', { ...CONTACT_STEP, business_phone: typed });
-      expect(saved.statusCode, saved.body).toBe(303);
-      expect((await entity(id)).business_phone).toBe('+14155550134');
-      expect((await browser.get('/hosted/signup/contact')).body).toContain('value="(415) 555-0134"');
-    });
+    it.each(['(415) 555-0134', '415.555.0134', '+1 415 555 0134', '4155550134'])(
+      '%j is stored as +14155550134 and shown as (415) 555-0134',
+      async (typed) => {
+        const { browser, id } = await open();
+        await browser.get('/hosted/signup/contact');
+        const saved = await browser.post('/hosted/signup/contact', { ...CONTACT_STEP, business_phone: typed });
+        expect(saved.statusCode, saved.body).toBe(303);
+        expect((await entity(id)).business_phone).toBe('+14155550134');
+        expect((await browser.get('/hosted/signup/contact')).body).toContain('value="(415) 555-0134"');
+      },
+    );
 
     it('the field carries a format hint', async () => {
       const { browser } = await open();
       const page = await browser.get('/hosted/signup/contact');
-      expect(page.body).toContain('<p class="hint" id="f-business_phone-hint">A US number such as (415) 555-0134, or another country&#39;s starting with +, e.g. +44 20 7946 0958</p>');
+      expect(page.body).toContain(
+        '<p class="hint" id="f-business_phone-hint">A US number such as (415) 555-0134, or another country&#39;s starting with +, e.g. +44 20 7946 0958</p>',
+      );
       expect(page.body).toContain('aria-describedby="f-business_phone-hint"');
     });
 
     it('a number that is not valid gets a clear message next to the field, and everything typed is kept', async () => {
       const { browser, id } = await open();
       await browser.get('/hosted/signup/contact');
-      const res = await browser.post('/hosted/signup/contact', { ...CONTACT_STEP, business_email: 'shop@example.com', business_phone: '555-0134' });
+      const res = await browser.post('/hosted/signup/contact', {
+        ...CONTACT_STEP,
+        business_email: 'shop@example.com',
+        business_phone: '555-0134',
+      });
       expect(res.statusCode).toBe(422);
-      expect(res.body).toContain('<p class="error" id="f-business_phone-error">Enter the full number with its area code, e.g. (415) 555-0134</p>');
+      expect(res.body).toContain(
+        '<p class="error" id="f-business_phone-error">Enter the full number with its area code, e.g. (415) 555-0134</p>',
+      );
       expect(res.body).toContain('<a href="#f-business_phone">Business phone: Enter the full number with its area code');
       expect(res.body).toContain('value="555-0134"');
       expect(res.body).toContain('value="shop@example.com"');
@@ -139,20 +174,41 @@ describe('hosted signup: introduction, prefilled steps, phones and the review', 
     await browser.get('/hosted/signup/business');
     await browser.post('/hosted/signup/business', BUSINESS_STEP);
     await browser.get('/hosted/signup/contact');
-    await browser.post('/hosted/signup/contact', { ...CONTACT_STEP, 'business_address.address_line_2': 'Suite 200', business_email: 'shop@example.com', business_phone: '(415) 555-0134' });
+    await browser.post('/hosted/signup/contact', {
+      ...CONTACT_STEP,
+      'business_address.address_line_2': 'Suite 200',
+      business_email: 'shop@example.com',
+      business_phone: '(415) 555-0134',
+    });
     await browser.get('/hosted/signup/accounting');
-    await browser.post('/hosted/signup/accounting', { naics_code: '453110', accounting_method: 'accrual', accounting_period: 'fiscal', accounting_year_end: '6', futa_liability_year: '2021' });
+    await browser.post('/hosted/signup/accounting', {
+      naics_code: '453110',
+      accounting_method: 'accrual',
+      accounting_period: 'fiscal',
+      accounting_year_end: '6',
+      futa_liability_year: '2021',
+    });
     const review = await browser.get('/hosted/signup/review');
     const page = text(review.body);
     for (const [label, value] of [
-      ['Legal business name', 'Rose & Thorn Florists'], ['Entity type', 'Limited liability company (LLC)'],
-      ['Tax classification', 'Disregarded entity (single-member LLC)'], ['LLC management', 'Member-managed'],
-      ['State of incorporation or formation', 'Oregon'], ['Date of incorporation or formation', 'April 9, 2021'], ['Federal EIN', '12-3456789'],
-      ['Your email', 'rose@example.com'], ['Business email', 'shop@example.com'], ['Business phone', '(415) 555-0134'],
+      ['Legal business name', 'Rose & Thorn Florists'],
+      ['Entity type', 'Limited liability company (LLC)'],
+      ['Tax classification', 'Disregarded entity (single-member LLC)'],
+      ['LLC management', 'Member-managed'],
+      ['State of incorporation or formation', 'Oregon'],
+      ['Date of incorporation or formation', 'April 9, 2021'],
+      ['Federal EIN', '12-3456789'],
+      ['Your email', 'rose@example.com'],
+      ['Business email', 'shop@example.com'],
+      ['Business phone', '(415) 555-0134'],
       ['Business address', '1 Main St Suite 200 Portland, OR 97201 United States'],
-      ['NAICS code', '453110'], ['Accounting method', 'Accrual'], ['Accounting period', 'Fiscal year'], ['Fiscal year ends in', 'June'],
+      ['NAICS code', '453110'],
+      ['Accounting method', 'Accrual'],
+      ['Accounting period', 'Fiscal year'],
+      ['Fiscal year ends in', 'June'],
       ['First year of FUTA liability', '2021'],
-    ]) expect(page).toContain(`${label} ${value}`);
+    ])
+      expect(page).toContain(`${label} ${value}`);
     expect(review.body).toContain('1 Main St<br>Suite 200<br>Portland, OR 97201<br>United States');
     expect(page).not.toContain('Filled in by');
   });

@@ -14,8 +14,15 @@ describe('hosted signup', () => {
 
   async function session(body: Record<string, unknown> = {}) {
     const res = await t.app.inject({
-      method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
-      payload: { business_name: 'Rose & Thorn <Florists>', user_email: 'r@example.com', callback_url: 'https://platform.example/welcome?ref=abc', ...body },
+      method: 'POST',
+      url: '/accounts/signup/sessions',
+      headers: { authorization: apiKey },
+      payload: {
+        business_name: 'Rose & Thorn <Florists>',
+        user_email: 'r@example.com',
+        callback_url: 'https://platform.example/welcome?ref=abc',
+        ...body,
+      },
     });
     return json<{ url: string; legal_entity_id: string }>(res);
   }
@@ -27,7 +34,9 @@ describe('hosted signup', () => {
       const { response } = await openLink(t.app, url);
       expect(response.statusCode).toBe(303);
       expect(response.headers.location).toBe('/hosted/signup');
-      expect(String(response.headers['set-cookie'])).toMatch(/^statehouse_session=[A-Za-z0-9_-]{43}; Path=\/hosted; HttpOnly; SameSite=Lax; Max-Age=3600$/);
+      expect(String(response.headers['set-cookie'])).toMatch(
+        /^statehouse_session=[A-Za-z0-9_-]{43}; Path=\/hosted; HttpOnly; SameSite=Lax; Max-Age=3600$/,
+      );
       const again = await t.app.inject({ url: new URL(url).pathname });
       expect(again.statusCode).toBe(410);
       expect(again.body).toContain('This link has expired');
@@ -47,7 +56,9 @@ describe('hosted signup', () => {
     it('secure headers on every page', async () => {
       const { browser } = await openLink(t.app, (await session()).url);
       const page = await browser!.get('/hosted/signup/business');
-      expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+      expect(page.headers['content-security-policy']).toBe(
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
       expect(page.headers['referrer-policy']).toBe('no-referrer');
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.body).not.toMatch(/<script|style=/);
@@ -78,7 +89,12 @@ describe('hosted signup', () => {
     it('validates like the API, showing each error next to its field and keeping what was typed', async () => {
       const { browser } = await openLink(t.app, (await session()).url);
       await browser!.get('/hosted/signup/business');
-      const res = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, incorporation_date: '2021-02-30', ein: '12-34', entity_type: '' });
+      const res = await browser!.post('/hosted/signup/business', {
+        ...BUSINESS_STEP,
+        incorporation_date: '2021-02-30',
+        ein: '12-34',
+        entity_type: '',
+      });
       expect(res.statusCode).toBe(422);
       expect(res.body).toContain('<p class="error" id="f-incorporation_date-error">Enter a valid date</p>');
       expect(res.body).toContain('aria-describedby="f-ein-hint f-ein-error" aria-invalid="true"');
@@ -93,7 +109,9 @@ describe('hosted signup', () => {
       await browser!.get('/hosted/signup/business');
       const future = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, incorporation_date: '2031-05-05' });
       expect(future.statusCode).toBe(422);
-      expect(future.body).toContain('<p class="error" id="f-incorporation_date-error">The date of incorporation or formation cannot be in the future</p>');
+      expect(future.body).toContain(
+        '<p class="error" id="f-incorporation_date-error">The date of incorporation or formation cannot be in the future</p>',
+      );
       expect(future.body).toContain('value="2031-05-05"');
       const old = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, incorporation_date: '1776-07-04' });
       expect(old.statusCode).toBe(422);
@@ -105,18 +123,47 @@ describe('hosted signup', () => {
     it('refuses a company profile that cannot be true, on the field that conflicts', async () => {
       const { browser } = await openLink(t.app, (await session()).url);
       await browser!.get('/hosted/signup/business');
-      const res = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, entity_type: 'c_corp', tax_classification: 'disregarded', llc_managed_type: 'member_managed' });
+      const res = await browser!.post('/hosted/signup/business', {
+        ...BUSINESS_STEP,
+        entity_type: 'c_corp',
+        tax_classification: 'disregarded',
+        llc_managed_type: 'member_managed',
+      });
       expect(res.statusCode).toBe(422);
-      expect(res.body).toContain('<p class="error" id="f-tax_classification-error">Only an LLC or PLLC can be a disregarded entity (the entity type is C corporation)</p>');
-      expect(res.body).toContain('<p class="error" id="f-llc_managed_type-error">Only an LLC or PLLC has LLC management: leave it blank (the entity type is C corporation)</p>');
+      expect(res.body).toContain(
+        '<p class="error" id="f-tax_classification-error">Only an LLC or PLLC can be a disregarded entity (the entity type is C corporation)</p>',
+      );
+      expect(res.body).toContain(
+        '<p class="error" id="f-llc_managed_type-error">Only an LLC or PLLC has LLC management: leave it blank (the entity type is C corporation)</p>',
+      );
       expect(res.body).toContain('Please fix these 2 problems');
-      for (const [entity_type, tax_classification] of [['gp', 's_corp'], ['c_corp', 'partnership'], ['llp', 'corp']] as const) {
-        const refused = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, entity_type, tax_classification, llc_managed_type: '' });
+      for (const [entity_type, tax_classification] of [
+        ['gp', 's_corp'],
+        ['c_corp', 'partnership'],
+        ['llp', 'corp'],
+      ] as const) {
+        const refused = await browser!.post('/hosted/signup/business', {
+          ...BUSINESS_STEP,
+          entity_type,
+          tax_classification,
+          llc_managed_type: '',
+        });
         expect(refused.body).toContain('id="f-tax_classification-error"');
       }
       // Combinations that can be true: an LLC taxed as a corporation or an S corporation, a corporation's S election.
-      for (const [entity_type, tax_classification] of [['llc', 'corp'], ['pllc', 's_corp'], ['p_corp', 's_corp'], ['lp', 'partnership'], ['c_corp', 'corp']] as const) {
-        const form = { ...BUSINESS_STEP, entity_type, tax_classification, ...(entity_type.endsWith('llc') ? {} : { llc_managed_type: '' }) };
+      for (const [entity_type, tax_classification] of [
+        ['llc', 'corp'],
+        ['pllc', 's_corp'],
+        ['p_corp', 's_corp'],
+        ['lp', 'partnership'],
+        ['c_corp', 'corp'],
+      ] as const) {
+        const form = {
+          ...BUSINESS_STEP,
+          entity_type,
+          tax_classification,
+          ...(entity_type.endsWith('llc') ? {} : { llc_managed_type: '' }),
+        };
         expect((await browser!.post('/hosted/signup/business', form)).statusCode).toBe(303);
       }
     });
@@ -125,35 +172,66 @@ describe('hosted signup', () => {
       const { url, legal_entity_id } = await session();
       const { browser } = await openLink(t.app, url);
       const page = await browser!.get('/hosted/signup/contact');
-      expect(page.body).toMatch(/<select id="f-business_address-state" name="business_address\.state">\n<option value="">Choose…<\/option>\n(<option value="[A-Z]{2}">[A-Za-z ]+<\/option>){51}\n<\/select>/);
+      expect(page.body).toMatch(
+        /<select id="f-business_address-state" name="business_address\.state">\n<option value="">Choose…<\/option>\n(<option value="[A-Z]{2}">[A-Za-z ]+<\/option>){51}\n<\/select>/,
+      );
       expect(page.body).toContain('<option value="TX">Texas</option>');
-      expect(page.body).toMatch(/<select id="f-business_address-country" name="business_address\.country">\n<option value="">Choose…<\/option>\n<option value="US" selected>United States<\/option>\n<\/select>/);
-      const address = { ...CONTACT_STEP, 'business_address.city': 'Austin', 'business_address.state': 'TX', 'business_address.postal_code': '7870' };
-      const bad = await browser!.post('/hosted/signup/contact', { ...address, 'business_address.state': 'Texas!', 'business_address.country': 'Canada' });
+      expect(page.body).toMatch(
+        /<select id="f-business_address-country" name="business_address\.country">\n<option value="">Choose…<\/option>\n<option value="US" selected>United States<\/option>\n<\/select>/,
+      );
+      const address = {
+        ...CONTACT_STEP,
+        'business_address.city': 'Austin',
+        'business_address.state': 'TX',
+        'business_address.postal_code': '7870',
+      };
+      const bad = await browser!.post('/hosted/signup/contact', {
+        ...address,
+        'business_address.state': 'Texas!',
+        'business_address.country': 'Canada',
+      });
       expect(bad.statusCode).toBe(422);
-      expect(bad.body).toContain('<p class="error" id="f-business_address-postal_code-error">Enter a 5-digit ZIP code, like 78701, or ZIP+4, like 78701-1234</p>');
+      expect(bad.body).toContain(
+        '<p class="error" id="f-business_address-postal_code-error">Enter a 5-digit ZIP code, like 78701, or ZIP+4, like 78701-1234</p>',
+      );
       expect(bad.body).toContain('<p class="error" id="f-business_address-state-error">Choose the state</p>');
-      expect(bad.body).toContain('<p class="error" id="f-business_address-country-error">Only addresses in the United States can be given</p>');
+      expect(bad.body).toContain(
+        '<p class="error" id="f-business_address-country-error">Only addresses in the United States can be given</p>',
+      );
       expect(bad.body).toContain('value="7870"');
       // A state written out and "USA" (a form from before, or a platform's prefill) are stored as the API's examples are: TX, US.
-      const ok = await browser!.post('/hosted/signup/contact', { ...address, 'business_address.state': 'Texas', 'business_address.postal_code': '78701-1234', 'business_address.country': 'USA' });
+      const ok = await browser!.post('/hosted/signup/contact', {
+        ...address,
+        'business_address.state': 'Texas',
+        'business_address.postal_code': '78701-1234',
+        'business_address.country': 'USA',
+      });
       expect(ok.statusCode).toBe(303);
-      expect((await entity(legal_entity_id)).business_address).toMatchObject({ city: 'Austin', state: 'TX', postal_code: '78701-1234', country: 'US' });
+      expect((await entity(legal_entity_id)).business_address).toMatchObject({
+        city: 'Austin',
+        state: 'TX',
+        postal_code: '78701-1234',
+        country: 'US',
+      });
     });
 
-    it('errors name the field and say what is expected; the summary uses the fields\' labels', async () => {
+    it("errors name the field and say what is expected; the summary uses the fields' labels", async () => {
       const { browser } = await openLink(t.app, (await session()).url);
       await browser!.get('/hosted/signup/business');
       const business = await browser!.post('/hosted/signup/business', { ...BUSINESS_STEP, business_name: ' ', incorporation_date: '' });
       expect(business.body).toContain('<p class="error" id="f-business_name-error">Enter the business name</p>');
       expect(business.body).toContain('<a href="#f-business_name">Legal business name: Enter the business name</a>');
-      expect(business.body).toContain('<a href="#f-incorporation_date">Date of incorporation or formation: Enter the date of incorporation or formation</a>');
+      expect(business.body).toContain(
+        '<a href="#f-incorporation_date">Date of incorporation or formation: Enter the date of incorporation or formation</a>',
+      );
       expect(business.body).not.toContain('This field is required');
       const accounting = await browser!.post('/hosted/signup/accounting', { naics_code: '7', futa_liability_year: '24' });
       expect(accounting.statusCode).toBe(422);
       expect(accounting.body).toContain('<p class="error" id="f-naics_code-error">A NAICS code has 2 to 6 digits</p>');
       expect(accounting.body).toContain('<p class="error" id="f-futa_liability_year-error">Enter a four-digit year, like 2024</p>');
-      expect(accounting.body).toContain('<a href="#f-futa_liability_year">First year of federal unemployment (FUTA) liability: Enter a four-digit year, like 2024</a>');
+      expect(accounting.body).toContain(
+        '<a href="#f-futa_liability_year">First year of federal unemployment (FUTA) liability: Enter a four-digit year, like 2024</a>',
+      );
       expect(accounting.body).not.toContain('This does not look right');
       // Every summary label is its field's label.
       for (const [, href, label] of accounting.body.matchAll(/<a href="#(f-[^"]+)">([^:]+): /g)) {
@@ -169,19 +247,37 @@ describe('hosted signup', () => {
       expect(saved.statusCode).toBe(303);
       expect(saved.headers.location).toBe('/hosted/signup/contact');
       const row = await entity(first.legal_entity_id);
-      expect(row).toMatchObject({ business_name: 'Rose & Thorn Florists', entity_type: 'llc', incorporation_region: 'OR', ein: '12-3456789', status: 'inactive', signup_step: 'contact' });
+      expect(row).toMatchObject({
+        business_name: 'Rose & Thorn Florists',
+        entity_type: 'llc',
+        incorporation_region: 'OR',
+        ein: '12-3456789',
+        status: 'inactive',
+        signup_step: 'contact',
+      });
 
       // The user leaves; the platform sends a new link for the same entity; signup resumes at the contact step.
-      const again = json<{ url: string }>(await t.app.inject({
-        method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
-        payload: { business_name: 'Rose & Thorn Florists', user_email: 'r@example.com', callback_url: 'https://platform.example/welcome', legal_entity_id: first.legal_entity_id },
-      }));
+      const again = json<{ url: string }>(
+        await t.app.inject({
+          method: 'POST',
+          url: '/v2/signup/sessions',
+          headers: { authorization: apiKey },
+          payload: {
+            business_name: 'Rose & Thorn Florists',
+            user_email: 'r@example.com',
+            callback_url: 'https://platform.example/welcome',
+            legal_entity_id: first.legal_entity_id,
+          },
+        }),
+      );
       const { browser: second } = await openLink(t.app, again.url);
       expect((await second!.get('/hosted/signup')).headers.location).toBe('/hosted/signup/contact');
       await second!.get('/hosted/signup/contact');
       expect((await second!.post('/hosted/signup/contact', CONTACT_STEP)).headers.location).toBe('/hosted/signup/accounting');
       await second!.get('/hosted/signup/accounting');
-      expect((await second!.post('/hosted/signup/accounting', { naics_code: '453110', accounting_year_end: '6' })).headers.location).toBe('/hosted/signup/review');
+      expect((await second!.post('/hosted/signup/accounting', { naics_code: '453110', accounting_year_end: '6' })).headers.location).toBe(
+        '/hosted/signup/review',
+      );
       const review = await second!.get('/hosted/signup/review');
       expect(review.statusCode).toBe(200);
       expect(review.body).toContain('Confirm and complete signup');
@@ -193,7 +289,12 @@ describe('hosted signup', () => {
       expect(location.origin + location.pathname).toBe('https://platform.example/welcome');
       expect(Object.fromEntries(location.searchParams)).toEqual({ legal_entity_id: first.legal_entity_id, status: 'complete' });
       const completed = await entity(first.legal_entity_id);
-      expect(completed).toMatchObject({ status: 'active', naics_code: '453110', accounting_year_end: 6, business_address: expect.objectContaining({ city: 'Portland' }) });
+      expect(completed).toMatchObject({
+        status: 'active',
+        naics_code: '453110',
+        accounting_year_end: 6,
+        business_address: expect.objectContaining({ city: 'Portland' }),
+      });
       const tasks = await t.db.selectFrom('tasks').select('definition_id').where('legal_entity_id', '=', first.legal_entity_id).execute();
       expect(tasks.some((x) => x.definition_id.startsWith('or-'))).toBe(true); // the tasks of its state of formation
       expect((await second!.get('/hosted/signup')).statusCode).toBe(401); // the session ended with the signup
@@ -218,10 +319,21 @@ describe('hosted signup', () => {
   });
 
   it('without a callback the user sees a completion page', async () => {
-    const res = json<{ url: string; legal_entity_id: string }>(await t.app.inject({
-      method: 'POST', url: '/v2/signup', headers: { authorization: apiKey },
-      payload: { user_email: 'n@example.com', business_name: 'No Callback LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'OH', incorporated_date: '2021-01-01' },
-    }));
+    const res = json<{ url: string; legal_entity_id: string }>(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/signup',
+        headers: { authorization: apiKey },
+        payload: {
+          user_email: 'n@example.com',
+          business_name: 'No Callback LLC',
+          entity_type: 'llc',
+          tax_class: 'disregarded',
+          incorporation_region: 'OH',
+          incorporated_date: '2021-01-01',
+        },
+      }),
+    );
     const { browser } = await openLink(t.app, res.url);
     expect((await browser!.get('/hosted/signup')).headers.location).toBe('/hosted/signup/welcome');
     await browser!.get('/hosted/signup/welcome');

@@ -14,7 +14,8 @@ describe('hosted task pages', () => {
   let entityId: string;
   const auth = () => bearer(token);
   type Task = { id: string; status: string; definition: { id: string; location: { code: string } } };
-  const tasks = async () => json<Task[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }));
+  const tasks = async () =>
+    json<Task[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }));
   const session = async (url: string, payload: Record<string, unknown> = { callback_url: CALLBACK }) => {
     const res = await t.app.inject({ method: 'POST', url, headers: auth(), payload });
     return { res, body: json(res) };
@@ -24,9 +25,19 @@ describe('hosted task pages', () => {
     // The automation's jobs are held, never run: these tests look at its start (docs/automations.md has the workflow).
     t = await createTestApp({}, undefined, { jobs: discardingJobs });
     ({ apiKey, platformId, token, entityId } = await createPlatformWithEntity(t, 'Acme Payroll', {
-      user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
+      user_email: 'a@example.com',
+      business_name: 'Harbor Labs',
+      entity_type: 'c_corp',
+      tax_class: 'corp',
+      incorporation_region: 'DE',
+      incorporated_date: '2020-03-10',
     }));
-    await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: auth(), payload: { config: { has_employees: true, has_physical_location: true } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers: auth(),
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
     await t.app.inject({ method: 'PUT', url: '/locations/NY', headers: auth() });
   });
   afterAll(async () => t.close());
@@ -90,16 +101,21 @@ describe('hosted task pages', () => {
     const notice = await browser!.get(done.headers.location as string);
     expect(notice.body).toContain('“Keep an agent for service of process in California” marked as done.');
     expect(notice.body).not.toContain(`href="/hosted/tasks/${agent.id}"`); // done tasks are not in the open list
-    expect((await browser!.get('/hosted/tasks?region=CA&status=done')).body).toContain('Keep an agent for service of process in California');
+    expect((await browser!.get('/hosted/tasks?region=CA&status=done')).body).toContain(
+      'Keep an agent for service of process in California',
+    );
     const refused = await browser!.post(`/hosted/tasks/${agent.id}/status`, { status: 'dismissed', return_to: '/hosted/tasks' });
-    expect(new URL(refused.headers.location as string, 'http://x').searchParams.get('error')).toContain('This task is already done: move it back to to-do first.');
+    expect(new URL(refused.headers.location as string, 'http://x').searchParams.get('error')).toContain(
+      'This task is already done: move it back to to-do first.',
+    );
     const open = await browser!.post(`/hosted/tasks/${agent.id}/status`, { status: 'todo', return_to: 'https://evil.example/' });
     expect(open.headers.location).toBe(`/hosted/tasks/${agent.id}?updated=${agent.id}&was=done&now=todo`); // return_to must stay on the hosted pages
   });
 
   describe('summary, grouping, confirmation and undo', () => {
     type Listed = Task & { due_date: string | null; definition: Task['definition'] & { title: string } };
-    const allTasks = async () => json<Listed[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }));
+    const allTasks = async () =>
+      json<Listed[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }));
     /** A browser on the task list: it holds the page's CSRF token for its next form. */
     const listBrowser = async () => {
       const browser = (await openLink(t.app, (await session('/tasks/sessions')).body.url)).browser!;
@@ -124,7 +140,12 @@ describe('hosted task pages', () => {
       // Every open task is under exactly one heading.
       const titles = [...byCategory.body.matchAll(/<h3><a href="\/hosted\/tasks\/(task_\w+)">/g)].map((m) => m[1]);
       expect(new Set(titles).size).toBe(titles.length);
-      expect(titles.sort()).toEqual((await allTasks()).filter((x) => x.status === 'todo' || x.status === 'in-progress').map((x) => x.id).sort());
+      expect(titles.sort()).toEqual(
+        (await allTasks())
+          .filter((x) => x.status === 'todo' || x.status === 'in-progress')
+          .map((x) => x.id)
+          .sort(),
+      );
       // An unknown grouping is the plain list.
       expect((await browser.get('/hosted/tasks?group=bogus')).body).not.toContain('class="task-group"');
     });
@@ -132,17 +153,24 @@ describe('hosted task pages', () => {
     it('undo restores the previous status through the tasks service: re-planned and recorded as an event', async () => {
       const browser = await listBrowser();
       const agent = (await allTasks()).find((x) => x.definition.id === 'ca-registered-agent')!;
-      if (agent.status !== 'in-progress') await browser.post(`/hosted/tasks/${agent.id}/status`, { status: 'in-progress', return_to: '/hosted/tasks' });
+      if (agent.status !== 'in-progress')
+        await browser.post(`/hosted/tasks/${agent.id}/status`, { status: 'in-progress', return_to: '/hosted/tasks' });
       const done = await browser.post(`/hosted/tasks/${agent.id}/status`, { status: 'done', return_to: '/hosted/tasks?group=category' });
       const page = await browser.get(done.headers.location as string);
       expect(page.body).toContain(`“${agent.definition.title}” marked as done.`);
       expect(page.body).toContain(`action="/hosted/tasks/${agent.id}/undo"`);
       // Done may only go back to to-do by hand; undo restores in-progress, the status it really had.
-      const undone = await browser.post(`/hosted/tasks/${agent.id}/undo`, { from: 'done', to: 'in-progress', return_to: '/hosted/tasks?group=category' });
+      const undone = await browser.post(`/hosted/tasks/${agent.id}/undo`, {
+        from: 'done',
+        to: 'in-progress',
+        return_to: '/hosted/tasks?group=category',
+      });
       expect(undone.statusCode).toBe(303);
       expect(undone.headers.location).toBe(`/hosted/tasks?group=category&undone=${agent.id}`);
       expect((await allTasks()).find((x) => x.id === agent.id)!.status).toBe('in-progress');
-      expect((await browser.get(undone.headers.location as string)).body).toContain(`Undone: “${agent.definition.title}” is in progress again.`);
+      expect((await browser.get(undone.headers.location as string)).body).toContain(
+        `Undone: “${agent.definition.title}” is in progress again.`,
+      );
       // The log lists an event once every older transaction on the server has ended: wait for the undo's own
       // event (in progress again, after done), not for a count the earlier changes can already reach.
       const statusEvents = (list: Awaited<ReturnType<typeof eventsUntil>>) =>
@@ -156,19 +184,26 @@ describe('hosted task pages', () => {
 
       // A second undo of the same change finds nothing to undo: the task is no longer done.
       const again = await browser.post(`/hosted/tasks/${agent.id}/undo`, { from: 'done', to: 'in-progress', return_to: '/hosted/tasks' });
-      expect(new URL(again.headers.location as string, 'http://x').searchParams.get('error')).toBe('This task changed since, so there is nothing to undo.');
+      expect(new URL(again.headers.location as string, 'http://x').searchParams.get('error')).toBe(
+        'This task changed since, so there is nothing to undo.',
+      );
       expect((await allTasks()).find((x) => x.id === agent.id)!.status).toBe('in-progress');
       // An "undo" that no real change could have made is refused too (to-do was never reached from done by moving forward).
       const forged = await browser.post(`/hosted/tasks/${agent.id}/undo`, { from: 'in-progress', to: 'done', return_to: '/hosted/tasks' });
-      expect(new URL(forged.headers.location as string, 'http://x').searchParams.get('error')).toBe('This task changed since, so there is nothing to undo.');
+      expect(new URL(forged.headers.location as string, 'http://x').searchParams.get('error')).toBe(
+        'This task changed since, so there is nothing to undo.',
+      );
       expect((await allTasks()).find((x) => x.id === agent.id)!.status).toBe('in-progress');
     });
 
     it('undo re-plans: the tasks that waited for the task wait again', async () => {
       const browser = await listBrowser();
       type Blocked = Listed & { blocked_by: string[] };
-      const waiting = async () => json<Blocked[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }))
-        .filter((x) => x.blocked_by.includes('ca-foreign-qualification-corporation')).map((x) => x.id).sort();
+      const waiting = async () =>
+        json<Blocked[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }))
+          .filter((x) => x.blocked_by.includes('ca-foreign-qualification-corporation'))
+          .map((x) => x.id)
+          .sort();
       const blocker = (await allTasks()).find((x) => x.definition.id === 'ca-foreign-qualification-corporation')!;
       const before = await waiting();
       expect(before.length, 'tasks wait for the foreign qualification').toBeGreaterThan(0);
@@ -190,7 +225,16 @@ describe('hosted task pages', () => {
       expect(refused.statusCode).toBe(404);
       expect((await allTasks()).find((x) => x.id === other.id)!.status).toBe(before);
       // Without a session at all: 401.
-      expect((await t.app.inject({ method: 'POST', url: `/hosted/tasks/${other.id}/undo`, payload: 'from=done&to=todo', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(401);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/hosted/tasks/${other.id}/undo`,
+            payload: 'from=done&to=todo',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          })
+        ).statusCode,
+      ).toBe(401);
     });
   });
 
@@ -200,7 +244,10 @@ describe('hosted task pages', () => {
     const question = (await tasks()).find((x) => x.definition.id === 'has-employees' && x.definition.location.code === 'NY')!;
     const detail = await browser!.get(`/hosted/tasks/${question.id}`);
     expect(detail.body).toContain('Do you have employees who live or work in New York?');
-    const invalid = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'maybe', return_to: `/hosted/tasks/${question.id}` });
+    const invalid = await browser!.post(`/hosted/tasks/${question.id}/answer`, {
+      answer: 'maybe',
+      return_to: `/hosted/tasks/${question.id}`,
+    });
     // Refused: back to the task page at a GET address (a reload does not resend), landing on the field.
     expect(invalid.statusCode).toBe(303);
     const [refusedAt, fragment] = (invalid.headers.location as string).split('#');
@@ -208,20 +255,26 @@ describe('hosted task pages', () => {
     expect(fragment).toBe(`answer-${question.id}`);
     const refusedPage = await browser!.get(refusedAt!);
     expect(refusedPage.body).toContain(`<p class="error" id="answer-${question.id}-error">Choose yes or no</p>`);
-    const answered = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: 'true', return_to: `/hosted/tasks/${question.id}` });
+    const answered = await browser!.post(`/hosted/tasks/${question.id}/answer`, {
+      answer: 'true',
+      return_to: `/hosted/tasks/${question.id}`,
+    });
     expect(answered.statusCode).toBe(303);
     const page = await browser!.get(answered.headers.location as string);
     expect(page.body).toContain('Saved. Your answer added these tasks:');
     expect(page.body).toMatch(/<li>[^<]*New York[^<]*<\/li>/);
-    const location = json<{ location: { code: string }; config: { has_employees: boolean } }[]>(await t.app.inject({ url: '/locations', headers: auth() }))
-      .find((l) => l.location.code === 'NY')!;
+    const location = json<{ location: { code: string }; config: { has_employees: boolean } }[]>(
+      await t.app.inject({ url: '/locations', headers: auth() }),
+    ).find((l) => l.location.code === 'NY')!;
     expect(location.config.has_employees).toBe(true);
   });
 
   it('answering from the filtered list comes back to that list, also when the answer is refused (typed value kept)', async () => {
     const { body } = await session('/tasks/sessions');
     const { browser } = await openLink(t.app, body.url);
-    const question = (await tasks()).find((x) => ['registration-date', 'operations-start-date'].includes(x.definition.id) && x.status === 'todo')!;
+    const question = (await tasks()).find(
+      (x) => ['registration-date', 'operations-start-date'].includes(x.definition.id) && x.status === 'todo',
+    )!;
     const region = question.definition.location.code;
     const list = `/hosted/tasks?region=${region}&group=category`;
     const listed = await browser!.get(list);
@@ -243,20 +296,35 @@ describe('hosted task pages', () => {
     // An empty answer too.
     const empty = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '', return_to: list });
     expect(empty.headers.location).toMatch(/^\/hosted\/tasks\?region=/);
-    expect((await browser!.get((empty.headers.location as string).split('#')[0]!)).body).toContain(`id="answer-${question.id}-error">Enter a date</p>`);
+    expect((await browser!.get((empty.headers.location as string).split('#')[0]!)).body).toContain(
+      `id="answer-${question.id}-error">Enter a date</p>`,
+    );
     // Saved: back to the same list, with the notice.
     const saved = await browser!.post(`/hosted/tasks/${question.id}/answer`, { answer: '2024-05-01', return_to: list });
     expect(saved.statusCode).toBe(303);
     const savedAt = new URL(saved.headers.location as string, 'http://local');
-    expect([savedAt.pathname, savedAt.searchParams.get('region'), savedAt.searchParams.get('group')]).toEqual(['/hosted/tasks', region, 'category']);
+    expect([savedAt.pathname, savedAt.searchParams.get('region'), savedAt.searchParams.get('group')]).toEqual([
+      '/hosted/tasks',
+      region,
+      'category',
+    ]);
     expect((await browser!.get(saved.headers.location as string)).body).toContain('Saved. Your answer added');
   });
 
   it('a v2 management session is limited to its task type, status and region', async () => {
     const bad = await session('/v2/tasks/manage/session', { callback_url: CALLBACK, task_type: 'question', status: 'overdue' });
     expect(bad.res.statusCode).toBe(422);
-    expect(bad.body).toMatchObject({ message: 'Validation error', detail: expect.stringContaining('body.status: '), errors: [{ loc: ['body', 'status'] }] });
-    const { res, body } = await session('/v2/tasks/manage/session', { callback_url: CALLBACK, task_type: 'question', region_id: 'NY', status: 'todo' });
+    expect(bad.body).toMatchObject({
+      message: 'Validation error',
+      detail: expect.stringContaining('body.status: '),
+      errors: [{ loc: ['body', 'status'] }],
+    });
+    const { res, body } = await session('/v2/tasks/manage/session', {
+      callback_url: CALLBACK,
+      task_type: 'question',
+      region_id: 'NY',
+      status: 'todo',
+    });
     expect(res.statusCode).toBe(200);
     const { browser } = await openLink(t.app, body.url);
     const page = await browser!.get('/hosted/tasks');
@@ -295,17 +363,27 @@ describe('hosted task pages', () => {
       const form = await browser!.get(`/hosted/automation/${task.id}`);
       expect(form.body).toContain('Date of the first California payroll');
       expect(form.body).toContain('Last four digits of the officer');
-      const invalid = await browser!.post(`/hosted/automation/${task.id}`, { first_payroll_date: 'soon', officer_name: '', officer_ssn_last4: '12345' });
+      const invalid = await browser!.post(`/hosted/automation/${task.id}`, {
+        first_payroll_date: 'soon',
+        officer_name: '',
+        officer_ssn_last4: '12345',
+      });
       expect(invalid.statusCode).toBe(422);
       expect(invalid.body).toContain('Enter a date');
       expect(invalid.body).toContain('Name of a responsible officer is required');
       expect(invalid.body).toContain('Enter exactly 4 digits');
-      const ok = await browser!.post(`/hosted/automation/${task.id}`, { first_payroll_date: '2026-12-01', officer_name: 'Ada Lovelace', officer_ssn_last4: '1234' });
+      const ok = await browser!.post(`/hosted/automation/${task.id}`, {
+        first_payroll_date: '2026-12-01',
+        officer_name: 'Ada Lovelace',
+        officer_ssn_last4: '1234',
+      });
       expect(ok.statusCode).toBe(303);
       const target = new URL(ok.headers.location as string);
       expect(Object.fromEntries(target.searchParams)).toMatchObject({ status: 'started', task_id: task.id });
 
-      const v2 = json<{ status: string; source: { automation_status: string; automation_status_logs: { status: string }[] } }>(await t.app.inject({ url: `/v2/tasks/${task.id}`, headers: auth() }));
+      const v2 = json<{ status: string; source: { automation_status: string; automation_status_logs: { status: string }[] } }>(
+        await t.app.inject({ url: `/v2/tasks/${task.id}`, headers: auth() }),
+      );
       expect(v2.status).toBe('in-progress');
       expect(v2.source.automation_status).toBe('started');
       expect(v2.source.automation_status_logs.map((l) => l.status)).toEqual(['started']);
@@ -322,24 +400,45 @@ describe('hosted task pages', () => {
 
     it('marking done a task Statehouse is filing says it stops the filing, and undo says the filing stays stopped', async () => {
       // An entity of its own: its automation is started here and stays started (the jobs are held).
-      const other = await signupWithToken(t.app, apiKey, { user_email: 'b@example.com', business_name: 'Filing Co', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10' });
-      await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(other.token), payload: { config: { has_employees: true, has_physical_location: true } } });
+      const other = await signupWithToken(t.app, apiKey, {
+        user_email: 'b@example.com',
+        business_name: 'Filing Co',
+        entity_type: 'c_corp',
+        tax_class: 'corp',
+        incorporation_region: 'DE',
+        incorporated_date: '2020-03-10',
+      });
+      await t.app.inject({
+        method: 'PUT',
+        url: '/locations/CA',
+        headers: bearer(other.token),
+        payload: { config: { has_employees: true, has_physical_location: true } },
+      });
       const calls = entityCalls(t, other.token);
       const task = await calls.task(EDD);
       expect((await calls.automate(task.id, { ...EDD_INPUT })).statusCode).toBeLessThan(300);
-      const link = json<{ url: string }>(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(other.token), payload: { callback_url: CALLBACK } }));
+      const link = json<{ url: string }>(
+        await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(other.token), payload: { callback_url: CALLBACK } }),
+      );
       const { browser } = await openLink(t.app, link.url);
       for (const url of ['/hosted/tasks', `/hosted/tasks/${task.id}`]) {
         const page = await browser!.get(url);
         expect(page.body, url).toContain('Marking it as done stops that filing, and undo does not resume it.');
-        expect(page.body, url).toContain(`aria-describedby="filing-${task.id}">Mark as done and stop the filing<span class="visually-hidden">`);
+        expect(page.body, url).toContain(
+          `aria-describedby="filing-${task.id}">Mark as done and stop the filing<span class="visually-hidden">`,
+        );
       }
       const done = await browser!.post(`/hosted/tasks/${task.id}/status`, { status: 'done', return_to: '/hosted/tasks?status=all' });
       expect(done.statusCode).toBe(303);
       const confirmed = await browser!.get(done.headers.location as string);
       expect(confirmed.body).toContain('marked as done; the filing Statehouse was doing was stopped.');
       expect((await calls.state(task.id)).status).toBe('canceled');
-      const undone = await browser!.post(`/hosted/tasks/${task.id}/undo`, { from: 'done', to: 'in-progress', stopped: 'filing', return_to: '/hosted/tasks?status=all' });
+      const undone = await browser!.post(`/hosted/tasks/${task.id}/undo`, {
+        from: 'done',
+        to: 'in-progress',
+        stopped: 'filing',
+        return_to: '/hosted/tasks?status=all',
+      });
       expect(undone.statusCode).toBe(303);
       const after = await browser!.get(undone.headers.location as string);
       expect(after.body).toContain('is open again (in progress). The filing that was stopped stays stopped: start it again from the task.');
@@ -367,7 +466,9 @@ describe('hosted task pages', () => {
       expect(refused.body.detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'callback_url'] });
       expect((await session('/tasks/sessions', { callback_url: 'https://app.acme.example/done' })).res.statusCode).toBe(200);
       const signup = await t.app.inject({
-        method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: { authorization: apiKey },
         payload: { business_name: 'X', user_email: 'x@example.com', callback_url: 'https://evil.example/' },
       });
       expect(signup.statusCode).toBe(422);
@@ -378,8 +479,12 @@ describe('hosted task pages', () => {
 
   describe('the summary, on a clock moved past a due date (last: the clock stays moved)', () => {
     type Listed = Task & { due_date: string | null };
-    const allTasks = async () => json<Listed[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }));
-    const counts = (body: string) => Object.fromEntries([...body.matchAll(/<span class="n">(\d+)<\/span> <span class="label">(\w+)<\/span>/g)].map((m) => [m[2], Number(m[1])]));
+    const allTasks = async () =>
+      json<Listed[]>(await t.app.inject({ url: '/tasks?status=todo&status=in-progress&status=done&status=dismissed', headers: auth() }));
+    const counts = (body: string) =>
+      Object.fromEntries(
+        [...body.matchAll(/<span class="n">(\d+)<\/span> <span class="label">(\w+)<\/span>/g)].map((m) => [m[2], Number(m[1])]),
+      );
     /** A browser on the task list: it holds the page's CSRF token for its next form. */
     const listBrowser = async () => {
       const browser = (await openLink(t.app, (await session('/tasks/sessions')).body.url)).browser!;
@@ -389,26 +494,41 @@ describe('hosted task pages', () => {
 
     it('the summary counts open, overdue and done tasks of the whole session, whatever the filters, each linking to its filter', async () => {
       const before = await allTasks();
-      const dated = before.filter((x) => x.due_date && (x.status === 'todo' || x.status === 'in-progress')).map((x) => x.due_date!).sort();
+      const dated = before
+        .filter((x) => x.due_date && (x.status === 'todo' || x.status === 'in-progress'))
+        .map((x) => x.due_date!)
+        .sort();
       expect(dated.length, 'the fixture has open tasks with due dates').toBeGreaterThan(0);
       // The day after the earliest due date: at least that task is overdue (the clock moves for this app only).
       const shift = Date.parse(`${dated[0]}T00:00:00Z`) + 86_400_000 - Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
       if (shift > 0) t.advance(shift);
       // The entity's access token has expired on the moved clock: the platform gets a new one.
-      token = json<{ access_token: string }>(await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } })).access_token;
+      token = json<{ access_token: string }>(
+        await t.app.inject({
+          method: 'POST',
+          url: '/accounts/auth',
+          headers: { authorization: apiKey },
+          payload: { legal_entity_id: entityId },
+        }),
+      ).access_token;
       const browser = await listBrowser();
       const today = new Date(Date.now() + Math.max(shift, 0)).toISOString().slice(0, 10);
       const all = await allTasks();
       const open = all.filter((x) => x.status === 'todo' || x.status === 'in-progress');
-      const expected = { open: open.length, overdue: open.filter((x) => x.due_date && x.due_date < today).length, done: all.filter((x) => x.status === 'done').length };
+      const expected = {
+        open: open.length,
+        overdue: open.filter((x) => x.due_date && x.due_date < today).length,
+        done: all.filter((x) => x.status === 'done').length,
+      };
       expect(expected.overdue).toBeGreaterThan(0);
       const page = await browser.get('/hosted/tasks?region=CA&status=done&group=state');
       expect(counts(page.body)).toEqual(expected);
       expect(page.body).toContain('href="/hosted/tasks?region=CA&amp;group=state&amp;status=overdue"');
       const overdue = await browser.get('/hosted/tasks?status=overdue');
-      expect(overdue.body).toContain(expected.overdue === 1 ? '<p class="count" aria-live="polite">1 task</p>' : `${expected.overdue} tasks</p>`);
+      expect(overdue.body).toContain(
+        expected.overdue === 1 ? '<p class="count" aria-live="polite">1 task</p>' : `${expected.overdue} tasks</p>`,
+      );
       expect(overdue.body).toMatch(/Overdue by \d+ days?: due <time datetime="\d{4}-\d\d-\d\d">[A-Z][a-z]+ \d{1,2}, \d{4}<\/time>/);
     });
-
   });
 });

@@ -71,8 +71,12 @@ describe('Idempotency-Key: two requests with one key at once', () => {
     expect(done.statusCode).toBe(200);
     // What a process that died mid-request leaves behind: the key claimed, no response, the lock still running.
     await sql`update idempotency_keys set state = 'in_flight', response_status = null, response_headers = null, response_body = null,
-      response_iv = null, response_tag = null, response_key_id = null, locked_until = now() + interval '1 minute' where key = 'dead-1'`.execute(t.db);
-    expect((await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${taskId}`, headers: bearer(token), payload: { status: 'todo' } })).statusCode).toBe(200);
+      response_iv = null, response_tag = null, response_key_id = null, locked_until = now() + interval '1 minute' where key = 'dead-1'`.execute(
+      t.db,
+    );
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${taskId}`, headers: bearer(token), payload: { status: 'todo' } })).statusCode,
+    ).toBe(200);
 
     expect((await markDone(taskId, 'dead-1')).statusCode).toBe(409);
     await sql`update idempotency_keys set locked_until = now() - interval '1 second' where key = 'dead-1'`.execute(t.db);
@@ -86,8 +90,15 @@ describe('Idempotency-Key: two requests with one key at once', () => {
   it('a lapsed claim is not taken over by a different request: that is still a 422', async () => {
     const taskId = await todoRequirement(t.app, token);
     expect((await markDone(taskId, 'dead-2')).statusCode).toBe(200);
-    await sql`update idempotency_keys set state = 'in_flight', locked_until = now() - interval '1 second' where key = 'dead-2'`.execute(t.db);
-    const other = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${taskId}`, headers: withKey(bearer(token), 'dead-2'), payload: { status: 'todo' } });
+    await sql`update idempotency_keys set state = 'in_flight', locked_until = now() - interval '1 second' where key = 'dead-2'`.execute(
+      t.db,
+    );
+    const other = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/${taskId}`,
+      headers: withKey(bearer(token), 'dead-2'),
+      payload: { status: 'todo' },
+    });
     expect(other.statusCode).toBe(422);
     expect(issuesOf(json(other))[0]!.loc).toEqual(['header', 'idempotency-key']);
   });

@@ -15,7 +15,12 @@ describe('Idempotency-Key: kept for IDEMPOTENCY_RETENTION_HOURS, then forgotten'
   afterAll(async () => t.close());
 
   const signup = (key: string, businessName: string) =>
-    t.app.inject({ method: 'POST', url: '/v2/signup', headers: withKey({ authorization: apiKey }, key), payload: { ...VALID_SIGNUP_V2, business_name: businessName } });
+    t.app.inject({
+      method: 'POST',
+      url: '/v2/signup',
+      headers: withKey({ authorization: apiKey }, key),
+      payload: { ...VALID_SIGNUP_V2, business_name: businessName },
+    });
   const age = (key: string, hours: number) =>
     sql`update idempotency_keys set created_at = now() - make_interval(hours => ${hours}) where key = ${key}`.execute(t.db);
   const prune = () => t.app.services.jobDefinitions.find((job) => job.name === 'idempotency.prune')!.handler({}) as Promise<number>;

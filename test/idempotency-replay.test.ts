@@ -15,10 +15,13 @@ describe('Idempotency-Key: the same request again gets the stored response', () 
   });
   afterAll(async () => t.close());
 
-  const signup = (key: string, payload: unknown) => t.app.inject({
-    method: 'POST', url: '/v2/signup', headers: { ...withKey({ authorization: platform.apiKey }, key), 'content-type': 'application/json' },
-    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  });
+  const signup = (key: string, payload: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v2/signup',
+      headers: { ...withKey({ authorization: platform.apiKey }, key), 'content-type': 'application/json' },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
 
   it('a second POST /v2/signup with the key replays the first answer byte for byte and creates no second entity', async () => {
     const before = await entityCount(t.db, platform.platformId);
@@ -43,30 +46,44 @@ describe('Idempotency-Key: the same request again gets the stored response', () 
     expect(await entityCount(t.db, platform.platformId)).toBe(before + 2);
   });
 
-  it('the key with another body is a 422 on the header, in the operation\'s usual shape', async () => {
+  it("the key with another body is a 422 on the header, in the operation's usual shape", async () => {
     await signup('signup-3', { ...VALID_SIGNUP_V2, business_name: 'First Body Inc' });
     const before = await entityCount(t.db, platform.platformId);
     const changed = await signup('signup-3', { ...VALID_SIGNUP_V2, business_name: 'Second Body Inc' });
     expect(changed.statusCode).toBe(422);
     expect(json(changed)).toEqual({
       message: 'Validation error',
-      detail: [expect.objectContaining({ type: 'value_error', loc: ['header', 'idempotency-key'], input: 'signup-3', msg: expect.stringContaining('different request') })],
+      detail: [
+        expect.objectContaining({
+          type: 'value_error',
+          loc: ['header', 'idempotency-key'],
+          input: 'signup-3',
+          msg: expect.stringContaining('different request'),
+        }),
+      ],
       body: { ...VALID_SIGNUP_V2, business_name: 'Second Body Inc' },
     });
     expect(await entityCount(t.db, platform.platformId)).toBe(before);
 
     // Same body, another operation (a query parameter changes the answer): also another request.
     const verbose = await t.app.inject({
-      method: 'POST', url: '/v2/signup?verbose=true', headers: withKey({ authorization: platform.apiKey }, 'signup-3'), payload: { ...VALID_SIGNUP_V2, business_name: 'First Body Inc' },
+      method: 'POST',
+      url: '/v2/signup?verbose=true',
+      headers: withKey({ authorization: platform.apiKey }, 'signup-3'),
+      payload: { ...VALID_SIGNUP_V2, business_name: 'First Body Inc' },
     });
     expect(verbose.statusCode).toBe(422);
   });
 
   it('PATCH: the replay answers as the first time and does not apply the change again', async () => {
     const taskId = await todoRequirement(t.app, token);
-    const patch = (status: string, key?: string) => t.app.inject({
-      method: 'PATCH', url: `/v2/tasks/${taskId}`, headers: key ? withKey(bearer(token), key) : bearer(token), payload: { status },
-    });
+    const patch = (status: string, key?: string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/v2/tasks/${taskId}`,
+        headers: key ? withKey(bearer(token), key) : bearer(token),
+        payload: { status },
+      });
     const done = await patch('done', 'patch-1');
     expect(done.statusCode).toBe(200);
     expect(json(done).task.status).toBe('done');
@@ -80,13 +97,24 @@ describe('Idempotency-Key: the same request again gets the stored response', () 
     expect(task.status).toBe('todo');
     // The same key on the same route for another task is another request.
     const otherTask = await todoRequirement(t.app, token, [taskId]);
-    const elsewhere = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${otherTask}`, headers: withKey(bearer(token), 'patch-1'), payload: { status: 'done' } });
+    const elsewhere = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/${otherTask}`,
+      headers: withKey(bearer(token), 'patch-1'),
+      payload: { status: 'done' },
+    });
     expect(elsewhere.statusCode).toBe(422);
     expect(issuesOf(json(elsewhere))[0]!.loc).toEqual(['header', 'idempotency-key']);
   });
 
   it('a refusal by the operation itself (404) is stored and replayed too', async () => {
-    const missing = () => t.app.inject({ method: 'PATCH', url: '/v2/tasks/tsk_missing', headers: withKey(bearer(token), 'missing-1'), payload: { status: 'done' } });
+    const missing = () =>
+      t.app.inject({
+        method: 'PATCH',
+        url: '/v2/tasks/tsk_missing',
+        headers: withKey(bearer(token), 'missing-1'),
+        payload: { status: 'done' },
+      });
     const first = await missing();
     expect(first.statusCode).toBe(404);
     const again = await missing();

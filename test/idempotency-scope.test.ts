@@ -18,9 +18,19 @@ describe('Idempotency-Key: whose keys are whose', () => {
   afterAll(async () => t.close());
 
   const signup = (apiKey: string, key: string) =>
-    t.app.inject({ method: 'POST', url: '/v2/signup', headers: withKey({ authorization: apiKey }, key), payload: { ...VALID_SIGNUP_V2, business_name: 'Scoped Inc' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/v2/signup',
+      headers: withKey({ authorization: apiKey }, key),
+      payload: { ...VALID_SIGNUP_V2, business_name: 'Scoped Inc' },
+    });
   const addRegions = (token: string, key: string) =>
-    t.app.inject({ method: 'POST', url: '/v2/regions', headers: withKey(bearer(token), key), payload: { config: { NY: { employee_count: 2 } } } });
+    t.app.inject({
+      method: 'POST',
+      url: '/v2/regions',
+      headers: withKey(bearer(token), key),
+      payload: { config: { NY: { employee_count: 2 } } },
+    });
 
   it('another platform with the same key and body runs its own request', async () => {
     const acmeFirst = await signup(acme.apiKey, 'shared-1');
@@ -43,7 +53,7 @@ describe('Idempotency-Key: whose keys are whose', () => {
     expect((await addRegions(globex.token, 'shared-2')).statusCode).toBe(200);
   });
 
-  it('a token of another entity of the platform never gets the first entity\'s answer', async () => {
+  it("a token of another entity of the platform never gets the first entity's answer", async () => {
     const second = await signupWithToken(t.app, acme.apiKey, { business_name: 'Second Entity Inc' });
     const first = await addRegions(acme.token, 'regions-1');
     expect(first.statusCode).toBe(200);
@@ -57,11 +67,18 @@ describe('Idempotency-Key: whose keys are whose', () => {
   it('operator calls are scoped to the operator key', async () => {
     const operators = createOperatorsService(t.db);
     const [one, two] = [(await operators.createKey('ops one')).key, (await operators.createKey('ops two')).key];
-    const record = (operatorKey: string) => t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${acme.entityId}/agency_accounts`, headers: withKey(bearer(operatorKey), 'op-1'),
-      payload: { region: 'DE', agency_id: 'de-doc', name: 'Franchise tax account', data: [{ name: 'File number', value: '7654321' }] },
-    });
-    const accounts = async () => Number((await sql<{ n: string }>`select count(*) as n from agency_accounts where legal_entity_id = ${acme.entityId}`.execute(t.db)).rows[0]!.n);
+    const record = (operatorKey: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/operator/v1/legal_entities/${acme.entityId}/agency_accounts`,
+        headers: withKey(bearer(operatorKey), 'op-1'),
+        payload: { region: 'DE', agency_id: 'de-doc', name: 'Franchise tax account', data: [{ name: 'File number', value: '7654321' }] },
+      });
+    const accounts = async () =>
+      Number(
+        (await sql<{ n: string }>`select count(*) as n from agency_accounts where legal_entity_id = ${acme.entityId}`.execute(t.db))
+          .rows[0]!.n,
+      );
     const first = await record(one);
     expect(first.statusCode).toBe(201);
     const replay = await record(one);

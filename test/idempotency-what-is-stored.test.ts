@@ -18,13 +18,19 @@ describe('Idempotency-Key: the header itself, and which answers are kept', () =>
 
   it('refuses a malformed key with a 422 on ["header", "idempotency-key"], with the body\'s issues after it', async () => {
     const cases: [string, string][] = [
-      ['', 'string_too_short'], ['k'.repeat(256), 'string_too_long'], ['tab\there', 'string_pattern_mismatch'], ['cl\u00e9', 'string_pattern_mismatch'],
+      ['', 'string_too_short'],
+      ['k'.repeat(256), 'string_too_long'],
+      ['tab\there', 'string_pattern_mismatch'],
+      ['cl\u00e9', 'string_pattern_mismatch'],
     ];
     for (const [key, type] of cases) {
       const res = await signup(key, { ...VALID_SIGNUP_V2, entity_type: 'corporation' });
       expect(res.statusCode).toBe(422);
       const { detail } = json(res);
-      expect(detail.map((issue: { loc: unknown }) => issue.loc)).toEqual([['header', 'idempotency-key'], ['body', 'entity_type']]);
+      expect(detail.map((issue: { loc: unknown }) => issue.loc)).toEqual([
+        ['header', 'idempotency-key'],
+        ['body', 'entity_type'],
+      ]);
       expect(detail[0]).toMatchObject({ type, input: key });
     }
     expect((await signup('k'.repeat(255), VALID_SIGNUP_V2)).statusCode).toBe(200);
@@ -44,7 +50,16 @@ describe('Idempotency-Key: the header itself, and which answers are kept', () =>
   });
 
   it('a 409 is not kept: the key is let go, so the same or another request runs', async () => {
-    expect((await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: platform.apiKey }, payload: { ...VALID_SIGNUP_V2, external_company_id: 'dup-1' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v2/signup',
+          headers: { authorization: platform.apiKey },
+          payload: { ...VALID_SIGNUP_V2, external_company_id: 'dup-1' },
+        })
+      ).statusCode,
+    ).toBe(200);
     const conflict = await signup('conflict-1', { ...VALID_SIGNUP_V2, external_company_id: 'dup-1' });
     expect(conflict.statusCode).toBe(409);
     const again = await signup('conflict-1', { ...VALID_SIGNUP_V2, external_company_id: 'dup-1' });
@@ -56,14 +71,18 @@ describe('Idempotency-Key: the header itself, and which answers are kept', () =>
   });
 
   it('hosted pages (cookie sessions) ignore the header', async () => {
-    const entity = json(await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: platform.apiKey }, payload: VALID_SIGNUP_V2 }));
+    const entity = json(
+      await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: platform.apiKey }, payload: VALID_SIGNUP_V2 }),
+    );
     const { browser } = await openLink(t.app, entity.url);
     const page = await browser!.get('/hosted/signup/business');
-    const post = () => t.app.inject({
-      method: 'POST', url: '/hosted/signup/business',
-      headers: { cookie: browser!.cookie, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': '' },
-      payload: new URLSearchParams({ ...BUSINESS_STEP, _csrf: csrfOf(page.body)! }).toString(),
-    });
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/hosted/signup/business',
+        headers: { cookie: browser!.cookie, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': '' },
+        payload: new URLSearchParams({ ...BUSINESS_STEP, _csrf: csrfOf(page.body)! }).toString(),
+      });
     const stored = (await keyRows(t.db)).length;
     // The step is saved and the browser sent on (an empty key would be a 422 on the API).
     const first = await post();
@@ -76,13 +95,16 @@ describe('Idempotency-Key: the header itself, and which answers are kept', () =>
 
   it('the OpenAPI document offers the header on every POST and PATCH, and only there', async () => {
     const document = json(await t.app.inject({ url: '/openapi.json' }));
-    const operations = Object.entries(document.paths as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>)
-      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+    const operations = Object.entries(
+      document.paths as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>,
+    ).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
     const withHeader = (operation: { parameters?: { in: string; name: string }[] }) =>
       (operation.parameters ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     const writes = operations.filter((o) => o.method === 'post' || o.method === 'patch');
     expect(writes.length).toBeGreaterThan(20);
     expect(writes.filter((o) => !withHeader(o.operation)).map((o) => `${o.method} ${o.path}`)).toEqual([]);
-    expect(operations.filter((o) => o.method !== 'post' && o.method !== 'patch' && withHeader(o.operation)).map((o) => `${o.method} ${o.path}`)).toEqual([]);
+    expect(
+      operations.filter((o) => o.method !== 'post' && o.method !== 'patch' && withHeader(o.operation)).map((o) => `${o.method} ${o.path}`),
+    ).toEqual([]);
   });
 });

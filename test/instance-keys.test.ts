@@ -24,8 +24,15 @@ describe('instance keys', () => {
     return app;
   };
   const forge = async (key: Buffer) =>
-    (await createAccessTokens({ keys: fixedSigningKeys([key]), ttlSeconds: 600, apiKeyActive: async () => true }).issue({ platformId, legalEntityId: entityId, apiKeyId })).token;
-  const status = async (app: FastifyInstance, token: string) => (await app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode;
+    (
+      await createAccessTokens({ keys: fixedSigningKeys([key]), ttlSeconds: 600, apiKeyActive: async () => true }).issue({
+        platformId,
+        legalEntityId: entityId,
+        apiKeyId,
+      })
+    ).token;
+  const status = async (app: FastifyInstance, token: string) =>
+    (await app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -53,16 +60,32 @@ describe('instance keys', () => {
     const rows = await t.db.selectFrom('instance_secrets').selectAll().execute();
     const csrf = rows.find((r) => r.name === INSTANCE_KEY.csrf)!;
     const signing = rows.find((r) => r.name === INSTANCE_KEY.accessTokens)!;
-    await t.db.updateTable('instance_secrets').set({ value: csrf.value, iv: csrf.iv, tag: csrf.tag }).where('name', '=', signing.name).execute();
+    await t.db
+      .updateTable('instance_secrets')
+      .set({ value: csrf.value, iv: csrf.iv, tag: csrf.tag })
+      .where('name', '=', signing.name)
+      .execute();
     await expect(anotherApp([TEST_VAULT_KEY])).rejects.toThrow(/instance key 'access-token-signing-key' cannot be opened/);
-    await t.db.updateTable('instance_secrets').set({ value: signing.value, iv: signing.iv, tag: signing.tag }).where('name', '=', signing.name).execute();
+    await t.db
+      .updateTable('instance_secrets')
+      .set({ value: signing.value, iv: signing.iv, tag: signing.tag })
+      .where('name', '=', signing.name)
+      .execute();
   });
 
   it('a plaintext key from before is sealed at start and keeps the tokens it signed valid', async () => {
     const legacyKey = randomBytes(32);
-    await t.db.updateTable('instance_secrets').set({ value: legacyKey, iv: null, tag: null, key_id: null }).where('name', '=', INSTANCE_KEY.accessTokens).execute();
+    await t.db
+      .updateTable('instance_secrets')
+      .set({ value: legacyKey, iv: null, tag: null, key_id: null })
+      .where('name', '=', INSTANCE_KEY.accessTokens)
+      .execute();
     const app = await anotherApp([TEST_VAULT_KEY]);
-    const row = await t.db.selectFrom('instance_secrets').selectAll().where('name', '=', INSTANCE_KEY.accessTokens).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('instance_secrets')
+      .selectAll()
+      .where('name', '=', INSTANCE_KEY.accessTokens)
+      .executeTakeFirstOrThrow();
     expect(row.key_id).toBe(vaultKeyId(TEST_VAULT_KEY));
     expect(row.value.equals(legacyKey)).toBe(false);
     // Same key, now sealed: what it signed before still works, and the stored bytes forge nothing.
@@ -74,7 +97,10 @@ describe('instance keys', () => {
   it('rotating the vault key keeps live tokens valid; the old vault key can then be dropped', async () => {
     const token = await accessToken(await anotherApp([TEST_VAULT_KEY]), apiKey, entityId);
     const newKey = randomBytes(32);
-    const result = await runCli(['vault', 'reencrypt', '--json'], { DATABASE_URL: t.url, STATEHOUSE_VAULT_KEY: `${newKey.toString('base64')},${TEST_VAULT_KEY.toString('base64')}` });
+    const result = await runCli(['vault', 'reencrypt', '--json'], {
+      DATABASE_URL: t.url,
+      STATEHOUSE_VAULT_KEY: `${newKey.toString('base64')},${TEST_VAULT_KEY.toString('base64')}`,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ instanceKeysResealed: 3 });
     const keyIds = (await t.db.selectFrom('instance_secrets').select('key_id').execute()).map((r) => r.key_id);
@@ -84,7 +110,10 @@ describe('instance keys', () => {
     // Without the vault key the sealed keys are useless: a process with another key refuses to start.
     await expect(anotherApp([randomBytes(32)])).rejects.toThrow(/cannot be opened: no configured vault key has id/);
     // Put the test key back for the other tests.
-    const back = await runCli(['logins', 'reencrypt', '--json'], { DATABASE_URL: t.url, STATEHOUSE_VAULT_KEY: `${TEST_VAULT_KEY.toString('base64')},${newKey.toString('base64')}` });
+    const back = await runCli(['logins', 'reencrypt', '--json'], {
+      DATABASE_URL: t.url,
+      STATEHOUSE_VAULT_KEY: `${TEST_VAULT_KEY.toString('base64')},${newKey.toString('base64')}`,
+    });
     expect(back.code, back.stderr).toBe(0);
   }, 180_000);
 
@@ -97,7 +126,7 @@ describe('instance keys', () => {
     expect(await status(restarted, before)).toBe(200);
     const after = await accessToken(restarted, apiKey, entityId);
     expect(await status(restarted, after)).toBe(200);
-    const names = (await t.db.selectFrom('instance_secrets').select(['name', 'key_id']).execute());
+    const names = await t.db.selectFrom('instance_secrets').select(['name', 'key_id']).execute();
     expect(names.find((r) => r.name === `${INSTANCE_KEY.accessTokens}.previous`)?.key_id).toBe(vaultKeyId(TEST_VAULT_KEY));
 
     const second = await runCli(['tokens', 'rotate-key'], env);

@@ -18,16 +18,25 @@ describe('kill -9 under load: two `statehouse serve` processes on one database',
     // process's job soon after its expiry: the step's, the connector time limit + 15 s, 45 s here, so that a slow machine
     // still kills the process before its job expires.
     f = await startProcessesFixture(NEVER_BY_ITSELF_MS, {
-      AUTOMATION_CONNECTOR_TIMEOUT_MS: '30000', JOB_MAINTENANCE_INTERVAL_SECONDS: '1', RATE_LIMIT_PER_CREDENTIAL: '10000000', RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_AUTH_OPERATIONS: '10000000',
+      AUTOMATION_CONNECTOR_TIMEOUT_MS: '30000',
+      JOB_MAINTENANCE_INTERVAL_SECONDS: '1',
+      RATE_LIMIT_PER_CREDENTIAL: '10000000',
+      RATE_LIMIT_PER_ADDRESS: '10000000',
+      RATE_LIMIT_AUTH_OPERATIONS: '10000000',
     });
   });
   afterAll(() => f?.close());
 
   /** The step job of this automation now active (started by a process, not finished), if any. */
-  const activeStepJob = async (automationId: string) => (await sql<{ id: string }>`
-    select id from pgboss.job where name = 'automations.step' and data->>'automation_id' = ${automationId} and state = 'active'`.execute(f.db)).rows[0]?.id;
+  const activeStepJob = async (automationId: string) =>
+    (
+      await sql<{ id: string }>`
+    select id from pgboss.job where name = 'automations.step' and data->>'automation_id' = ${automationId} and state = 'active'`.execute(
+        f.db,
+      )
+    ).rows[0]?.id;
 
-  it('loses no acknowledged write, leaves nothing half-written, and the survivor finishes the killed process\'s job once', async () => {
+  it("loses no acknowledged write, leaves nothing half-written, and the survivor finishes the killed process's job once", async () => {
     const doomed = await f.serve({ PGAPPNAME: 'statehouse-doomed' });
     const { entityId, automationId } = await f.automateThrough(doomed, 'Doomed Widgets Inc');
     await f.waitForStatus(automationId, 'waiting_on_state');
@@ -42,15 +51,33 @@ describe('kill -9 under load: two `statehouse serve` processes on one database',
     const heldJobId = await waitUntil(() => activeStepJob(automationId), 'the doomed process to start the step job', { timeoutMs: 60_000 });
 
     const survivor = await f.serve({ PGAPPNAME: 'statehouse-survivor' });
-    const writers = startWriters([{ name: 'doomed', url: doomed.url }, { name: 'survivor', url: survivor.url }], f.apiKey, 6);
+    const writers = startWriters(
+      [
+        { name: 'doomed', url: doomed.url },
+        { name: 'survivor', url: survivor.url },
+      ],
+      f.apiKey,
+      6,
+    );
     try {
-      await waitUntil(() => writers.acknowledgedBy('doomed') >= WRITES_BEFORE && writers.acknowledgedBy('survivor') >= WRITES_BEFORE, 'writes acknowledged by both processes', { timeoutMs: 120_000 });
+      await waitUntil(
+        () => writers.acknowledgedBy('doomed') >= WRITES_BEFORE && writers.acknowledgedBy('survivor') >= WRITES_BEFORE,
+        'writes acknowledged by both processes',
+        { timeoutMs: 120_000 },
+      );
       // Still the doomed process's: not yet expired.
-      expect((await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = ${heldJobId}`.execute(f.db)).rows[0]).toEqual({ state: 'active', retry_count: 0 });
+      expect(
+        (await sql<{ state: string; retry_count: number }>`select state, retry_count from pgboss.job where id = ${heldJobId}`.execute(f.db))
+          .rows[0],
+      ).toEqual({ state: 'active', retry_count: 0 });
       doomed.child.kill('SIGKILL');
       await doomed.exited;
       const afterKill = writers.acknowledgedBy('survivor');
-      await waitUntil(() => writers.acknowledgedBy('survivor') >= afterKill + WRITES_AFTER, 'writes acknowledged by the survivor after the kill', { timeoutMs: 120_000 });
+      await waitUntil(
+        () => writers.acknowledgedBy('survivor') >= afterKill + WRITES_AFTER,
+        'writes acknowledged by the survivor after the kill',
+        { timeoutMs: 120_000 },
+      );
     } finally {
       await writers.stop();
     }
@@ -70,18 +97,28 @@ describe('kill -9 under load: two `statehouse serve` processes on one database',
     expect(check.entitiesChecked).toBeGreaterThan(6); // each writer signs up several
 
     // The killed process's job expires and the survivor runs it: the same job completes, after a retry.
-    await waitUntil(async () => {
-      await f.releaseSteps(); // `finalize` is scheduled ten minutes ahead too
-      return (await f.statusOf(automationId)) === 'complete';
-    }, 'the survivor to finish the automation', { timeoutMs: 180_000, intervalMs: 250 });
-    const held = (await sql<{ state: string; retry_count: number; output: unknown }>`
-      select state, retry_count, output from pgboss.job where id = ${heldJobId}`.execute(f.db)).rows[0];
+    await waitUntil(
+      async () => {
+        await f.releaseSteps(); // `finalize` is scheduled ten minutes ahead too
+        return (await f.statusOf(automationId)) === 'complete';
+      },
+      'the survivor to finish the automation',
+      { timeoutMs: 180_000, intervalMs: 250 },
+    );
+    const held = (
+      await sql<{ state: string; retry_count: number; output: unknown }>`
+      select state, retry_count, output from pgboss.job where id = ${heldJobId}`.execute(f.db)
+    ).rows[0];
     expect(held).toMatchObject({ state: 'completed' });
     expect(held!.retry_count).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(held!.output)).toContain('performed await_state');
     // Each step once: one account, one login, one confirmation, no step recorded as performed twice.
     expect(await f.outputsOf(entityId, automationId)).toEqual({
-      statuses: ['started', 'waiting_on_state', 'complete'], steps: ['await_state', 'finalize', 'submit'], accounts: 1, logins: 1, mail: 1,
+      statuses: ['started', 'waiting_on_state', 'complete'],
+      steps: ['await_state', 'finalize', 'submit'],
+      accounts: 1,
+      logins: 1,
+      mail: 1,
     });
     const performed = (await f.performances()).filter((p) => p.automation_id === automationId).map((p) => p.step_key);
     expect(performed.filter((key, i) => performed.indexOf(key) !== i)).toEqual([]);

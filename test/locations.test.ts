@@ -46,7 +46,9 @@ describe('locations and regions', () => {
   });
 
   it('concurrent adds of the same location make one location', async () => {
-    const results = await Promise.all(Array.from({ length: 8 }, () => t.app.inject({ method: 'PUT', url: `/locations/${NY}`, headers: auth() })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => t.app.inject({ method: 'PUT', url: `/locations/${NY}`, headers: auth() })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
     const list = json(await t.app.inject({ url: '/locations', headers: auth() }));
     expect(list.map((l: { location: { code: string } }) => l.location.code)).toEqual(['CA', 'NY']);
@@ -55,7 +57,9 @@ describe('locations and regions', () => {
   it('PUT accepts no body, a null body and a null config, keeping the stored configuration', async () => {
     for (const payload of [undefined, 'null', { config: null }, {}]) {
       const res = await t.app.inject({
-        method: 'PUT', url: `/locations/${CA}`, headers: { ...auth(), ...(payload !== undefined && { 'content-type': 'application/json' }) },
+        method: 'PUT',
+        url: `/locations/${CA}`,
+        headers: { ...auth(), ...(payload !== undefined && { 'content-type': 'application/json' }) },
         ...(payload !== undefined && { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
       });
       expect(res.statusCode).toBe(200);
@@ -64,26 +68,51 @@ describe('locations and regions', () => {
   });
 
   it('accepts the two-letter code in place of the id', async () => {
-    const res = await t.app.inject({ method: 'PATCH', url: '/locations/ca', headers: auth(), payload: { config: { has_physical_location: false } } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/locations/ca',
+      headers: auth(),
+      payload: { config: { has_physical_location: false } },
+    });
     expect(res.statusCode).toBe(200);
     expect(json(res).config).toEqual({ has_employees: true, has_physical_location: false, employee_count: null });
   });
 
   it('PATCH updates only the fields sent', async () => {
-    const res = await t.app.inject({ method: 'PATCH', url: `/locations/${NY}`, headers: auth(), payload: { config: { employee_count: 4 } } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/locations/${NY}`,
+      headers: auth(),
+      payload: { config: { employee_count: 4 } },
+    });
     expect(json(res).config).toEqual({ has_employees: true, has_physical_location: null, employee_count: 4 });
-    const off = await t.app.inject({ method: 'PATCH', url: `/locations/${NY}`, headers: auth(), payload: { config: { has_employees: false } } });
+    const off = await t.app.inject({
+      method: 'PATCH',
+      url: `/locations/${NY}`,
+      headers: auth(),
+      payload: { config: { has_employees: false } },
+    });
     expect(json(off).config).toEqual({ has_employees: false, has_physical_location: null, employee_count: 0 });
   });
 
   it('rejects contradictory employee settings with 422', async () => {
-    const res = await t.app.inject({ method: 'PATCH', url: `/locations/${NY}`, headers: auth(), payload: { config: { has_employees: false, employee_count: 3 } } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/locations/${NY}`,
+      headers: auth(),
+      payload: { config: { has_employees: false, employee_count: 3 } },
+    });
     expect(res.statusCode).toBe(422);
     expect(json(res).detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'config', 'employee_count'] });
   });
 
   it('PATCH on a location the entity has not added is 404; an unknown id is 404', async () => {
-    const notAdded = await t.app.inject({ method: 'PATCH', url: '/locations/e5aa6d3222d22de2', headers: auth(), payload: { config: { has_employees: true } } });
+    const notAdded = await t.app.inject({
+      method: 'PATCH',
+      url: '/locations/e5aa6d3222d22de2',
+      headers: auth(),
+      payload: { config: { has_employees: true } },
+    });
     expect(notAdded.statusCode).toBe(404);
     expect(json(notAdded).detail).toMatch(/has not been added/);
     const unknown = await t.app.inject({ method: 'PUT', url: '/locations/0000000000000000', headers: auth() });
@@ -113,7 +142,9 @@ describe('locations and regions', () => {
         expect(res.statusCode).toBe(200);
         expect(json(res)).toEqual({ employee_count: 7 });
       }
-      const tx = json(await t.app.inject({ url: '/locations', headers: auth() })).find((l: { location: { code: string } }) => l.location.code === 'TX');
+      const tx = json(await t.app.inject({ url: '/locations', headers: auth() })).find(
+        (l: { location: { code: string } }) => l.location.code === 'TX',
+      );
       expect(tx.config).toEqual({ has_employees: true, has_physical_location: null, employee_count: 7 });
     });
 
@@ -129,18 +160,32 @@ describe('locations and regions', () => {
     });
 
     it('POST /v2/regions adds several regions at once', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/v2/regions', headers: auth(), payload: { config: { WA: { employee_count: 1 }, AK: { employee_count: 10 } } } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2/regions',
+        headers: auth(),
+        payload: { config: { WA: { employee_count: 1 }, AK: { employee_count: 10 } } },
+      });
       expect(res.statusCode).toBe(200);
       expect(json(res)).toEqual({ config: { AK: { employee_count: 10 }, WA: { employee_count: 1 } } });
-      const codes = json(await t.app.inject({ url: '/v2/regions', headers: auth() })).map((r: { region: { code: string } }) => r.region.code);
+      const codes = json(await t.app.inject({ url: '/v2/regions', headers: auth() })).map(
+        (r: { region: { code: string } }) => r.region.code,
+      );
       expect(codes).toEqual(['AK', 'CA', 'NY', 'TX', 'WA']);
     });
 
     it('POST /v2/regions rejects unknown region codes as dict-key errors and adds nothing', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/v2/regions', headers: auth(), payload: { config: { OR: { employee_count: 1 }, ZZ: { employee_count: 1 } } } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2/regions',
+        headers: auth(),
+        payload: { config: { OR: { employee_count: 1 }, ZZ: { employee_count: 1 } } },
+      });
       expect(res.statusCode).toBe(422);
       expect(issuesOf(json(res))[0]).toMatchObject({ type: 'enum', loc: ['body', 'config', 'ZZ', '[key]'], input: 'ZZ' });
-      const codes = json(await t.app.inject({ url: '/v2/regions', headers: auth() })).map((r: { region: { code: string } }) => r.region.code);
+      const codes = json(await t.app.inject({ url: '/v2/regions', headers: auth() })).map(
+        (r: { region: { code: string } }) => r.region.code,
+      );
       expect(codes).not.toContain('OR');
     });
   });
@@ -152,33 +197,50 @@ describe('locations and regions', () => {
       // Payroll connection is a later capability; the flag lives on the entity.
       await t.db.updateTable('legal_entities').set({ payroll_connected_at: new Date() }).where('id', '=', id).execute();
 
-      const change = await t.app.inject({ method: 'PATCH', url: `/locations/${CA}`, headers: bearer(tok), payload: { config: { has_employees: false } } });
+      const change = await t.app.inject({
+        method: 'PATCH',
+        url: `/locations/${CA}`,
+        headers: bearer(tok),
+        payload: { config: { has_employees: false } },
+      });
       expect(change.statusCode).toBe(409);
       expect(json(change).detail).toMatch(/has_employees cannot be changed once payroll is connected/);
       const v2 = await t.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: bearer(tok), payload: { employee_count: 0 } });
       expect(v2.statusCode).toBe(409);
 
-      const same = await t.app.inject({ method: 'PATCH', url: `/locations/${CA}`, headers: bearer(tok), payload: { config: { has_employees: true, has_physical_location: true } } });
+      const same = await t.app.inject({
+        method: 'PATCH',
+        url: `/locations/${CA}`,
+        headers: bearer(tok),
+        payload: { config: { has_employees: true, has_physical_location: true } },
+      });
       expect(same.statusCode).toBe(200);
       expect(json(same).config).toMatchObject({ has_employees: true, has_physical_location: true });
     });
   });
 
-  it('two entities of one platform never see each other\'s locations', async () => {
+  it("two entities of one platform never see each other's locations", async () => {
     const { token: otherToken } = await signupWithToken(t.app, apiKey);
     expect(json(await t.app.inject({ url: '/locations', headers: bearer(otherToken) }))).toEqual([]);
     await t.app.inject({ method: 'PUT', url: '/locations/FL', headers: bearer(otherToken) });
-    const mine = json(await t.app.inject({ url: '/locations', headers: auth() })).map((l: { location: { code: string } }) => l.location.code);
+    const mine = json(await t.app.inject({ url: '/locations', headers: auth() })).map(
+      (l: { location: { code: string } }) => l.location.code,
+    );
     expect(mine).not.toContain('FL');
     const patchTheirs = await t.app.inject({ method: 'PATCH', url: '/locations/FL', headers: auth(), payload: { config: {} } });
     expect(patchTheirs.statusCode).toBe(404);
   });
 
-  it('two platforms never see each other\'s entities', async () => {
+  it("two platforms never see each other's entities", async () => {
     const { entityId: theirEntity, token: theirToken } = await createPlatformWithEntity(t, 'Elsewhere');
     expect(json(await t.app.inject({ url: '/locations', headers: bearer(theirToken) }))).toEqual([]);
     expect(json(await t.app.inject({ url: '/legal_entity', headers: bearer(theirToken) })).id).toBe(theirEntity);
-    const cross = await t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: theirEntity } });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/auth',
+      headers: { authorization: apiKey },
+      payload: { legal_entity_id: theirEntity },
+    });
     expect(cross.statusCode).toBe(404);
   });
 });

@@ -3,7 +3,12 @@ import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken,
 import { runCli } from './helpers/cli.js';
 import { openLink } from './helpers/hosted.js';
 
-const SECRETS = { username: 'edd-user-7731', password: 'Correct horse battery staple!', security_answers: [{ question: 'First pet?', answer: 'Biscuit' }], totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' };
+const SECRETS = {
+  username: 'edd-user-7731',
+  password: 'Correct horse battery staple!',
+  security_answers: [{ question: 'First pet?', answer: 'Biscuit' }],
+  totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ',
+};
 
 describe('revealing a login (POST /logins/{id}/sessions, POST /v2/logins/{id}/session)', () => {
   let t: TestApp;
@@ -18,23 +23,47 @@ describe('revealing a login (POST /logins/{id}/sessions, POST /v2/logins/{id}/se
     let apiKey: string;
     ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t));
     ({ token: otherToken } = await signupWithToken(t.app, apiKey));
-    loginId = (await t.app.services.accounts.createLogin(entityId, { region_code: 'CA', name: 'EDD e-Services', login_url: 'https://eddservices.edd.ca.gov/', secrets: SECRETS })).id;
+    loginId = (
+      await t.app.services.accounts.createLogin(entityId, {
+        region_code: 'CA',
+        name: 'EDD e-Services',
+        login_url: 'https://eddservices.edd.ca.gov/',
+        secrets: SECRETS,
+      })
+    ).id;
   });
   afterAll(async () => t.close());
 
   it('returns a session for the entity’s own login only', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `/logins/${loginId}/sessions`, headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/logins/${loginId}/sessions`,
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(json(res)).sort()).toEqual(['created_at', 'expires_at', 'url']);
     expect(json(res).url).not.toContain(SECRETS.password);
-    const other = await t.app.inject({ method: 'POST', url: `/logins/${loginId}/sessions`, headers: bearer(otherToken), payload: { callback_url: 'https://platform.example/back' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: `/logins/${loginId}/sessions`,
+      headers: bearer(otherToken),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     expect(other.statusCode).toBe(404);
     const v2 = await t.app.inject({ method: 'POST', url: `/v2/logins/${loginId}/session`, headers: bearer(token), payload: {} });
     expect(v2.statusCode).toBe(200);
   });
 
   it('shows the credentials with a current one-time code, and records every view', async () => {
-    const res = json(await t.app.inject({ method: 'POST', url: `/v2/logins/${loginId}/session`, headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } }));
+    const res = json(
+      await t.app.inject({
+        method: 'POST',
+        url: `/v2/logins/${loginId}/session`,
+        headers: bearer(token),
+        payload: { callback_url: 'https://platform.example/back' },
+      }),
+    );
     const { response, browser } = await openLink(t.app, res.url);
     expect(response.headers.location).toBe(`/hosted/logins/${loginId}`);
     const page = await browser!.get(`/hosted/logins/${loginId}`);
@@ -53,11 +82,19 @@ describe('revealing a login (POST /logins/{id}/sessions, POST /v2/logins/{id}/se
   });
 
   it('a sealed secret copied onto another login’s row does not open there: a clear page, nothing shown', async () => {
-    const otherLogin = (await t.app.services.accounts.createLogin(entityId, {
-      region_code: 'CA', name: 'FTB MyFTB', login_url: 'https://www.ftb.ca.gov/', secrets: { username: 'ftb-user-2', password: 'other password 2' },
-    })).id;
-    const stolen = await t.db.selectFrom('account_logins').select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'])
-      .where('id', '=', loginId).executeTakeFirstOrThrow();
+    const otherLogin = (
+      await t.app.services.accounts.createLogin(entityId, {
+        region_code: 'CA',
+        name: 'FTB MyFTB',
+        login_url: 'https://www.ftb.ca.gov/',
+        secrets: { username: 'ftb-user-2', password: 'other password 2' },
+      })
+    ).id;
+    const stolen = await t.db
+      .selectFrom('account_logins')
+      .select(['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'])
+      .where('id', '=', loginId)
+      .executeTakeFirstOrThrow();
     await t.db.updateTable('account_logins').set(stolen).where('id', '=', otherLogin).execute();
 
     const link = json(await t.app.inject({ method: 'POST', url: `/v2/logins/${otherLogin}/session`, headers: bearer(token), payload: {} }));

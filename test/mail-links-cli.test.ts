@@ -104,7 +104,10 @@ describe('mail: signed file links and the CLI', () => {
       expect(expired.statusCode).toBe(410);
       expect(json(expired)).toEqual({ detail: EXPIRED });
       // A forged link stays a 403 even when its expiry has passed: the signature is checked first.
-      expect((await t.app.inject({ url: `/files/mail/${ids.none}?expires=${link.searchParams.get('expires')}&signature=${'A'.repeat(43)}` })).statusCode).toBe(403);
+      expect(
+        (await t.app.inject({ url: `/files/mail/${ids.none}?expires=${link.searchParams.get('expires')}&signature=${'A'.repeat(43)}` }))
+          .statusCode,
+      ).toBe(403);
       const fresh = await linkOf('none', await accessToken(t.app, apiKey, entityA));
       const response = await t.app.inject({ url: pathOf(fresh.href) });
       expect(response.statusCode).toBe(200);
@@ -114,8 +117,14 @@ describe('mail: signed file links and the CLI', () => {
 
   it('the OpenAPI document describes the mail operations, not the hosted page', async () => {
     const doc = json(await t.app.inject({ url: '/openapi.json' }));
-    for (const [p, method] of [['/mail', 'get'], ['/locations/{region_platform_public_id}/mail', 'get'], ['/v2/mail', 'get'], ['/files/mail/{mail_id}', 'get'],
-      ['/v2/documents/manage/session', 'post'], ['/operator/v1/legal_entities/{legal_entity_id}/mail', 'post']] as const) {
+    for (const [p, method] of [
+      ['/mail', 'get'],
+      ['/locations/{region_platform_public_id}/mail', 'get'],
+      ['/v2/mail', 'get'],
+      ['/files/mail/{mail_id}', 'get'],
+      ['/v2/documents/manage/session', 'post'],
+      ['/operator/v1/legal_entities/{legal_entity_id}/mail', 'post'],
+    ] as const) {
       expect(doc.paths[p]?.[method]?.operationId, p).toEqual(expect.any(String));
     }
     expect(doc.paths['/files/mail/{mail_id}'].get.responses['200'].content).toHaveProperty('application/pdf');
@@ -128,11 +137,41 @@ describe('mail: signed file links and the CLI', () => {
       const bytes = tinyPdf('from the CLI');
       await writeFile(file, bytes);
       const env = { DATABASE_URL: t.url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') };
-      const result = await runCli(['mail', 'upload', '--entity', entityB, '--file', file, '--region', 'TX', '--type', 'external-mail', '--sender', 'Texas Workforce Commission', '--subject', 'Notice of levy', '--received', '2025-05-05', '--json'], env);
+      const result = await runCli(
+        [
+          'mail',
+          'upload',
+          '--entity',
+          entityB,
+          '--file',
+          file,
+          '--region',
+          'TX',
+          '--type',
+          'external-mail',
+          '--sender',
+          'Texas Workforce Commission',
+          '--subject',
+          'Notice of levy',
+          '--received',
+          '2025-05-05',
+          '--json',
+        ],
+        env,
+      );
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       const item = JSON.parse(result.stdout);
-      expect(item).toMatchObject({ legal_entity_id: entityB, region: 'TX', type: 'external-mail', received: '2025-05-05', sender: 'Texas Workforce Commission', subject: 'Notice of levy', file_name: 'Notice of Levy.pdf', file_size: bytes.length });
+      expect(item).toMatchObject({
+        legal_entity_id: entityB,
+        region: 'TX',
+        type: 'external-mail',
+        received: '2025-05-05',
+        sender: 'Texas Workforce Commission',
+        subject: 'Notice of levy',
+        file_name: 'Notice of Levy.pdf',
+        file_size: bytes.length,
+      });
 
       // A fresh token: an earlier test moved the app's clock past the first one's expiry.
       const listed = json(await get('/v2/mail?region=TX', await accessToken(t.app, apiKeyB, entityB)));
@@ -192,10 +231,37 @@ describe('mail: signed file links and the CLI', () => {
       const gate = new Promise<void>((resolve) => (release = resolve));
       let stored!: () => void;
       const fileStored = new Promise<void>((resolve) => (stored = resolve));
-      const paused: FileStorage = { ...real, put: async (bytes) => { const result = await real.put(bytes); stored(); await gate; return result; } };
-      const links = createFileLinks({ key: async () => Buffer.alloc(32, 1), publicBaseUrl: t.config.publicBaseUrl, ttlSeconds: 60, now: () => new Date() });
-      const uploads = createMailService({ db: t.db, storage: paused, links, maxBytes: MAX_BYTES, now: () => new Date(), events: createEventsService() });
-      const collector = createMailService({ db: t.db, storage: real, links, maxBytes: MAX_BYTES, now: () => new Date(), events: createEventsService() });
+      const paused: FileStorage = {
+        ...real,
+        put: async (bytes) => {
+          const result = await real.put(bytes);
+          stored();
+          await gate;
+          return result;
+        },
+      };
+      const links = createFileLinks({
+        key: async () => Buffer.alloc(32, 1),
+        publicBaseUrl: t.config.publicBaseUrl,
+        ttlSeconds: 60,
+        now: () => new Date(),
+      });
+      const uploads = createMailService({
+        db: t.db,
+        storage: paused,
+        links,
+        maxBytes: MAX_BYTES,
+        now: () => new Date(),
+        events: createEventsService(),
+      });
+      const collector = createMailService({
+        db: t.db,
+        storage: real,
+        links,
+        maxBytes: MAX_BYTES,
+        now: () => new Date(),
+        events: createEventsService(),
+      });
 
       // The same bytes already lie in the store, unreferenced (an earlier crash), when they are uploaded again.
       const bytes = tinyPdf('uploaded again after a crash');

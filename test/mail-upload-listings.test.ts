@@ -42,13 +42,32 @@ describe('mail: operator upload and listings', () => {
   describe('operator upload', () => {
     it('stores the PDF at its content address and answers 201 with the item', async () => {
       const bytes = tinyPdf('fresh upload');
-      const response = await upload(entityA, bytes, { region: 'CA', type: 'external-mail', received: '2025-04-02', sender: 'CA EDD', subject: 'Your new UI rate', file_name: 'rate.pdf' });
+      const response = await upload(entityA, bytes, {
+        region: 'CA',
+        type: 'external-mail',
+        received: '2025-04-02',
+        sender: 'CA EDD',
+        subject: 'Your new UI rate',
+        file_name: 'rate.pdf',
+      });
       expect(response.statusCode).toBe(201);
       const sha = createHash('sha256').update(bytes).digest('hex');
       expect(json(response)).toEqual({
-        id: expect.stringMatching(/^mail_[0-9a-z]+$/), legal_entity_id: entityA, region: 'CA', type: 'external-mail', received: '2025-04-02',
-        sender: 'CA EDD', file_name: 'rate.pdf', subject: 'Your new UI rate', opened_at: null, file_sha256: sha, file_size: bytes.length, created_at: expect.any(String),
-        file_url: expect.stringMatching(/^http:\/\/statehouse\.test\/files\/mail\/mail_[0-9a-z]+\?expires=\d+&signature=[A-Za-z0-9_-]{43}$/),
+        id: expect.stringMatching(/^mail_[0-9a-z]+$/),
+        legal_entity_id: entityA,
+        region: 'CA',
+        type: 'external-mail',
+        received: '2025-04-02',
+        sender: 'CA EDD',
+        file_name: 'rate.pdf',
+        subject: 'Your new UI rate',
+        opened_at: null,
+        file_sha256: sha,
+        file_size: bytes.length,
+        created_at: expect.any(String),
+        file_url: expect.stringMatching(
+          /^http:\/\/statehouse\.test\/files\/mail\/mail_[0-9a-z]+\?expires=\d+&signature=[A-Za-z0-9_-]{43}$/,
+        ),
       });
       expect(await readFile(path.join(dataDir, 'files', 'sha256', sha.slice(0, 2), sha))).toEqual(bytes);
       // No temporary files are left beside it.
@@ -94,7 +113,9 @@ describe('mail: operator upload and listings', () => {
       expect(empty.statusCode).toBe(422);
       expect(json(empty).detail[0].msg).toContain('empty');
       expect(await mailCount()).toBe(before);
-      const sha = createHash('sha256').update(whole.subarray(0, whole.length - 20)).digest('hex');
+      const sha = createHash('sha256')
+        .update(whole.subarray(0, whole.length - 20))
+        .digest('hex');
       expect(await createLocalFileStorage(path.join(dataDir, 'files')).exists(sha)).toBe(false);
     });
 
@@ -111,20 +132,31 @@ describe('mail: operator upload and listings', () => {
         expect(response.statusCode, contentType).toBe(415);
         expect(json(response).detail).toContain('Content-Type: application/pdf');
       }
-      const none = await t.app.inject({ method: 'POST', url: `/operator/v1/legal_entities/${entityA}/mail`, headers: { authorization: `Bearer ${opKey}` } });
+      const none = await t.app.inject({
+        method: 'POST',
+        url: `/operator/v1/legal_entities/${entityA}/mail`,
+        headers: { authorization: `Bearer ${opKey}` },
+      });
       expect(none.statusCode).toBe(415);
     });
 
     it('needs an operator key: none, a platform API key or an access token is a 401', async () => {
       for (const authorization of [undefined, apiKey, `Bearer ${apiKey}`, `Bearer ${tokenA}`, 'Bearer sh_op_nope']) {
         const response = await t.app.inject({
-          method: 'POST', url: `/operator/v1/legal_entities/${entityA}/mail`, payload: tinyPdf('unauthorised'),
+          method: 'POST',
+          url: `/operator/v1/legal_entities/${entityA}/mail`,
+          payload: tinyPdf('unauthorised'),
           headers: { 'content-type': 'application/pdf', ...(authorization && { authorization }) },
         });
         expect(response.statusCode, String(authorization)).toBe(401);
       }
       // Authentication comes before the content type and the size.
-      const response = await t.app.inject({ method: 'POST', url: `/operator/v1/legal_entities/${entityA}/mail`, payload: Buffer.alloc(MAX_BYTES + 10), headers: { 'content-type': 'text/plain' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/operator/v1/legal_entities/${entityA}/mail`,
+        payload: Buffer.alloc(MAX_BYTES + 10),
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(response.statusCode).toBe(401);
     });
 
@@ -143,7 +175,11 @@ describe('mail: operator upload and listings', () => {
 
       const future = await upload(entityA, tinyPdf('x'), { received: isoDay(3) });
       expect(future.statusCode).toBe(422);
-      expect(json(future).detail[0]).toMatchObject({ type: 'value_error', loc: ['query', 'received'], msg: expect.stringContaining('future') });
+      expect(json(future).detail[0]).toMatchObject({
+        type: 'value_error',
+        loc: ['query', 'received'],
+        msg: expect.stringContaining('future'),
+      });
       // Today anywhere in the US is accepted (tomorrow UTC at most).
       const tomorrow = await upload(entityA, tinyPdf('x'), { received: isoDay(1) });
       expect(tomorrow.statusCode).toBe(201);
@@ -151,33 +187,53 @@ describe('mail: operator upload and listings', () => {
     });
 
     it('operators list an entity’s mail', async () => {
-      const response = await t.app.inject({ url: `/operator/v1/legal_entities/${entityA}/mail`, headers: { authorization: `Bearer ${opKey}` } });
+      const response = await t.app.inject({
+        url: `/operator/v1/legal_entities/${entityA}/mail`,
+        headers: { authorization: `Bearer ${opKey}` },
+      });
       expect(response.statusCode).toBe(200);
       expect(json(response).map((m: { id: string }) => m.id)).toEqual([ids.caNew, ids.ny, ids.none, ids.caOld]);
       expect(json(response)[0]).toMatchObject({ legal_entity_id: entityA, file_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect((await t.app.inject({ url: `/operator/v1/legal_entities/${entityA}/mail` })).statusCode).toBe(401);
-      expect((await t.app.inject({ url: '/operator/v1/legal_entities/le_nope/mail', headers: { authorization: `Bearer ${opKey}` } })).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ url: '/operator/v1/legal_entities/le_nope/mail', headers: { authorization: `Bearer ${opKey}` } })).statusCode,
+      ).toBe(404);
     });
 
     it('the PDF parser is this route’s only: other routes still treat application/pdf as any other body', async () => {
-      const response = await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey, 'content-type': 'application/pdf' }, payload: tinyPdf('x') });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v2/auth',
+        headers: { authorization: apiKey, 'content-type': 'application/pdf' },
+        payload: tinyPdf('x'),
+      });
       expect(response.statusCode).toBe(422);
       expect(json(response).detail[0].type).toBe('model_attributes_type');
       // And the larger limit is this route's only.
-      const big = await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: apiKey, 'content-type': 'application/json' }, payload: `{"x":"${'a'.repeat(1_100_000)}"}` });
+      const big = await t.app.inject({
+        method: 'POST',
+        url: '/v2/auth',
+        headers: { authorization: apiKey, 'content-type': 'application/json' },
+        payload: `{"x":"${'a'.repeat(1_100_000)}"}`,
+      });
       expect(big.statusCode).toBe(413);
     });
 
     it('the service itself ingests too (what the CLI uses)', async () => {
       // The CLI's service, with the test app's vault key (the instance keys are sealed with it).
       const { mail } = createMailModule({
-        config: t.config, db: t.db, instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])), events: createEventsService(),
+        config: t.config,
+        db: t.db,
+        instanceKeys: createInstanceKeys(t.db, createVault([TEST_VAULT_KEY])),
+        events: createEventsService(),
       });
       const item = await mail.ingest({ legalEntityId: entityB, regionCode: 'ny', receivedOn: '2025-01-05', bytes: tinyPdf('service') });
       expect(item).toMatchObject({ region: { code: 'NY' }, type: 'registered-agent', receivedOn: '2025-01-05' });
       const listed = json(await get('/v2/mail', tokenB));
       expect(listed.map((m: { id: string }) => m.id)).toContain(item.id);
-      await expect(mail.ingest({ legalEntityId: entityB, regionCode: 'XX', bytes: tinyPdf('s') })).rejects.toMatchObject({ path: ['region'] });
+      await expect(mail.ingest({ legalEntityId: entityB, regionCode: 'XX', bytes: tinyPdf('s') })).rejects.toMatchObject({
+        path: ['region'],
+      });
       await expect(mail.ingest({ legalEntityId: entityB, bytes: Buffer.alloc(MAX_BYTES + 1) })).rejects.toMatchObject({ status: 413 });
       await t.db.deleteFrom('mail_items').where('id', '=', item.id).execute();
     });
@@ -190,7 +246,12 @@ describe('mail: operator upload and listings', () => {
       const list = json(response);
       expect(list.map((m: { id: string }) => m.id)).toEqual([ids.caNew, ids.ny, ids.none, ids.caOld]);
       expect(list[3]).toEqual({
-        id: ids.caOld, location_id: CA_ID, type: 'external-mail', received: '2025-01-10', sender: 'California EDD', file_url: expect.stringContaining(`/files/mail/${ids.caOld}?`),
+        id: ids.caOld,
+        location_id: CA_ID,
+        type: 'external-mail',
+        received: '2025-01-10',
+        sender: 'California EDD',
+        file_url: expect.stringContaining(`/files/mail/${ids.caOld}?`),
       });
       expect(list[2]).toMatchObject({ location_id: null, sender: 'IRS', type: 'registered-agent' });
     });
@@ -212,7 +273,9 @@ describe('mail: operator upload and listings', () => {
       for (const url of ['/mail', '/v2/mail', '/locations/CA/mail']) {
         const reversed = await get(`${url}?start_date=2025-03-01&end_date=2025-02-01`);
         expect(reversed.statusCode, url).toBe(422);
-        expect(json(reversed).detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['query', 'end_date'], input: '2025-02-01' })]);
+        expect(json(reversed).detail).toEqual([
+          expect.objectContaining({ type: 'value_error', loc: ['query', 'end_date'], input: '2025-02-01' }),
+        ]);
       }
     });
 
@@ -232,7 +295,12 @@ describe('mail: operator upload and listings', () => {
       const all = json(await get('/v2/mail'));
       expect(all.map((m: { id: string }) => m.id)).toEqual([ids.caNew, ids.ny, ids.none, ids.caOld]);
       expect(all[0]).toEqual({
-        id: ids.caNew, region: 'CA', type: 'registered-agent', received: '2025-03-01', sender: 'California Franchise Tax Board', file_url: expect.any(String),
+        id: ids.caNew,
+        region: 'CA',
+        type: 'registered-agent',
+        received: '2025-03-01',
+        sender: 'California Franchise Tax Board',
+        file_url: expect.any(String),
       });
       expect(all[2].region).toBeNull();
       expect(json(await get('/v2/mail?region=NY')).map((m: { id: string }) => m.id)).toEqual([ids.ny]);
@@ -255,9 +323,11 @@ describe('mail: operator upload and listings', () => {
     it("another entity's token never lists A's mail", async () => {
       for (const url of ['/mail', '/v2/mail', '/locations/CA/mail', '/v2/mail?region=CA']) {
         const list = json(await get(url, tokenB));
-        expect(list.map((m: { id: string }) => m.id), url).toEqual([ids.b]);
+        expect(
+          list.map((m: { id: string }) => m.id),
+          url,
+        ).toEqual([ids.b]);
       }
     });
   });
-
 });

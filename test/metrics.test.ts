@@ -65,7 +65,9 @@ describe('/metrics', () => {
     const total = value(metrics, 'statehouse_db_pool_clients', { state: 'total' });
     expect(total).toBeGreaterThanOrEqual(1);
     expect(total).toBeLessThanOrEqual(5);
-    expect(value(metrics, 'statehouse_db_pool_clients', { state: 'idle' }) + value(metrics, 'statehouse_db_pool_clients', { state: 'active' })).toBe(total);
+    expect(
+      value(metrics, 'statehouse_db_pool_clients', { state: 'idle' }) + value(metrics, 'statehouse_db_pool_clients', { state: 'active' }),
+    ).toBe(total);
     expect(value(metrics, 'statehouse_db_pool_waiting_requests')).toBe(0);
     expect(metrics.types.get('statehouse_db_errors_total')).toBe('counter');
     expect(value(metrics, 'statehouse_db_errors_total', { class: 'data_exception' })).toBe(1);
@@ -74,7 +76,16 @@ describe('/metrics', () => {
   it('reports queue depth, the age of the oldest due job and failures per queue', async () => {
     await queue.send('metrics.idle', { n: 1 });
     await queue.send('metrics.idle', { n: 2 });
-    await queue.work([{ name: 'metrics.failing', retryLimit: 0, pollingIntervalSeconds: 0.5, handler: async () => { throw new Error('always fails'); } }]);
+    await queue.work([
+      {
+        name: 'metrics.failing',
+        retryLimit: 0,
+        pollingIntervalSeconds: 0.5,
+        handler: async () => {
+          throw new Error('always fails');
+        },
+      },
+    ]);
     await queue.send('metrics.failing', {});
 
     const metrics = await waitUntil(async () => {
@@ -94,7 +105,10 @@ describe('/metrics', () => {
 
     // The age grows while the job waits.
     const first = value(metrics, 'statehouse_job_queue_oldest_due_age_seconds', { queue: 'metrics.idle' });
-    await waitUntil(async () => value(await scrape(), 'statehouse_job_queue_oldest_due_age_seconds', { queue: 'metrics.idle' }) >= first + 1, 'the oldest job to age');
+    await waitUntil(
+      async () => value(await scrape(), 'statehouse_job_queue_oldest_due_age_seconds', { queue: 'metrics.idle' }) >= first + 1,
+      'the oldest job to age',
+    );
   });
 
   it('reports event-loop lag and process memory', async () => {
@@ -151,7 +165,13 @@ describe('/metrics with METRICS_TOKEN', () => {
   afterAll(async () => t?.close());
 
   it('requires the token as a bearer credential, from any address', async () => {
-    for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef', `Bearer ${METRICS_TOKEN}x`, METRICS_TOKEN, `Basic ${METRICS_TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-token-0123456789abcdef',
+      `Bearer ${METRICS_TOKEN}x`,
+      METRICS_TOKEN,
+      `Basic ${METRICS_TOKEN}`,
+    ]) {
       const response = await t.app.inject({ url: '/metrics', headers: authorization ? { authorization } : {} });
       expect(response.statusCode, String(authorization)).toBe(401);
       expect(json(response)).toEqual({ detail: 'A valid metrics token is required' });
@@ -194,7 +214,9 @@ describe('request ids', () => {
       expect(response.headers['x-request-id'], JSON.stringify(bad)).toMatch(GENERATED);
     }
     // Sent twice: ambiguous, so not adopted.
-    expect((await t.app.inject({ url: '/healthz', headers: { 'x-request-id': ['first', 'second'] } })).headers['x-request-id']).toMatch(GENERATED);
+    expect((await t.app.inject({ url: '/healthz', headers: { 'x-request-id': ['first', 'second'] } })).headers['x-request-id']).toMatch(
+      GENERATED,
+    );
     const longest = 'y'.repeat(128);
     expect((await t.app.inject({ url: '/healthz', headers: { 'x-request-id': longest } })).headers['x-request-id']).toBe(longest);
   });
@@ -205,8 +227,24 @@ describe('request ids', () => {
       { request: { method: 'DELETE' as const, url: '/healthz' }, status: 405 },
       { request: { url: '/legal_entity' }, status: 401 },
       { request: { method: 'POST' as const, url: '/v2/signup', headers: { authorization: apiKey }, payload: {} }, status: 422 },
-      { request: { method: 'POST' as const, url: '/v2/signup', headers: { authorization: apiKey, 'content-type': 'application/json' }, payload: '{"broken' }, status: 422 },
-      { request: { method: 'POST' as const, url: '/v2/signup', headers: { authorization: apiKey, 'content-type': 'application/json' }, payload: JSON.stringify({ pad: 'x'.repeat(5000) }) }, status: 413 },
+      {
+        request: {
+          method: 'POST' as const,
+          url: '/v2/signup',
+          headers: { authorization: apiKey, 'content-type': 'application/json' },
+          payload: '{"broken',
+        },
+        status: 422,
+      },
+      {
+        request: {
+          method: 'POST' as const,
+          url: '/v2/signup',
+          headers: { authorization: apiKey, 'content-type': 'application/json' },
+          payload: JSON.stringify({ pad: 'x'.repeat(5000) }),
+        },
+        status: 413,
+      },
       // Bad percent-encoding never reaches a route: Fastify's framework-error path.
       { request: { url: '/legal_entity/%zz' }, status: 404 },
     ];

@@ -42,7 +42,9 @@ describe('mail files with STATEHOUSE_FILES_DIR shared by two processes', () => {
     const opKey = (await createOperatorsService(a.db).createKey('ops')).key;
     const bytes = tinyPdf('shared volume');
     const uploaded = await a.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/mail?received=2025-04-02`, payload: bytes,
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/mail?received=2025-04-02`,
+      payload: bytes,
       headers: { authorization: `Bearer ${opKey}`, 'content-type': 'application/pdf' },
     });
     expect(uploaded.statusCode).toBe(201);

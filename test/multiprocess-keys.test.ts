@@ -10,7 +10,11 @@ import { waitUntil } from './helpers/wait.js';
 /** Verifies with exactly these keys: tells which key signed a token. */
 const signedWith = async (key: Buffer, token: string) =>
   createAccessTokens({ keys: fixedSigningKeys([key]), ttlSeconds: 600, apiKeyActive: async () => true })
-    .verify(`Bearer ${token}`).then(() => true, () => false);
+    .verify(`Bearer ${token}`)
+    .then(
+      () => true,
+      () => false,
+    );
 
 /** Access tokens, API key revocation and instance keys with two processes on one database (docs/scaling.md, 2, 3, 6). */
 describe('keys and tokens across two processes', () => {
@@ -20,7 +24,8 @@ describe('keys and tokens across two processes', () => {
   let entityId: string;
   /** What the CLI does (`statehouse tokens rotate-key`): a third party on the same database. */
   const cli = () => createInstanceKeys(a.db, createVault([TEST_VAULT_KEY]));
-  const entityStatus = async (app: TestApp['app'], token: string) => (await app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode;
+  const entityStatus = async (app: TestApp['app'], token: string) =>
+    (await app.inject({ url: '/legal_entity', headers: bearer(token) })).statusCode;
 
   beforeAll(async () => {
     a = await createTestApp();
@@ -48,7 +53,16 @@ describe('keys and tokens across two processes', () => {
       expect(refused.headers['www-authenticate']).toMatch(/^Bearer/);
       expect(json(refused).detail).toMatch(/revoked/);
       expect(await entityStatus(app, kept)).toBe(200); // the other key's tokens are untouched
-      expect((await app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: platform.apiKey }, payload: { legal_entity_id: entityId } })).statusCode).toBe(403);
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/accounts/auth',
+            headers: { authorization: platform.apiKey },
+            payload: { legal_entity_id: entityId },
+          })
+        ).statusCode,
+      ).toBe(403);
     }
     platform = { ...platform, apiKey: other.key, apiKeyId: other.id };
   });
@@ -64,8 +78,13 @@ describe('keys and tokens across two processes', () => {
     expect(newKey.equals(oldKey)).toBe(false);
 
     // A token signed with the new key by a process that already switched: accepted at once by both, before they switch.
-    const forged = (await createAccessTokens({ keys: fixedSigningKeys([newKey]), ttlSeconds: 600, apiKeyActive: async () => true })
-      .issue({ platformId: platform.platformId, legalEntityId: entityId, apiKeyId: platform.apiKeyId })).token;
+    const forged = (
+      await createAccessTokens({ keys: fixedSigningKeys([newKey]), ttlSeconds: 600, apiKeyActive: async () => true }).issue({
+        platformId: platform.platformId,
+        legalEntityId: entityId,
+        apiKeyId: platform.apiKeyId,
+      })
+    ).token;
     for (const app of [a.app, b.app]) expect(await entityStatus(app, forged)).toBe(200);
     // Both sign with the new key soon after (a second at most), without a restart…
     for (const app of [a.app, b.app]) {
@@ -74,8 +93,13 @@ describe('keys and tokens across two processes', () => {
     // …and the tokens they signed before are still good everywhere (the previous key verifies).
     for (const app of [a.app, b.app]) for (const token of [fromA, fromB]) expect(await entityStatus(app, token)).toBe(200);
     // A token signed with a key the database never had is still refused (the reload changed nothing).
-    const bogus = (await createAccessTokens({ keys: fixedSigningKeys([randomBytes(32)]), ttlSeconds: 600, apiKeyActive: async () => true })
-      .issue({ platformId: platform.platformId, legalEntityId: entityId, apiKeyId: platform.apiKeyId })).token;
+    const bogus = (
+      await createAccessTokens({ keys: fixedSigningKeys([randomBytes(32)]), ttlSeconds: 600, apiKeyActive: async () => true }).issue({
+        platformId: platform.platformId,
+        legalEntityId: entityId,
+        apiKeyId: platform.apiKeyId,
+      })
+    ).token;
     for (const app of [a.app, b.app]) expect(await entityStatus(app, bogus)).toBe(401);
   });
 
@@ -109,6 +133,8 @@ describe('keys and tokens across two processes', () => {
   });
 
   it('a process whose vault key differs from the installation’s refuses to start, saying which setting to fix', async () => {
-    await expect(createSecondApp(a, {}, { vaultKeys: [randomBytes(32)] })).rejects.toThrow(/cannot be opened: .*every process and host of an installation needs the same STATEHOUSE_VAULT_KEY/);
+    await expect(createSecondApp(a, {}, { vaultKeys: [randomBytes(32)] })).rejects.toThrow(
+      /cannot be opened: .*every process and host of an installation needs the same STATEHOUSE_VAULT_KEY/,
+    );
   });
 });

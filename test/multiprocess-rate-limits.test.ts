@@ -8,7 +8,14 @@ import { waitUntil } from './helpers/wait.js';
 /** An hour: a test never straddles two windows in practice (windows are aligned to the clock, docs/scaling.md). */
 // A first request here always waits for the shared count (in service it waits 250 ms at most, then counts locally):
 // the test checks that count is used, on however busy a machine.
-const rateLimits: RateLimits = { windowSeconds: 3600, perCredential: 5, perAddress: 1000, authOperations: 1000, failedAuth: 3, sharedReadWaitMs: 60_000 };
+const rateLimits: RateLimits = {
+  windowSeconds: 3600,
+  perCredential: 5,
+  perAddress: 1000,
+  authOperations: 1000,
+  failedAuth: 3,
+  sharedReadWaitMs: 60_000,
+};
 
 /** Rate limits with two processes on one database (docs/scaling.md, scenario 4): N processes do not allow N × the limit. */
 describe('rate limits shared across two processes', () => {
@@ -16,7 +23,13 @@ describe('rate limits shared across two processes', () => {
   let b: SecondApp;
   let token: string;
   const sharedCount = async (prefix: string) =>
-    Number((await sql<{ n: number }>`select coalesce(sum(count), 0)::int as n from rate_limit_counters where key like ${`${prefix}%`}`.execute(a.db)).rows[0]!.n);
+    Number(
+      (
+        await sql<{ n: number }>`select coalesce(sum(count), 0)::int as n from rate_limit_counters where key like ${`${prefix}%`}`.execute(
+          a.db,
+        )
+      ).rows[0]!.n,
+    );
 
   beforeAll(async () => {
     a = await createTestApp({ rateLimits });

@@ -17,7 +17,12 @@ describe('task lists across two processes', () => {
     a = await createTestApp();
     b = await createSecondApp(a);
     ({ token, entityId } = await createPlatformWithEntity(a));
-    const located = await a.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
+    const located = await a.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers: bearer(token),
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
     expect(located.statusCode).toBe(200);
   });
   afterAll(async () => {
@@ -29,7 +34,12 @@ describe('task lists across two processes', () => {
     const before = await list(b.app);
     expect(await list(b.app)).toEqual(before); // cached on B now
     const target = before.find((x) => x.status === 'todo')!;
-    const patched = await a.app.inject({ method: 'PATCH', url: `/v2/tasks/${target.id}`, headers: bearer(token), payload: { status: 'done' } });
+    const patched = await a.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/${target.id}`,
+      headers: bearer(token),
+      payload: { status: 'done' },
+    });
     expect(patched.statusCode).toBe(200);
     expect((await list(b.app)).find((x) => x.id === target.id)?.status).toBe('done');
     // And the unversioned list, cached separately.
@@ -48,9 +58,15 @@ describe('task lists across two processes', () => {
   });
 
   it('the version is one counter per entity, bumped once per statement however many rows it writes', async () => {
-    const version = async () => (await sql<{ version: string }>`select version from task_list_versions where legal_entity_id = ${entityId}`.execute(a.db)).rows[0]!.version;
+    const version = async () =>
+      (await sql<{ version: string }>`select version from task_list_versions where legal_entity_id = ${entityId}`.execute(a.db)).rows[0]!
+        .version;
     const before = BigInt(await version());
-    const { numUpdatedRows } = await a.db.updateTable('tasks').set({ acted_at: new Date() }).where('legal_entity_id', '=', entityId).executeTakeFirst();
+    const { numUpdatedRows } = await a.db
+      .updateTable('tasks')
+      .set({ acted_at: new Date() })
+      .where('legal_entity_id', '=', entityId)
+      .executeTakeFirst();
     expect(numUpdatedRows).toBeGreaterThan(1n);
     expect(BigInt(await version())).toBe(before + 1n);
   });

@@ -4,7 +4,9 @@ import { createTestApp, json, type TestApp } from './helpers/app.js';
 /** /docs is built on its first visit (src/http/docs-ui.ts) and answers as the rest of the app does. */
 describe('the Swagger UI at /docs, built on its first visit', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   afterAll(async () => t.close());
 
   it('serves the page with and without the trailing slash, and its static files', async () => {
@@ -32,13 +34,13 @@ describe('the Swagger UI at /docs, built on its first visit', () => {
     expect(initializer.body).toContain('"docExpansion":"list"');
   });
 
-  it('renders this app\'s OpenAPI document', async () => {
+  it("renders this app's OpenAPI document", async () => {
     const [fromDocs, document] = await Promise.all([t.app.inject({ url: '/docs/json' }), t.app.inject({ url: '/openapi.json' })]);
     expect(fromDocs.statusCode).toBe(200);
     expect(json(fromDocs)).toEqual(json(document));
   });
 
-  it('answers a missing file with the API\'s own 404', async () => {
+  it("answers a missing file with the API's own 404", async () => {
     const res = await t.app.inject({ url: '/docs/static/no-such-file.js' });
     expect(res.statusCode).toBe(404);
     expect(json(res)).toEqual({ detail: 'Not Found' });

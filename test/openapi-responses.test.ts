@@ -7,7 +7,10 @@ import { createPlatformWithEntity, createTestApp, json, type TestApp } from './h
  * answer (without credentials; with them and a body that is not an object) is a status the operation lists,
  * in the body that status is documented with.
  */
-interface Schema { required?: string[]; properties?: Record<string, { type?: string }> }
+interface Schema {
+  required?: string[];
+  properties?: Record<string, { type?: string }>;
+}
 interface Operation {
   security?: Record<string, unknown>[];
   parameters?: { in: string; name: string }[];
@@ -18,7 +21,9 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const PROBES = new Set(['/healthz', '/readyz']);
 const operationsOf = (doc: Doc) =>
-  Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+  );
 
 /** The body matches the documented schema's required fields and their top-level types. */
 function matchesDocumented(body: Record<string, unknown>, schema: Schema): string[] {
@@ -52,7 +57,8 @@ describe('the OpenAPI document lists every status an operation can send', () => 
     for (const { path, method, op } of operationsOf(doc)) {
       const listed = Object.keys(op.responses);
       const expected = [
-        ...(PROBES.has(path) ? [] : ['429']), '503',
+        ...(PROBES.has(path) ? [] : ['429']),
+        '503',
         ...((op.security ?? []).length > 0 ? ['401'] : []),
         ...((op.parameters ?? []).length > 0 || op.requestBody || ['POST', 'PUT', 'PATCH'].includes(method) ? ['422'] : []),
       ];
@@ -61,17 +67,31 @@ describe('the OpenAPI document lists every status an operation can send', () => 
     expect(missing).toEqual([]);
     // The operations issue 13 named: 422 is documented on every /v2/tasks* operation of the reference.
     for (const [path, method] of [
-      ['/v2/tasks', 'get'], ['/v2/tasks/{task_id}', 'get'], ['/v2/tasks/{task_id}', 'patch'], ['/v2/tasks/questions/{question_task_id}', 'patch'],
-      ['/v2/tasks/manage/session', 'post'], ['/v2/tasks/{task_id}/session', 'post'],
-    ] as const) expect(doc.paths[path]?.[method]?.responses['422'], `${method} ${path}`).toBeDefined();
+      ['/v2/tasks', 'get'],
+      ['/v2/tasks/{task_id}', 'get'],
+      ['/v2/tasks/{task_id}', 'patch'],
+      ['/v2/tasks/questions/{question_task_id}', 'patch'],
+      ['/v2/tasks/manage/session', 'post'],
+      ['/v2/tasks/{task_id}/session', 'post'],
+    ] as const)
+      expect(doc.paths[path]?.[method]?.responses['422'], `${method} ${path}`).toBeDefined();
   });
 
   it('GET /v2/tasks documents its paging headers under both sets of names', () => {
     const headers = (doc.paths['/v2/tasks']!.get!.responses['200'] as { headers?: Record<string, unknown> }).headers ?? {};
     // The X-Mosey-* names are those the reference v2 document gives List_Tasks_v2_tasks_get.
-    expect(Object.keys(headers)).toEqual(expect.arrayContaining([
-      'X-Page-Size', 'X-Page', 'X-Total', 'X-Next-Page', 'X-Mosey-Page-Size', 'X-Mosey-Page', 'X-Mosey-Total', 'X-Mosey-Next-Page',
-    ]));
+    expect(Object.keys(headers)).toEqual(
+      expect.arrayContaining([
+        'X-Page-Size',
+        'X-Page',
+        'X-Total',
+        'X-Next-Page',
+        'X-Mosey-Page-Size',
+        'X-Mosey-Page',
+        'X-Mosey-Total',
+        'X-Mosey-Next-Page',
+      ]),
+    );
   });
 
   it('a 401 body has one shape per path family', () => {
@@ -93,14 +113,17 @@ describe('the OpenAPI document lists every status an operation can send', () => 
       for (const headers of attempts) {
         const withBody = ['POST', 'PUT', 'PATCH'].includes(method);
         const res = await t.app.inject({
-          method: method as 'GET', url,
+          method: method as 'GET',
+          url,
           headers: { ...headers, ...(withBody && { 'content-type': 'application/json' }) },
           ...(withBody && { payload: '[]' }),
         });
         calls.push([`${method} ${path}`, String(res.statusCode)]);
         const documented = op.responses[String(res.statusCode)];
         if (!documented) {
-          undocumented.push(`${method} ${path} ${headers.authorization ? 'with' : 'without'} credentials: ${res.statusCode} ${res.body.slice(0, 120)}`);
+          undocumented.push(
+            `${method} ${path} ${headers.authorization ? 'with' : 'without'} credentials: ${res.statusCode} ${res.body.slice(0, 120)}`,
+          );
           continue;
         }
         const schema = documented.content?.['application/json']?.schema;

@@ -9,7 +9,14 @@ import { cookieSet, createOperatorKey, openOperatorLink, operatorBrowser } from 
 import { runCli } from './helpers/cli.js';
 import { tinyPdf } from './helpers/pdf.js';
 
-interface AuditEvent { id: string; operator: { key_id: string; name: string }; action: string; subject: { type: string; id: string }; legal_entity_id: string | null; details: Record<string, unknown> }
+interface AuditEvent {
+  id: string;
+  operator: { key_id: string; name: string };
+  action: string;
+  subject: { type: string; id: string };
+  legal_entity_id: string | null;
+  details: Record<string, unknown>;
+}
 
 describe('operator audit trail: GET /operator/v1/audit-events, the audited operator API, and the CLI', () => {
   let t: TestApp;
@@ -33,19 +40,37 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
   });
   afterAll(() => t.close());
 
-  it('records the operator API\'s actions: agency accounts, logins (never their secrets) and mail', async () => {
+  it("records the operator API's actions: agency accounts, logins (never their secrets) and mail", async () => {
     const account = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: op(),
-      payload: { region: 'CA', agency_id: 'ca-edd', name: 'Employer payroll tax account', data: [{ name: 'Account number', value: '123-4567-8' }] },
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/agency_accounts`,
+      headers: op(),
+      payload: {
+        region: 'CA',
+        agency_id: 'ca-edd',
+        name: 'Employer payroll tax account',
+        data: [{ name: 'Account number', value: '123-4567-8' }],
+      },
     });
     expect(account.statusCode, account.body).toBe(201);
     const login = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/logins`, headers: op(),
-      payload: { region: 'CA', name: 'EDD e-Services', login_url: 'https://edd.ca.gov/login', agency_account_id: json(account).id, secrets: { username: 'grace-4410', password: 'S3cret-value!' } },
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/logins`,
+      headers: op(),
+      payload: {
+        region: 'CA',
+        name: 'EDD e-Services',
+        login_url: 'https://edd.ca.gov/login',
+        agency_account_id: json(account).id,
+        secrets: { username: 'grace-4410', password: 'S3cret-value!' },
+      },
     });
     expect(login.statusCode, login.body).toBe(201);
     const mail = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${otherEntityId}/mail?region=CA`, headers: { ...op(), 'content-type': 'application/pdf' }, payload: tinyPdf('audited'),
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${otherEntityId}/mail?region=CA`,
+      headers: { ...op(), 'content-type': 'application/pdf' },
+      payload: tinyPdf('audited'),
     });
     expect(mail.statusCode, mail.body).toBe(201);
 
@@ -64,11 +89,17 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
   it('records nothing for a refused action', async () => {
     const before = (await events()).events.length;
     const refused = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: op(), payload: { region: 'CA', agency_id: 'nope', name: 'x' },
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/agency_accounts`,
+      headers: op(),
+      payload: { region: 'CA', agency_id: 'nope', name: 'x' },
     });
     expect(refused.statusCode).toBe(422);
     const broken = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/mail`, headers: { ...op(), 'content-type': 'application/pdf' }, payload: Buffer.from('%PDF-1.4 truncated'),
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/mail`,
+      headers: { ...op(), 'content-type': 'application/pdf' },
+      payload: Buffer.from('%PDF-1.4 truncated'),
     });
     expect(broken.statusCode).toBe(422);
     expect((await events()).events.length).toBe(before);
@@ -78,7 +109,17 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
     const audit = createAuditService({ db: t.db });
     const other = { keyId: 'opk_other', name: 'Other' };
     for (let i = 0; i < 5; i++) {
-      await t.db.transaction().execute((trx) => audit.record(trx, { operator: other, action: 'automation.claim', subjectType: 'automation', subjectId: `aut_${i}`, legalEntityId: otherEntityId }));
+      await t.db
+        .transaction()
+        .execute((trx) =>
+          audit.record(trx, {
+            operator: other,
+            action: 'automation.claim',
+            subjectType: 'automation',
+            subjectId: `aut_${i}`,
+            legalEntityId: otherEntityId,
+          }),
+        );
     }
     expect((await events(`?legal_entity_id=${entityId}`)).events.map((e) => e.action)).toEqual(['login.create', 'agency_account.create']);
     expect((await events('?subject_type=login')).events).toHaveLength(1);
@@ -97,10 +138,21 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
   it('pages through events recorded within one millisecond without skipping any (the cursor keeps its microseconds)', async () => {
     // Three events 100 µs apart, all in the same millisecond: a cursor read into a JS Date would lose the difference.
     const at = (micros: string) => sql<Date>`${`2026-01-01 00:00:00.123${micros}+00`}::timestamptz`;
-    await t.db.insertInto('operator_audit_events').values(['100', '200', '300'].map((micros) => ({
-      id: `aud_same_ms_${micros}`, operator_key_id: 'opk_same_ms', operator_name: 'Same ms', action: 'automation.claim',
-      subject_type: 'automation', subject_id: `aut_same_ms_${micros}`, details: '{}', created_at: at(micros),
-    }))).execute();
+    await t.db
+      .insertInto('operator_audit_events')
+      .values(
+        ['100', '200', '300'].map((micros) => ({
+          id: `aud_same_ms_${micros}`,
+          operator_key_id: 'opk_same_ms',
+          operator_name: 'Same ms',
+          action: 'automation.claim',
+          subject_type: 'automation',
+          subject_id: `aut_same_ms_${micros}`,
+          details: '{}',
+          created_at: at(micros),
+        })),
+      )
+      .execute();
     const seen: string[] = [];
     let page = await events('?operator_key_id=opk_same_ms&limit=1');
     seen.push(...page.events.map((e) => e.id));
@@ -112,7 +164,13 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
   });
 
   it('answers 422 for bad filters and 401 without an operator key', async () => {
-    for (const [query, loc] of [['?limit=0', 'limit'], ['?limit=201', 'limit'], ['?limit=many', 'limit'], ['?before=aud_unknown', 'before'], [`?legal_entity_id=${'x'.repeat(65)}`, 'legal_entity_id']] as const) {
+    for (const [query, loc] of [
+      ['?limit=0', 'limit'],
+      ['?limit=201', 'limit'],
+      ['?limit=many', 'limit'],
+      ['?before=aud_unknown', 'before'],
+      [`?legal_entity_id=${'x'.repeat(65)}`, 'legal_entity_id'],
+    ] as const) {
       const res = await t.app.inject({ url: `/operator/v1/audit-events${query}`, headers: op() });
       expect(res.statusCode, query).toBe(422);
       expect(json(res).detail[0].loc, query).toEqual(['query', loc]);

@@ -13,25 +13,44 @@ describe('operator audit trail', () => {
   const alice = { keyId: 'opk_alice', name: 'Alice' };
   const bob = { keyId: 'opk_bob', name: 'Bob' };
 
-  it('records inside the action\'s transaction: a rolled-back action leaves no audit line', async () => {
+  it("records inside the action's transaction: a rolled-back action leaves no audit line", async () => {
     const audit = createAuditService({ db: t.db });
-    await expect(t.db.transaction().execute(async (trx) => {
-      await audit.record(trx, { operator: alice, action: 'automation.claim', subjectType: 'automation', subjectId: 'aut_rolled_back', legalEntityId: null });
-      throw new Error('the action failed');
-    })).rejects.toThrow('the action failed');
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await audit.record(trx, {
+          operator: alice,
+          action: 'automation.claim',
+          subjectType: 'automation',
+          subjectId: 'aut_rolled_back',
+          legalEntityId: null,
+        });
+        throw new Error('the action failed');
+      }),
+    ).rejects.toThrow('the action failed');
     expect(await audit.list({ subjectId: 'aut_rolled_back', limit: 10 })).toEqual([]);
   });
 
   it('lists newest first, filters and pages with `before`', async () => {
     const audit = createAuditService({ db: t.db });
     for (const [i, operator] of [alice, bob, alice].entries()) {
-      await t.db.transaction().execute((trx) => audit.record(trx, {
-        operator, action: 'login.reveal', subjectType: 'login', subjectId: `lgn_${i}`, legalEntityId: 'le_1', details: { field: 'password' },
-      }));
+      await t.db.transaction().execute((trx) =>
+        audit.record(trx, {
+          operator,
+          action: 'login.reveal',
+          subjectType: 'login',
+          subjectId: `lgn_${i}`,
+          legalEntityId: 'le_1',
+          details: { field: 'password' },
+        }),
+      );
     }
     const all = await audit.list({ legalEntityId: 'le_1', limit: 10 });
     expect(all.map((e) => e.subject.id)).toEqual(['lgn_2', 'lgn_1', 'lgn_0']);
-    expect(all[0]).toMatchObject({ operator: { key_id: 'opk_alice', name: 'Alice' }, action: 'login.reveal', details: { field: 'password' } });
+    expect(all[0]).toMatchObject({
+      operator: { key_id: 'opk_alice', name: 'Alice' },
+      action: 'login.reveal',
+      details: { field: 'password' },
+    });
     expect((await audit.list({ operatorKeyId: 'opk_bob', limit: 10 })).map((e) => e.subject.id)).toEqual(['lgn_1']);
     const first = await audit.list({ legalEntityId: 'le_1', limit: 2 });
     const next = await audit.list({ legalEntityId: 'le_1', limit: 2, before: first.at(-1)!.id });

@@ -26,7 +26,9 @@ describe('back office pages: actions over HTTP', () => {
     return { owner, task, id: json<{ id: string }>(started).id };
   }
   const audit = async (id: string) =>
-    json<{ events: { action: string }[] }>(await f.t.app.inject({ url: `/operator/v1/audit-events?subject_id=${id}`, headers: { authorization: `Bearer ${key}` } })).events.map((e) => e.action);
+    json<{ events: { action: string }[] }>(
+      await f.t.app.inject({ url: `/operator/v1/audit-events?subject_id=${id}`, headers: { authorization: `Bearer ${key}` } }),
+    ).events.map((e) => e.action);
 
   it('claims from the queue and comes back to the same filtered page, never to another address', async () => {
     const { id } = await queued();
@@ -55,12 +57,19 @@ describe('back office pages: actions over HTTP', () => {
     expect(await audit(id)).toEqual(['automation.reveal_input']);
   });
 
-  it('shows the outcome form\'s mistakes next to their fields (422) and completes with a multipart upload', async () => {
+  it("shows the outcome form's mistakes next to their fields (422) and completes with a multipart upload", async () => {
     const { owner, task, id } = await queued();
     await browser.get(`/operator/automations/${id}`);
-    const wrong = await browser.postMultipart(`/operator/automations/${id}/complete`, {
-      account_data_0: '', date_effective_date: '2026-02-30', login_username: 'only-a-username', login_password: '',
-    }, { field: 'document', name: 'notes.txt', bytes: Buffer.from('plain text') });
+    const wrong = await browser.postMultipart(
+      `/operator/automations/${id}/complete`,
+      {
+        account_data_0: '',
+        date_effective_date: '2026-02-30',
+        login_username: 'only-a-username',
+        login_password: '',
+      },
+      { field: 'document', name: 'notes.txt', bytes: Buffer.from('plain text') },
+    );
     expect(wrong.statusCode).toBe(422);
     expect(wrong.body).toContain('id="f-account_data_0-error"');
     expect(wrong.body).toContain('id="f-date_effective_date-error"');
@@ -69,7 +78,11 @@ describe('back office pages: actions over HTTP', () => {
     expect(wrong.body).toContain('value="only-a-username"');
     expect(await audit(id)).toEqual([]);
 
-    const done = await browser.postMultipart(`/operator/automations/${id}/complete`, { account_data_0: '1234567890', account_data_1: '' }, { field: 'document', name: 'edd.pdf', bytes: tinyPdf('pages upload') });
+    const done = await browser.postMultipart(
+      `/operator/automations/${id}/complete`,
+      { account_data_0: '1234567890', account_data_1: '' },
+      { field: 'document', name: 'edd.pdf', bytes: tinyPdf('pages upload') },
+    );
     expect(done.statusCode, done.body.slice(0, 300)).toBe(303);
     expect(done.headers.location).toBe(`/operator/automations/${id}?notice=completed`);
     expect((await owner.state(task.id)).status).toBe('complete');
@@ -86,7 +99,11 @@ describe('back office pages: actions over HTTP', () => {
   it('refuses an upload over MAIL_MAX_BYTES with a page (413), and unknown automations with a 404 page', async () => {
     const { id } = await queued();
     await browser.get(`/operator/automations/${id}`);
-    const huge = await browser.postMultipart(`/operator/automations/${id}/complete`, { account_data_0: '1' }, { field: 'document', name: 'big.pdf', bytes: Buffer.concat([tinyPdf('x'), Buffer.alloc(f.t.config.mailMaxBytes + SLACK + 1)]) });
+    const huge = await browser.postMultipart(
+      `/operator/automations/${id}/complete`,
+      { account_data_0: '1' },
+      { field: 'document', name: 'big.pdf', bytes: Buffer.concat([tinyPdf('x'), Buffer.alloc(f.t.config.mailMaxBytes + SLACK + 1)]) },
+    );
     expect(huge.statusCode).toBe(413);
     expect(huge.headers['content-type']).toContain('text/html');
     expect(huge.body).toContain('That was too large');

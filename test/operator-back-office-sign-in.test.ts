@@ -21,9 +21,10 @@ describe('back office sign-in (/operator)', () => {
   });
   afterAll(() => t.close());
 
-  const linkFor = (name: string) => createOperatorsModule({ db: t.db, publicBaseUrl: ORIGIN, now: () => new Date(Date.now()) }).sessions.issueLink(name);
+  const linkFor = (name: string) =>
+    createOperatorsModule({ db: t.db, publicBaseUrl: ORIGIN, now: () => new Date(Date.now()) }).sessions.issueLink(name);
 
-  it('shows the sign-in form under the pages\' strict policy', async () => {
+  it("shows the sign-in form under the pages' strict policy", async () => {
     const res = await t.app.inject({ url: '/operator/sign-in' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
@@ -66,7 +67,9 @@ describe('back office sign-in (/operator)', () => {
 
   it('refuses a sign-in posted from another origin', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/operator/sign-in', payload: `key=${encodeURIComponent(key)}`,
+      method: 'POST',
+      url: '/operator/sign-in',
+      payload: `key=${encodeURIComponent(key)}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
     });
     expect(res.statusCode).toBe(403);
@@ -74,17 +77,32 @@ describe('back office sign-in (/operator)', () => {
   });
 
   it('opens no page for platform credentials, operator keys in a header or hosted-page cookies; the operator cookie opens no platform route', async () => {
-    const signup = await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: apiKey }, payload: { ...VALID_SIGNUP_V2, authorization_callback_url: undefined } });
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/v2/signup',
+      headers: { authorization: apiKey },
+      payload: { ...VALID_SIGNUP_V2, authorization_callback_url: undefined },
+    });
     const { browser: hosted } = await openLink(t.app, json<{ url: string }>(signup).url);
     expect(hosted).not.toBeNull();
     const credentials: Record<string, string>[] = [
-      { authorization: apiKey }, bearer(apiKey), bearer(token), bearer(key), { cookie: hosted!.cookie }, { cookie: `${COOKIE}=${hosted!.cookie.split('=')[1]}` },
+      { authorization: apiKey },
+      bearer(apiKey),
+      bearer(token),
+      bearer(key),
+      { cookie: hosted!.cookie },
+      { cookie: `${COOKIE}=${hosted!.cookie.split('=')[1]}` },
     ];
     for (const headers of credentials) {
       const page = await t.app.inject({ url: '/operator', headers });
       expect(page.statusCode, JSON.stringify(headers).slice(0, 40)).toBe(303);
       expect(page.headers.location).toBe('/operator/sign-in');
-      const post = await t.app.inject({ method: 'POST', url: '/operator/automations/aut_x/cancel', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN }, payload: 'reason=x' });
+      const post = await t.app.inject({
+        method: 'POST',
+        url: '/operator/automations/aut_x/cancel',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+        payload: 'reason=x',
+      });
       expect(post.statusCode).toBe(401);
       expect(post.body).toContain('You are signed out');
     }
@@ -94,7 +112,7 @@ describe('back office sign-in (/operator)', () => {
     }
   });
 
-  it('refuses a form post without the session\'s CSRF token or from another origin', async () => {
+  it("refuses a form post without the session's CSRF token or from another origin", async () => {
     const { browser } = await signIn(t.app, key);
     await browser!.get('/operator');
     expect(browser!.csrf).toBeTruthy();
@@ -118,7 +136,8 @@ describe('back office sign-in (/operator)', () => {
     const after = await browser!.get('/operator');
     expect(after.statusCode).toBe(303);
     const trail = json<{ events: { action: string; subject: { id: string }; details: Record<string, unknown> }[] }>(
-      await t.app.inject({ url: '/operator/v1/audit-events?subject_type=operator_session&limit=2', headers: bearer(key) }));
+      await t.app.inject({ url: '/operator/v1/audit-events?subject_type=operator_session&limit=2', headers: bearer(key) }),
+    );
     expect(trail.events.map((e) => e.action)).toEqual(['session.sign_out', 'session.sign_in']);
     expect(trail.events[0]!.subject.id).toBe(trail.events[1]!.subject.id);
     expect(trail.events[1]!.details).toEqual({ via: 'key' });
@@ -132,10 +151,13 @@ describe('back office sign-in (/operator)', () => {
     expect((await browser!.get('/operator')).statusCode).toBe(303);
   });
 
-  const confirmLink = (token: string, origin = ORIGIN) => t.app.inject({
-    method: 'POST', url: '/operator/link', payload: new URLSearchParams({ token }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
-  });
+  const confirmLink = (token: string, origin = ORIGIN) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/operator/link',
+      payload: new URLSearchParams({ token }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+    });
 
   it('signs a browser in once with a one-time link: opening it only shows whom it signs in, its button uses it up', async () => {
     const link = await linkFor('ops team');

@@ -22,7 +22,10 @@ describe('operator API (/operator/v1)', () => {
   const op = (key = operatorKey) => ({ authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
-    t = await createTestApp({ logLevel: 'debug', dataDir: mkdtempSync(path.join(tmpdir(), 'statehouse-op-')) }, { write: (line) => void lines.push(line) });
+    t = await createTestApp(
+      { logLevel: 'debug', dataDir: mkdtempSync(path.join(tmpdir(), 'statehouse-op-')) },
+      { write: (line) => void lines.push(line) },
+    );
     operatorKey = (await createOperatorsService(t.db).createKey('ops team')).key;
     ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t));
     otherEntityId = await signupEntity(t.app, apiKey);
@@ -33,7 +36,14 @@ describe('operator API (/operator/v1)', () => {
     const url = `/operator/v1/legal_entities/${entityId}/agency_accounts`;
     const revoked = await createOperatorsService(t.db).createKey('temp');
     await createOperatorsService(t.db).revokeKey(revoked.id);
-    for (const authorization of [undefined, apiKey, `Bearer ${apiKey}`, `Bearer ${token}`, 'Bearer sh_op_not-a-real-key', `Bearer ${revoked.key}`]) {
+    for (const authorization of [
+      undefined,
+      apiKey,
+      `Bearer ${apiKey}`,
+      `Bearer ${token}`,
+      'Bearer sh_op_not-a-real-key',
+      `Bearer ${revoked.key}`,
+    ]) {
       const res = await t.app.inject({ url, headers: authorization ? { authorization } : {} });
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(json(res)).toEqual({ detail: 'Missing or invalid operator key' });
@@ -46,14 +56,27 @@ describe('operator API (/operator/v1)', () => {
 
   it('records an agency account that the platform then sees', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: op(),
-      payload: { region: 'CA', agency_id: 'ca-edd', name: 'Employer payroll tax account', data: [{ name: 'Account number', value: '123-4567-8' }, { name: 'UI rate' }] },
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/agency_accounts`,
+      headers: op(),
+      payload: {
+        region: 'CA',
+        agency_id: 'ca-edd',
+        name: 'Employer payroll tax account',
+        data: [{ name: 'Account number', value: '123-4567-8' }, { name: 'UI rate' }],
+      },
     });
     expect(res.statusCode).toBe(201);
     const account = json(res);
     expect(account).toMatchObject({
-      legal_entity_id: entityId, region: 'CA', name: 'Employer payroll tax account', agency: { id: 'ca-edd' },
-      data: [{ name: 'Account number', value: '123-4567-8', status: 'done', description: null }, { name: 'UI rate', value: null, status: 'todo' }],
+      legal_entity_id: entityId,
+      region: 'CA',
+      name: 'Employer payroll tax account',
+      agency: { id: 'ca-edd' },
+      data: [
+        { name: 'Account number', value: '123-4567-8', status: 'done', description: null },
+        { name: 'UI rate', value: null, status: 'todo' },
+      ],
       logins: [],
     });
     expect(account.id).toMatch(/^acct_/);
@@ -64,7 +87,8 @@ describe('operator API (/operator/v1)', () => {
   });
 
   it('rejects bad accounts with a 422 or 404 and writes nothing', async () => {
-    const post = (id: string, payload: unknown) => t.app.inject({ method: 'POST', url: `/operator/v1/legal_entities/${id}/agency_accounts`, headers: op(), payload: payload as object });
+    const post = (id: string, payload: unknown) =>
+      t.app.inject({ method: 'POST', url: `/operator/v1/legal_entities/${id}/agency_accounts`, headers: op(), payload: payload as object });
     const unknownAgency = await post(entityId, { region: 'CA', agency_id: 'tx-twc', name: 'x' });
     expect(unknownAgency.statusCode).toBe(422);
     expect(json(unknownAgency).detail[0]).toMatchObject({ loc: ['body', 'agency_id'], type: 'value_error' });
@@ -83,8 +107,17 @@ describe('operator API (/operator/v1)', () => {
   it('records a login whose secrets go into the vault and never come back', async () => {
     const [account] = json(await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: op() }));
     const res = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/logins`, headers: op(),
-      payload: { region: 'CA', name: 'EDD e-Services', login_url: 'https://eddservices.edd.ca.gov/', agency_account_id: account.id, is_supported: true, secrets: SECRETS },
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/logins`,
+      headers: op(),
+      payload: {
+        region: 'CA',
+        name: 'EDD e-Services',
+        login_url: 'https://eddservices.edd.ca.gov/',
+        agency_account_id: account.id,
+        is_supported: true,
+        secrets: SECRETS,
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(json(res)).toMatchObject({ name: 'EDD e-Services', region: 'CA', agency_account_id: account.id, is_supported: true });
@@ -101,9 +134,15 @@ describe('operator API (/operator/v1)', () => {
   });
 
   it('never echoes a secret in a 422', async () => {
-    const post = (payload: unknown) => t.app.inject({ method: 'POST', url: `/operator/v1/legal_entities/${entityId}/logins`, headers: op(), payload: payload as object });
+    const post = (payload: unknown) =>
+      t.app.inject({ method: 'POST', url: `/operator/v1/legal_entities/${entityId}/logins`, headers: op(), payload: payload as object });
     const longPassword = `${'p'.repeat(1001)}-hunter2`;
-    const tooLong = await post({ region: 'CA', name: 'x', login_url: 'https://a.example/', secrets: { username: 'visible-user-name', password: longPassword } });
+    const tooLong = await post({
+      region: 'CA',
+      name: 'x',
+      login_url: 'https://a.example/',
+      secrets: { username: 'visible-user-name', password: longPassword },
+    });
     expect(tooLong.statusCode).toBe(422);
     expect(json(tooLong).detail[0]).toMatchObject({ loc: ['body', 'secrets', 'password'], type: 'string_too_long', input: '[redacted]' });
     expect(tooLong.body).not.toContain('hunter2');
@@ -121,10 +160,13 @@ describe('operator API (/operator/v1)', () => {
 
   it('refuses a login for another entity’s account or another state', async () => {
     const [account] = json(await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: op() }));
-    const post = (id: string, payload: Record<string, unknown>) => t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${id}/logins`, headers: op(),
-      payload: { name: 'x', login_url: 'https://a.example/', secrets: SECRETS, ...payload },
-    });
+    const post = (id: string, payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/operator/v1/legal_entities/${id}/logins`,
+        headers: op(),
+        payload: { name: 'x', login_url: 'https://a.example/', secrets: SECRETS, ...payload },
+      });
     const crossEntity = await post(otherEntityId, { region: 'CA', agency_account_id: account.id });
     expect(crossEntity.statusCode).toBe(422);
     expect(json(crossEntity).detail[0].loc).toEqual(['body', 'agency_account_id']);
@@ -136,40 +178,63 @@ describe('operator API (/operator/v1)', () => {
 
   it('lists the credential-view audit trail', async () => {
     const [login] = json(await t.app.inject({ url: '/v2/logins', headers: bearer(token) }));
-    const session = json(await t.app.inject({ method: 'POST', url: `/v2/logins/${login.id}/session`, headers: bearer(token), payload: {} }));
+    const session = json(
+      await t.app.inject({ method: 'POST', url: `/v2/logins/${login.id}/session`, headers: bearer(token), payload: {} }),
+    );
     const { browser } = await openLink(t.app, session.url);
     expect((await browser!.get(`/hosted/logins/${login.id}`)).statusCode).toBe(200);
     const reveals = await t.app.inject({ url: `/operator/v1/login_reveals?legal_entity_id=${entityId}`, headers: op() });
     expect(reveals.statusCode).toBe(200);
-    expect(json(reveals)).toEqual([expect.objectContaining({ login_id: login.id, legal_entity_id: entityId, platform_id: platformId, login_name: 'EDD e-Services' })]);
+    expect(json(reveals)).toEqual([
+      expect.objectContaining({ login_id: login.id, legal_entity_id: entityId, platform_id: platformId, login_name: 'EDD e-Services' }),
+    ]);
     expect(json(await t.app.inject({ url: `/operator/v1/login_reveals?legal_entity_id=${otherEntityId}`, headers: op() }))).toEqual([]);
     expect(json(await t.app.inject({ url: `/operator/v1/login_reveals?platform_id=${platformId}`, headers: op() }))).toHaveLength(1);
   });
 
   it('lists an entity’s connections with their transition log', async () => {
     const [account] = json(await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: op() }));
-    const connect = await t.app.inject({ method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: account.id } });
+    const connect = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/connect',
+      headers: bearer(token),
+      payload: { legal_entity_id: entityId, agency_account_id: account.id },
+    });
     const connectionId = json(connect).connection.id;
-    expect((await t.app.inject({ method: 'POST', url: `/accounts/connections/${connectionId}/cancel`, headers: bearer(token) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/accounts/connections/${connectionId}/cancel`, headers: bearer(token) })).statusCode,
+    ).toBe(200);
     const res = await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/connections`, headers: op() });
     expect(res.statusCode).toBe(200);
-    expect(json(res)).toEqual([{
-      id: connectionId, platform_id: platformId, agency_account_id: account.id, status: 'canceled', status_reason: expect.any(String),
-      created_at: expect.any(String), status_changed_at: expect.any(String),
-      events: [
-        { from_status: null, to_status: 'pending', reason: null, occurred_at: expect.any(String) },
-        { from_status: 'pending', to_status: 'canceled', reason: expect.any(String), occurred_at: expect.any(String) },
-      ],
-    }]);
+    expect(json(res)).toEqual([
+      {
+        id: connectionId,
+        platform_id: platformId,
+        agency_account_id: account.id,
+        status: 'canceled',
+        status_reason: expect.any(String),
+        created_at: expect.any(String),
+        status_changed_at: expect.any(String),
+        events: [
+          { from_status: null, to_status: 'pending', reason: null, occurred_at: expect.any(String) },
+          { from_status: 'pending', to_status: 'canceled', reason: expect.any(String), occurred_at: expect.any(String) },
+        ],
+      },
+    ]);
     expect(json(await t.app.inject({ url: `/operator/v1/legal_entities/${otherEntityId}/connections`, headers: op() }))).toEqual([]);
     expect((await t.app.inject({ url: '/operator/v1/legal_entities/le_nope/connections', headers: op() })).statusCode).toBe(404);
-    expect((await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/connections`, headers: bearer(token) })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/connections`, headers: bearer(token) })).statusCode).toBe(
+      401,
+    );
   });
 
   it('keeps signed file links out of the log', async () => {
     const pdf = tinyPdf('log test');
     const upload = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/mail?region=CA&sender=EDD`, headers: { ...op(), 'content-type': 'application/pdf' }, payload: pdf,
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/mail?region=CA&sender=EDD`,
+      headers: { ...op(), 'content-type': 'application/pdf' },
+      payload: pdf,
     });
     expect(upload.statusCode).toBe(201);
     const [item] = json(await t.app.inject({ url: '/v2/mail', headers: bearer(token) }));

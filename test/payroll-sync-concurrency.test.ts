@@ -3,9 +3,15 @@ import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } f
 import { connectPayroll } from './helpers/hosted.js';
 
 const PICTURES = [
-  [{ region: 'CA', employee_count: 5 }, { region: 'NY', employee_count: 2 }],
+  [
+    { region: 'CA', employee_count: 5 },
+    { region: 'NY', employee_count: 2 },
+  ],
   [{ region: 'CA', employee_count: 7 }],
-  [{ region: 'TX', employee_count: 1 }, { region: 'NY', employee_count: 4 }],
+  [
+    { region: 'TX', employee_count: 1 },
+    { region: 'NY', employee_count: 4 },
+  ],
 ];
 
 describe('payroll reports at the same time', () => {
@@ -21,12 +27,18 @@ describe('payroll reports at the same time', () => {
   });
   afterAll(async () => t.close());
 
-  const report = (regions: unknown) => t.app.inject({ method: 'PUT', url: '/v2/payroll/employees', headers: bearer(token), payload: { regions } });
-  const counts = async () => Object.fromEntries(
-    json(await t.app.inject({ url: '/locations', headers: bearer(token) })).map((l: { location: { code: string }; config: { employee_count: number } }) => [l.location.code, l.config.employee_count]),
-  );
+  const report = (regions: unknown) =>
+    t.app.inject({ method: 'PUT', url: '/v2/payroll/employees', headers: bearer(token), payload: { regions } });
+  const counts = async () =>
+    Object.fromEntries(
+      json(await t.app.inject({ url: '/locations', headers: bearer(token) })).map(
+        (l: { location: { code: string }; config: { employee_count: number } }) => [l.location.code, l.config.employee_count],
+      ),
+    );
   const requirementsIn = async (region: string): Promise<string[]> =>
-    json(await t.app.inject({ url: `/v2/tasks?page_size=500&region=${region}`, headers: bearer(token) })).map((task: { source: { requirement_id?: string } }) => task.source.requirement_id);
+    json(await t.app.inject({ url: `/v2/tasks?page_size=500&region=${region}`, headers: bearer(token) })).map(
+      (task: { source: { requirement_id?: string } }) => task.source.requirement_id,
+    );
 
   type Picture = Record<string, number>;
   const pictureOf = (body: { regions: { region: { code: string }; employee_count: number }[] }): Picture =>
@@ -37,7 +49,9 @@ describe('payroll reports at the same time', () => {
    * the same millisecond: one of them), and it is a picture someone reported.
    */
   async function lastAcceptedPicture(results: { statusCode: number; json(): unknown }[]): Promise<Picture> {
-    const accepted = results.filter((r) => r.statusCode === 200).map((r) => r.json() as Parameters<typeof pictureOf>[0] & { last_payroll_update: string });
+    const accepted = results
+      .filter((r) => r.statusCode === 200)
+      .map((r) => r.json() as Parameters<typeof pictureOf>[0] & { last_payroll_update: string });
     const latest = Math.max(...accepted.map((a) => Date.parse(a.last_payroll_update)));
     const candidates = accepted.filter((a) => Date.parse(a.last_payroll_update) === latest).map(pictureOf);
     const stored = await counts();

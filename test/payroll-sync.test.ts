@@ -5,7 +5,11 @@ import { connectPayroll } from './helpers/hosted.js';
 const CA = { id: '99be5e8f54c4680d', code: 'CA', name: 'California' };
 const NY = { id: '5894aa7b4729ed13', code: 'NY', name: 'New York' };
 
-interface TaskRecord { id: string; status: string; source: { requirement_id?: string } }
+interface TaskRecord {
+  id: string;
+  status: string;
+  source: { requirement_id?: string };
+}
 /** A NY requirement that applies only where the entity has employees. */
 const NY_EMPLOYER = 'ny-employer-registration';
 
@@ -32,7 +36,12 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
   const connect = (key: string, legalEntityId: string) => connectPayroll(t.app, key, legalEntityId);
 
   it('answers 409 while payroll is not connected, changing nothing', async () => {
-    await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers: bearer(token),
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
     const before = { locations: await locations(), tasks: await tasks() };
     const res = await report([{ region: 'CA', employee_count: 12 }]);
     expect(res.statusCode).toBe(409);
@@ -46,7 +55,10 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
     expect((await entity()).last_payroll_update).toBeNull();
     expect(await tasks('NY')).toEqual([]);
 
-    const res = await report([{ region: 'CA', employee_count: 12 }, { region: 'NY', employee_count: 3 }]);
+    const res = await report([
+      { region: 'CA', employee_count: 12 },
+      { region: 'NY', employee_count: 3 },
+    ]);
     expect(res.statusCode).toBe(200);
     const body = json(res);
     expect(body).toEqual({
@@ -65,14 +77,20 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
       { location: NY, config: { has_employees: true, has_physical_location: null, employee_count: 3 } },
     ]);
     const regions = json(await t.app.inject({ url: '/v2/regions', headers: bearer(token) }));
-    expect(regions).toEqual([{ region: CA, config: { employee_count: 12 } }, { region: NY, config: { employee_count: 3 } }]);
+    expect(regions).toEqual([
+      { region: CA, config: { employee_count: 12 } },
+      { region: NY, config: { employee_count: 3 } },
+    ]);
     expect(await requirementsIn('NY')).toContain(NY_EMPLOYER);
   });
 
   it('the same report again changes nothing but last_payroll_update', async () => {
     const first = { locations: await locations(), tasks: await tasks(), at: (await entity()).last_payroll_update };
     t.advance(60_000);
-    const res = await report([{ region: 'NY', employee_count: 3 }, { region: 'CA', employee_count: 12 }]);
+    const res = await report([
+      { region: 'NY', employee_count: 3 },
+      { region: 'CA', employee_count: 12 },
+    ]);
     expect(res.statusCode).toBe(200);
     expect(json(res)).toMatchObject({ added: [], updated: [] });
     expect(Date.parse(json(res).last_payroll_update) - Date.parse(first.at)).toBeGreaterThanOrEqual(60_000);
@@ -86,28 +104,47 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
     const res = await report([{ region: 'CA', employee_count: 12 }]);
     expect(res.statusCode).toBe(200);
     expect(json(res)).toMatchObject({ added: [], updated: [NY] });
-    expect((await locations())[1]).toEqual({ location: NY, config: { has_employees: false, has_physical_location: null, employee_count: 0 } });
+    expect((await locations())[1]).toEqual({
+      location: NY,
+      config: { has_employees: false, has_physical_location: null, employee_count: 0 },
+    });
     expect(await requirementsIn('NY')).not.toContain(NY_EMPLOYER);
     // Back again: the employee tasks return.
-    await report([{ region: 'CA', employee_count: 12 }, { region: 'NY', employee_count: 3 }]);
+    await report([
+      { region: 'CA', employee_count: 12 },
+      { region: 'NY', employee_count: 3 },
+    ]);
     expect((await requirementsIn('NY')).sort()).toEqual(nyBefore.sort());
   });
 
   it('refuses unknown and repeated regions and bad counts with a 422 naming the item, changing nothing', async () => {
     const before = { locations: await locations(), tasks: await tasks(), at: (await entity()).last_payroll_update };
     t.advance(60_000);
-    const unknown = await report([{ region: 'CA', employee_count: 1 }, { region: 'ZZ', employee_count: 4 }]);
+    const unknown = await report([
+      { region: 'CA', employee_count: 1 },
+      { region: 'ZZ', employee_count: 4 },
+    ]);
     expect(unknown.statusCode).toBe(422);
     expect(json(unknown).detail).toEqual([expect.objectContaining({ type: 'enum', loc: ['body', 'regions', 1, 'region'], input: 'ZZ' })]);
 
-    const repeated = await report([{ region: 'CA', employee_count: 1 }, { region: 'NY', employee_count: 2 }, { region: 'CA', employee_count: 5 }]);
+    const repeated = await report([
+      { region: 'CA', employee_count: 1 },
+      { region: 'NY', employee_count: 2 },
+      { region: 'CA', employee_count: 5 },
+    ]);
     expect(repeated.statusCode).toBe(422);
-    expect(json(repeated).detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'regions', 2, 'region'], input: 'CA' })]);
+    expect(json(repeated).detail).toEqual([
+      expect.objectContaining({ type: 'value_error', loc: ['body', 'regions', 2, 'region'], input: 'CA' }),
+    ]);
 
     const fractional = await report([{ region: 'CA', employee_count: 1.5 }]);
-    expect(json(fractional).detail).toEqual([expect.objectContaining({ type: 'int_from_float', loc: ['body', 'regions', 0, 'employee_count'] })]);
+    expect(json(fractional).detail).toEqual([
+      expect.objectContaining({ type: 'int_from_float', loc: ['body', 'regions', 0, 'employee_count'] }),
+    ]);
     const negative = await report([{ region: 'CA', employee_count: -1 }]);
-    expect(json(negative).detail).toEqual([expect.objectContaining({ type: 'greater_than_equal', loc: ['body', 'regions', 0, 'employee_count'] })]);
+    expect(json(negative).detail).toEqual([
+      expect.objectContaining({ type: 'greater_than_equal', loc: ['body', 'regions', 0, 'employee_count'] }),
+    ]);
     const tooMany = await report(Array.from({ length: 52 }, () => ({ region: 'CA', employee_count: 1 })));
     expect(json(tooMany).detail).toEqual([expect.objectContaining({ type: 'too_long', loc: ['body', 'regions'] })]);
     const missing = await t.app.inject({ method: 'PUT', url: '/v2/payroll/employees', headers: bearer(token), payload: {} });
@@ -117,11 +154,21 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
   });
 
   it('manual employee changes stay 409 while connected; other settings still change', async () => {
-    const patch = await t.app.inject({ method: 'PATCH', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: false } } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/locations/CA',
+      headers: bearer(token),
+      payload: { config: { has_employees: false } },
+    });
     expect(patch.statusCode).toBe(409);
     const region = await t.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: bearer(token), payload: { employee_count: 2 } });
     expect(region.statusCode).toBe(409);
-    const office = await t.app.inject({ method: 'PATCH', url: '/locations/NY', headers: bearer(token), payload: { config: { has_physical_location: true } } });
+    const office = await t.app.inject({
+      method: 'PATCH',
+      url: '/locations/NY',
+      headers: bearer(token),
+      payload: { config: { has_physical_location: true } },
+    });
     expect(office.statusCode).toBe(200);
     expect(json(office).config).toEqual({ has_employees: true, has_physical_location: true, employee_count: 3 });
   });
@@ -138,7 +185,10 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
     expect(await locations()).toEqual(before);
     expect((await report([], 'not-a-token')).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'DELETE', url: '/v2/auth/payroll' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'DELETE', url: `/v2/auth/payroll?legal_entity_public_id=${other.entityId}`, headers: bearer(token) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/v2/auth/payroll?legal_entity_public_id=${other.entityId}`, headers: bearer(token) }))
+        .statusCode,
+    ).toBe(404);
 
     // A second entity of the same platform, connected: its report touches only its own locations.
     const sibling = await signupWithToken(t.app, apiKey);
@@ -156,7 +206,12 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
     expect(json(res)).toEqual({ legal_entity_id: entityId, connected: false, last_payroll_update: at });
     expect(json(await t.app.inject({ method: 'DELETE', url: '/v2/auth/payroll', headers: bearer(token) }))).toEqual(json(res));
 
-    const patch = await t.app.inject({ method: 'PATCH', url: '/locations/NY', headers: bearer(token), payload: { config: { has_employees: false } } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/locations/NY',
+      headers: bearer(token),
+      payload: { config: { has_employees: false } },
+    });
     expect(patch.statusCode).toBe(200);
     expect(json(patch).config).toEqual({ has_employees: false, has_physical_location: true, employee_count: 0 });
     expect((await report([{ region: 'NY', employee_count: 3 }])).statusCode).toBe(409);
@@ -165,7 +220,10 @@ describe('PUT /v2/payroll/employees and DELETE /v2/auth/payroll', () => {
 
     // Connecting again hands the settings back to payroll.
     await connect(apiKey, entityId);
-    expect((await t.app.inject({ method: 'PATCH', url: '/locations/NY', headers: bearer(token), payload: { config: { has_employees: true } } })).statusCode).toBe(409);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: '/locations/NY', headers: bearer(token), payload: { config: { has_employees: true } } }))
+        .statusCode,
+    ).toBe(409);
     expect(json(await report([{ region: 'NY', employee_count: 3 }])).updated).toEqual([CA, NY]);
   });
 

@@ -30,7 +30,10 @@ describe('POST /v2/auth/payroll and the payroll page', () => {
   it('connects payroll on the hosted page; employee settings are then owned by payroll', async () => {
     await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true } } });
 
-    const res = await setup({ authorization: apiKey }, { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' });
+    const res = await setup(
+      { authorization: apiKey },
+      { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' },
+    );
     expect(res.statusCode).toBe(200);
     expect(Object.keys(json(res))).toEqual(['url']);
     const { response, browser } = await openLink(t.app, json(res).url);
@@ -39,12 +42,20 @@ describe('POST /v2/auth/payroll and the payroll page', () => {
     expect(page.body).toContain('Connect payroll');
     const done = await browser!.post('/hosted/payroll', {});
     expect(done.statusCode).toBe(303);
-    expect(Object.fromEntries(new URL(done.headers.location as string).searchParams)).toEqual({ legal_entity_id: entityId, status: 'connected' });
+    expect(Object.fromEntries(new URL(done.headers.location as string).searchParams)).toEqual({
+      legal_entity_id: entityId,
+      status: 'connected',
+    });
 
     const entity = json(await t.app.inject({ url: '/v2/legal_entity', headers: bearer(token) }));
     // Connecting is consent, not a sync: last_payroll_update stays null until payroll first reports (test/payroll-sync.test.ts).
     expect(entity.last_payroll_update).toBeNull();
-    const locked = await t.app.inject({ method: 'PATCH', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: false } } });
+    const locked = await t.app.inject({
+      method: 'PATCH',
+      url: '/locations/CA',
+      headers: bearer(token),
+      payload: { config: { has_employees: false } },
+    });
     expect(locked.statusCode).toBe(409);
     expect((await t.app.inject({ url: new URL(json(res).url).pathname })).statusCode).toBe(410);
   });

@@ -22,8 +22,12 @@ describe('planning: a change and its re-planning commit together', () => {
   afterAll(async () => t.close());
 
   const tasksOf = (legalEntityId: string) =>
-    t.db.selectFrom('tasks').select(['id', 'definition_id', 'region_code', 'period_key', 'status', 'answer', 'due_date', 'applicable'])
-      .where('legal_entity_id', '=', legalEntityId).orderBy('id').execute();
+    t.db
+      .selectFrom('tasks')
+      .select(['id', 'definition_id', 'region_code', 'period_key', 'status', 'answer', 'due_date', 'applicable'])
+      .where('legal_entity_id', '=', legalEntityId)
+      .orderBy('id')
+      .execute();
 
   it('signup: a failing re-planning leaves neither the entity nor any task', async () => {
     const catalog = loadCatalog();
@@ -38,26 +42,53 @@ describe('planning: a change and its re-planning commit together', () => {
         throw new Error('planning failed');
       },
     };
-    const unusedSessions = { issue: () => Promise.reject(new Error('not reached')), lastCallbackUrl: () => Promise.reject(new Error('not reached')) };
+    const unusedSessions = {
+      issue: () => Promise.reject(new Error('not reached')),
+      lastCallbackUrl: () => Promise.reject(new Error('not reached')),
+    };
     const { signup } = createLegalEntitiesModule({ db: t.db, sessions: unusedSessions, signupTtlSeconds: 60, planning: failing });
     const principal = { platformId, platformName: 'Acme Payroll', apiKeyId: '' };
-    await expect(signup.signup(principal, { business_name: 'Atomic Inc', entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', external_company_id: 'atomic-1' }))
-      .rejects.toThrow('planning failed');
+    await expect(
+      signup.signup(principal, {
+        business_name: 'Atomic Inc',
+        entity_type: 'c_corp',
+        tax_classification: 'corp',
+        incorporation_region: 'DE',
+        external_company_id: 'atomic-1',
+      }),
+    ).rejects.toThrow('planning failed');
     expect(plannedInside.length).toBeGreaterThan(0);
     expect(await t.db.selectFrom('legal_entities').select('id').where('external_company_id', '=', 'atomic-1').execute()).toEqual([]);
     expect(await t.db.selectFrom('tasks').select('id').where('id', 'in', plannedInside).execute()).toEqual([]);
   });
 
   it('signup sessions: a refreshed profile re-plans the entity', async () => {
-    const started = json(await t.app.inject({
-      method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
-      payload: { business_name: 'Moving Co', user_email: 'm@example.com', callback_url: 'https://platform.example/done', business_information: { entity_type: 'llc', incorporation_region: 'TX' } },
-    }));
+    const started = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: { authorization: apiKey },
+        payload: {
+          business_name: 'Moving Co',
+          user_email: 'm@example.com',
+          callback_url: 'https://platform.example/done',
+          business_information: { entity_type: 'llc', incorporation_region: 'TX' },
+        },
+      }),
+    );
     const regions = async () => [...new Set((await tasksOf(started.legal_entity_id)).map((x) => x.region_code))].sort();
     expect(await regions()).toEqual(['TX']);
     const refreshed = await t.app.inject({
-      method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
-      payload: { legal_entity_id: started.legal_entity_id, business_name: 'Moving Co', user_email: 'm@example.com', callback_url: 'https://platform.example/done', business_information: { entity_type: 'llc', incorporation_region: 'WA' } },
+      method: 'POST',
+      url: '/v2/signup/sessions',
+      headers: { authorization: apiKey },
+      payload: {
+        legal_entity_id: started.legal_entity_id,
+        business_name: 'Moving Co',
+        user_email: 'm@example.com',
+        callback_url: 'https://platform.example/done',
+        business_information: { entity_type: 'llc', incorporation_region: 'WA' },
+      },
     });
     expect(refreshed.statusCode).toBe(200);
     expect(await regions()).toEqual(['WA']);
@@ -66,23 +97,35 @@ describe('planning: a change and its re-planning commit together', () => {
   it('a refused answer (payroll owns the employee settings: 409) leaves the answer unset and the tasks unchanged', async () => {
     const { entityId, token } = await signupWithToken(t.app, apiKey, { business_name: 'Locked Payroll Inc' });
     expect((await t.app.inject({ method: 'PUT', url: '/locations/NY', headers: bearer(token) })).statusCode).toBe(200);
-    const question = json<V2Task[]>(await t.app.inject({ url: '/v2/tasks?region=NY&type=question', headers: bearer(token) }))
-      .find((x) => x.source.question_id === 'has-employees')!;
-    const connect = json(await t.app.inject({
-      method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey },
-      payload: { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' },
-    }));
+    const question = json<V2Task[]>(await t.app.inject({ url: '/v2/tasks?region=NY&type=question', headers: bearer(token) })).find(
+      (x) => x.source.question_id === 'has-employees',
+    )!;
+    const connect = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/auth/payroll',
+        headers: { authorization: apiKey },
+        payload: { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' },
+      }),
+    );
     const { browser } = await openLink(t.app, connect.url);
     await browser!.get('/hosted/payroll'); // the page gives the form its CSRF token
     expect((await browser!.post('/hosted/payroll', {})).statusCode).toBe(303);
 
     const before = await tasksOf(entityId);
-    const refused = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: bearer(token), payload: { answer: true } });
+    const refused = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/questions/${question.id}`,
+      headers: bearer(token),
+      payload: { answer: true },
+    });
     expect(refused.statusCode).toBe(409);
     expect(json(refused).detail).toMatch(/payroll is connected/);
     expect(await tasksOf(entityId)).toEqual(before);
     expect(before.find((x) => x.id === question.id)).toMatchObject({ status: 'todo', answer: null });
-    const location = json<{ location: { code: string }; config: { has_employees: boolean | null } }[]>(await t.app.inject({ url: '/locations', headers: bearer(token) }));
+    const location = json<{ location: { code: string }; config: { has_employees: boolean | null } }[]>(
+      await t.app.inject({ url: '/locations', headers: bearer(token) }),
+    );
     expect(location.find((l) => l.location.code === 'NY')!.config.has_employees).toBeNull();
   });
 
@@ -90,7 +133,12 @@ describe('planning: a change and its re-planning commit together', () => {
     const { entityId, token } = await signupWithToken(t.app, apiKey, { ...VALID_SIGNUP_V2, business_name: 'Busy Locations Inc' });
     const codes = ['CA', 'NY', 'TX', 'WA', 'FL', 'IL', 'MA', 'CO'];
     const changes = codes.flatMap((code) => [
-      t.app.inject({ method: 'PUT', url: `/locations/${code}`, headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } }),
+      t.app.inject({
+        method: 'PUT',
+        url: `/locations/${code}`,
+        headers: bearer(token),
+        payload: { config: { has_employees: true, has_physical_location: true } },
+      }),
       t.app.inject({ method: 'PUT', url: `/v2/regions/${code}`, headers: bearer(token), payload: { employee_count: 4 } }),
     ]);
     for (const res of await Promise.all(changes)) expect(res.statusCode, res.body).toBe(200);
@@ -98,7 +146,11 @@ describe('planning: a change and its re-planning commit together', () => {
     const after = await tasksOf(entityId);
     const identities = after.map((x) => `${x.definition_id}|${x.region_code}|${x.period_key}`);
     expect(new Set(identities).size).toBe(identities.length);
-    for (const code of codes) expect(after.some((x) => x.region_code === code), code).toBe(true);
+    for (const code of codes)
+      expect(
+        after.some((x) => x.region_code === code),
+        code,
+      ).toBe(true);
     // Whatever order the changes committed in, the last re-planning saw them all: planning again changes nothing.
     expect((await t.app.services.planning.rollForward()).created).toBe(0);
     expect(await tasksOf(entityId)).toEqual(after);

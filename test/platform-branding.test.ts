@@ -19,15 +19,34 @@ describe('platform branding: operator API and the hosted pages', () => {
   beforeAll(async () => {
     t = await createTestApp();
     operatorKey = (await createOperatorKey(t.db, 'brand desk')).key;
-    ({ platformId, token, apiKey: platformKey, entityId } = await createPlatformWithEntity(t, 'Acme Payroll Inc.', { business_name: 'Rose & Thorn Florists' }));
+    ({
+      platformId,
+      token,
+      apiKey: platformKey,
+      entityId,
+    } = await createPlatformWithEntity(t, 'Acme Payroll Inc.', { business_name: 'Rose & Thorn Florists' }));
   });
   afterAll(async () => t.close());
 
   const branding = (id = platformId) => `/operator/v1/platforms/${id}/branding`;
-  const put = (payload: unknown, id = platformId) => t.app.inject({ method: 'PUT', url: branding(id), headers: bearer(operatorKey), payload: payload as object });
-  const rowCount = async () => Number((await t.db.selectFrom('platform_brands').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const put = (payload: unknown, id = platformId) =>
+    t.app.inject({ method: 'PUT', url: branding(id), headers: bearer(operatorKey), payload: payload as object });
+  const rowCount = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom('platform_brands')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const tasksPage = async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/tasks/sessions',
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     const url = json<{ url: string }>(res).url;
     const confirm = await t.app.inject({ url: new URL(url).pathname });
     const { browser } = await openLink(t.app, url);
@@ -48,15 +67,25 @@ describe('platform branding: operator API and the hosted pages', () => {
     const res = await put({ display_name: '  Acme  ', accent_color: '#0B5FFF', logo_base64: logo.toString('base64') });
     expect(res.statusCode, res.body).toBe(200);
     expect(json(res)).toEqual({
-      platform_id: platformId, display_name: 'Acme', accent_color: '#0b5fff',
-      logo: { content_type: 'image/png', size_bytes: logo.length, sha256: logoSha }, updated_at: expect.any(String),
+      platform_id: platformId,
+      display_name: 'Acme',
+      accent_color: '#0b5fff',
+      logo: { content_type: 'image/png', size_bytes: logo.length, sha256: logoSha },
+      updated_at: expect.any(String),
     });
     expect(json(await t.app.inject({ url: branding(), headers: bearer(operatorKey) }))).toEqual(json(res));
 
     const trail = json(await t.app.inject({ url: '/operator/v1/audit-events?subject_type=platform', headers: bearer(operatorKey) }));
     expect(trail.events[0]).toMatchObject({
-      operator: { name: 'brand desk' }, action: 'platform.branding_update', subject: { type: 'platform', id: platformId },
-      details: { fields: ['accent_color', 'display_name', 'logo_base64'], display_name: 'Acme', accent_color: '#0b5fff', logo_sha256: logoSha },
+      operator: { name: 'brand desk' },
+      action: 'platform.branding_update',
+      subject: { type: 'platform', id: platformId },
+      details: {
+        fields: ['accent_color', 'display_name', 'logo_base64'],
+        display_name: 'Acme',
+        accent_color: '#0b5fff',
+        logo_sha256: logoSha,
+      },
     });
     expect(JSON.stringify(trail)).not.toContain(logo.toString('base64').slice(0, 40));
 
@@ -71,17 +100,31 @@ describe('platform branding: operator API and the hosted pages', () => {
 
   it('every kind of hosted page wears it: signup, documents, accounts, payroll consent', async () => {
     const apiKey = platformKey;
-    const signup = json<{ url: string }>(await t.app.inject({
-      method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
-      payload: { business_name: 'Fern & Frond', user_email: 'f@example.com', callback_url: 'https://platform.example/welcome' },
-    })).url;
-    const session = async (url: string) => json<{ url: string }>(await t.app.inject({ method: 'POST', url, headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } })).url;
-    const payroll = json<{ url: string }>(await t.app.inject({
-      method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' },
-    })).url;
+    const signup = json<{ url: string }>(
+      await t.app.inject({
+        method: 'POST',
+        url: '/accounts/signup/sessions',
+        headers: { authorization: apiKey },
+        payload: { business_name: 'Fern & Frond', user_email: 'f@example.com', callback_url: 'https://platform.example/welcome' },
+      }),
+    ).url;
+    const session = async (url: string) =>
+      json<{ url: string }>(
+        await t.app.inject({ method: 'POST', url, headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } }),
+      ).url;
+    const payroll = json<{ url: string }>(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/auth/payroll',
+        headers: { authorization: apiKey },
+        payload: { legal_entity_id: entityId, authorization_callback_url: 'https://platform.example/payroll' },
+      }),
+    ).url;
     const pages: [string, string][] = [
-      [signup, '/hosted/signup/welcome'], [await session('/v2/documents/manage/session'), '/hosted/documents'],
-      [await session('/v2/accounts/manage/session'), '/hosted/accounts'], [payroll, '/hosted/payroll'],
+      [signup, '/hosted/signup/welcome'],
+      [await session('/v2/documents/manage/session'), '/hosted/documents'],
+      [await session('/v2/accounts/manage/session'), '/hosted/accounts'],
+      [payroll, '/hosted/payroll'],
     ];
     for (const [url, path] of pages) {
       const { browser } = await openLink(t.app, url);
@@ -105,7 +148,13 @@ describe('platform branding: operator API and the hosted pages', () => {
     expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(image.rawPayload.equals(logo)).toBe(true);
-    for (const url of ['/hosted/assets/accent/0b5fff', '/hosted/assets/accent/red.css', '/hosted/assets/accent/0B5FFF.css', `/hosted/assets/logos/${'0'.repeat(64)}`, '/hosted/assets/logos/not-a-digest']) {
+    for (const url of [
+      '/hosted/assets/accent/0b5fff',
+      '/hosted/assets/accent/red.css',
+      '/hosted/assets/accent/0B5FFF.css',
+      `/hosted/assets/logos/${'0'.repeat(64)}`,
+      '/hosted/assets/logos/not-a-digest',
+    ]) {
       expect((await t.app.inject({ url })).statusCode, url).toBe(404);
     }
   });
@@ -116,7 +165,9 @@ describe('platform branding: operator API and the hosted pages', () => {
     expect(res.statusCode).toBe(422);
     const [issue] = json(res).detail;
     expect(issue).toMatchObject({ loc: ['body', 'accent_color'], input: '#7fb2ff' });
-    expect(issue.msg).toMatch(/#7fb2ff reaches only 2\.\d\d:1 against white; buttons \(white text\) and links need 4\.5:1\. The nearest darker shade that does is (#[0-9a-f]{6})/);
+    expect(issue.msg).toMatch(
+      /#7fb2ff reaches only 2\.\d\d:1 against white; buttons \(white text\) and links need 4\.5:1\. The nearest darker shade that does is (#[0-9a-f]{6})/,
+    );
     const shade = /is (#[0-9a-f]{6})/.exec(issue.msg)![1]!;
     expect(json(await t.app.inject({ url: branding(), headers: bearer(operatorKey) }))).toEqual(before);
     // The suggestion is accepted as it is.

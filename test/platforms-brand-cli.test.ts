@@ -25,9 +25,17 @@ describe('statehouse platforms brand', { timeout: 180_000 }, () => {
   it('sets the display name, accent and logo from a file, shows them, and clears one', async () => {
     const logoFile = path.join(dir, 'logo.png');
     writeFileSync(logoFile, solidPng(120, 40));
-    const set = await runCli(['platforms', 'brand', platformId, '--name', 'Acme', '--accent', '#0b5fff', '--logo', logoFile, '--json'], env());
+    const set = await runCli(
+      ['platforms', 'brand', platformId, '--name', 'Acme', '--accent', '#0b5fff', '--logo', logoFile, '--json'],
+      env(),
+    );
     expect(set.code, set.stderr).toBe(0);
-    expect(JSON.parse(set.stdout)).toMatchObject({ platform_id: platformId, display_name: 'Acme', accent_color: '#0b5fff', logo: { content_type: 'image/png' } });
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      platform_id: platformId,
+      display_name: 'Acme',
+      accent_color: '#0b5fff',
+      logo: { content_type: 'image/png' },
+    });
 
     const shown = await runCli(['platforms', 'brand', platformId], env());
     expect(shown.stdout).toContain('display name  Acme');

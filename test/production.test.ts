@@ -13,7 +13,13 @@ describe('production mode: statehouse serve refuses unsafe setups', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'statehouse-production-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   // No database is needed: the refusal comes before anything is opened.
-  const base = { STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: undefined, PUBLIC_BASE_URL: undefined, NODE_ENV: undefined, STATEHOUSE_ENV: undefined };
+  const base = {
+    STATEHOUSE_DATA_DIR: dataDir,
+    STATEHOUSE_VAULT_KEY: undefined,
+    PUBLIC_BASE_URL: undefined,
+    NODE_ENV: undefined,
+    STATEHOUSE_ENV: undefined,
+  };
 
   it('names every problem at once: no vault key from the environment, no https, --demo', async () => {
     const result = await runCli(['serve', '--demo'], { ...base, STATEHOUSE_ENV: 'production' });
@@ -69,7 +75,12 @@ describe('production and development starts', () => {
   };
 
   it('development says loudly, once, that it is not production and what production would refuse', async () => {
-    serve = await startServe({ DATABASE_URL: t.url, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), STATEHOUSE_ENV: 'development', PUBLIC_BASE_URL: undefined });
+    serve = await startServe({
+      DATABASE_URL: t.url,
+      STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+      STATEHOUSE_ENV: 'development',
+      PUBLIC_BASE_URL: undefined,
+    });
     const output = serve.output();
     expect(output.match(/DEVELOPMENT mode/g)).toHaveLength(1);
     expect(output).toContain('With STATEHOUSE_ENV=production (or NODE_ENV=production) it would refuse:');
@@ -80,7 +91,12 @@ describe('production and development starts', () => {
   }, 120_000);
 
   it('production starts with a vault key, an https base URL and no demo, without the warning', async () => {
-    serve = await startServe({ DATABASE_URL: t.url, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), STATEHOUSE_ENV: 'production', PUBLIC_BASE_URL: 'https://sh.example.com' });
+    serve = await startServe({
+      DATABASE_URL: t.url,
+      STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+      STATEHOUSE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://sh.example.com',
+    });
     expect((await fetch(`${serve.url}/healthz`)).status).toBe(200);
     expect(serve.output()).not.toContain('DEVELOPMENT');
     await stop();
@@ -98,26 +114,73 @@ describe('production mode over HTTP', () => {
     t = await createTestApp({ environment: 'production' });
     // No callback URL: nothing to check, so signup works (the helper requires its 200) without registered origins.
     ({ apiKey, platformId, entityId, token } = await createPlatformWithEntity(t, undefined, {
-      user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
+      user_email: 'a@example.com',
+      business_name: 'Harbor Labs',
+      entity_type: 'c_corp',
+      tax_class: 'corp',
+      incorporation_region: 'DE',
+      incorporated_date: '2020-03-10',
     }));
-    await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers: bearer(token),
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
   });
   afterAll(async () => t.close());
 
   it('every operation taking a callback URL refuses it with a 422 naming the command, until an origin is registered', async () => {
     const tasks = json<{ id: string; definition: { id: string } }[]>(await t.app.inject({ url: '/tasks', headers: bearer(token) }));
     const automatable = tasks.find((x) => x.definition.id === 'ca-edd-employer-registration')!;
-    const loginId = (await t.app.services.accounts.createLogin(entityId, { region_code: 'CA', name: 'EDD', login_url: 'https://edd.ca.gov/', secrets: { username: 'u', password: 'p' } })).id;
+    const loginId = (
+      await t.app.services.accounts.createLogin(entityId, {
+        region_code: 'CA',
+        name: 'EDD',
+        login_url: 'https://edd.ca.gov/',
+        secrets: { username: 'u', password: 'p' },
+      })
+    ).id;
     const key = { authorization: apiKey };
     const operations: { url: string; headers: Record<string, string>; payload: Record<string, unknown>; field: string }[] = [
-      { url: '/v2/signup', headers: key, payload: { ...VALID_SIGNUP_V2, authorization_callback_url: CALLBACK }, field: 'authorization_callback_url' },
-      { url: '/accounts/signup/sessions', headers: key, payload: { business_name: 'C', user_email: 'c@example.com', callback_url: CALLBACK }, field: 'callback_url' },
-      { url: '/v2/signup/sessions', headers: key, payload: { business_name: 'D', user_email: 'd@example.com', callback_url: CALLBACK }, field: 'callback_url' },
-      { url: '/v2/auth/payroll', headers: key, payload: { legal_entity_id: entityId, authorization_callback_url: CALLBACK }, field: 'authorization_callback_url' },
+      {
+        url: '/v2/signup',
+        headers: key,
+        payload: { ...VALID_SIGNUP_V2, authorization_callback_url: CALLBACK },
+        field: 'authorization_callback_url',
+      },
+      {
+        url: '/accounts/signup/sessions',
+        headers: key,
+        payload: { business_name: 'C', user_email: 'c@example.com', callback_url: CALLBACK },
+        field: 'callback_url',
+      },
+      {
+        url: '/v2/signup/sessions',
+        headers: key,
+        payload: { business_name: 'D', user_email: 'd@example.com', callback_url: CALLBACK },
+        field: 'callback_url',
+      },
+      {
+        url: '/v2/auth/payroll',
+        headers: key,
+        payload: { legal_entity_id: entityId, authorization_callback_url: CALLBACK },
+        field: 'authorization_callback_url',
+      },
       { url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: CALLBACK }, field: 'callback_url' },
-      { url: '/v2/tasks/manage/session', headers: bearer(token), payload: { callback_url: CALLBACK, task_type: 'requirement' }, field: 'callback_url' },
+      {
+        url: '/v2/tasks/manage/session',
+        headers: bearer(token),
+        payload: { callback_url: CALLBACK, task_type: 'requirement' },
+        field: 'callback_url',
+      },
       { url: `/v2/tasks/${tasks[0]!.id}/session`, headers: bearer(token), payload: { callback_url: CALLBACK }, field: 'callback_url' },
-      { url: `/tasks/${automatable.id}/automate/sessions`, headers: bearer(token), payload: { callback_url: CALLBACK }, field: 'callback_url' },
+      {
+        url: `/tasks/${automatable.id}/automate/sessions`,
+        headers: bearer(token),
+        payload: { callback_url: CALLBACK },
+        field: 'callback_url',
+      },
       { url: `/logins/${loginId}/sessions`, headers: bearer(token), payload: { callback_url: CALLBACK }, field: 'callback_url' },
       { url: `/v2/logins/${loginId}/session`, headers: bearer(token), payload: { callback_url: CALLBACK }, field: 'callback_url' },
       { url: '/v2/accounts/manage/session', headers: bearer(token), payload: { callback_url: CALLBACK }, field: 'callback_url' },
@@ -129,7 +192,9 @@ describe('production mode over HTTP', () => {
       expect(res.body, op.url).toMatch(REGISTER);
       expect(res.body, op.url).toContain(platformId);
     }
-    const first = json(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: CALLBACK } }));
+    const first = json(
+      await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: CALLBACK } }),
+    );
     expect(first.detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'callback_url'], input: CALLBACK })]);
     expect(first.detail[0].msg).toMatch(/no registered callback origins/);
 
@@ -139,15 +204,26 @@ describe('production mode over HTTP', () => {
       const res = await t.app.inject({ method: 'POST', url: op.url, headers: op.headers, payload: op.payload });
       expect(res.statusCode, `${op.url}: ${res.body}`).toBe(200);
     }
-    const elsewhere = await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://evil.example/x' } });
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/tasks/sessions',
+      headers: bearer(token),
+      payload: { callback_url: 'https://evil.example/x' },
+    });
     expect(elsewhere.statusCode).toBe(422);
     expect(elsewhere.body).toContain('https://evil.example is not among');
   }, 120_000);
 
   it('marks the hosted session cookie Secure, even behind a plain-http base URL', async () => {
     expect(t.config.publicBaseUrl.startsWith('http://')).toBe(true);
-    await t.db.insertInto('platform_callback_origins').values({ platform_id: platformId, origin: 'https://platform.example' }).onConflict((oc) => oc.doNothing()).execute();
-    const link = json(await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: CALLBACK } }));
+    await t.db
+      .insertInto('platform_callback_origins')
+      .values({ platform_id: platformId, origin: 'https://platform.example' })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const link = json(
+      await t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: CALLBACK } }),
+    );
     const { response } = await openLink(t.app, link.url);
     expect(String(response.headers['set-cookie'])).toMatch(/; Secure/);
 
@@ -155,7 +231,12 @@ describe('production mode over HTTP', () => {
     try {
       const { token: devToken } = await createPlatformWithEntity(dev);
       // Development: no origins registered, any https callback is accepted; the cookie is not Secure over http.
-      const devLink = await dev.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(devToken), payload: { callback_url: 'https://anywhere.example/x' } });
+      const devLink = await dev.app.inject({
+        method: 'POST',
+        url: '/tasks/sessions',
+        headers: bearer(devToken),
+        payload: { callback_url: 'https://anywhere.example/x' },
+      });
       expect(devLink.statusCode).toBe(200);
       const opened = await openLink(dev.app, json(devLink).url);
       expect(String(opened.response.headers['set-cookie'])).not.toMatch(/Secure/);

@@ -11,7 +11,10 @@ interface Case {
   body: unknown;
   detail: unknown[] | null;
 }
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/pydantic-parity.json', import.meta.url), 'utf8')) as { pydantic: string; cases: Case[] };
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/pydantic-parity.json', import.meta.url), 'utf8')) as {
+  pydantic: string;
+  cases: Case[];
+};
 
 describe(`422 bodies match pydantic ${fixture.pydantic} + FastAPI`, () => {
   let t: TestApp;

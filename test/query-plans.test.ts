@@ -6,7 +6,15 @@
 import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeScans, explainAll, installQueryCapture, startCapture, stopCapture, type CapturedStatement, type ExplainedStatement } from '../bench/scale-plans.js';
+import {
+  describeScans,
+  explainAll,
+  installQueryCapture,
+  startCapture,
+  stopCapture,
+  type CapturedStatement,
+  type ExplainedStatement,
+} from '../bench/scale-plans.js';
 import { accessToken, bearer, createPlatform, createTestApp, signupEntity, type TestApp } from './helpers/app.js';
 
 const TASKS_FILTERED = '/tasks?status=todo&status=in-progress&tags=payroll-setup&tags=foreign-qualification&tags=sos-report';
@@ -27,7 +35,12 @@ describe('query plans of the hot paths', () => {
       const id = await signupEntity(t.app, apiKey, { business_name: `Plans ${i} Inc` });
       const other = await accessToken(t.app, apiKey, id);
       for (const code of ['CA', 'NY', 'TX']) {
-        const put = await t.app.inject({ method: 'PUT', url: `/v2/regions/${code}`, headers: bearer(other), payload: { employee_count: 3 + i } });
+        const put = await t.app.inject({
+          method: 'PUT',
+          url: `/v2/regions/${code}`,
+          headers: bearer(other),
+          payload: { employee_count: 3 + i },
+        });
         expect(put.statusCode).toBe(200);
       }
     }
@@ -53,13 +66,25 @@ describe('query plans of the hot paths', () => {
     return stopCapture();
   }
 
-  const report = (plans: ExplainedStatement[]) => plans.map((p) => `${p.text.replace(/\s+/g, ' ').slice(0, 160)}\n    ${describeScans(p.scans).join('; ')}${p.error ? ` ERROR ${p.error}` : ''}`).join('\n');
+  const report = (plans: ExplainedStatement[]) =>
+    plans
+      .map(
+        (p) =>
+          `${p.text.replace(/\s+/g, ' ').slice(0, 160)}\n    ${describeScans(p.scans).join('; ')}${p.error ? ` ERROR ${p.error}` : ''}`,
+      )
+      .join('\n');
 
   it('a query that no index serves is reported (the check can fail)', async () => {
-    const plans = await explainAll(client, [{ text: 'select id from tasks where due_date_rule = $1', values: ['x'], count: 1 }], { analyze: false, seqscanOff: true });
+    const plans = await explainAll(client, [{ text: 'select id from tasks where due_date_rule = $1', values: ['x'], count: 1 }], {
+      analyze: false,
+      seqscanOff: true,
+    });
     expect(plans[0]!.seqScans).toEqual(['tasks']);
     // An index read whole, in its order, is told apart from a lookup (the bench judges it at 1 M).
-    const ordered = await explainAll(client, [{ text: 'select id from tasks order by id', values: [], count: 1 }], { analyze: false, seqscanOff: true });
+    const ordered = await explainAll(client, [{ text: 'select id from tasks order by id', values: [], count: 1 }], {
+      analyze: false,
+      seqscanOff: true,
+    });
     expect(ordered[0]!.seqScans).toEqual([]);
     expect(ordered[0]!.fullIndexScans).toEqual(['tasks']);
   });
@@ -83,8 +108,15 @@ describe('query plans of the hot paths', () => {
     const plans = await explainAll(client, statements, { analyze: false, seqscanOff: true });
     const relations = new Set(plans.flatMap((p) => p.scans.map((s) => s.relation)));
     // The capture saw the paths' tables (the check is not vacuous).
-    for (const table of ['legal_entities', 'legal_entity_locations', 'tasks', 'api_keys']) expect(relations, report(plans)).toContain(table);
-    expect(plans.filter((p) => p.error), report(plans)).toEqual([]);
-    expect(plans.filter((p) => p.seqScans.length > 0).map((p) => `${p.seqScans.join(', ')}: ${p.text.replace(/\s+/g, ' ').slice(0, 300)}`), report(plans)).toEqual([]);
+    for (const table of ['legal_entities', 'legal_entity_locations', 'tasks', 'api_keys'])
+      expect(relations, report(plans)).toContain(table);
+    expect(
+      plans.filter((p) => p.error),
+      report(plans),
+    ).toEqual([]);
+    expect(
+      plans.filter((p) => p.seqScans.length > 0).map((p) => `${p.seqScans.join(', ')}: ${p.text.replace(/\s+/g, ' ').slice(0, 300)}`),
+      report(plans),
+    ).toEqual([]);
   });
 });

@@ -18,11 +18,29 @@ describe('error bodies in the shapes the reference documents give each operation
 
   // Each: the reference v2 document's 422 for this operation is #/components/schemas/PlatformHttpException.
   it.each([
-    ['POST', '/v2/regions', { config: { ZZ: { employee_count: 1 } } }, ['body', 'config', 'ZZ', '[key]'], "body.config.ZZ.[key]: Input should be"],
-    ['PUT', '/v2/regions/CA', { employee_count: 'many' }, ['body', 'employee_count'], 'body.employee_count: Input should be a valid integer'],
+    [
+      'POST',
+      '/v2/regions',
+      { config: { ZZ: { employee_count: 1 } } },
+      ['body', 'config', 'ZZ', '[key]'],
+      'body.config.ZZ.[key]: Input should be',
+    ],
+    [
+      'PUT',
+      '/v2/regions/CA',
+      { employee_count: 'many' },
+      ['body', 'employee_count'],
+      'body.employee_count: Input should be a valid integer',
+    ],
     ['PATCH', '/v2/tasks/task_x', { status: 'finished' }, ['body', 'status'], 'body.status: Input should be'],
     ['PATCH', '/v2/tasks/questions/task_x', {}, ['body', 'answer'], 'body.answer: Field required'],
-    ['POST', '/v2/tasks/manage/session', { callback_url: 'not a url', task_type: 'requirement' }, ['body', 'callback_url'], 'body.callback_url: '],
+    [
+      'POST',
+      '/v2/tasks/manage/session',
+      { callback_url: 'not a url', task_type: 'requirement' },
+      ['body', 'callback_url'],
+      'body.callback_url: ',
+    ],
   ] as const)('%s %s: 422 is {message, detail: string} with the items in `errors`', async (method, url, payload, loc, sentence) => {
     const res = await t.app.inject({ method, url, headers: bearer(token), payload });
     expect(res.statusCode).toBe(422);

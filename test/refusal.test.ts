@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
-import { accessToken, bearer, createPlatform, createPlatformWithEntity, createTestApp, signupEntity, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
+import {
+  accessToken,
+  bearer,
+  createPlatform,
+  createPlatformWithEntity,
+  createTestApp,
+  signupEntity,
+  VALID_SIGNUP_V2,
+  type TestApp,
+} from './helpers/app.js';
 import { startLiveApp, type LiveApp } from './helpers/browser.js';
 import { issuesOf } from './helpers/errors.js';
 import { RawClient } from './helpers/raw-http.js';
@@ -16,7 +25,9 @@ function expectEnvelope(res: { headers: Record<string, unknown>; body: string },
 }
 
 const request = (method: string, path: string, headers: Record<string, string | number> = {}) =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 
 describe('cheap refusal over a real socket', () => {
   let live: LiveApp;
@@ -67,18 +78,37 @@ describe('cheap refusal over a real socket', () => {
 
   it('malformed JSON without credentials is a 401 (authentication comes first); with them, a 422', async () => {
     const payload = '{"employee_count": }';
-    const anonymous = await live.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: { 'content-type': 'application/json' }, payload });
+    const anonymous = await live.app.inject({
+      method: 'PUT',
+      url: '/v2/regions/CA',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expect(anonymous.statusCode).toBe(401);
-    const authenticated = await live.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: { 'content-type': 'application/json', ...bearer(token) }, payload });
+    const authenticated = await live.app.inject({
+      method: 'PUT',
+      url: '/v2/regions/CA',
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      payload,
+    });
     expect(authenticated.statusCode).toBe(422);
     expect(issuesOf(authenticated.json())[0]!.type).toBe('json_invalid');
   });
 
   it('a deeply nested body with credentials is a 422 json_invalid at the 65th bracket', async () => {
     const payload = '['.repeat(500_000) + ']'.repeat(500_000);
-    const res = await live.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: { 'content-type': 'application/json', ...bearer(token) }, payload });
+    const res = await live.app.inject({
+      method: 'PUT',
+      url: '/v2/regions/CA',
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      payload,
+    });
     expect(res.statusCode).toBe(422);
-    expect(issuesOf(res.json())[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 64], ctx: { error: 'Maximum nesting depth of 64 exceeded' } });
+    expect(issuesOf(res.json())[0]).toMatchObject({
+      type: 'json_invalid',
+      loc: ['body', 64],
+      ctx: { error: 'Maximum nesting depth of 64 exceeded' },
+    });
   });
 
   it('431: request headers too large, in the envelope', async () => {
@@ -113,13 +143,21 @@ describe('cheap refusal over a real socket', () => {
   it('503 in the envelope, with Retry-After, for a request that arrives while the server shuts down', async () => {
     const busy = await open();
     const body = JSON.stringify({ legal_entity_id: 5 }); // a 422: its handler needs nothing that shuts down
-    await busy.write(request('POST', '/accounts/auth', { authorization: apiKey, 'content-type': 'application/json', 'content-length': body.length, expect: '100-continue' }));
+    await busy.write(
+      request('POST', '/accounts/auth', {
+        authorization: apiKey,
+        'content-type': 'application/json',
+        'content-length': body.length,
+        expect: '100-continue',
+      }),
+    );
     // Node answers 100 Continue as it hands the request to the app: from then on the request is in flight.
     expect((await busy.response()).status).toBe(100);
     await busy.write(body.slice(0, 5));
     const closed = live.app.close();
     // The listener stops after the close hooks ran: from then on the server counts as shutting down.
-    for (const deadline = Date.now() + 60_000; live.app.server.listening && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+    for (const deadline = Date.now() + 60_000; live.app.server.listening && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 10));
     expect(live.app.server.listening).toBe(false);
     // The rest of the in-flight request, and a second request pipelined behind it.
     await busy.write(body.slice(5) + request('GET', '/legal_entity', bearer(token)));
@@ -156,7 +194,8 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
   };
 
   it('token-issuing operations have their own, stricter limit', async () => {
-    const auth = () => t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } });
+    const auth = () =>
+      t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId } });
     expect((await auth()).statusCode).toBe(200);
     expect((await auth()).statusCode).toBe(200);
     expect(expect429(await auth()).detail).toMatch(/^Too many authentication requests; retry in \d+ seconds$/);
@@ -176,7 +215,12 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
     const { apiKey: key } = await createPlatform(t.db, 'Busy');
     const statuses = [];
     for (let i = 0; i < 7; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: key }, payload: { ...VALID_SIGNUP_V2, entity_type: 'nope' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2/signup',
+        headers: { authorization: key },
+        payload: { ...VALID_SIGNUP_V2, entity_type: 'nope' },
+      });
       statuses.push(res.statusCode);
       if (res.statusCode === 429) expect(expect429(res, true).message).toBe('Too Many Requests');
     }
@@ -189,7 +233,11 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
     expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
     // A hosted page answers the same 429 as a page a person can read.
     const page = await t.app.inject({ url: '/hosted/tasks', ...from('10.0.0.1') });
-    expect([page.statusCode, page.headers['retry-after'], page.headers['content-type']]).toEqual([429, expect.stringMatching(/^\d+$/), 'text/html; charset=utf-8']);
+    expect([page.statusCode, page.headers['retry-after'], page.headers['content-type']]).toEqual([
+      429,
+      expect.stringMatching(/^\d+$/),
+      'text/html; charset=utf-8',
+    ]);
     for (let i = 0; i < 10; i++) {
       expect((await t.app.inject({ url: '/healthz', ...from('10.0.0.1') })).statusCode).toBe(200);
       expect((await t.app.inject({ url: '/readyz', ...from('10.0.0.1') })).statusCode).toBe(200);
@@ -212,20 +260,42 @@ describe('rate limits (429 in the envelope, with Retry-After)', () => {
     expect(counts[401]! + counts[429]!).toBe(200);
     // The address stays refused, whatever it sends, until the window ends; other addresses are not affected.
     const operatorKey = (await createOperatorsService(t.db).createKey('ops')).key;
-    expect429(await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: { authorization: `Bearer ${operatorKey}` }, ...from('10.0.0.2') }));
-    expect((await t.app.inject({ url: `/operator/v1/legal_entities/${entityId}/agency_accounts`, headers: { authorization: `Bearer ${operatorKey}` }, ...from('10.0.0.3') })).statusCode).toBe(200);
+    expect429(
+      await t.app.inject({
+        url: `/operator/v1/legal_entities/${entityId}/agency_accounts`,
+        headers: { authorization: `Bearer ${operatorKey}` },
+        ...from('10.0.0.2'),
+      }),
+    );
+    expect(
+      (
+        await t.app.inject({
+          url: `/operator/v1/legal_entities/${entityId}/agency_accounts`,
+          headers: { authorization: `Bearer ${operatorKey}` },
+          ...from('10.0.0.3'),
+        })
+      ).statusCode,
+    ).toBe(200);
     expect429(await t.app.inject({ url: '/legal_entity', headers: bearer(valid), ...from('10.0.0.2') }));
     expect((await t.app.inject({ url: '/healthz', ...from('10.0.0.2') })).statusCode).toBe(200);
   });
 
   it('413 and 415 are in the envelope too', async () => {
     const { apiKey: key } = await createPlatform(t.db, 'Large');
-    const big = await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: key }, payload: { ...VALID_SIGNUP_V2, business_purpose: 'x'.repeat(5000) } });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/v2/signup',
+      headers: { authorization: key },
+      payload: { ...VALID_SIGNUP_V2, business_purpose: 'x'.repeat(5000) },
+    });
     expect(big.statusCode).toBe(413);
     expectEnvelope(big, true);
     const operatorKey = (await createOperatorsService(t.db).createKey('uploads')).key;
     const wrongType = await t.app.inject({
-      method: 'POST', url: `/operator/v1/legal_entities/${entityId}/mail`, headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'text/plain' }, payload: 'hello',
+      method: 'POST',
+      url: `/operator/v1/legal_entities/${entityId}/mail`,
+      headers: { authorization: `Bearer ${operatorKey}`, 'content-type': 'text/plain' },
+      payload: 'hello',
     });
     expect(wrongType.statusCode).toBe(415);
     expectEnvelope(wrongType);

@@ -8,7 +8,13 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
 import {
-  V2, countEntities, expectHandled, isPlatformRoute, startRobustnessApps, type Method, type RobustnessApps,
+  V2,
+  countEntities,
+  expectHandled,
+  isPlatformRoute,
+  startRobustnessApps,
+  type Method,
+  type RobustnessApps,
 } from './helpers/robustness.js';
 
 describe('robustness: request bodies', () => {
@@ -28,14 +34,63 @@ describe('robustness: request bodies', () => {
 
   describe('body size limit (4 KiB)', () => {
     const big = JSON.stringify({ ...V2, business_purpose: 'x'.repeat(5000) });
-    const cases: Array<{ name: string; method: Method; url: string; auth: 'key' | 'bearer' | 'none'; headers: Record<string, string>; payload: () => string | Readable }> = [
-      { name: 'JSON to /accounts/signup', method: 'POST', url: '/accounts/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: () => big },
-      { name: 'JSON to /v2/signup', method: 'POST', url: '/v2/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: () => big },
-      { name: 'text/plain', method: 'POST', url: '/accounts/signup', auth: 'key', headers: { 'content-type': 'text/plain' }, payload: () => big },
+    const cases: Array<{
+      name: string;
+      method: Method;
+      url: string;
+      auth: 'key' | 'bearer' | 'none';
+      headers: Record<string, string>;
+      payload: () => string | Readable;
+    }> = [
+      {
+        name: 'JSON to /accounts/signup',
+        method: 'POST',
+        url: '/accounts/signup',
+        auth: 'key',
+        headers: { 'content-type': 'application/json' },
+        payload: () => big,
+      },
+      {
+        name: 'JSON to /v2/signup',
+        method: 'POST',
+        url: '/v2/signup',
+        auth: 'key',
+        headers: { 'content-type': 'application/json' },
+        payload: () => big,
+      },
+      {
+        name: 'text/plain',
+        method: 'POST',
+        url: '/accounts/signup',
+        auth: 'key',
+        headers: { 'content-type': 'text/plain' },
+        payload: () => big,
+      },
       { name: 'no content type', method: 'POST', url: '/v2/signup', auth: 'key', headers: {}, payload: () => big },
-      { name: 'chunked (no content-length)', method: 'POST', url: '/v2/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: () => Readable.from([Buffer.from(big)]) },
-      { name: 'PUT /v2/regions/CA', method: 'PUT', url: '/v2/regions/CA', auth: 'bearer', headers: { 'content-type': 'application/json' }, payload: () => JSON.stringify({ employee_count: 1, pad: 'x'.repeat(5000) }) },
-      { name: 'POST /v2/regions', method: 'POST', url: '/v2/regions', auth: 'bearer', headers: { 'content-type': 'application/json' }, payload: () => JSON.stringify({ config: { CA: { employee_count: 1 } }, pad: 'x'.repeat(5000) }) },
+      {
+        name: 'chunked (no content-length)',
+        method: 'POST',
+        url: '/v2/signup',
+        auth: 'key',
+        headers: { 'content-type': 'application/json' },
+        payload: () => Readable.from([Buffer.from(big)]),
+      },
+      {
+        name: 'PUT /v2/regions/CA',
+        method: 'PUT',
+        url: '/v2/regions/CA',
+        auth: 'bearer',
+        headers: { 'content-type': 'application/json' },
+        payload: () => JSON.stringify({ employee_count: 1, pad: 'x'.repeat(5000) }),
+      },
+      {
+        name: 'POST /v2/regions',
+        method: 'POST',
+        url: '/v2/regions',
+        auth: 'bearer',
+        headers: { 'content-type': 'application/json' },
+        payload: () => JSON.stringify({ config: { CA: { employee_count: 1 } }, pad: 'x'.repeat(5000) }),
+      },
     ];
 
     it.each(cases)('$name -> 413', async (c) => {
@@ -71,7 +126,10 @@ describe('robustness: request bodies', () => {
       ['text/json', raw],
       ['application/xml', '<signup><user_email>founder@example.com</user_email></signup>'],
       ['application/x-www-form-urlencoded', 'user_email=founder%40example.com&business_name=Acme'],
-      ['multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="user_email"\r\n\r\nfounder@example.com\r\n--XyZ--\r\n'],
+      [
+        'multipart/form-data; boundary=XyZ',
+        '--XyZ\r\nContent-Disposition: form-data; name="user_email"\r\n\r\nfounder@example.com\r\n--XyZ--\r\n',
+      ],
       ['application/octet-stream', raw],
       ['image/png', '\x89PNG\r\n'],
     ])('%s body on /v2/signup -> 422 model_attributes_type, nothing created', async (contentType, payload) => {
@@ -80,7 +138,12 @@ describe('robustness: request bodies', () => {
       expectHandled(res, { platform: true });
       expect(res.statusCode).toBe(422);
       expect(res.json().detail).toEqual([
-        { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: payload },
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: payload,
+        },
       ]);
       expect(await countEntities(t)).toBe(before);
     });
@@ -93,7 +156,12 @@ describe('robustness: request bodies', () => {
     });
 
     it.each(['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/merge-patch+json'])('%s is JSON', async (contentType) => {
-      const res = await send(t, { url: '/accounts/auth', auth: 'key', headers: { 'content-type': contentType }, payload: JSON.stringify({ legal_entity_id: entityId }) });
+      const res = await send(t, {
+        url: '/accounts/auth',
+        auth: 'key',
+        headers: { 'content-type': contentType },
+        payload: JSON.stringify({ legal_entity_id: entityId }),
+      });
       expect(res.statusCode, res.body).toBe(200);
     });
 
@@ -156,5 +224,4 @@ describe('robustness: request bodies', () => {
       expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
     });
   });
-
 });

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers/app.js';
 import { issuesOf } from './helpers/errors.js';
 import {
-  ADDRESS, EMBEDDED, HOSTED, V2, countEntities, expectHandled, isPlatformRoute, startRobustnessApps, type Method, type RobustnessApps,
+  ADDRESS,
+  EMBEDDED,
+  HOSTED,
+  V2,
+  countEntities,
+  expectHandled,
+  isPlatformRoute,
+  startRobustnessApps,
+  type Method,
+  type RobustnessApps,
 } from './helpers/robustness.js';
 
 describe('robustness: values', () => {
@@ -32,15 +41,29 @@ describe('robustness: values', () => {
       ['CJK', '株式会社サンプル'],
       ['quotes and backslashes', `O'Brien "&" \\ Sons <b>`],
     ])('%s round-trips', async (_name, name) => {
-      const res = await sendJson(t, 'POST', '/v2/signup', 'key', { ...V2, business_name: name, business_purpose: name, business_address: { ...ADDRESS, city: name } });
+      const res = await sendJson(t, 'POST', '/v2/signup', 'key', {
+        ...V2,
+        business_name: name,
+        business_purpose: name,
+        business_address: { ...ADDRESS, city: name },
+      });
       expect(res.statusCode, res.body).toBe(200);
-      const row = await t.db.selectFrom('legal_entities').selectAll().where('id', '=', res.json().legal_entity_id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('legal_entities')
+        .selectAll()
+        .where('id', '=', res.json().legal_entity_id)
+        .executeTakeFirstOrThrow();
       expect(row.business_name).toBe(name);
       expect(row.business_purpose).toBe(name);
     });
 
     it('a lone surrogate escape in a text field is not a 500', async () => {
-      const res = await send(t, { url: '/v2/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(V2).replace('"Example Widgets Inc"', '"\\ud800 lone"') });
+      const res = await send(t, {
+        url: '/v2/signup',
+        auth: 'key',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(V2).replace('"Example Widgets Inc"', '"\\ud800 lone"'),
+      });
       expectHandled(res, { platform: true });
     });
 
@@ -48,8 +71,16 @@ describe('robustness: values', () => {
     // json ("Unicode low surrogate must follow a high surrogate"). pydantic itself refuses
     // such a str under a length constraint (string_unicode).
     it.each([
-      ['business_address.city', '/v2/signup', `{"business_address": {"address_line_1": "1 Main St", "city": "\\ud83d", "state": "IL", "country": "US", "postal_code": "62701"}}`],
-      ['mailing_address.id', '/accounts/signup', `{"mailing_address": {"id": "\\udc00x", "address_line_1": "1 Main St", "city": "Springfield", "state": "IL", "country": "US", "postal_code": "62701"}}`],
+      [
+        'business_address.city',
+        '/v2/signup',
+        `{"business_address": {"address_line_1": "1 Main St", "city": "\\ud83d", "state": "IL", "country": "US", "postal_code": "62701"}}`,
+      ],
+      [
+        'mailing_address.id',
+        '/accounts/signup',
+        `{"mailing_address": {"id": "\\udc00x", "address_line_1": "1 Main St", "city": "Springfield", "state": "IL", "country": "US", "postal_code": "62701"}}`,
+      ],
     ])('lone surrogate in %s (stored as jsonb) -> 4xx, nothing created', async (_name, url, extra) => {
       const before = await countEntities(t);
       const base = JSON.stringify(url === '/v2/signup' ? V2 : EMBEDDED);
@@ -61,8 +92,19 @@ describe('robustness: values', () => {
     });
 
     it('NUL in a path or query parameter is not a 500', async () => {
-      for (const [method, url] of [['PUT', '/locations/%00'], ['PATCH', '/locations/CA%00'], ['PUT', '/v2/regions/%00'], ['GET', '/v2/legal_entity?legal_entity_public_id=%00']] as const) {
-        const res = await send(t, { method, url, auth: 'bearer', headers: { 'content-type': 'application/json' }, payload: method === 'GET' ? undefined : '{}' });
+      for (const [method, url] of [
+        ['PUT', '/locations/%00'],
+        ['PATCH', '/locations/CA%00'],
+        ['PUT', '/v2/regions/%00'],
+        ['GET', '/v2/legal_entity?legal_entity_public_id=%00'],
+      ] as const) {
+        const res = await send(t, {
+          method,
+          url,
+          auth: 'bearer',
+          headers: { 'content-type': 'application/json' },
+          payload: method === 'GET' ? undefined : '{}',
+        });
         expectHandled(res);
       }
     });
@@ -92,9 +134,28 @@ describe('robustness: values', () => {
     it('every signup field null: the required ones are reported, nothing created', async () => {
       const before = await countEntities(t);
       const body = Object.fromEntries(
-        ['user_email', 'business_name', 'entity_type', 'tax_classification', 'incorporation_location', 'incorporation_date', 'ein', 'llc_managed_type',
-          'business_purpose', 'business_phone', 'business_email', 'business_address', 'mailing_address', 'naics_code', 'accounting_method',
-          'accounting_period', 'accounting_year_end', 'futa_liability_year', 'external_company_id', 'authorization_callback_url'].map((k) => [k, null]),
+        [
+          'user_email',
+          'business_name',
+          'entity_type',
+          'tax_classification',
+          'incorporation_location',
+          'incorporation_date',
+          'ein',
+          'llc_managed_type',
+          'business_purpose',
+          'business_phone',
+          'business_email',
+          'business_address',
+          'mailing_address',
+          'naics_code',
+          'accounting_method',
+          'accounting_period',
+          'accounting_year_end',
+          'futa_liability_year',
+          'external_company_id',
+          'authorization_callback_url',
+        ].map((k) => [k, null]),
       );
       const res = await sendJson(t, 'POST', '/accounts/signup', 'key', body);
       expectHandled(res);
@@ -111,9 +172,39 @@ describe('robustness: values', () => {
     });
 
     it.each<[Method, string, 'key' | 'bearer', unknown]>([
-      ['POST', '/v2/signup', 'key', { ...V2, business_address: { address_line_1: null, city: null, state: null, country: null, postal_code: null } }],
-      ['POST', '/v2/signup/sessions', 'key', { business_name: null, user_email: null, callback_url: null, legal_entity_id: null, business_information: null, external_company_id: null }],
-      ['POST', '/accounts/signup/sessions', 'key', { ...HOSTED, business_information: Object.fromEntries(['incorporation_region', 'entity_type', 'tax_classification', 'ein', 'incorporation_date', 'accounting_year_end'].map((k) => [k, null])) }],
+      [
+        'POST',
+        '/v2/signup',
+        'key',
+        { ...V2, business_address: { address_line_1: null, city: null, state: null, country: null, postal_code: null } },
+      ],
+      [
+        'POST',
+        '/v2/signup/sessions',
+        'key',
+        {
+          business_name: null,
+          user_email: null,
+          callback_url: null,
+          legal_entity_id: null,
+          business_information: null,
+          external_company_id: null,
+        },
+      ],
+      [
+        'POST',
+        '/accounts/signup/sessions',
+        'key',
+        {
+          ...HOSTED,
+          business_information: Object.fromEntries(
+            ['incorporation_region', 'entity_type', 'tax_classification', 'ein', 'incorporation_date', 'accounting_year_end'].map((k) => [
+              k,
+              null,
+            ]),
+          ),
+        },
+      ],
       ['POST', '/accounts/auth', 'key', { legal_entity_id: null }],
       ['PUT', '/locations/CA', 'bearer', { config: { has_employees: null, has_physical_location: null, employee_count: null } }],
       ['PATCH', '/locations/CA', 'bearer', { config: null }],
@@ -128,28 +219,44 @@ describe('robustness: values', () => {
   });
 
   describe('numbers out of range', () => {
-    it.each(['1e400', '-1e400', '1e308', '-1e308', '1e-400', '-0', '123456789012345678901234567890', '-9007199254740993', '10000001', '4.9e-324', '"99999999999999999999999999"', '"1e5"', '" 7 "'])(
-      'employee_count %s is handled',
+    it.each([
+      '1e400',
+      '-1e400',
+      '1e308',
+      '-1e308',
+      '1e-400',
+      '-0',
+      '123456789012345678901234567890',
+      '-9007199254740993',
+      '10000001',
+      '4.9e-324',
+      '"99999999999999999999999999"',
+      '"1e5"',
+      '" 7 "',
+    ])('employee_count %s is handled', async (raw) => {
+      for (const [method, url, payload] of [
+        ['PUT', '/v2/regions/NY', `{"employee_count": ${raw}}`],
+        ['POST', '/v2/regions', `{"config": {"NY": {"employee_count": ${raw}}}}`],
+        ['PATCH', '/locations/NY', `{"config": {"employee_count": ${raw}}}`],
+      ] as const) {
+        const res = await send(t, { method, url, auth: 'bearer', headers: { 'content-type': 'application/json' }, payload });
+        expectHandled(res);
+      }
+    });
+
+    it.each(['1e400', '-1', '1e20', '-1e20', '8.64e15', '"1e400"', '"99999999999999999999"'])(
+      'accounting_year_end / dates %s are handled',
       async (raw) => {
-        for (const [method, url, payload] of [
-          ['PUT', '/v2/regions/NY', `{"employee_count": ${raw}}`],
-          ['POST', '/v2/regions', `{"config": {"NY": {"employee_count": ${raw}}}}`],
-          ['PATCH', '/locations/NY', `{"config": {"employee_count": ${raw}}}`],
-        ] as const) {
-          const res = await send(t, { method, url, auth: 'bearer', headers: { 'content-type': 'application/json' }, payload });
-          expectHandled(res);
-        }
+        const before = await countEntities(t);
+        const payload = JSON.stringify({ ...EMBEDDED, accounting_year_end: 'X', incorporation_date: 'Y' })
+          .replace('"X"', raw)
+          .replace('"Y"', '"2022-01-15"');
+        const res = await send(t, { url: '/accounts/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload });
+        expectHandled(res);
+        expect(res.statusCode).toBe(422);
+        expect(await countEntities(t)).toBe(before);
       },
     );
-
-    it.each(['1e400', '-1', '1e20', '-1e20', '8.64e15', '"1e400"', '"99999999999999999999"'])('accounting_year_end / dates %s are handled', async (raw) => {
-      const before = await countEntities(t);
-      const payload = JSON.stringify({ ...EMBEDDED, accounting_year_end: 'X', incorporation_date: 'Y' }).replace('"X"', raw).replace('"Y"', '"2022-01-15"');
-      const res = await send(t, { url: '/accounts/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload });
-      expectHandled(res);
-      expect(res.statusCode).toBe(422);
-      expect(await countEntities(t)).toBe(before);
-    });
 
     // PostgreSQL's date type has no year 0, and years past 9999 are not dates pydantic
     // produces either (speedate: "dates after 9999 are not supported as unix timestamps").
@@ -182,7 +289,12 @@ describe('robustness: values', () => {
 
     it('__proto__ cannot supply required fields', async () => {
       const before = await countEntities(t);
-      const res = await send(t, { url: '/v2/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload: `{"__proto__": ${JSON.stringify(V2)}}` });
+      const res = await send(t, {
+        url: '/v2/signup',
+        auth: 'key',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"__proto__": ${JSON.stringify(V2)}}`,
+      });
       expectHandled(res, { platform: true });
       expect(res.statusCode).toBe(422);
       expect(res.json().detail).toHaveLength(6);
@@ -191,26 +303,53 @@ describe('robustness: values', () => {
     });
 
     it('__proto__ and constructor keys beside valid fields are ignored', async () => {
-      const payload = JSON.stringify(V2).replace(/}$/, ',"__proto__":{"business_name":"Hacked","polluted":1},"constructor":{"prototype":{"polluted":1}}}');
+      const payload = JSON.stringify(V2).replace(
+        /}$/,
+        ',"__proto__":{"business_name":"Hacked","polluted":1},"constructor":{"prototype":{"polluted":1}}}',
+      );
       const res = await send(t, { url: '/v2/signup', auth: 'key', headers: { 'content-type': 'application/json' }, payload });
       expect(res.statusCode, res.body).toBe(200);
-      const row = await t.db.selectFrom('legal_entities').selectAll().where('id', '=', res.json().legal_entity_id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('legal_entities')
+        .selectAll()
+        .where('id', '=', res.json().legal_entity_id)
+        .executeTakeFirstOrThrow();
       expect(row.business_name).toBe(V2.business_name);
       pristine();
     });
 
     it('nested and dictionary __proto__ keys', async () => {
       const payloads: Array<[Method, string, 'key' | 'bearer', string]> = [
-        ['POST', '/v2/signup', 'key', JSON.stringify({ ...V2, business_address: ADDRESS }).replace('"address_line_1"', '"__proto__":{"polluted":1},"address_line_1"')],
-        ['POST', '/v2/regions', 'bearer', '{"config":{"__proto__":{"employee_count":1},"constructor":{"employee_count":1},"toString":{"employee_count":1},"hasOwnProperty":{"employee_count":1}}}'],
+        [
+          'POST',
+          '/v2/signup',
+          'key',
+          JSON.stringify({ ...V2, business_address: ADDRESS }).replace('"address_line_1"', '"__proto__":{"polluted":1},"address_line_1"'),
+        ],
+        [
+          'POST',
+          '/v2/regions',
+          'bearer',
+          '{"config":{"__proto__":{"employee_count":1},"constructor":{"employee_count":1},"toString":{"employee_count":1},"hasOwnProperty":{"employee_count":1}}}',
+        ],
         ['PUT', '/locations/CA', 'bearer', '{"config":{"__proto__":{"has_employees":true},"polluted":1}}'],
-        ['POST', '/accounts/signup/sessions', 'key', JSON.stringify({ ...HOSTED, business_information: { constructor: { prototype: { polluted: 1 } } } })],
+        [
+          'POST',
+          '/accounts/signup/sessions',
+          'key',
+          JSON.stringify({ ...HOSTED, business_information: { constructor: { prototype: { polluted: 1 } } } }),
+        ],
       ];
       for (const [method, url, auth, payload] of payloads) {
         const res = await send(t, { method, url, auth, headers: { 'content-type': 'application/json' }, payload });
         expectHandled(res, { platform: isPlatformRoute(url) });
       }
-      const regions = await send(t, { url: '/v2/regions', auth: 'bearer', headers: { 'content-type': 'application/json' }, payload: payloads[1]![3] });
+      const regions = await send(t, {
+        url: '/v2/regions',
+        auth: 'bearer',
+        headers: { 'content-type': 'application/json' },
+        payload: payloads[1]![3],
+      });
       expect(regions.statusCode).toBe(422);
       expect(issuesOf(regions.json()).map((i) => i.loc)).toEqual(
         ['__proto__', 'constructor', 'toString', 'hasOwnProperty'].map((k) => ['body', 'config', k, '[key]']),
@@ -219,7 +358,10 @@ describe('robustness: values', () => {
     });
 
     it('query strings', async () => {
-      for (const url of ['/v2/legal_entity?__proto__[polluted]=1&constructor[prototype][polluted]=1', '/v2/legal_entity?__proto__=x&constructor=y&hasOwnProperty=z']) {
+      for (const url of [
+        '/v2/legal_entity?__proto__[polluted]=1&constructor[prototype][polluted]=1',
+        '/v2/legal_entity?__proto__=x&constructor=y&hasOwnProperty=z',
+      ]) {
         const res = await send(t, { method: 'GET', url, auth: 'bearer' });
         expect(res.statusCode, res.body).toBe(200);
       }
@@ -236,7 +378,11 @@ describe('robustness: values', () => {
     });
 
     it('a very long unknown parameter and thousands of parameters are ignored', async () => {
-      for (const query of [`x=${'b'.repeat(100_000)}`, Array.from({ length: 5000 }, (_, i) => `p${i}=${i}`).join('&'), 'x=1&'.repeat(5000)]) {
+      for (const query of [
+        `x=${'b'.repeat(100_000)}`,
+        Array.from({ length: 5000 }, (_, i) => `p${i}=${i}`).join('&'),
+        'x=1&'.repeat(5000),
+      ]) {
         const res = await send(t, { method: 'GET', url: `/v2/legal_entity?${query}`, auth: 'bearer' });
         expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
       }
@@ -258,5 +404,4 @@ describe('robustness: values', () => {
       }
     });
   });
-
 });

@@ -36,15 +36,25 @@ describe('the incremental roll-forward', () => {
     offset += ms;
     t.advance(ms);
   };
-  const stored = async () => (await sql<{ next_replan_on: string | null; catalog_revision: number | null }>`
-    select next_replan_on, catalog_revision from legal_entities where id = ${entityId}`.execute(t.db)).rows[0]!;
+  const stored = async () =>
+    (
+      await sql<{ next_replan_on: string | null; catalog_revision: number | null }>`
+    select next_replan_on, catalog_revision from legal_entities where id = ${entityId}`.execute(t.db)
+    ).rows[0]!;
   const franchiseDueDates = async () =>
-    json<{ due_date: string }[]>(await t.app.inject({ url: '/tasks?definition_id=tx-franchise-tax-report', headers: bearer(token) })).map((x) => x.due_date).sort();
+    json<{ due_date: string }[]>(await t.app.inject({ url: '/tasks?definition_id=tx-franchise-tax-report', headers: bearer(token) }))
+      .map((x) => x.due_date)
+      .sort();
 
   beforeAll(async () => {
     t = await createTestApp({ accessTokenTtlSeconds: 86_400 * 2000 });
     ({ token, entityId } = await createPlatformWithEntity(t, undefined, {
-      user_email: 'o@example.com', business_name: 'Lone Star LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'TX', incorporated_date: '2021-04-01',
+      user_email: 'o@example.com',
+      business_name: 'Lone Star LLC',
+      entity_type: 'llc',
+      tax_class: 'disregarded',
+      incorporation_region: 'TX',
+      incorporated_date: '2021-04-01',
     }));
   });
   afterAll(async () => t.close());
@@ -92,7 +102,9 @@ describe('the incremental roll-forward', () => {
     expect(await newer.rollForwardDue()).toMatchObject({ entities: 1 });
 
     // A fact changed through an older process: planned at once with its catalog, then due for the newer one again.
-    expect((await t.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: bearer(token), payload: { employee_count: 2 } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/v2/regions/CA', headers: bearer(token), payload: { employee_count: 2 } })).statusCode,
+    ).toBe(200);
     expect((await stored()).catalog_revision).toBe(await older.planning.catalogRevision());
     expect(await older.rollForwardDue()).toMatchObject({ entities: 0 });
     expect(await newer.rollForwardDue()).toMatchObject({ entities: 1 });
@@ -153,11 +165,15 @@ describe('the daily job through the queue, two processes', { timeout: 120_000 },
     const queue = queues[0]!;
     // As an earlier release left it: created without options (pg-boss's default 15-minute expiry applies).
     await queue.send('rollforward-test.long', {});
-    const expiry = async () => (await sql<{ s: number }>`select expire_seconds as s from pgboss.queue where name = 'rollforward-test.long'`.execute(db)).rows[0]!.s;
+    const expiry = async () =>
+      (await sql<{ s: number }>`select expire_seconds as s from pgboss.queue where name = 'rollforward-test.long'`.execute(db)).rows[0]!.s;
     expect(await expiry()).toBeNull();
     await queue.work([{ name: 'rollforward-test.long', expireInSeconds: 3600, handler: async () => null }]);
     expect(await expiry()).toBe(3600);
-    expect((await sql<{ s: number }>`select expire_seconds as s from pgboss.queue where name = ${ROLL_FORWARD_BATCH_JOB}`.execute(db)).rows[0]!.s).toBe(300);
+    expect(
+      (await sql<{ s: number }>`select expire_seconds as s from pgboss.queue where name = ${ROLL_FORWARD_BATCH_JOB}`.execute(db)).rows[0]!
+        .s,
+    ).toBe(300);
   });
 });
 
@@ -166,7 +182,9 @@ describe('migration 20261128100000 on existing entities', () => {
   const name = `statehouse_test_rollforward_migration_${process.pid}`;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an earlier version
   let db: Kysely<any>;
-  const provider = (names: string[]) => ({ getMigrations: async () => Object.fromEntries(names.map((n) => [n, migrations[n]!])) as Record<string, Migration> });
+  const provider = (names: string[]) => ({
+    getMigrations: async () => Object.fromEntries(names.map((n) => [n, migrations[n]!])) as Record<string, Migration>,
+  });
   afterAll(async () => {
     await db?.destroy();
     await admin(cluster.adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
@@ -174,7 +192,9 @@ describe('migration 20261128100000 on existing entities', () => {
 
   it('leaves them due: the first daily run after the upgrade plans each once', async () => {
     await admin(cluster.adminUrl, (c) => c.query(`drop database if exists ${name}`).then(() => c.query(`create database ${name}`)));
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: withDatabase(cluster.adminUrl, name), max: 2 }) }) });
+    db = new Kysely({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: withDatabase(cluster.adminUrl, name), max: 2 }) }),
+    });
     const before = Object.keys(migrations).filter((n) => n < '20261128100000');
     expect((await new Migrator({ db, provider: provider(before) }).migrateToLatest()).error).toBeUndefined();
     await sql`
@@ -182,8 +202,10 @@ describe('migration 20261128100000 on existing entities', () => {
       insert into legal_entities (id, platform_id, status, business_name) values ('le_1', 'plt_1', 'active', 'Harbor Labs'), ('le_2', 'plt_1', 'active', 'Bay Labs');
     `.execute(db);
     expect((await new Migrator({ db, provider: provider(Object.keys(migrations)) }).migrateToLatest()).error).toBeUndefined();
-    expect((await sql`select id, next_replan_on, catalog_revision from legal_entities order by id`.execute(db)).rows)
-      .toEqual([{ id: 'le_1', next_replan_on: null, catalog_revision: null }, { id: 'le_2', next_replan_on: null, catalog_revision: null }]);
+    expect((await sql`select id, next_replan_on, catalog_revision from legal_entities order by id`.execute(db)).rows).toEqual([
+      { id: 'le_1', next_replan_on: null, catalog_revision: null },
+      { id: 'le_2', next_replan_on: null, catalog_revision: null },
+    ]);
     const repo = createPlanningRepository(db as Db);
     const revision = await repo.registerCatalog('the catalog after the upgrade');
     expect(await repo.dueEntityIds('', 10, '2026-11-24', revision)).toEqual(['le_1', 'le_2']);
@@ -203,9 +225,14 @@ describe('a roll-forward batch that writes more events than one statement can ca
     await dropTestDatabase(cluster.adminUrl, url);
   });
 
-  it('14 000 events (70 000 values: past PostgreSQL\'s 65 535 parameters) are all recorded, in order, in one transaction', async () => {
+  it("14 000 events (70 000 values: past PostgreSQL's 65 535 parameters) are all recorded, in order, in one transaction", async () => {
     const { platformId } = await createPlatform(db);
-    const events: NewEvent[] = Array.from({ length: 14_000 }, (_, i) => ({ type: 'task.created', platformId, legalEntityId: null, data: { object: { id: `task_${i}` } } }));
+    const events: NewEvent[] = Array.from({ length: 14_000 }, (_, i) => ({
+      type: 'task.created',
+      platformId,
+      legalEntityId: null,
+      data: { object: { id: `task_${i}` } },
+    }));
     await db.transaction().execute((trx) => createEventsRepository(trx).insert(events));
     const rows = (await sql<{ id: string }>`select data->'object'->>'id' as id from events order by seq`.execute(db)).rows;
     expect(rows).toHaveLength(14_000);

@@ -17,7 +17,12 @@ interface Automation {
   status: string;
   performer: string;
   last_error: string | null;
-  outputs: { agency_account_id: string; login_id: string | null; document_id: string; account_data: { name: string; value: string }[] } | null;
+  outputs: {
+    agency_account_id: string;
+    login_id: string | null;
+    document_id: string;
+    account_data: { name: string; value: string }[];
+  } | null;
 }
 
 /** What the printed instructions say: the key, the active entity and the two automations' task ids. */
@@ -36,9 +41,13 @@ describe('serve --demo: a completed sandbox automation and one in the operator q
 
   const start = async () => {
     server = await startServe(env(), ['--demo']);
-    const printed = await waitUntil(() => instructions(server!.output()), 'the demo instructions with the automations', { timeoutMs: 120_000 });
+    const printed = await waitUntil(() => instructions(server!.output()), 'the demo instructions with the automations', {
+      timeoutMs: 120_000,
+    });
     const auth = await fetch(`${server.url}/accounts/auth`, {
-      method: 'POST', headers: { authorization: printed.key, 'content-type': 'application/json' }, body: JSON.stringify({ legal_entity_id: printed.entity }),
+      method: 'POST',
+      headers: { authorization: printed.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ legal_entity_id: printed.entity }),
     });
     expect(auth.status).toBe(200);
     const { access_token: token } = (await auth.json()) as { access_token: string };
@@ -75,7 +84,8 @@ describe('serve --demo: a completed sandbox automation and one in the operator q
     const number = filed.outputs!.account_data.find((d) => d.name === 'Withholding account number')?.value;
     expect(number).toMatch(/^\d{10}$/);
 
-    const accounts = await demo.get<{ id: string; data: { name: string; value: string | null }[]; logins: { id: string }[] }[]>('/v2/agency_accounts');
+    const accounts =
+      await demo.get<{ id: string; data: { name: string; value: string | null }[]; logins: { id: string }[] }[]>('/v2/agency_accounts');
     const account = accounts.find((a) => a.id === filed.outputs!.agency_account_id)!;
     expect(account.data).toContainEqual(expect.objectContaining({ name: 'Withholding account number', value: number }));
     expect(account.logins.map((l) => l.id)).toEqual([filed.outputs!.login_id]);
@@ -88,7 +98,9 @@ describe('serve --demo: a completed sandbox automation and one in the operator q
 
     // The hosted documents page, through the link the instructions' command creates.
     const session = await fetch(`${server!.url}/v2/documents/manage/session`, {
-      method: 'POST', headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ callback_url: 'https://example.com/' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ callback_url: 'https://example.com/' }),
     });
     expect(session.status).toBe(200);
     const link = new URL(((await session.json()) as { url: string }).url);
@@ -96,10 +108,16 @@ describe('serve --demo: a completed sandbox automation and one in the operator q
     const confirmation = await fetch(`${server!.url}${link.pathname}`);
     const secret = /name="token" value="([^"]+)"/.exec(await confirmation.text())?.[1] ?? '';
     const exchanged = await fetch(`${server!.url}/hosted/s`, {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: secret }),
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: secret }),
     });
     expect(exchanged.status).toBe(303);
-    const cookie = exchanged.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = exchanged.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const page = await fetch(new URL(exchanged.headers.get('location')!, server!.url), { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('New York State Department of Labor');
@@ -109,7 +127,12 @@ describe('serve --demo: a completed sandbox automation and one in the operator q
   });
 
   it('the CA foreign qualification waits in the operator queue after the sandbox portal failed every try', () => {
-    expect(first.queued).toMatchObject({ requirement_id: 'ca-foreign-qualification-corporation', status: 'started', performer: 'operator', outputs: null });
+    expect(first.queued).toMatchObject({
+      requirement_id: 'ca-foreign-qualification-corporation',
+      status: 'started',
+      performer: 'operator',
+      outputs: null,
+    });
     expect(first.queued.last_error).toContain('connector-error');
   });
 

@@ -23,7 +23,9 @@ describe('serve --demo and a signal during the demo seeding', { timeout: 180_000
 
   it('SIGTERM as soon as it listens: exit 0, PostgreSQL stopped, no error', async () => {
     const dataDir = path.join(root, 'data');
-    const server = await startServe({ STATEHOUSE_DATA_DIR: dataDir, DATABASE_URL: '', PUBLIC_BASE_URL: 'http://statehouse.test' }, ['--demo']);
+    const server = await startServe({ STATEHOUSE_DATA_DIR: dataDir, DATABASE_URL: '', PUBLIC_BASE_URL: 'http://statehouse.test' }, [
+      '--demo',
+    ]);
     // Listening comes before the demo is seeded: this signal lands while the seeding runs (or just after).
     const postmaster = await postmasterPid(dataDir);
     server.child.kill('SIGTERM');

@@ -16,13 +16,29 @@ describe('logging', () => {
   afterAll(async () => t.close());
 
   it('never writes an API key, an access token or a hosted-session token', async () => {
-    const { apiKey, entityId: entity, token } = await createPlatformWithEntity(t, undefined, { authorization_callback_url: 'https://p.example/cb' });
-    const state = json(await t.app.inject({ method: 'POST', url: '/v2/auth', headers: { authorization: `Bearer ${apiKey}` }, payload: { legal_entity_id: entity } })).state;
+    const {
+      apiKey,
+      entityId: entity,
+      token,
+    } = await createPlatformWithEntity(t, undefined, { authorization_callback_url: 'https://p.example/cb' });
+    const state = json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/auth',
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload: { legal_entity_id: entity },
+      }),
+    ).state;
     const link = new URL(state.signup_url).pathname;
     await t.app.inject({ url: link });
     await t.app.inject({ method: 'POST', url: link });
     // The confirmation carries the token in its form body, which no log line holds.
-    await t.app.inject({ method: 'POST', url: '/hosted/s', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `token=${link.split('/').at(-1)!}` });
+    await t.app.inject({
+      method: 'POST',
+      url: '/hosted/s',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=${link.split('/').at(-1)!}`,
+    });
     await t.app.inject({ url: '/legal_entity', headers: { authorization: `Bearer ${token}` } });
     await t.app.inject({ url: '/legal_entity', headers: { authorization: `Bearer ${token}x` } });
     await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: `${apiKey}x` }, payload: VALID_SIGNUP_V2 });
@@ -51,13 +67,18 @@ describe('graceful shutdown', () => {
     const arrived = once(server.app.server, 'request');
     let finishBody!: () => void;
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/v2/signup`, {
-        method: 'POST', headers: { authorization: apiKey, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      }, (res) => {
-        let data = '';
-        res.on('data', (c) => (data += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: data }));
-      });
+      const req = httpRequest(
+        `${server.url}/v2/signup`,
+        {
+          method: 'POST',
+          headers: { authorization: apiKey, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let data = '';
+          res.on('data', (c) => (data += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: data }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       finishBody = () => req.end(body.slice(10));
@@ -72,4 +93,3 @@ describe('graceful shutdown', () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 });
-

@@ -13,14 +13,16 @@ async function readCatalog(client: pg.Client): Promise<Map<string, TableKeys>> {
   const tables = new Map<string, TableKeys>();
   const { rows: names } = await client.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition`);
+      where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition`,
+  );
   for (const { name } of names) tables.set(name, { uniques: [], foreignKeys: [] });
   const { rows: uniques } = await client.query<{ table: string; name: string; primary: boolean; columns: string[] }>(
     `select t.relname as table, i.relname as name, x.indisprimary as primary,
             array(select a.attname::text from unnest(x.indkey) k join pg_attribute a on a.attrelid = t.oid and a.attnum = k) as columns
        from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
        join pg_namespace n on n.oid = t.relnamespace
-      where n.nspname = 'public' and x.indisunique`);
+      where n.nspname = 'public' and x.indisunique`,
+  );
   for (const u of uniques) tables.get(u.table)?.uniques.push({ name: u.name, primary: u.primary, columns: u.columns });
   const { rows: fks } = await client.query<{ table: string; name: string; references: string; columns: string[]; referenced: string[] }>(
     `select t.relname as table, c.conname as name, r.relname as references,
@@ -28,8 +30,16 @@ async function readCatalog(client: pg.Client): Promise<Map<string, TableKeys>> {
             array(select a.attname::text from unnest(c.confkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.i) as referenced
        from pg_constraint c join pg_class t on t.oid = c.conrelid join pg_class r on r.oid = c.confrelid
        join pg_namespace n on n.oid = t.relnamespace
-      where n.nspname = 'public' and c.contype = 'f'`);
-  for (const f of fks) tables.get(f.table)?.foreignKeys.push({ name: f.name, references: f.references, pairs: f.columns.map((c, i): [string, string] => [c, f.referenced[i]!]) });
+      where n.nspname = 'public' and c.contype = 'f'`,
+  );
+  for (const f of fks)
+    tables
+      .get(f.table)
+      ?.foreignKeys.push({
+        name: f.name,
+        references: f.references,
+        pairs: f.columns.map((c, i): [string, string] => [c, f.referenced[i]!]),
+      });
   return tables;
 }
 
@@ -48,7 +58,10 @@ function shardingProblems(catalog: Map<string, TableKeys>, placements: Readonly<
       if (!keys.uniques.some((u) => u.primary)) problems.push(`${name}: no primary key`);
       for (const u of keys.uniques) {
         const hasTenant = u.columns.includes(placement.column);
-        if (!hasTenant && !exempt.has(u.name)) problems.push(`${name}: ${u.primary ? 'primary key' : 'unique index'} ${u.name} (${u.columns.join(', ')}) lacks ${placement.column}`);
+        if (!hasTenant && !exempt.has(u.name))
+          problems.push(
+            `${name}: ${u.primary ? 'primary key' : 'unique index'} ${u.name} (${u.columns.join(', ')}) lacks ${placement.column}`,
+          );
         if (hasTenant && exempt.has(u.name)) problems.push(`${name}: ${u.name} is listed as cross-shard but contains ${placement.column}`);
         if (u.primary && exempt.has(u.name)) problems.push(`${name}: the primary key cannot be cross-shard`);
       }
@@ -58,9 +71,12 @@ function shardingProblems(catalog: Map<string, TableKeys>, placements: Readonly<
       const target = placements[fk.references];
       if (!target) continue;
       const where = `${name}.${fk.name} → ${fk.references}`;
-      if (placement.kind === 'reference' && target.kind !== 'reference') problems.push(`${where}: a reference table may only reference reference tables`);
-      if (placement.kind === 'distributed' && target.kind === 'coordinator') problems.push(`${where}: a distributed table cannot reference a coordinator table`);
-      if (placement.kind === 'coordinator' && target.kind === 'distributed') problems.push(`${where}: a coordinator table cannot reference a distributed table`);
+      if (placement.kind === 'reference' && target.kind !== 'reference')
+        problems.push(`${where}: a reference table may only reference reference tables`);
+      if (placement.kind === 'distributed' && target.kind === 'coordinator')
+        problems.push(`${where}: a distributed table cannot reference a coordinator table`);
+      if (placement.kind === 'coordinator' && target.kind === 'distributed')
+        problems.push(`${where}: a coordinator table cannot reference a distributed table`);
       if (placement.kind === 'distributed' && target.kind === 'distributed') {
         if (group(placement) !== group(target)) problems.push(`${where}: tables distributed by different keys`);
         else if (!fk.pairs.some(([from, to]) => from === placement.column && to === target.column)) {
@@ -92,8 +108,10 @@ describe('the schema is ready to be distributed by tenant (src/db/distribution.t
     expect(shardingProblems(catalog, tablePlacements)).toEqual([]);
   });
 
-  it('keeps the cross-shard unique keys to the lookups that have no tenant yet (token hashes, a platform\'s company id)', () => {
-    const exempt = Object.entries(tablePlacements).flatMap(([table, p]) => (p.kind === 'distributed' ? (p.crossShardUnique ?? []).map((u) => `${table}.${u}`) : []));
+  it("keeps the cross-shard unique keys to the lookups that have no tenant yet (token hashes, a platform's company id)", () => {
+    const exempt = Object.entries(tablePlacements).flatMap(([table, p]) =>
+      p.kind === 'distributed' ? (p.crossShardUnique ?? []).map((u) => `${table}.${u}`) : [],
+    );
     expect(exempt.sort()).toEqual([
       'calendar_feeds.calendar_feeds_token_hash_key',
       'handbook_ack_links.handbook_ack_links_token_hash_key',
@@ -138,8 +156,12 @@ describe('the schema is ready to be distributed by tenant (src/db/distribution.t
       create unique index sharding_probe_child_probe on sharding_probe_child (probe_id);`);
     try {
       const catalog = await readCatalog(client);
-      expect(shardingProblems(catalog, tablePlacements)).toEqual(expect.arrayContaining([
-        'sharding_probe: not classified in src/db/distribution.ts', 'sharding_probe_child: not classified in src/db/distribution.ts']));
+      expect(shardingProblems(catalog, tablePlacements)).toEqual(
+        expect.arrayContaining([
+          'sharding_probe: not classified in src/db/distribution.ts',
+          'sharding_probe_child: not classified in src/db/distribution.ts',
+        ]),
+      );
       const placements: Record<string, TablePlacement> = {
         ...tablePlacements,
         sharding_probe: { kind: 'distributed', column: 'legal_entity_id', colocatedWith: 'legal_entities' },
@@ -147,16 +169,18 @@ describe('the schema is ready to be distributed by tenant (src/db/distribution.t
         operator_keys: { kind: 'coordinator', why: 'probe' },
         handbook_versions: { kind: 'coordinator', why: 'probe' },
       };
-      expect(shardingProblems(catalog, placements).sort()).toEqual([
-        'handbook_ack_links.handbook_ack_links_legal_entity_id_version_id_fkey → handbook_versions: a distributed table cannot reference a coordinator table',
-        'handbook_acknowledgements.handbook_acknowledgements_legal_entity_id_version_id_fkey → handbook_versions: a distributed table cannot reference a coordinator table',
-        'handbook_versions.handbook_versions_legal_entity_id_fkey → legal_entities: a coordinator table cannot reference a distributed table',
-        'operator_login_links.operator_login_links_operator_key_id_fkey → operator_keys: a reference table may only reference reference tables',
-        'operator_sessions.operator_sessions_operator_key_id_fkey → operator_keys: a reference table may only reference reference tables',
-        'sharding_probe: primary key sharding_probe_pkey (id) lacks legal_entity_id',
-        'sharding_probe_child.sharding_probe_child_probe_id_fkey → sharding_probe: (probe_id) does not carry legal_entity_id to legal_entity_id',
-        'sharding_probe_child: unique index sharding_probe_child_probe (probe_id) lacks legal_entity_id',
-      ].sort());
+      expect(shardingProblems(catalog, placements).sort()).toEqual(
+        [
+          'handbook_ack_links.handbook_ack_links_legal_entity_id_version_id_fkey → handbook_versions: a distributed table cannot reference a coordinator table',
+          'handbook_acknowledgements.handbook_acknowledgements_legal_entity_id_version_id_fkey → handbook_versions: a distributed table cannot reference a coordinator table',
+          'handbook_versions.handbook_versions_legal_entity_id_fkey → legal_entities: a coordinator table cannot reference a distributed table',
+          'operator_login_links.operator_login_links_operator_key_id_fkey → operator_keys: a reference table may only reference reference tables',
+          'operator_sessions.operator_sessions_operator_key_id_fkey → operator_keys: a reference table may only reference reference tables',
+          'sharding_probe: primary key sharding_probe_pkey (id) lacks legal_entity_id',
+          'sharding_probe_child.sharding_probe_child_probe_id_fkey → sharding_probe: (probe_id) does not carry legal_entity_id to legal_entity_id',
+          'sharding_probe_child: unique index sharding_probe_child_probe (probe_id) lacks legal_entity_id',
+        ].sort(),
+      );
     } finally {
       await client.query('drop table sharding_probe_child; drop table sharding_probe;');
     }

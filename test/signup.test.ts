@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishSignup } from './helpers/hosted.js';
 import { createPlatform, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 
-const ADDRESS = { address_line_1: '1 Main St', address_line_2: 'Suite 5', city: 'Austin', state: 'TX', country: 'US', postal_code: '78701' };
+const ADDRESS = {
+  address_line_1: '1 Main St',
+  address_line_2: 'Suite 5',
+  city: 'Austin',
+  state: 'TX',
+  country: 'US',
+  postal_code: '78701',
+};
 
 const FULL_EMBEDDED = {
   user_email: 'owner@example.com',
@@ -31,7 +38,15 @@ describe('signup', () => {
   let t: TestApp;
   let apiKey: string;
   let platformId: string;
-  const countEntities = async () => Number((await t.db.selectFrom('legal_entities').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const countEntities = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom('legal_entities')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -41,7 +56,12 @@ describe('signup', () => {
 
   describe('POST /accounts/signup', () => {
     it('creates an inactive entity, persists every field and returns a single-use signup URL', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/accounts/signup', headers: { authorization: apiKey }, payload: FULL_EMBEDDED });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/accounts/signup',
+        headers: { authorization: apiKey },
+        payload: FULL_EMBEDDED,
+      });
       expect(res.statusCode).toBe(200);
       const body = json(res);
       expect(Object.keys(body).sort()).toEqual(['authorization_url', 'legal_entity_id', 'url']);
@@ -49,11 +69,25 @@ describe('signup', () => {
       expect(body.authorization_url).toBe(body.url);
       const row = await t.db.selectFrom('legal_entities').selectAll().where('id', '=', body.legal_entity_id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({
-        platform_id: platformId, status: 'inactive', business_name: 'Lone Star Tacos LLC', user_email: 'owner@example.com',
-        entity_type: 'llc', tax_classification: 's_corp', incorporation_region: 'TX', incorporation_date: '2020-02-29',
-        ein: '12-3456789', llc_managed_type: 'manager_managed', business_purpose: 'Restaurant', business_phone: '+1 (512) 555-0100',
-        business_email: 'hello@tacos.example', naics_code: '722511', accounting_method: 'cash', accounting_period: 'fiscal',
-        accounting_year_end: 6, futa_liability_year: '2021', external_company_id: 'cust-42',
+        platform_id: platformId,
+        status: 'inactive',
+        business_name: 'Lone Star Tacos LLC',
+        user_email: 'owner@example.com',
+        entity_type: 'llc',
+        tax_classification: 's_corp',
+        incorporation_region: 'TX',
+        incorporation_date: '2020-02-29',
+        ein: '12-3456789',
+        llc_managed_type: 'manager_managed',
+        business_purpose: 'Restaurant',
+        business_phone: '+1 (512) 555-0100',
+        business_email: 'hello@tacos.example',
+        naics_code: '722511',
+        accounting_method: 'cash',
+        accounting_period: 'fiscal',
+        accounting_year_end: 6,
+        futa_liability_year: '2021',
+        external_company_id: 'cust-42',
         authorization_callback_url: 'https://platform.example/done',
       });
       expect(row.business_address).toMatchObject({ ...ADDRESS, id: expect.stringMatching(/^addr_/) });
@@ -62,37 +96,65 @@ describe('signup', () => {
 
     it('with verbose=true also returns the legal entity', async () => {
       const res = await t.app.inject({
-        method: 'POST', url: '/accounts/signup?verbose=true', headers: { authorization: apiKey },
+        method: 'POST',
+        url: '/accounts/signup?verbose=true',
+        headers: { authorization: apiKey },
         payload: { ...FULL_EMBEDDED, external_company_id: 'verbose-1' },
       });
       expect(res.statusCode).toBe(200);
-      expect(json(res).legal_entity).toMatchObject({ id: json(res).legal_entity_id, status: 'inactive', incorporation_location: 'TX', accounting_year_end: 6 });
+      expect(json(res).legal_entity).toMatchObject({
+        id: json(res).legal_entity_id,
+        status: 'inactive',
+        incorporation_location: 'TX',
+        accounting_year_end: 6,
+      });
     });
 
     it('answers a duplicate external_company_id with 409 {message, detail} and creates nothing', async () => {
       const before = await countEntities();
-      const res = await t.app.inject({ method: 'POST', url: '/accounts/signup', headers: { authorization: apiKey }, payload: FULL_EMBEDDED });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/accounts/signup',
+        headers: { authorization: apiKey },
+        payload: FULL_EMBEDDED,
+      });
       expect(res.statusCode).toBe(409);
-      expect(json(res)).toEqual({ message: 'Conflict', detail: "A legal entity with external_company_id 'cust-42' already exists for this platform" });
+      expect(json(res)).toEqual({
+        message: 'Conflict',
+        detail: "A legal entity with external_company_id 'cust-42' already exists for this platform",
+      });
       expect(await countEntities()).toBe(before);
     });
 
     it('allows the same external_company_id on another platform', async () => {
       const other = await createPlatform(t.db, 'Other Payroll');
-      const res = await t.app.inject({ method: 'POST', url: '/accounts/signup', headers: { authorization: other.apiKey }, payload: FULL_EMBEDDED });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/accounts/signup',
+        headers: { authorization: other.apiKey },
+        payload: FULL_EMBEDDED,
+      });
       expect(res.statusCode).toBe(200);
     });
 
     it('answers invalid input with the FastAPI 422 detail array and creates nothing', async () => {
       const before = await countEntities();
       const res = await t.app.inject({
-        method: 'POST', url: '/accounts/signup', headers: { authorization: apiKey },
+        method: 'POST',
+        url: '/accounts/signup',
+        headers: { authorization: apiKey },
         payload: { ...FULL_EMBEDDED, external_company_id: 'x-422', accounting_year_end: 13, incorporation_location: 'XX' },
       });
       expect(res.statusCode).toBe(422);
-      expect(json(res).detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['body', 'incorporation_location'], ['body', 'accounting_year_end']]);
+      expect(json(res).detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([
+        ['body', 'incorporation_location'],
+        ['body', 'accounting_year_end'],
+      ]);
       expect(json(res).detail[1]).toEqual({
-        type: 'enum', loc: ['body', 'accounting_year_end'], msg: 'Input should be 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 or 12', input: 13,
+        type: 'enum',
+        loc: ['body', 'accounting_year_end'],
+        msg: 'Input should be 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 or 12',
+        input: 13,
         ctx: { expected: '1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 or 12' },
       });
       expect(await countEntities()).toBe(before);
@@ -102,7 +164,9 @@ describe('signup', () => {
   describe('POST /v2/signup', () => {
     it('creates an inactive entity and returns {legal_entity_id, url}', async () => {
       const res = await t.app.inject({
-        method: 'POST', url: '/v2/signup', headers: { authorization: `Bearer ${apiKey}` },
+        method: 'POST',
+        url: '/v2/signup',
+        headers: { authorization: `Bearer ${apiKey}` },
         payload: { ...VALID_SIGNUP_V2, accounting_year_end: 'March', futa_liability_year: '2023', business_address: ADDRESS },
       });
       expect(res.statusCode).toBe(200);
@@ -110,7 +174,14 @@ describe('signup', () => {
       expect(Object.keys(body).sort()).toEqual(['legal_entity_id', 'url']);
       expect(body.legal_entity_id).toMatch(/^le_[0-9a-z]{24}$/);
       const row = await t.db.selectFrom('legal_entities').selectAll().where('id', '=', body.legal_entity_id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ status: 'inactive', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15', accounting_year_end: 3, futa_liability_year: '2023' });
+      expect(row).toMatchObject({
+        status: 'inactive',
+        tax_classification: 'corp',
+        incorporation_region: 'DE',
+        incorporation_date: '2022-01-15',
+        accounting_year_end: 3,
+        futa_liability_year: '2023',
+      });
     });
 
     it('renders validation errors as {message, detail, body}', async () => {
@@ -119,11 +190,15 @@ describe('signup', () => {
       expect(res.statusCode).toBe(422);
       expect(json(res)).toEqual({
         message: 'Validation error',
-        detail: [{
-          type: 'enum', loc: ['body', 'tax_class'], input: 'llc',
-          msg: "Input should be 'unset', 'corp', 's_corp', 'partnership', 'disregarded' or 'tax_exempt'",
-          ctx: { expected: "'unset', 'corp', 's_corp', 'partnership', 'disregarded' or 'tax_exempt'" },
-        }],
+        detail: [
+          {
+            type: 'enum',
+            loc: ['body', 'tax_class'],
+            input: 'llc',
+            msg: "Input should be 'unset', 'corp', 's_corp', 'partnership', 'disregarded' or 'tax_exempt'",
+            ctx: { expected: "'unset', 'corp', 's_corp', 'partnership', 'disregarded' or 'tax_exempt'" },
+          },
+        ],
         body: payload,
       });
     });
@@ -133,7 +208,10 @@ describe('signup', () => {
       expect((await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: apiKey }, payload })).statusCode).toBe(200);
       const res = await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: apiKey }, payload });
       expect(res.statusCode).toBe(409);
-      expect(json(res)).toEqual({ message: 'Conflict', detail: "A legal entity with external_company_id 'v2-dup' already exists for this platform" });
+      expect(json(res)).toEqual({
+        message: 'Conflict',
+        detail: "A legal entity with external_company_id 'v2-dup' already exists for this platform",
+      });
     });
 
     it('renders auth failures as {message, detail}', async () => {
@@ -171,11 +249,18 @@ describe('signup', () => {
       const { apiKey: first, apiKeyId, platformId: pid, service } = await createPlatform(t.db, 'Rotating Co');
       const second = await service.rotateKey(pid);
       for (const key of [first, second.key]) {
-        expect((await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: key }, payload: VALID_SIGNUP_V2 })).statusCode).toBe(200);
+        expect(
+          (await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: key }, payload: VALID_SIGNUP_V2 })).statusCode,
+        ).toBe(200);
       }
       await service.revokeKey(apiKeyId);
-      expect((await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: first }, payload: VALID_SIGNUP_V2 })).statusCode).toBe(403);
-      expect((await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: second.key }, payload: VALID_SIGNUP_V2 })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: first }, payload: VALID_SIGNUP_V2 })).statusCode,
+      ).toBe(403);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: second.key }, payload: VALID_SIGNUP_V2 }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('stores keys only as hashes', async () => {
@@ -192,8 +277,19 @@ describe('signup', () => {
 
     it('POST /accounts/signup/sessions returns the legacy shape and an inactive entity', async () => {
       const res = await t.app.inject({
-        method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: apiKey },
-        payload: { ...base, business_information: { incorporation_region: 'CA', entity_type: 'llc', incorporation_date: '2019-05-01', accounting_year_end: 12, ein: '98-7654321' } },
+        method: 'POST',
+        url: '/accounts/signup/sessions',
+        headers: { authorization: apiKey },
+        payload: {
+          ...base,
+          business_information: {
+            incorporation_region: 'CA',
+            entity_type: 'llc',
+            incorporation_date: '2019-05-01',
+            accounting_year_end: 12,
+            ein: '98-7654321',
+          },
+        },
       });
       expect(res.statusCode).toBe(200);
       const body = json(res);
@@ -201,7 +297,14 @@ describe('signup', () => {
       expect(body.signup_url).toBe(body.url);
       expect(Date.parse(body.expires_at) - Date.parse(body.created_at)).toBe(86_400_000);
       const row = await t.db.selectFrom('legal_entities').selectAll().where('id', '=', body.legal_entity_id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ status: 'inactive', business_name: 'Hosted Co', incorporation_region: 'CA', entity_type: 'llc', accounting_year_end: 12, ein: '98-7654321' });
+      expect(row).toMatchObject({
+        status: 'inactive',
+        business_name: 'Hosted Co',
+        incorporation_region: 'CA',
+        entity_type: 'llc',
+        accounting_year_end: 12,
+        ein: '98-7654321',
+      });
     });
 
     it.each(['/v2/signup/sessions', '/v2/signup/session'])('%s returns {url, created_at, expires_at, legal_entity_id}', async (url) => {
@@ -211,36 +314,63 @@ describe('signup', () => {
     });
 
     it('sending legal_entity_id returns a new session for the same entity and updates its details', async () => {
-      const first = json(await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: base }));
+      const first = json(
+        await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: base }),
+      );
       const again = await t.app.inject({
-        method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey },
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: { authorization: apiKey },
         payload: { ...base, business_name: 'Hosted Co Renamed', legal_entity_id: first.legal_entity_id },
       });
       expect(again.statusCode).toBe(200);
       expect(json(again).legal_entity_id).toBe(first.legal_entity_id);
       expect(json(again).url).not.toBe(first.url);
-      const row = await t.db.selectFrom('legal_entities').select('business_name').where('id', '=', first.legal_entity_id).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('legal_entities')
+        .select('business_name')
+        .where('id', '=', first.legal_entity_id)
+        .executeTakeFirstOrThrow();
       expect(row.business_name).toBe('Hosted Co Renamed');
     });
 
     it("another platform's legal_entity_id is a 404", async () => {
-      const first = json(await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: base }));
+      const first = json(
+        await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: base }),
+      );
       const other = await createPlatform(t.db, 'Prober');
-      const res = await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: other.apiKey }, payload: { ...base, legal_entity_id: first.legal_entity_id } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: { authorization: other.apiKey },
+        payload: { ...base, legal_entity_id: first.legal_entity_id },
+      });
       expect(res.statusCode).toBe(404);
       expect(json(res)).toEqual({ detail: `Legal entity '${first.legal_entity_id}' not found` });
     });
 
     it('rejects a callback_url that is not http(s)', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: { ...base, callback_url: 'javascript:alert(1)' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: { authorization: apiKey },
+        payload: { ...base, callback_url: 'javascript:alert(1)' },
+      });
       expect(res.statusCode).toBe(422);
       expect(json(res).detail[0]).toMatchObject({ type: 'url_scheme', loc: ['body', 'callback_url'] });
     });
 
     it('a completed entity cannot get another signup session (409)', async () => {
-      const first = json(await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: base }));
+      const first = json(
+        await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: base }),
+      );
       expect((await finishSignup(t.app, first.url)).statusCode).toBe(303);
-      const res = await t.app.inject({ method: 'POST', url: '/v2/signup/sessions', headers: { authorization: apiKey }, payload: { ...base, legal_entity_id: first.legal_entity_id } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: { authorization: apiKey },
+        payload: { ...base, legal_entity_id: first.legal_entity_id },
+      });
       expect(res.statusCode).toBe(409);
       expect(json(res)).toEqual({ message: 'Conflict', detail: `Legal entity '${first.legal_entity_id}' has already completed signup` });
     });

@@ -23,7 +23,10 @@ describe('migration 20261126150000: tasks.revision', () => {
     `.execute(db);
 
     expect(await migration.toLatest()).toBeUndefined();
-    const revisions = async () => Object.fromEntries(((await sql`select id, revision from tasks`.execute(db)).rows as { id: string; revision: number }[]).map((r) => [r.id, r.revision]));
+    const revisions = async () =>
+      Object.fromEntries(
+        ((await sql`select id, revision from tasks`.execute(db)).rows as { id: string; revision: number }[]).map((r) => [r.id, r.revision]),
+      );
     expect(await revisions()).toEqual({ task_changed: 3601, task_new: 0 });
 
     await sql`update tasks set status = 'done' where id = 'task_changed'`.execute(db);

@@ -4,9 +4,34 @@ import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } f
 
 const catalog = loadCatalog();
 const ALL = 'status=todo&status=in-progress&status=done&status=dismissed';
-type Automate = { type: string; form_spec: { type: string; properties: Record<string, { type: string; format?: string; title: string; writeOnly?: boolean }>; required: string[] }; submit_url: string; hosted_url: string };
-type Task = { id: string; status: string; definition: { id: string }; resolutions: { manual?: unknown; automate?: Automate }; default_resolution_name: string };
-type V2Task = { id: string; source: { type: string; requirement_id?: string; default_resolution_name?: string; resolutions: { hosted: { url: string; method: string } | null }; automation_status?: string | null; automation_status_logs?: unknown[] } };
+type Automate = {
+  type: string;
+  form_spec: {
+    type: string;
+    properties: Record<string, { type: string; format?: string; title: string; writeOnly?: boolean }>;
+    required: string[];
+  };
+  submit_url: string;
+  hosted_url: string;
+};
+type Task = {
+  id: string;
+  status: string;
+  definition: { id: string };
+  resolutions: { manual?: unknown; automate?: Automate };
+  default_resolution_name: string;
+};
+type V2Task = {
+  id: string;
+  source: {
+    type: string;
+    requirement_id?: string;
+    default_resolution_name?: string;
+    resolutions: { hosted: { url: string; method: string } | null };
+    automation_status?: string | null;
+    automation_status_logs?: unknown[];
+  };
+};
 
 const automationOf = (definitionId: string) => catalog.requirement(definitionId)?.definition.resolutions.automation;
 
@@ -18,9 +43,19 @@ describe('task records say whether a task can be automated', () => {
   beforeAll(async () => {
     t = await createTestApp({ publicBaseUrl: 'https://statehouse.test/api' });
     ({ token } = await createPlatformWithEntity(t, 'Acme Payroll', {
-      user_email: 'a@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
+      user_email: 'a@example.com',
+      business_name: 'Harbor Labs',
+      entity_type: 'c_corp',
+      tax_class: 'corp',
+      incorporation_region: 'DE',
+      incorporated_date: '2020-03-10',
     }));
-    await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: bearer(token), payload: { config: { has_employees: true, has_physical_location: true } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers: bearer(token),
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
   });
   afterAll(async () => t.close());
 
@@ -41,7 +76,10 @@ describe('task records say whether a task can be automated', () => {
 
     // hosted_url is the operation that returns the hosted automation page (the base URL's path is the proxy's).
     const hosted = await t.app.inject({
-      method: 'POST', url: new URL(automate.hosted_url).pathname.replace(/^\/api/, ''), headers: bearer(token), payload: { callback_url: 'https://platform.example/back' },
+      method: 'POST',
+      url: new URL(automate.hosted_url).pathname.replace(/^\/api/, ''),
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
     });
     expect(hosted.statusCode).toBe(200);
     expect(json(hosted).automation_url).toMatch(/^https:\/\/statehouse\.test\/api\/hosted\/s\//);
@@ -58,7 +96,8 @@ describe('task records say whether a task can be automated', () => {
     for (const url of [`/tasks?${ALL}`, `/locations/CA/tasks?${ALL}`]) {
       const tasks = (await get<Task[]>(url)).filter((x) => catalog.requirement(x.definition.id));
       expect(tasks.some((x) => x.resolutions.automate) && tasks.some((x) => !x.resolutions.automate)).toBe(true);
-      for (const task of tasks) expect(!!task.resolutions.automate, `${url} ${task.definition.id}`).toBe(!!automationOf(task.definition.id));
+      for (const task of tasks)
+        expect(!!task.resolutions.automate, `${url} ${task.definition.id}`).toBe(!!automationOf(task.definition.id));
     }
     const v2 = (await get<V2Task[]>('/v2/tasks?type=requirement&page_size=500')).map((x) => x.source);
     for (const source of v2) {
@@ -74,9 +113,16 @@ describe('task records say whether a task can be automated', () => {
     const task = (await get<Task[]>('/tasks')).find((x) => x.definition.id === 'ca-foreign-qualification-corporation')!;
     expect(task.default_resolution_name).toBe('automate');
     const done = await t.app.inject({ method: 'PATCH', url: `/tasks/${task.id}`, headers: bearer(token), payload: { status: 'done' } });
-    expect(json<Task>(done)).toMatchObject({ status: 'done', default_resolution_name: 'manual', resolutions: { automate: { type: 'automate' } } });
+    expect(json<Task>(done)).toMatchObject({
+      status: 'done',
+      default_resolution_name: 'manual',
+      resolutions: { automate: { type: 'automate' } },
+    });
     const v2 = await get<V2Task>(`/v2/tasks/${task.id}`);
     expect(v2.source.default_resolution_name).toBe('manual');
-    expect(v2.source.resolutions.hosted).toMatchObject({ method: 'POST', url: `https://statehouse.test/api/tasks/${task.id}/automate/sessions` });
+    expect(v2.source.resolutions.hosted).toMatchObject({
+      method: 'POST',
+      url: `https://statehouse.test/api/tasks/${task.id}/automate/sessions`,
+    });
   });
 });

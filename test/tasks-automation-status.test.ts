@@ -3,8 +3,19 @@ import { bearer, json } from './helpers/app.js';
 import { EDD, EDD_INPUT, FOREIGN, FOREIGN_INPUT, startAutomationsFixture } from './helpers/automations.js';
 
 type Log = { status: string; updated_at: string; reason: string | null };
-type V2Source = { requirement_id: string; default_resolution_name: string; automation_status: string | null; automation_status_logs: Log[] };
-type Record = { id: string; status: string; definition: { id: string }; default_resolution_name: string; resolutions: { automate?: { submit_url: string } } };
+type V2Source = {
+  requirement_id: string;
+  default_resolution_name: string;
+  automation_status: string | null;
+  automation_status_logs: Log[];
+};
+type Record = {
+  id: string;
+  status: string;
+  definition: { id: string };
+  default_resolution_name: string;
+  resolutions: { automate?: { submit_url: string } };
+};
 
 /** The task records follow the task's automation: the v2 status and log, the default resolution; lists included. */
 describe('task records report their automation', () => {
@@ -46,10 +57,13 @@ describe('task records report their automation', () => {
     expect(json(again).detail).toMatch(/is done/);
   });
 
-  it('the lists report each task\'s own automation, and a change to it is never served from a stale list', async () => {
+  it("the lists report each task's own automation, and a change to it is never served from a stale list", async () => {
     const owner = await f.entity({ business_name: 'Two Filings Inc' });
     const auth = bearer(owner.token);
-    const list = async () => json<{ source: V2Source }[]>(await f.t.app.inject({ url: '/v2/tasks?type=requirement&page_size=500', headers: auth })).map((x) => x.source);
+    const list = async () =>
+      json<{ source: V2Source }[]>(await f.t.app.inject({ url: '/v2/tasks?type=requirement&page_size=500', headers: auth })).map(
+        (x) => x.source,
+      );
     const statusOf = (sources: V2Source[], id: string) => sources.find((s) => s.requirement_id === id)!.automation_status;
     const before = await list();
     expect(before.every((s) => s.automation_status === null)).toBe(true);

@@ -10,13 +10,21 @@ describe('the daily roll-forward', () => {
   let t: TestApp;
   let token: string;
   const franchiseDueDates = async () =>
-    json<{ definition: { id: string }; due_date: string }[]>(await t.app.inject({ url: '/tasks?definition_id=tx-franchise-tax-report', headers: bearer(token) }))
-      .map((x) => x.due_date).sort();
+    json<{ definition: { id: string }; due_date: string }[]>(
+      await t.app.inject({ url: '/tasks?definition_id=tx-franchise-tax-report', headers: bearer(token) }),
+    )
+      .map((x) => x.due_date)
+      .sort();
 
   beforeAll(async () => {
     t = await createTestApp({ accessTokenTtlSeconds: 86_400 * 800 });
     ({ token } = await createPlatformWithEntity(t, undefined, {
-      user_email: 'o@example.com', business_name: 'Lone Star LLC', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'TX', incorporated_date: '2021-04-01',
+      user_email: 'o@example.com',
+      business_name: 'Lone Star LLC',
+      entity_type: 'llc',
+      tax_class: 'disregarded',
+      incorporation_region: 'TX',
+      incorporated_date: '2021-04-01',
     }));
   });
   afterAll(async () => t.close());
@@ -46,7 +54,11 @@ describe('the job queue and operator commands', () => {
   it('statehouse serve schedules the roll-forward in the durable queue', async () => {
     const server = await startServer(loadConfig({}, { databaseUrl: url, port: 0, logLevel: 'silent' }), () => {});
     try {
-      const { rows } = await sql<{ name: string; cron: string; timezone: string }>`select name, cron, timezone from pgboss.schedule`.execute(server.database.db);
+      const { rows } = await sql<{
+        name: string;
+        cron: string;
+        timezone: string;
+      }>`select name, cron, timezone from pgboss.schedule`.execute(server.database.db);
       expect(rows).toContainEqual({ name: 'tasks.roll-forward', cron: '15 3 * * *', timezone: 'UTC' });
       expect(rows).toContainEqual({ name: 'connections.sweep', cron: '* * * * *', timezone: 'UTC' });
       expect(rows).toContainEqual({ name: 'mail.gc', cron: '45 4 * * *', timezone: 'UTC' });
@@ -65,7 +77,9 @@ describe('the job queue and operator commands', () => {
     const explained = await runCli(['catalog', 'explain', demo.legalEntityId], { DATABASE_URL: url });
     expect(explained.code).toBe(0);
     expect(explained.stdout).toContain('DE (state of incorporation)');
-    expect(explained.stdout).toMatch(/applies {2}ca-foreign-qualification-corporation {2}\[no due date\]\n {11}California is not the state of incorporation/);
+    expect(explained.stdout).toMatch(
+      /applies {2}ca-foreign-qualification-corporation {2}\[no due date\]\n {11}California is not the state of incorporation/,
+    );
     const asJson = JSON.parse((await runCli(['catalog', 'explain', demo.legalEntityId, '--json'], { DATABASE_URL: url })).stdout);
     expect(asJson.regions.map((r: { regionCode: string }) => r.regionCode)).toEqual(['CA', 'DE', 'NY']);
     expect((await runCli(['catalog', 'explain', 'le_nope'], { DATABASE_URL: url })).stderr).toContain("Legal entity 'le_nope' not found");

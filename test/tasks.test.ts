@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatformWithEntity, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 import { issuesOf } from './helpers/errors.js';
 
-type Task = { id: string; status: string; due_date: string | null; definition: { id: string; title: string; type: string; location: { code: string } }; blocked_by: string[]; unblocks: { id: string }[]; criteria_met: { key: string; reason: string }[]; tags: string[]; priority: string };
+type Task = {
+  id: string;
+  status: string;
+  due_date: string | null;
+  definition: { id: string; title: string; type: string; location: { code: string } };
+  blocked_by: string[];
+  unblocks: { id: string }[];
+  criteria_met: { key: string; reason: string }[];
+  tags: string[];
+  priority: string;
+};
 
 describe('tasks', () => {
   let t: TestApp;
@@ -14,9 +24,21 @@ describe('tasks', () => {
     (await list()).find((x) => x.definition.id === definitionId && (!region || x.definition.location.code === region));
 
   beforeAll(async () => {
-    t = await createTestApp({}, { write: (l) => { if (l.includes('"level":50')) console.log(l.slice(0, 3000)); } });
+    t = await createTestApp(
+      {},
+      {
+        write: (l) => {
+          if (l.includes('"level":50')) console.log(l.slice(0, 3000));
+        },
+      },
+    );
     ({ apiKey, token } = await createPlatformWithEntity(t, undefined, {
-      user_email: 'cfo@example.com', business_name: 'Harbor Labs', entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2019-09-12',
+      user_email: 'cfo@example.com',
+      business_name: 'Harbor Labs',
+      entity_type: 'c_corp',
+      tax_class: 'corp',
+      incorporation_region: 'DE',
+      incorporated_date: '2019-09-12',
     }));
   });
   afterAll(async () => t.close());
@@ -29,7 +51,12 @@ describe('tasks', () => {
   });
 
   it('adding locations plans their work, with reasons, unlocks and blocking', async () => {
-    await t.app.inject({ method: 'PUT', url: '/locations/CA', headers: auth(), payload: { config: { has_employees: true, has_physical_location: true } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers: auth(),
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
     const qualification = await find('ca-foreign-qualification-corporation');
     expect(qualification).toBeDefined();
     expect(qualification!.criteria_met.map((c) => c.key)).toEqual(['foreign-state', 'entity-type', 'has-employees']);
@@ -49,27 +76,44 @@ describe('tasks', () => {
 
   it('answering a question applies the fact and returns what it unlocked', async () => {
     const v2 = json<{ id: string; source: { question_id?: string; regions?: { name: string }[] } }[]>(
-      await t.app.inject({ url: '/v2/tasks?region=NY&type=question', headers: auth() }));
+      await t.app.inject({ url: '/v2/tasks?region=NY&type=question', headers: auth() }),
+    );
     const question = v2.find((x) => x.source.question_id === 'has-employees')!;
-    const wrong = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer: '2024-01-01' } });
+    const wrong = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/questions/${question.id}`,
+      headers: auth(),
+      payload: { answer: '2024-01-01' },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(issuesOf(json(wrong))[0]).toMatchObject({ loc: ['body', 'answer'], type: 'value_error' });
 
-    const res = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer: true } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/questions/${question.id}`,
+      headers: auth(),
+      payload: { answer: true },
+    });
     expect(res.statusCode).toBe(200);
     const unlocked = json<{ unlocked_tasks: { source: { requirement_id?: string; question_id?: string } }[] }>(res).unlocked_tasks;
     expect(unlocked.length).toBeGreaterThan(0);
     expect(unlocked.some((u) => u.source.requirement_id?.startsWith('ny-'))).toBe(true);
-    const location = json<{ location: { code: string }; config: { has_employees: boolean } }[]>(await t.app.inject({ url: '/locations', headers: auth() }))
-      .find((l) => l.location.code === 'NY')!;
+    const location = json<{ location: { code: string }; config: { has_employees: boolean } }[]>(
+      await t.app.inject({ url: '/locations', headers: auth() }),
+    ).find((l) => l.location.code === 'NY')!;
     expect(location.config.has_employees).toBe(true);
-    const answered = json<{ status: string; source: { answer: string } }>(await t.app.inject({ url: `/v2/tasks/${question.id}`, headers: auth() }));
+    const answered = json<{ status: string; source: { answer: string } }>(
+      await t.app.inject({ url: `/v2/tasks/${question.id}`, headers: auth() }),
+    );
     expect(answered).toMatchObject({ status: 'done', source: { answer: 'true' } });
   });
 
   it('PATCH /v2/tasks/questions/{id} refuses a registration or start date more than one year ahead (422)', async () => {
-    const question = (await list()).find((x) => ['registration-date', 'operations-start-date'].includes(x.definition.id) && x.status === 'todo')!;
-    const patch = (answer: string) => t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer } });
+    const question = (await list()).find(
+      (x) => ['registration-date', 'operations-start-date'].includes(x.definition.id) && x.status === 'todo',
+    )!;
+    const patch = (answer: string) =>
+      t.app.inject({ method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: auth(), payload: { answer } });
     const far = await patch('2031-01-01');
     expect(far.statusCode).toBe(422);
     expect(issuesOf(json(far))[0]).toMatchObject({ loc: ['body', 'answer'], type: 'value_error' });
@@ -92,7 +136,10 @@ describe('tasks', () => {
     expect((await list('?status=todo&status=done')).length).toBe(all.length);
     const bad = await t.app.inject({ url: '/tasks?status=finished&start_date=tomorrow', headers: auth() });
     expect(bad.statusCode).toBe(422);
-    expect(json(bad).detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['query', 'start_date'], ['query', 'status', 0]]);
+    expect(json(bad).detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([
+      ['query', 'start_date'],
+      ['query', 'status', 0],
+    ]);
   });
 
   it('GET /tasks is ordered by importance', async () => {
@@ -102,7 +149,9 @@ describe('tasks', () => {
     const firstClosed = tasks.findIndex((x) => x.status === 'done' || x.status === 'dismissed');
     if (firstClosed >= 0) expect(tasks.slice(firstClosed).every((x) => x.status === 'done' || x.status === 'dismissed')).toBe(true);
     // Among open tasks that are neither overdue nor due soon and block nothing, priority never goes up.
-    const calm = open.filter((x) => (!x.due_date || x.due_date > '2027-01-31') && x.unblocks.length === 0 && x.definition.type === 'requirement');
+    const calm = open.filter(
+      (x) => (!x.due_date || x.due_date > '2027-01-31') && x.unblocks.length === 0 && x.definition.type === 'requirement',
+    );
     for (let i = 1; i < calm.length; i++) expect(rank[calm[i]!.priority]!).toBeGreaterThanOrEqual(rank[calm[i - 1]!.priority]!);
     // Requirements that unblock others come before those that do not, at the same urgency (a question always
     // ranks as one others wait for: the requirements it decides).
@@ -153,10 +202,20 @@ describe('tasks', () => {
     expect(initial.blocked_by).toEqual([]);
     expect(initial.due_date).not.toBeNull(); // 90 days after the registration (the day qualification was done)
     const question = (await list()).find((x) => x.definition.id === 'has-employees')!;
-    const onQuestion = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${question.id}`, headers: auth(), payload: { status: 'done' } });
+    const onQuestion = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/${question.id}`,
+      headers: auth(),
+      payload: { status: 'done' },
+    });
     expect(onQuestion.statusCode).toBe(409);
     expect(json(onQuestion)).toMatchObject({ message: 'Conflict' });
-    const notAllowed = await t.app.inject({ method: 'PATCH', url: `/v2/tasks/${qualification.id}`, headers: auth(), payload: { status: 'in-progress' } });
+    const notAllowed = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/${qualification.id}`,
+      headers: auth(),
+      payload: { status: 'in-progress' },
+    });
     expect(notAllowed.statusCode).toBe(422);
   });
 
@@ -185,12 +244,19 @@ describe('tasks', () => {
   it("another entity's task is a 404 everywhere", async () => {
     const mine = (await list())[0]!;
     const other = await signupWithToken(t.app, apiKey, {
-      user_email: 'o@example.com', business_name: 'Other', entity_type: 'llc', tax_class: 'disregarded', incorporation_region: 'TX', incorporated_date: '2022-02-02',
+      user_email: 'o@example.com',
+      business_name: 'Other',
+      entity_type: 'llc',
+      tax_class: 'disregarded',
+      incorporation_region: 'TX',
+      incorporated_date: '2022-02-02',
     });
     const otherToken = bearer(other.token);
     for (const [method, url, payload] of [
-      ['GET', `/tasks/${mine.id}`, undefined], ['PATCH', `/tasks/${mine.id}`, { status: 'done' }],
-      ['GET', `/v2/tasks/${mine.id}`, undefined], ['PATCH', `/v2/tasks/${mine.id}`, { status: 'done' }],
+      ['GET', `/tasks/${mine.id}`, undefined],
+      ['PATCH', `/tasks/${mine.id}`, { status: 'done' }],
+      ['GET', `/v2/tasks/${mine.id}`, undefined],
+      ['PATCH', `/v2/tasks/${mine.id}`, { status: 'done' }],
       ['PATCH', `/v2/tasks/questions/${mine.id}`, { answer: true }],
     ] as const) {
       expect((await t.app.inject({ method, url, headers: otherToken, ...(payload && { payload }) })).statusCode).toBe(404);
@@ -200,8 +266,16 @@ describe('tasks', () => {
 
   it('regeneration is idempotent, also under concurrent requests', async () => {
     const before = (await list()).map((x) => x.id).sort();
-    await Promise.all(Array.from({ length: 6 }, (_, i) =>
-      t.app.inject({ method: 'PATCH', url: '/locations/CA', headers: auth(), payload: { config: { has_physical_location: i % 2 === 0 } } })));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t.app.inject({
+          method: 'PATCH',
+          url: '/locations/CA',
+          headers: auth(),
+          payload: { config: { has_physical_location: i % 2 === 0 } },
+        }),
+      ),
+    );
     await t.app.inject({ method: 'PATCH', url: '/locations/CA', headers: auth(), payload: { config: { has_physical_location: true } } });
     const after = await list();
     // Tasks that never depended on the premises keep their ids; those that did (a seller's permit) were removed
@@ -235,7 +309,7 @@ describe('tasks', () => {
     expect(tasks.find((x) => x.id === edd.id)?.status).toBe('in-progress'); // kept: someone acted on it
     expect(tasks.find((x) => x.definition.id === 'ca-new-hire-reporting')).toBeUndefined(); // untouched: gone
     await t.app.inject({ method: 'PATCH', url: '/locations/CA', headers: auth(), payload: { config: { has_employees: true } } });
-    expect((await find('ca-new-hire-reporting'))).toBeDefined();
+    expect(await find('ca-new-hire-reporting')).toBeDefined();
     expect((await find('ca-edd-employer-registration'))!.id).toBe(edd.id);
   });
 });

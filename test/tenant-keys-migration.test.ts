@@ -40,7 +40,14 @@ describe('migration 20261128120000: the tenant key in every key of the tenant ta
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an earlier version
   let db: Kysely<any>;
   const rows = async (query: string) => (await sql.raw(query).execute(db)).rows;
-  const failure = (query: string) => sql.raw(query).execute(db).then(() => null, (error: { code?: string; constraint?: string }) => ({ code: error.code, constraint: error.constraint }));
+  const failure = (query: string) =>
+    sql
+      .raw(query)
+      .execute(db)
+      .then(
+        () => null,
+        (error: { code?: string; constraint?: string }) => ({ code: error.code, constraint: error.constraint }),
+      );
 
   it('fills the new tenant columns from their parents on a database with data, and every key then holds to one tenant', async () => {
     const created = await migration.create();
@@ -49,30 +56,47 @@ describe('migration 20261128120000: the tenant key in every key of the tenant ta
     await SEED.execute(db);
     expect(await migration.toLatest()).toBeUndefined();
 
-    expect(await rows('select automation_id, legal_entity_id from automation_status_logs order by automation_id'))
-      .toEqual([{ automation_id: 'aut_1', legal_entity_id: 'le_1' }, { automation_id: 'aut_2', legal_entity_id: 'le_2' }]);
-    expect(await rows('select automation_id, legal_entity_id from automation_steps order by automation_id'))
-      .toEqual([{ automation_id: 'aut_1', legal_entity_id: 'le_1' }, { automation_id: 'aut_2', legal_entity_id: 'le_2' }]);
+    expect(await rows('select automation_id, legal_entity_id from automation_status_logs order by automation_id')).toEqual([
+      { automation_id: 'aut_1', legal_entity_id: 'le_1' },
+      { automation_id: 'aut_2', legal_entity_id: 'le_2' },
+    ]);
+    expect(await rows('select automation_id, legal_entity_id from automation_steps order by automation_id')).toEqual([
+      { automation_id: 'aut_1', legal_entity_id: 'le_1' },
+      { automation_id: 'aut_2', legal_entity_id: 'le_2' },
+    ]);
     expect(await rows('select distinct legal_entity_id from account_connection_events')).toEqual([{ legal_entity_id: 'le_1' }]);
     expect(await rows('select platform_id from webhook_endpoint_secrets')).toEqual([{ platform_id: 'plt_1' }]);
     expect(await rows('select platform_id from webhook_attempts')).toEqual([{ platform_id: 'plt_1' }]);
 
     // A row can no longer point at another business's parent, nor go without its tenant.
-    expect(await failure(`insert into automation_status_logs (automation_id, legal_entity_id, status, actor) values ('aut_1', 'le_2', 'started', 'owner')`))
-      .toEqual({ code: '23503', constraint: 'automation_status_logs_automation_id_fkey' });
-    expect(await failure(`insert into automations (id, task_id, legal_entity_id, platform_id, requirement_id, region_code, agency_id, fulfilment, performer, status)
-      values ('aut_x', 'task_1', 'le_2', 'plt_1', 'r', 'CA', 'a', 'operator', 'operator', 'started')`))
-      .toEqual({ code: '23503', constraint: 'automations_task_id_fkey' });
-    expect(await failure(`insert into automation_steps (automation_id, step_key) values ('aut_1', 'later')`)).toMatchObject({ code: '23502' });
+    expect(
+      await failure(
+        `insert into automation_status_logs (automation_id, legal_entity_id, status, actor) values ('aut_1', 'le_2', 'started', 'owner')`,
+      ),
+    ).toEqual({ code: '23503', constraint: 'automation_status_logs_automation_id_fkey' });
+    expect(
+      await failure(`insert into automations (id, task_id, legal_entity_id, platform_id, requirement_id, region_code, agency_id, fulfilment, performer, status)
+      values ('aut_x', 'task_1', 'le_2', 'plt_1', 'r', 'CA', 'a', 'operator', 'operator', 'started')`),
+    ).toEqual({ code: '23503', constraint: 'automations_task_id_fkey' });
+    expect(await failure(`insert into automation_steps (automation_id, step_key) values ('aut_1', 'later')`)).toMatchObject({
+      code: '23502',
+    });
     // Installation-wide uniques keep their meaning: a token hash is unique whatever the business.
-    expect(await failure(`insert into hosted_sessions (id, purpose, legal_entity_id, token_hash, expires_at) values ('hs_2', 'tasks', 'le_2', '\\x01', now())`))
-      .toEqual({ code: '23505', constraint: 'hosted_sessions_token_hash_key' });
-    expect(await failure(`insert into handbook_ack_links (token_hash, legal_entity_id, employee_id, version_id) values ('\\x04', 'le_1', 'emp_1', 'hv_1')`))
-      .toEqual({ code: '23505', constraint: 'handbook_ack_links_pkey' });
+    expect(
+      await failure(
+        `insert into hosted_sessions (id, purpose, legal_entity_id, token_hash, expires_at) values ('hs_2', 'tasks', 'le_2', '\\x01', now())`,
+      ),
+    ).toEqual({ code: '23505', constraint: 'hosted_sessions_token_hash_key' });
+    expect(
+      await failure(
+        `insert into handbook_ack_links (token_hash, legal_entity_id, employee_id, version_id) values ('\\x04', 'le_1', 'emp_1', 'hv_1')`,
+      ),
+    ).toEqual({ code: '23505', constraint: 'handbook_ack_links_pkey' });
     // At most one live automation per task, as before.
-    expect(await failure(`insert into automations (id, task_id, legal_entity_id, platform_id, requirement_id, region_code, agency_id, fulfilment, performer, status)
-      values ('aut_y', 'task_1', 'le_1', 'plt_1', 'r', 'CA', 'a', 'operator', 'operator', 'started')`))
-      .toEqual({ code: '23505', constraint: 'automations_live_task_idx' });
+    expect(
+      await failure(`insert into automations (id, task_id, legal_entity_id, platform_id, requirement_id, region_code, agency_id, fulfilment, performer, status)
+      values ('aut_y', 'task_1', 'le_1', 'plt_1', 'r', 'CA', 'a', 'operator', 'operator', 'started')`),
+    ).toEqual({ code: '23505', constraint: 'automations_live_task_idx' });
 
     // Deleting a login clears only the login column of what pointed at it; the tenant stays.
     await sql`delete from account_logins where id = 'lgn_1'`.execute(db);
@@ -80,19 +104,40 @@ describe('migration 20261128120000: the tenant key in every key of the tenant ta
     expect(await rows(`select count(*)::int as n from login_reveals`)).toEqual([{ n: 0 }]);
     // Deleting a business still takes everything of it along, through the composite keys.
     await sql`delete from legal_entities where id = 'le_1'`.execute(db);
-    for (const table of ['tasks', 'automations', 'automation_status_logs', 'automation_steps', 'account_connections', 'account_connection_events', 'hosted_browser_sessions', 'handbook_ack_links']) {
-      expect({ table, rows: await rows(`select count(*)::int as n from ${table} where legal_entity_id = 'le_1'`) }).toEqual({ table, rows: [{ n: 0 }] });
+    for (const table of [
+      'tasks',
+      'automations',
+      'automation_status_logs',
+      'automation_steps',
+      'account_connections',
+      'account_connection_events',
+      'hosted_browser_sessions',
+      'handbook_ack_links',
+    ]) {
+      expect({ table, rows: await rows(`select count(*)::int as n from ${table} where legal_entity_id = 'le_1'`) }).toEqual({
+        table,
+        rows: [{ n: 0 }],
+      });
     }
     expect(await rows(`select count(*)::int as n from automation_status_logs`)).toEqual([{ n: 1 }]);
     await sql`delete from webhook_endpoints where id = 'we_1'`.execute(db);
-    expect(await rows(`select (select count(*) from webhook_endpoint_secrets)::int as secrets, (select count(*) from webhook_attempts)::int as attempts`))
-      .toEqual([{ secrets: 0, attempts: 0 }]);
+    expect(
+      await rows(
+        `select (select count(*) from webhook_endpoint_secrets)::int as secrets, (select count(*) from webhook_attempts)::int as attempts`,
+      ),
+    ).toEqual([{ secrets: 0, attempts: 0 }]);
   });
 
   it('goes back down and up again', async () => {
     expect(await migration.toBefore()).toBeUndefined();
-    expect(await rows(`select count(*)::int as n from information_schema.columns where table_name = 'automation_status_logs' and column_name = 'legal_entity_id'`)).toEqual([{ n: 0 }]);
+    expect(
+      await rows(
+        `select count(*)::int as n from information_schema.columns where table_name = 'automation_status_logs' and column_name = 'legal_entity_id'`,
+      ),
+    ).toEqual([{ n: 0 }]);
     expect(await migration.toLatest()).toBeUndefined();
-    expect(await rows(`select automation_id, legal_entity_id from automation_status_logs`)).toEqual([{ automation_id: 'aut_2', legal_entity_id: 'le_2' }]);
+    expect(await rows(`select automation_id, legal_entity_id from automation_status_logs`)).toEqual([
+      { automation_id: 'aut_2', legal_entity_id: 'le_2' },
+    ]);
   });
 });

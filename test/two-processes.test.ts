@@ -33,7 +33,9 @@ describe('two `statehouse serve` processes on one database', { timeout: 300_000 
 
   const call = async (server: ServeProcess, method: string, pathName: string, authorization: string, body?: unknown) => {
     const res = await fetch(`${server.url}${pathName}`, {
-      method, headers: { authorization, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }),
+      method,
+      headers: { authorization, 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
@@ -49,11 +51,18 @@ describe('two `statehouse serve` processes on one database', { timeout: 300_000 
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'statehouse-two-processes-'));
     db = createDb(url, 2);
     platform = await createPlatform(db, 'Twin Payroll');
-    const env = { DATABASE_URL: url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), PUBLIC_BASE_URL, LOG_LEVEL: 'warn' };
+    const env = {
+      DATABASE_URL: url,
+      STATEHOUSE_DATA_DIR: dataDir,
+      STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+      PUBLIC_BASE_URL,
+      LOG_LEVEL: 'warn',
+    };
     [a, b] = await Promise.all([startServe(env), startServe(env)]);
   });
   afterAll(async () => {
-    for (const server of [a, b]) if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+    for (const server of [a, b])
+      if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
     await Promise.all([a?.exited, b?.exited]);
     await db?.destroy();
     await dropTestDatabase(inject('testCluster').adminUrl, url);
@@ -91,32 +100,51 @@ describe('two `statehouse serve` processes on one database', { timeout: 300_000 
 
   it('`statehouse tokens rotate-key` while both run: both sign with the new key without a restart, and accept each other’s tokens', async () => {
     const { legal_entity_id: entityId } = await ok(a, 'POST', '/v2/signup', platform.apiKey, VALID_SIGNUP_V2);
-    const mint = async (server: ServeProcess) => (await ok(server, 'POST', '/v2/auth', platform.apiKey, { legal_entity_id: entityId })).access_token as string;
+    const mint = async (server: ServeProcess) =>
+      (await ok(server, 'POST', '/v2/auth', platform.apiKey, { legal_entity_id: entityId })).access_token as string;
     const before = [await mint(a), await mint(b)];
-    const rotated = await runCli(['tokens', 'rotate-key'], { DATABASE_URL: url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64') });
+    const rotated = await runCli(['tokens', 'rotate-key'], {
+      DATABASE_URL: url,
+      STATEHOUSE_DATA_DIR: dataDir,
+      STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+    });
     expect(rotated.code, rotated.stderr).toBe(0);
     const newKey = await createInstanceKeys(db, createVault([TEST_VAULT_KEY])).get(INSTANCE_KEY.accessTokens);
     const signedWithNewKey = (token: string) =>
-      createAccessTokens({ keys: fixedSigningKeys([newKey]), ttlSeconds: 600, apiKeyActive: async () => true }).verify(`Bearer ${token}`).then(() => true, () => false);
+      createAccessTokens({ keys: fixedSigningKeys([newKey]), ttlSeconds: 600, apiKeyActive: async () => true })
+        .verify(`Bearer ${token}`)
+        .then(
+          () => true,
+          () => false,
+        );
     const after = [];
     for (const server of [a, b]) {
-      after.push(await waitUntil(async () => {
-        const token = await mint(server);
-        return (await signedWithNewKey(token)) && token;
-      }, 'tokens signed with the new key'));
+      after.push(
+        await waitUntil(async () => {
+          const token = await mint(server);
+          return (await signedWithNewKey(token)) && token;
+        }, 'tokens signed with the new key'),
+      );
     }
     for (const server of [a, b]) {
-      for (const token of [...before, ...after]) expect((await call(server, 'GET', '/v2/legal_entity', `Bearer ${token}`)).status).toBe(200);
+      for (const token of [...before, ...after])
+        expect((await call(server, 'GET', '/v2/legal_entity', `Bearer ${token}`)).status).toBe(200);
     }
   });
 
   it('a hosted link opened on A continues on B: the session and its CSRF token are the installation’s', async () => {
-    const { url: link } = await ok(a, 'POST', '/accounts/signup/sessions', platform.apiKey, { business_name: 'Relay Florists', user_email: 'relay@example.com', callback_url: 'https://platform.example/done' });
+    const { url: link } = await ok(a, 'POST', '/accounts/signup/sessions', platform.apiKey, {
+      business_name: 'Relay Florists',
+      user_email: 'relay@example.com',
+      callback_url: 'https://platform.example/done',
+    });
     const linkPage = await fetch(`${a.url}${new URL(link).pathname}`);
     const token = /name="token" value="([^"]+)"/.exec(await linkPage.text())?.[1];
     expect(token).toBeDefined();
     const opened = await fetch(`${a.url}/hosted/s`, {
-      method: 'POST', redirect: 'manual', body: new URLSearchParams({ token: token! }).toString(),
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ token: token! }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_BASE_URL },
     });
     expect(opened.status).toBe(303);
@@ -126,7 +154,9 @@ describe('two `statehouse serve` processes on one database', { timeout: 300_000 
     const csrf = csrfOf(await form.text());
     expect(csrf).not.toBeNull();
     const posted = await fetch(`${b.url}/hosted/signup/business`, {
-      method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...BUSINESS_STEP, business_name: 'Relay Florists', _csrf: csrf! }).toString(),
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ ...BUSINESS_STEP, business_name: 'Relay Florists', _csrf: csrf! }).toString(),
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_BASE_URL },
     });
     expect(posted.status, await posted.text()).toBe(303);
@@ -135,15 +165,29 @@ describe('two `statehouse serve` processes on one database', { timeout: 300_000 
   });
 
   it('a scheduled job runs once per tick across the two (the per-minute automation sweep, two ticks)', async () => {
-    const sweeps = async () => (await sql<{ id: string; state: string; created_on: Date }>`
-      select id, state, created_on from pgboss.job where name = 'automations.sweep' and created_on >= ${startedAt} order by created_on`.execute(db)).rows;
-    const ticks = async () => (await sql<{ singleton_on: Date }>`
-      select singleton_on from pgboss.job where name = '__pgboss__send-it' and singleton_key = 'automations.sweep' and created_on >= ${startedAt}`.execute(db)).rows;
+    const sweeps = async () =>
+      (
+        await sql<{ id: string; state: string; created_on: Date }>`
+      select id, state, created_on from pgboss.job where name = 'automations.sweep' and created_on >= ${startedAt} order by created_on`.execute(
+          db,
+        )
+      ).rows;
+    const ticks = async () =>
+      (
+        await sql<{ singleton_on: Date }>`
+      select singleton_on from pgboss.job where name = '__pgboss__send-it' and singleton_key = 'automations.sweep' and created_on >= ${startedAt}`.execute(
+          db,
+        )
+      ).rows;
     // Two minute marks while both run (pg-boss checks its schedules every 30 s in each process).
-    const done = await waitUntil(async () => {
-      const rows = await sweeps();
-      return rows.filter((r) => r.state === 'completed').length >= 2 && rows;
-    }, 'two completed sweeps', { timeoutMs: 240_000, intervalMs: 1000 });
+    const done = await waitUntil(
+      async () => {
+        const rows = await sweeps();
+        return rows.filter((r) => r.state === 'completed').length >= 2 && rows;
+      },
+      'two completed sweeps',
+      { timeoutMs: 240_000, intervalMs: 1000 },
+    );
     const sent = await ticks();
     // One send per minute mark, and one sweep per send: neither process sent a tick the other had sent.
     expect(new Set(sent.map((t) => t.singleton_on.toISOString())).size).toBe(sent.length);

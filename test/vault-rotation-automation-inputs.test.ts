@@ -13,8 +13,12 @@ describe('vault key rotation: automation inputs', () => {
   const strayKey = randomBytes(32);
   const ssns = ['1357', '2468'];
   const rows = () => f.t.db.selectFrom('automations').selectAll().orderBy('id').execute();
-  const sealedOf = (row: Awaited<ReturnType<typeof rows>>[number]) =>
-    ({ ciphertext: row.sealed_input!, iv: row.sealed_input_iv!, tag: row.sealed_input_tag!, keyId: row.sealed_input_key_id! });
+  const sealedOf = (row: Awaited<ReturnType<typeof rows>>[number]) => ({
+    ciphertext: row.sealed_input!,
+    iv: row.sealed_input_iv!,
+    tag: row.sealed_input_tag!,
+    keyId: row.sealed_input_key_id!,
+  });
   const env = (...keys: Buffer[]) => ({ DATABASE_URL: f.t.url, STATEHOUSE_VAULT_KEY: keys.map((k) => k.toString('base64')).join(',') });
 
   beforeAll(async () => {
@@ -34,8 +38,11 @@ describe('vault key rotation: automation inputs', () => {
     const [first] = await rows();
     const own = createVault([TEST_VAULT_KEY]).openBytes(sealedOf(first!), inputAad(first!.id));
     const stray = createVault([strayKey]).sealBytes(own, inputAad(first!.id));
-    await f.t.db.updateTable('automations').set({ sealed_input: stray.ciphertext, sealed_input_iv: stray.iv, sealed_input_tag: stray.tag, sealed_input_key_id: stray.keyId })
-      .where('id', '=', first!.id).execute();
+    await f.t.db
+      .updateTable('automations')
+      .set({ sealed_input: stray.ciphertext, sealed_input_iv: stray.iv, sealed_input_tag: stray.tag, sealed_input_key_id: stray.keyId })
+      .where('id', '=', first!.id)
+      .execute();
     const instanceKeys = () => f.t.db.selectFrom('instance_secrets').select(['name', 'key_id']).orderBy('name').execute();
     const [beforeRows, beforeKeys] = [await rows(), await instanceKeys()];
 
@@ -54,7 +61,9 @@ describe('vault key rotation: automation inputs', () => {
     const after = await rows();
     expect(after.map((r) => r.sealed_input_key_id)).toEqual([vaultKeyId(newKey), vaultKeyId(newKey)]);
     const onlyNew = createVault([newKey]);
-    const opened = after.map((row) => JSON.parse(onlyNew.openBytes(sealedOf(row), inputAad(row.id)).toString('utf8')) as Record<string, unknown>);
+    const opened = after.map(
+      (row) => JSON.parse(onlyNew.openBytes(sealedOf(row), inputAad(row.id)).toString('utf8')) as Record<string, unknown>,
+    );
     expect(new Set(opened.map((o) => o.officer_ssn_last4))).toEqual(new Set(ssns));
     // Still bound to its own automation: a copy on another row does not open.
     expect(() => onlyNew.openBytes(sealedOf(after[0]!), inputAad(after[1]!.id))).toThrow(/failed authentication/);

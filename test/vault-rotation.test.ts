@@ -24,16 +24,35 @@ describe('vault key rotation: statehouse logins reencrypt', () => {
     const env = { DATABASE_URL: t.url, STATEHOUSE_VAULT_KEY: `${newKey.toString('base64')},${TEST_VAULT_KEY.toString('base64')}` };
     const first = await runCli(['logins', 'reencrypt', '--json'], env);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ reencrypted: 3, alreadyCurrent: 0, instanceKeysResealed: 3, automationInputsReencrypted: 0, calendarTokensReencrypted: 0 });
+    expect(JSON.parse(first.stdout)).toEqual({
+      reencrypted: 3,
+      alreadyCurrent: 0,
+      instanceKeysResealed: 3,
+      automationInputsReencrypted: 0,
+      calendarTokensReencrypted: 0,
+    });
     const rows = await t.db.selectFrom('account_logins').selectAll().execute();
     expect(new Set(rows.map((r) => r.key_id))).toEqual(new Set([vaultKeyId(newKey)]));
     const onlyNew = createVault([newKey]);
     for (const row of rows) {
-      expect(onlyNew.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id, aadVersion: 2 }, row.id)).toEqual(secrets);
+      expect(
+        onlyNew.open(
+          { ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id, aadVersion: 2 },
+          row.id,
+        ),
+      ).toEqual(secrets);
     }
     const again = await runCli(['logins', 'reencrypt', '--json'], env);
-    expect(JSON.parse(again.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 3, instanceKeysResealed: 0, automationInputsReencrypted: 0, calendarTokensReencrypted: 0 });
-    expect(new Set((await t.db.selectFrom('instance_secrets').select('key_id').execute()).map((r) => r.key_id))).toEqual(new Set([vaultKeyId(newKey)]));
+    expect(JSON.parse(again.stdout)).toEqual({
+      reencrypted: 0,
+      alreadyCurrent: 3,
+      instanceKeysResealed: 0,
+      automationInputsReencrypted: 0,
+      calendarTokensReencrypted: 0,
+    });
+    expect(new Set((await t.db.selectFrom('instance_secrets').select('key_id').execute()).map((r) => r.key_id))).toEqual(
+      new Set([vaultKeyId(newKey)]),
+    );
   });
 
   it('fails clearly, changing nothing, when a secret’s key is not configured', async () => {
@@ -53,19 +72,45 @@ describe('vault key rotation: statehouse logins reencrypt', () => {
     const cipher = createCipheriv('aes-256-gcm', newKey, iv);
     cipher.setAAD(loginSecretAad(1, ''));
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()]);
-    await t.db.updateTable('account_logins').set({ secret_ciphertext: ciphertext, secret_iv: iv, secret_tag: cipher.getAuthTag(), key_id: vaultKeyId(newKey), secret_aad_version: 1 })
-      .where('id', '=', login.id).execute();
+    await t.db
+      .updateTable('account_logins')
+      .set({
+        secret_ciphertext: ciphertext,
+        secret_iv: iv,
+        secret_tag: cipher.getAuthTag(),
+        key_id: vaultKeyId(newKey),
+        secret_aad_version: 1,
+      })
+      .where('id', '=', login.id)
+      .execute();
     const vault = createVault([newKey]);
     const read = () => t.db.selectFrom('account_logins').selectAll().where('id', '=', login.id).executeTakeFirstOrThrow();
     const legacy = await read();
-    expect(vault.open({ ciphertext: legacy.secret_ciphertext, iv: legacy.secret_iv, tag: legacy.secret_tag, keyId: legacy.key_id, aadVersion: 1 }, login.id)).toEqual(secrets);
+    expect(
+      vault.open(
+        { ciphertext: legacy.secret_ciphertext, iv: legacy.secret_iv, tag: legacy.secret_tag, keyId: legacy.key_id, aadVersion: 1 },
+        login.id,
+      ),
+    ).toEqual(secrets);
 
     const result = await runCli(['logins', 'reencrypt', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ reencrypted: 1, alreadyCurrent: 2, instanceKeysResealed: 0, automationInputsReencrypted: 0, calendarTokensReencrypted: 0 });
+    expect(JSON.parse(result.stdout)).toEqual({
+      reencrypted: 1,
+      alreadyCurrent: 2,
+      instanceKeysResealed: 0,
+      automationInputsReencrypted: 0,
+      calendarTokensReencrypted: 0,
+    });
     const upgraded = await read();
     expect(upgraded.secret_aad_version).toBe(2);
-    const sealed = { ciphertext: upgraded.secret_ciphertext, iv: upgraded.secret_iv, tag: upgraded.secret_tag, keyId: upgraded.key_id, aadVersion: 2 as const };
+    const sealed = {
+      ciphertext: upgraded.secret_ciphertext,
+      iv: upgraded.secret_iv,
+      tag: upgraded.secret_tag,
+      keyId: upgraded.key_id,
+      aadVersion: 2 as const,
+    };
     expect(vault.open(sealed, login.id)).toEqual(secrets);
     expect(() => vault.open(sealed, 'login_someone_else')).toThrow(/failed authentication/);
   }, 120_000);

@@ -29,8 +29,14 @@ describe('webhook deliveries: a server killed (SIGKILL) with deliveries pending'
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'statehouse-webhooks-'));
     receiver = await startWebhookReceiver();
     env = {
-      DATABASE_URL: url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), PUBLIC_BASE_URL: 'http://statehouse.test',
-      LOG_LEVEL: 'warn', STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOKS_RETRY_BASE_MS: '1000', WEBHOOKS_ATTEMPT_TIMEOUT_MS: '2000',
+      DATABASE_URL: url,
+      STATEHOUSE_DATA_DIR: dataDir,
+      STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+      PUBLIC_BASE_URL: 'http://statehouse.test',
+      LOG_LEVEL: 'warn',
+      STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1',
+      WEBHOOKS_RETRY_BASE_MS: '1000',
+      WEBHOOKS_ATTEMPT_TIMEOUT_MS: '2000',
     };
   });
   afterAll(async () => {
@@ -52,7 +58,9 @@ describe('webhook deliveries: a server killed (SIGKILL) with deliveries pending'
     const { platformId, apiKey } = await createPlatform(db, 'Durable Payroll');
     const first = await serve();
     const created = await fetch(`${first.url}/v2/webhook_endpoints`, {
-      method: 'POST', headers: { authorization: apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url }),
+      method: 'POST',
+      headers: { authorization: apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url }),
     });
     expect(created.status).toBe(201);
     const endpoint = (await created.json()) as { id: string; secret: string };
@@ -62,12 +70,21 @@ describe('webhook deliveries: a server killed (SIGKILL) with deliveries pending'
     const before: string[] = [];
     for (let i = 0; i < 20; i++) before.push(await recordEvent(db, platformId, 'legal_entity.updated', { id: `le_before_${i}` }));
     // Every delivery has failed once and waits for its retry when the server dies.
-    await waitUntil(async () => {
-      // This test's events only: the installation's first start also announces its catalog release to every platform
-      // (catalog.released), whenever its claim runs.
-      const rows = await db.selectFrom('webhook_deliveries').select('attempts').where('endpoint_id', '=', endpoint.id).where('event_id', 'in', before).execute();
-      return rows.length === before.length && rows.every((r) => r.attempts >= 1);
-    }, 'a failed first attempt of every delivery', { timeoutMs: 120_000, intervalMs: 100 });
+    await waitUntil(
+      async () => {
+        // This test's events only: the installation's first start also announces its catalog release to every platform
+        // (catalog.released), whenever its claim runs.
+        const rows = await db
+          .selectFrom('webhook_deliveries')
+          .select('attempts')
+          .where('endpoint_id', '=', endpoint.id)
+          .where('event_id', 'in', before)
+          .execute();
+        return rows.length === before.length && rows.every((r) => r.attempts >= 1);
+      },
+      'a failed first attempt of every delivery',
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
     first.child.kill('SIGKILL');
     await first.exited;
 
@@ -78,14 +95,29 @@ describe('webhook deliveries: a server killed (SIGKILL) with deliveries pending'
 
     const second = await serve();
     const everyEvent = [...before, ...after];
-    await waitUntil(() => {
-      const accepted = new Set(receiver.received.filter((r) => r.answeredWith === 'ok' && r.verified.ok).map((r) => r.headers['webhook-id']));
-      return everyEvent.every((id) => accepted.has(id));
-    }, 'every event to arrive, verified, and be accepted', { timeoutMs: 300_000, intervalMs: 200 });
-    const rows = await waitUntil(async () => {
-      const found = await db.selectFrom('webhook_deliveries').select(['event_id', 'status']).where('endpoint_id', '=', endpoint.id).where('event_id', 'in', everyEvent).execute();
-      return found.length === everyEvent.length && found.every((r) => r.status === 'succeeded') && found;
-    }, 'every delivery recorded as succeeded', { timeoutMs: 120_000, intervalMs: 200 });
+    await waitUntil(
+      () => {
+        const accepted = new Set(
+          receiver.received.filter((r) => r.answeredWith === 'ok' && r.verified.ok).map((r) => r.headers['webhook-id']),
+        );
+        return everyEvent.every((id) => accepted.has(id));
+      },
+      'every event to arrive, verified, and be accepted',
+      { timeoutMs: 300_000, intervalMs: 200 },
+    );
+    const rows = await waitUntil(
+      async () => {
+        const found = await db
+          .selectFrom('webhook_deliveries')
+          .select(['event_id', 'status'])
+          .where('endpoint_id', '=', endpoint.id)
+          .where('event_id', 'in', everyEvent)
+          .execute();
+        return found.length === everyEvent.length && found.every((r) => r.status === 'succeeded') && found;
+      },
+      'every delivery recorded as succeeded',
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
     expect(rows.map((r) => r.event_id).sort()).toEqual([...everyEvent].sort());
     expect(receiver.received.every((r) => r.verified.ok)).toBe(true);
     second.child.kill('SIGTERM');

@@ -18,22 +18,35 @@ describe('webhook deliveries: delivered and listed', { timeout: 180_000 }, () =>
   afterAll(() => f.close());
 
   const eventsOfPlatform = () =>
-    f.t.db.selectFrom('events').select(['id', 'type', 'created_at', 'legal_entity_id', 'data']).where('platform_id', '=', f.platform.platformId).orderBy('seq').execute();
+    f.t.db
+      .selectFrom('events')
+      .select(['id', 'type', 'created_at', 'legal_entity_id', 'data'])
+      .where('platform_id', '=', f.platform.platformId)
+      .orderBy('seq')
+      .execute();
 
-  it('delivers every event of a signup, each verified, with the event\'s id as webhook-id', async () => {
+  it("delivers every event of a signup, each verified, with the event's id as webhook-id", async () => {
     const { entityId } = await signupWithToken(f.t.app, f.platform.apiKey);
     const events = await eventsOfPlatform();
     expect(events.length).toBeGreaterThan(0);
-    await waitUntil(() => {
-      const arrived = new Set(f.receiver.verified().map((p) => p.id));
-      return events.every((e) => arrived.has(e.id));
-    }, 'every event of the signup at the receiver', { timeoutMs: 90_000, intervalMs: 100 });
+    await waitUntil(
+      () => {
+        const arrived = new Set(f.receiver.verified().map((p) => p.id));
+        return events.every((e) => arrived.has(e.id));
+      },
+      'every event of the signup at the receiver',
+      { timeoutMs: 90_000, intervalMs: 100 },
+    );
 
     expect(f.receiver.received.every((r) => r.verified.ok)).toBe(true);
     for (const event of events) {
       const request = f.receiver.received.find((r) => r.headers['webhook-id'] === event.id)!;
       expect(JSON.parse(request.body)).toEqual({
-        id: event.id, type: event.type, created_at: event.created_at.toISOString(), legal_entity_id: event.legal_entity_id, data: event.data,
+        id: event.id,
+        type: event.type,
+        created_at: event.created_at.toISOString(),
+        legal_entity_id: event.legal_entity_id,
+        data: event.data,
       });
       expect(request.headers['user-agent']).toBe('Statehouse-Webhooks/1');
       expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(300);
@@ -45,7 +58,16 @@ describe('webhook deliveries: delivered and listed', { timeout: 180_000 }, () =>
     // The receiver has answered; the attempt is recorded right after.
     const detail = await f.waitForDelivery(endpointId, newest!.event_id, (d) => d.status === 'succeeded', 'the attempt recorded');
     expect(detail).toMatchObject({ endpoint_id: endpointId, status: 'succeeded', attempt_count: 1, next_attempt_at: null });
-    expect(detail.attempts).toEqual([{ attempted_at: detail.last_attempt_at, trigger: 'automatic', status_code: 204, error: null, latency_ms: expect.any(Number), response_excerpt: null }]);
+    expect(detail.attempts).toEqual([
+      {
+        attempted_at: detail.last_attempt_at,
+        trigger: 'automatic',
+        status_code: 204,
+        error: null,
+        latency_ms: expect.any(Number),
+        response_excerpt: null,
+      },
+    ]);
   });
 
   it('lists deliveries newest first, page by page through X-Next-Page, without gaps or repeats', async () => {
@@ -75,8 +97,11 @@ describe('webhook deliveries: delivered and listed', { timeout: 180_000 }, () =>
     expect((await f.deliveries(endpointId, '?status=succeeded')).length).toBe(total);
   });
 
-  it('refuses a bad cursor or status (422) and hides other platforms\' endpoints and deliveries (404)', async () => {
-    const badCursor = await f.t.app.inject({ url: `/v2/webhook_endpoints/${endpointId}/deliveries?starting_after=whd_nope`, headers: f.key });
+  it("refuses a bad cursor or status (422) and hides other platforms' endpoints and deliveries (404)", async () => {
+    const badCursor = await f.t.app.inject({
+      url: `/v2/webhook_endpoints/${endpointId}/deliveries?starting_after=whd_nope`,
+      headers: f.key,
+    });
     expect(badCursor.statusCode).toBe(422);
     expect(badCursor.json().detail[0]).toMatchObject({ loc: ['query', 'starting_after'] });
     const badStatus = await f.t.app.inject({ url: `/v2/webhook_endpoints/${endpointId}/deliveries?status=lost`, headers: f.key });

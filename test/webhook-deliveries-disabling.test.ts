@@ -20,7 +20,9 @@ describe('webhook deliveries: an endpoint that keeps failing is disabled', { tim
   it('disables it with the reason, stops attempting, and refuses redelivery', async () => {
     const { id: endpointId } = await f.addEndpoint({ event_types: ['legal_entity.updated'] });
     const events = [await recordEvent(f.t.db, f.platform.platformId), await recordEvent(f.t.db, f.platform.platformId)];
-    const failed = await Promise.all(events.map((eventId) => f.waitForDelivery(endpointId, eventId, (d) => d.status === 'failed', 'the delivery to fail')));
+    const failed = await Promise.all(
+      events.map((eventId) => f.waitForDelivery(endpointId, eventId, (d) => d.status === 'failed', 'the delivery to fail')),
+    );
 
     const endpoint = json(await f.t.app.inject({ url: `/v2/webhook_endpoints/${endpointId}`, headers: f.key }));
     expect(endpoint.status).toBe('disabled');
@@ -40,7 +42,11 @@ describe('webhook deliveries: an endpoint that keeps failing is disabled', { tim
     expect((await f.deliveries(endpointId)).map((d) => d.event_id).sort()).toEqual([...events].sort());
 
     // Redelivery to a disabled endpoint is a conflict.
-    const refused = await f.t.app.inject({ method: 'POST', url: `/v2/webhook_endpoints/${endpointId}/deliveries/${failed[0]!.id}/redeliver`, headers: f.key });
+    const refused = await f.t.app.inject({
+      method: 'POST',
+      url: `/v2/webhook_endpoints/${endpointId}/deliveries/${failed[0]!.id}/redeliver`,
+      headers: f.key,
+    });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().detail).toMatch(/disabled/);
   });

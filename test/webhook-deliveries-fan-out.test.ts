@@ -22,8 +22,9 @@ describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
   const record = (db: TestApp['db'], marker: string) =>
     events.record(db, { type: 'legal_entity.updated', platformId, legalEntityId: null, data: { object: { id: marker } } });
   const eventIdOf = async (marker: string) =>
-    (await t.db.selectFrom('events').select(['id', 'data']).where('platform_id', '=', platformId).execute())
-      .find((e) => (e.data as { object: { id: string } }).object.id === marker)!.id;
+    (await t.db.selectFrom('events').select(['id', 'data']).where('platform_id', '=', platformId).execute()).find(
+      (e) => (e.data as { object: { id: string } }).object.id === marker,
+    )!.id;
   const deliveredEvents = async () =>
     (await t.db.selectFrom('webhook_deliveries').select('event_id').where('endpoint_id', '=', endpointId).execute()).map((d) => d.event_id);
 
@@ -34,9 +35,15 @@ describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
    */
   async function runUntil(events: number, first: { events: number; deliveries: number }[] = []) {
     const total = { events: 0, deliveries: 0 };
-    const add = (r: { events: number; deliveries: number }) => { total.events += r.events; total.deliveries += r.deliveries; };
+    const add = (r: { events: number; deliveries: number }) => {
+      total.events += r.events;
+      total.deliveries += r.deliveries;
+    };
     first.forEach(add);
-    await waitUntil(async () => total.events >= events || (add(await t.app.services.webhookDeliveries.fanOut.run()), total.events >= events), `${events} events fanned out`);
+    await waitUntil(
+      async () => total.events >= events || (add(await t.app.services.webhookDeliveries.fanOut.run()), total.events >= events),
+      `${events} events fanned out`,
+    );
     return total;
   }
 
@@ -44,7 +51,12 @@ describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
     t = await createTestApp({ webhooks: TEST_WEBHOOKS }, undefined, { jobs });
     const platform = await createPlatform(t.db);
     platformId = platform.platformId;
-    const res = await t.app.inject({ method: 'POST', url: '/v2/webhook_endpoints', headers: { authorization: platform.apiKey }, payload: { url: 'http://127.0.0.1:9/hooks' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/webhook_endpoints',
+      headers: { authorization: platform.apiKey },
+      payload: { url: 'http://127.0.0.1:9/hooks' },
+    });
     expect(res.statusCode).toBe(201);
     endpointId = res.json().id;
   });
@@ -61,9 +73,16 @@ describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
     });
     expect(await runUntil(2)).toEqual({ events: 2, deliveries: 2 });
     const [early, late] = [await eventIdOf('early'), await eventIdOf('late')];
-    const delivered = await t.db.selectFrom('webhook_deliveries').select(['id', 'event_id']).where('endpoint_id', '=', endpointId).execute();
+    const delivered = await t.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'event_id'])
+      .where('endpoint_id', '=', endpointId)
+      .execute();
     const byEvent = new Map(delivered.map((d) => [d.event_id, d.id]));
-    expect(sent.map((s) => s.data)).toEqual([{ deliveryId: byEvent.get(early), attempt: 1 }, { deliveryId: byEvent.get(late), attempt: 1 }]);
+    expect(sent.map((s) => s.data)).toEqual([
+      { deliveryId: byEvent.get(early), attempt: 1 },
+      { deliveryId: byEvent.get(late), attempt: 1 },
+    ]);
     expect(sent.every((s) => s.name === 'webhooks.deliver')).toBe(true);
     expect(await fanOut.run()).toEqual({ events: 0, deliveries: 0 });
   });
@@ -72,7 +91,11 @@ describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
     sent.length = 0;
     const markers = Array.from({ length: 1_234 }, (_, i) => `le_bulk_${i}`);
     await t.db.transaction().execute((trx) =>
-      events.record(trx, markers.map((id) => ({ type: 'legal_entity.updated' as const, platformId, legalEntityId: null, data: { object: { id } } }))));
+      events.record(
+        trx,
+        markers.map((id) => ({ type: 'legal_entity.updated' as const, platformId, legalEntityId: null, data: { object: { id } } })),
+      ),
+    );
     const fanOut = t.app.services.webhookDeliveries.fanOut;
     const total = await runUntil(1_234, await Promise.all([fanOut.run(), fanOut.run(), fanOut.run()]));
     expect(total).toEqual({ events: 1_234, deliveries: 1_234 });
@@ -83,10 +106,19 @@ describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
     expect(new Set(sent.map((s) => s.data.deliveryId)).size).toBe(1_234);
   });
 
-  it('delivers nothing to another platform\'s endpoint', async () => {
+  it("delivers nothing to another platform's endpoint", async () => {
     const other = await createPlatform(t.db, 'Other Payroll');
     const before = (await deliveredEvents()).length;
-    await t.db.transaction().execute((trx) => events.record(trx, { type: 'legal_entity.updated', platformId: other.platformId, legalEntityId: null, data: { object: { id: 'le_other' } } }));
+    await t.db
+      .transaction()
+      .execute((trx) =>
+        events.record(trx, {
+          type: 'legal_entity.updated',
+          platformId: other.platformId,
+          legalEntityId: null,
+          data: { object: { id: 'le_other' } },
+        }),
+      );
     expect(await runUntil(1)).toEqual({ events: 1, deliveries: 0 });
     expect(await deliveredEvents()).toHaveLength(before);
   });

@@ -22,7 +22,13 @@ describe('webhook deliveries: no delivery to a forbidden address without the all
     f = await startWebhooksFixture({}, t);
     const db = createDb(t.url, 3);
     const queue = await startJobQueue(t.url, () => {});
-    const app = await buildApp({ config: { ...t.config, webhooks: { ...TEST_WEBHOOKS, allowPrivate: false, maxAttempts: 1 } }, db, logger: false, vaultKeys: [TEST_VAULT_KEY], jobs: queue });
+    const app = await buildApp({
+      config: { ...t.config, webhooks: { ...TEST_WEBHOOKS, allowPrivate: false, maxAttempts: 1 } },
+      db,
+      logger: false,
+      vaultKeys: [TEST_VAULT_KEY],
+      jobs: queue,
+    });
     await queue.work(app.services.jobDefinitions);
     strict = { app, db, queue, stopFanOut: app.services.webhookDeliveries.startFanOut(() => {}) };
   });
@@ -35,7 +41,7 @@ describe('webhook deliveries: no delivery to a forbidden address without the all
     await t.close();
   });
 
-  it('records the guard\'s refusal and never reaches the receiver', async () => {
+  it("records the guard's refusal and never reaches the receiver", async () => {
     const { id: endpointId } = await f.addEndpoint();
     const eventId = await recordEvent(t.db, f.platform.platformId);
     const failed = await f.waitForDelivery(endpointId, eventId, (d) => d.status === 'failed', 'the refused attempt');

@@ -37,7 +37,13 @@ describe('webhook deliveries: failed attempts are recorded and retried', { timeo
     expect(delivery.attempt_count).toBe(5);
     expect(delivery.next_attempt_at).toBeNull();
     const attempts = delivery.attempts!;
-    expect(attempts.map((a) => [a.trigger, a.status_code])).toEqual([['automatic', 500], ['automatic', null], ['automatic', null], ['automatic', 302], ['automatic', 204]]);
+    expect(attempts.map((a) => [a.trigger, a.status_code])).toEqual([
+      ['automatic', 500],
+      ['automatic', null],
+      ['automatic', null],
+      ['automatic', 302],
+      ['automatic', 204],
+    ]);
     expect(attempts[0]).toMatchObject({ error: 'HTTP 500', response_excerpt: 'database on fire' });
     expect(attempts[1]!.error).toBe('timed out after 1500 ms');
     expect(attempts[1]!.latency_ms).toBeGreaterThanOrEqual(1400);
@@ -62,10 +68,18 @@ describe('webhook deliveries: failed attempts are recorded and retried', { timeo
   it('fails the delivery when every attempt fails, and a manual redelivery then succeeds', async () => {
     const eventId = await recordEventScripted(Array.from({ length: 5 }, () => ({ kind: 'error' as const, status: 503, body: 'down' })));
     // While attempts remain (the last ones are seconds apart) a redelivery is refused.
-    const pending = await f.waitForDelivery(endpointId, eventId, (d) => d.status === 'pending' && d.attempt_count >= 1, 'a first failed attempt');
+    const pending = await f.waitForDelivery(
+      endpointId,
+      eventId,
+      (d) => d.status === 'pending' && d.attempt_count >= 1,
+      'a first failed attempt',
+    );
     const refused = await redeliver(pending.id);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ message: 'Conflict', detail: expect.stringMatching(/^The delivery is still being attempted \(next attempt at /) });
+    expect(refused.json()).toEqual({
+      message: 'Conflict',
+      detail: expect.stringMatching(/^The delivery is still being attempted \(next attempt at /),
+    });
     const failed = await f.waitForDelivery(endpointId, eventId, (d) => d.status === 'failed', 'attempts to run out');
     expect(failed.attempt_count).toBe(5);
     expect(failed.attempts!.every((a) => a.status_code === 503 && a.trigger === 'automatic')).toBe(true);

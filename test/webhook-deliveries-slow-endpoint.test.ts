@@ -32,8 +32,11 @@ describe('webhook deliveries: a hanging endpoint blocks neither other endpoints 
     const eventIds: string[] = [];
     for (let n = 0; n < 12; n++) eventIds.push(await recordEvent(f.t.db, f.platform.platformId, 'legal_entity.updated', { id: `le_${n}` }));
 
-    await waitUntil(() => eventIds.every((id) => fast.received.some((r) => r.headers['webhook-id'] === id && r.verified.ok)),
-      'every event at the answering endpoint', { timeoutMs: 100_000 });
+    await waitUntil(
+      () => eventIds.every((id) => fast.received.some((r) => r.headers['webhook-id'] === id && r.verified.ok)),
+      'every event at the answering endpoint',
+      { timeoutMs: 100_000 },
+    );
     // The hanging endpoint was being tried all along, and none of its attempts has ended yet.
     expect(f.receiver.received.length).toBeGreaterThan(0);
     const slowDeliveries = await f.deliveries(slow.id, '?limit=250');

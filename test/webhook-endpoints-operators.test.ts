@@ -11,7 +11,12 @@ import { runCli } from './helpers/cli.js';
 
 const RECEIVER = 'https://93.184.216.34/hooks';
 
-interface AuditEvent { action: string; operator: { key_id: string; name: string }; subject: { type: string; id: string }; details: Record<string, unknown> }
+interface AuditEvent {
+  action: string;
+  operator: { key_id: string; name: string };
+  subject: { type: string; id: string };
+  details: Record<string, unknown>;
+}
 
 describe('webhook endpoints for operators: the operator API (audited) and the CLI', () => {
   let t: TestApp;
@@ -43,24 +48,33 @@ describe('webhook endpoints for operators: the operator API (audited) and the CL
   });
   afterAll(() => t.close());
 
-  it('lists every platform\'s endpoints, or one platform\'s, with their platform and failure count', async () => {
+  it("lists every platform's endpoints, or one platform's, with their platform and failure count", async () => {
     const first = await create(a.apiKey);
     const second = await create(b.apiKey);
     const all = json(await t.app.inject({ url: '/operator/v1/webhook_endpoints', headers: op() }));
     expect(all.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining([first.id, second.id]));
     const onlyB = json(await t.app.inject({ url: `/operator/v1/webhook_endpoints?platform_id=${b.platformId}`, headers: op() }));
-    expect(onlyB).toEqual([{ ...second, secret: undefined, platform_id: b.platformId, consecutive_failures: 0 }].map(({ secret: _, ...e }) => e));
+    expect(onlyB).toEqual(
+      [{ ...second, secret: undefined, platform_id: b.platformId, consecutive_failures: 0 }].map(({ secret: _, ...e }) => e),
+    );
     // A platform key is not an operator key.
-    expect((await t.app.inject({ url: '/operator/v1/webhook_endpoints', headers: { authorization: `Bearer ${a.apiKey}` } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/operator/v1/webhook_endpoints', headers: { authorization: `Bearer ${a.apiKey}` } })).statusCode,
+    ).toBe(401);
   });
 
   it('disables with a reason and enables again, each recorded in the audit trail', async () => {
     const endpoint = await create(a.apiKey);
-    const patch = (payload: Record<string, unknown>) => t.app.inject({ method: 'PATCH', url: `/operator/v1/webhook_endpoints/${endpoint.id}`, headers: op(), payload });
+    const patch = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PATCH', url: `/operator/v1/webhook_endpoints/${endpoint.id}`, headers: op(), payload });
 
     const disabled = await patch({ status: 'disabled', reason: 'Receiver answers 500 to everything; platform notified' });
     expect(disabled.statusCode, disabled.body).toBe(200);
-    expect(json(disabled)).toMatchObject({ status: 'disabled', disabled_reason: 'Receiver answers 500 to everything; platform notified', platform_id: a.platformId });
+    expect(json(disabled)).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'Receiver answers 500 to everything; platform notified',
+      platform_id: a.platformId,
+    });
     // The platform sees why.
     const seen = json(await t.app.inject({ url: `/v2/webhook_endpoints/${endpoint.id}`, headers: { authorization: a.apiKey } }));
     expect(seen.disabled_reason).toBe('Receiver answers 500 to everything; platform notified');
@@ -73,10 +87,16 @@ describe('webhook endpoints for operators: the operator API (audited) and the CL
     // Newest first.
     const trail = (await audit()).filter((e) => e.subject.id === endpoint.id);
     expect(trail.map((e) => [e.action, e.subject.type])).toEqual([
-      ['webhook_endpoint.disable', 'webhook_endpoint'], ['webhook_endpoint.enable', 'webhook_endpoint'], ['webhook_endpoint.disable', 'webhook_endpoint'],
+      ['webhook_endpoint.disable', 'webhook_endpoint'],
+      ['webhook_endpoint.enable', 'webhook_endpoint'],
+      ['webhook_endpoint.disable', 'webhook_endpoint'],
     ]);
     for (const e of trail) expect(e.operator).toEqual({ key_id: operatorKeyId, name: 'Grace' });
-    expect(trail[2]!.details).toEqual({ platform_id: a.platformId, previous_status: 'enabled', reason: 'Receiver answers 500 to everything; platform notified' });
+    expect(trail[2]!.details).toEqual({
+      platform_id: a.platformId,
+      previous_status: 'enabled',
+      reason: 'Receiver answers 500 to everything; platform notified',
+    });
     expect(trail[1]!.details).toEqual({ platform_id: a.platformId, previous_status: 'disabled' });
     expect(trail[0]!.details).toEqual({ platform_id: a.platformId, previous_status: 'enabled' });
   });
@@ -84,36 +104,77 @@ describe('webhook endpoints for operators: the operator API (audited) and the CL
   it('refuses bad operator input and unknown endpoints, auditing nothing', async () => {
     const before = (await audit()).length;
     const endpoint = await create(a.apiKey);
-    const bad = await t.app.inject({ method: 'PATCH', url: `/operator/v1/webhook_endpoints/${endpoint.id}`, headers: op(), payload: { status: 'paused' } });
+    const bad = await t.app.inject({
+      method: 'PATCH',
+      url: `/operator/v1/webhook_endpoints/${endpoint.id}`,
+      headers: op(),
+      payload: { status: 'paused' },
+    });
     expect(bad.statusCode).toBe(422);
     expect(json(bad).detail[0]).toMatchObject({ type: 'enum', loc: ['body', 'status'] });
-    const missing = await t.app.inject({ method: 'PATCH', url: '/operator/v1/webhook_endpoints/we_nope', headers: op(), payload: { status: 'disabled' } });
+    const missing = await t.app.inject({
+      method: 'PATCH',
+      url: '/operator/v1/webhook_endpoints/we_nope',
+      headers: op(),
+      payload: { status: 'disabled' },
+    });
     expect(missing.statusCode).toBe(404);
     expect(json(missing)).toEqual({ detail: "Webhook endpoint 'we_nope' not found" });
     expect((await audit()).length).toBe(before);
   });
 
   it('CLI: add prints the secret once (it signs deliveries), list shows it, disable/enable/delete change it', async () => {
-    const added = await cli(['add', a.platformId, 'https://93.184.216.34/cli', '--event-type', 'task.created', '--event-type', 'mail.received', '--description', 'From the CLI']);
+    const added = await cli([
+      'add',
+      a.platformId,
+      'https://93.184.216.34/cli',
+      '--event-type',
+      'task.created',
+      '--event-type',
+      'mail.received',
+      '--description',
+      'From the CLI',
+    ]);
     const lines = added.stdout.trim().split('\n');
     const secret = lines.at(-1)!;
     expect(secret).toMatch(/^whsec_/);
     const id = /Added webhook endpoint (we_\w+)/.exec(added.stdout)![1]!;
 
-    const delivery = createWebhooksModule({ db: t.db, vault: createVault([TEST_VAULT_KEY]), settings: t.config.webhooks, production: false }).endpointsForDelivery;
+    const delivery = createWebhooksModule({
+      db: t.db,
+      vault: createVault([TEST_VAULT_KEY]),
+      settings: t.config.webhooks,
+      production: false,
+    }).endpointsForDelivery;
     const [signing] = await delivery.signingSecrets(t.db, id);
     expect(signing).toBe(secret);
     const signature = new Webhook(secret).sign('msg_1', new Date(), '{}');
-    expect(new Webhook(signing!).verify('{}', { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': signature })).toEqual({});
+    expect(
+      new Webhook(signing!).verify('{}', {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': signature,
+      }),
+    ).toEqual({});
 
     const listed = JSON.parse((await cli(['list', '--platform', a.platformId, '--json'])).stdout);
     const entry = listed.find((e: { id: string }) => e.id === id);
-    expect(entry).toMatchObject({ url: 'https://93.184.216.34/cli', event_types: ['task.created', 'mail.received'], description: 'From the CLI', status: 'enabled' });
+    expect(entry).toMatchObject({
+      url: 'https://93.184.216.34/cli',
+      event_types: ['task.created', 'mail.received'],
+      description: 'From the CLI',
+      status: 'enabled',
+    });
     expect(JSON.stringify(listed)).not.toContain(secret.slice(6));
     expect((await cli(['list'])).stdout).toContain(id);
-    expect(JSON.parse((await cli(['list', '--platform', b.platformId, '--json'])).stdout).map((e: { id: string }) => e.id)).not.toContain(id);
+    expect(JSON.parse((await cli(['list', '--platform', b.platformId, '--json'])).stdout).map((e: { id: string }) => e.id)).not.toContain(
+      id,
+    );
 
-    expect(JSON.parse((await cli(['disable', id, '--reason', 'maintenance window', '--json'])).stdout)).toMatchObject({ status: 'disabled', disabled_reason: 'maintenance window' });
+    expect(JSON.parse((await cli(['disable', id, '--reason', 'maintenance window', '--json'])).stdout)).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'maintenance window',
+    });
     expect((await cli(['enable', id])).stdout).toContain(`Enabled ${id}`);
     expect(await delivery.target(t.db, id)).toMatchObject({ id });
     await cli(['delete', id]);
@@ -122,7 +183,7 @@ describe('webhook endpoints for operators: the operator API (audited) and the CL
     expect(gone.stderr).toContain(`Webhook endpoint '${id}' not found`);
   });
 
-  it('CLI: the API\'s rules hold (destination guard, event types, unknown platform), in the CLI\'s words', async () => {
+  it("CLI: the API's rules hold (destination guard, event types, unknown platform), in the CLI's words", async () => {
     const before = await t.db.selectFrom('webhook_endpoints').select('id').execute();
     const local = await cli(['add', a.platformId, 'http://localhost:8080/hook'], 1);
     expect(local.stderr).toMatch(/<url>: the destination is not allowed: localhost resolves to/);

@@ -10,7 +10,13 @@ import { runCli } from './helpers/cli.js';
 describe('production refuses STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'statehouse-webhooks-production-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-  const safe = { STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_ENV: 'production', NODE_ENV: undefined, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), PUBLIC_BASE_URL: 'https://sh.example.com' };
+  const safe = {
+    STATEHOUSE_DATA_DIR: dataDir,
+    STATEHOUSE_ENV: 'production',
+    NODE_ENV: undefined,
+    STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+    PUBLIC_BASE_URL: 'https://sh.example.com',
+  };
 
   it('statehouse serve stops before opening anything, naming the setting', async () => {
     const result = await runCli(['serve'], { ...safe, STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE: '1' });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatform, createTestApp, json, type TestApp } from './helpers/app.js';
 
-interface Issue { type: string; loc: (string | number)[]; msg: string; input: unknown }
+interface Issue {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input: unknown;
+}
 
 const PUBLIC = 'https://93.184.216.34/hooks';
 
@@ -11,14 +16,26 @@ describe('webhook endpoints: bad input is a 422 in the usual shape, and nothing 
   let permissive: TestApp;
   let apiKey: string;
   const post = (app: TestApp, authorization: string, payload: unknown) =>
-    app.app.inject({ method: 'POST', url: '/v2/webhook_endpoints', headers: { authorization }, payload: payload as Record<string, unknown> });
+    app.app.inject({
+      method: 'POST',
+      url: '/v2/webhook_endpoints',
+      headers: { authorization },
+      payload: payload as Record<string, unknown>,
+    });
   const issues = async (payload: unknown, app = t, key = apiKey): Promise<Issue[]> => {
     const res = await post(app, key, payload);
     expect(res.statusCode, res.body).toBe(422);
     return json(res).detail;
   };
   const endpointCount = async (app: TestApp) =>
-    Number((await app.db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await app.db
+          .selectFrom('webhook_endpoints')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     [t, production, permissive] = await Promise.all([
@@ -33,13 +50,15 @@ describe('webhook endpoints: bad input is a 422 in the usual shape, and nothing 
   });
   afterAll(() => Promise.all([t?.close(), production?.close(), permissive?.close()]));
 
-  it('refuses what is not an http(s) URL with pydantic\'s URL errors', async () => {
+  it("refuses what is not an http(s) URL with pydantic's URL errors", async () => {
     expect(await issues({ url: 'ftp://93.184.216.34/x' })).toMatchObject([{ type: 'url_scheme', loc: ['body', 'url'] }]);
     expect(await issues({ url: 'not a url' })).toMatchObject([{ type: 'url_parsing', loc: ['body', 'url'] }]);
     expect(await issues({ url: '' })).toMatchObject([{ type: 'url_parsing', loc: ['body', 'url'] }]);
     expect(await issues({})).toMatchObject([{ type: 'missing', loc: ['body', 'url'] }]);
     expect(await issues({ url: 42 })).toMatchObject([{ type: 'url_type', loc: ['body', 'url'] }]);
-    expect(await issues({ url: `https://93.184.216.34/${'a'.repeat(2100)}` })).toMatchObject([{ type: 'url_too_long', loc: ['body', 'url'] }]);
+    expect(await issues({ url: `https://93.184.216.34/${'a'.repeat(2100)}` })).toMatchObject([
+      { type: 'url_too_long', loc: ['body', 'url'] },
+    ]);
   });
 
   it('refuses credentials and fragments in the URL, saying why', async () => {
@@ -57,13 +76,17 @@ describe('webhook endpoints: bad input is a 422 in the usual shape, and nothing 
     expect(empty).toMatchObject({ type: 'value_error', loc: ['body', 'event_types'], input: [] });
     expect(empty!.msg).toContain('at least one event type');
     expect(await issues({ url: PUBLIC, event_types: 'task.created' })).toMatchObject([{ type: 'list_type', loc: ['body', 'event_types'] }]);
-    expect(await issues({ url: PUBLIC, event_types: Array(101).fill('task.created') })).toMatchObject([{ type: 'too_long', loc: ['body', 'event_types'] }]);
+    expect(await issues({ url: PUBLIC, event_types: Array(101).fill('task.created') })).toMatchObject([
+      { type: 'too_long', loc: ['body', 'event_types'] },
+    ]);
   });
 
   it('refuses an over-long description and reports every field together', async () => {
     const all = await issues({ url: 'ftp://x', event_types: ['nope'], description: 'd'.repeat(501) });
     expect(all.map((i) => [i.type, i.loc])).toEqual([
-      ['url_scheme', ['body', 'url']], ['enum', ['body', 'event_types', 0]], ['string_too_long', ['body', 'description']],
+      ['url_scheme', ['body', 'url']],
+      ['enum', ['body', 'event_types', 0]],
+      ['string_too_long', ['body', 'description']],
     ]);
   });
 
@@ -92,7 +115,8 @@ describe('webhook endpoints: bad input is a 422 in the usual shape, and nothing 
   it('PATCH checks a new URL and event types the same way; a refused change leaves the endpoint as it was', async () => {
     const created = await post(t, apiKey, { url: PUBLIC, event_types: ['mail.received'] });
     const id = json(created).id;
-    const patch = (payload: Record<string, unknown>) => t.app.inject({ method: 'PATCH', url: `/v2/webhook_endpoints/${id}`, headers: { authorization: apiKey }, payload });
+    const patch = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PATCH', url: `/v2/webhook_endpoints/${id}`, headers: { authorization: apiKey }, payload });
     const refused = await patch({ url: 'http://localhost/hook', event_types: ['task.created'] });
     expect(refused.statusCode).toBe(422);
     expect(json(refused).detail[0]).toMatchObject({ loc: ['body', 'url'] });
@@ -104,8 +128,16 @@ describe('webhook endpoints: bad input is a 422 in the usual shape, and nothing 
 
   it('rotation refuses an overlap that is negative, fractional or longer than 30 days', async () => {
     const id = json(await post(t, apiKey, { url: PUBLIC })).id;
-    const rotate = (payload: unknown) => t.app.inject({ method: 'POST', url: `/v2/webhook_endpoints/${id}/secret/rotate`, headers: { authorization: apiKey }, payload: payload as Record<string, unknown> });
-    expect(json(await rotate({ expire_previous_after_seconds: -1 })).detail).toMatchObject([{ type: 'greater_than_equal', loc: ['body', 'expire_previous_after_seconds'] }]);
+    const rotate = (payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v2/webhook_endpoints/${id}/secret/rotate`,
+        headers: { authorization: apiKey },
+        payload: payload as Record<string, unknown>,
+      });
+    expect(json(await rotate({ expire_previous_after_seconds: -1 })).detail).toMatchObject([
+      { type: 'greater_than_equal', loc: ['body', 'expire_previous_after_seconds'] },
+    ]);
     expect(json(await rotate({ expire_previous_after_seconds: 1.5 })).detail).toMatchObject([{ type: 'int_from_float' }]);
     expect(json(await rotate({ expire_previous_after_seconds: 30 * 86_400 + 1 })).detail).toMatchObject([{ type: 'less_than_equal' }]);
     const secrets = await t.db.selectFrom('webhook_endpoint_secrets').select('expires_at').where('endpoint_id', '=', id).execute();
@@ -122,8 +154,12 @@ describe('webhook endpoints: bad input is a 422 in the usual shape, and nothing 
   it('none of the refused requests wrote an endpoint or a secret', async () => {
     const ids = (await t.db.selectFrom('webhook_endpoints').select('url').execute()).map((r) => r.url);
     expect(ids.every((url) => url === PUBLIC)).toBe(true);
-    const orphans = await t.db.selectFrom('webhook_endpoint_secrets').leftJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_endpoint_secrets.endpoint_id')
-      .select('webhook_endpoint_secrets.id').where('webhook_endpoints.url', '!=', PUBLIC).execute();
+    const orphans = await t.db
+      .selectFrom('webhook_endpoint_secrets')
+      .leftJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_endpoint_secrets.endpoint_id')
+      .select('webhook_endpoint_secrets.id')
+      .where('webhook_endpoints.url', '!=', PUBLIC)
+      .execute();
     expect(orphans).toEqual([]);
   });
 

@@ -9,7 +9,13 @@ import { connectPayroll, finishSignup, openLink } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';
 import { startWebhooksFixture, TEST_WEBHOOKS } from './helpers/webhook-deliveries.js';
 
-interface ListedEvent { id: string; type: string; created_at: string; legal_entity_id: string | null; data: { object: Record<string, unknown>; changed?: string[] } }
+interface ListedEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  legal_entity_id: string | null;
+  data: { object: Record<string, unknown>; changed?: string[] };
+}
 
 /**
  * The whole chain, through the public interface only: real API flows of one platform (signup, a profile change,
@@ -23,7 +29,9 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
   let t: TestApp;
   let f: Awaited<ReturnType<typeof startWebhooksFixture>>;
   beforeAll(async () => {
-    t = await createTestApp({ automations: TEST_AUTOMATIONS, webhooks: TEST_WEBHOOKS, sandboxConnectorStepMs: 0 }, undefined, { jobs: true });
+    t = await createTestApp({ automations: TEST_AUTOMATIONS, webhooks: TEST_WEBHOOKS, sandboxConnectorStepMs: 0 }, undefined, {
+      jobs: true,
+    });
     f = await startWebhooksFixture({}, t);
     await f.addEndpoint();
   });
@@ -54,18 +62,36 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
 
   /** A C corporation incorporated in Delaware, signed up through the API, with its token. */
   async function signup(overrides: Record<string, unknown> = {}) {
-    const entityId = json(await inject('POST /v2/signup', { method: 'POST', url: '/v2/signup', headers: f.key, payload: { ...VALID_SIGNUP_V2, ...overrides } })).legal_entity_id as string;
-    const token = json(await inject('POST /accounts/auth', { method: 'POST', url: '/accounts/auth', headers: f.key, payload: { legal_entity_id: entityId } })).access_token as string;
+    const entityId = json(
+      await inject('POST /v2/signup', { method: 'POST', url: '/v2/signup', headers: f.key, payload: { ...VALID_SIGNUP_V2, ...overrides } }),
+    ).legal_entity_id as string;
+    const token = json(
+      await inject('POST /accounts/auth', {
+        method: 'POST',
+        url: '/accounts/auth',
+        headers: f.key,
+        payload: { legal_entity_id: entityId },
+      }),
+    ).access_token as string;
     return { entityId, token, auth: bearer(token) };
   }
 
   it('drives every kind of change and delivers every event type, verified, with the ids GET /v2/events lists', async () => {
     // Signup through the API (task.created), a profile change through a hosted signup link (legal_entity.updated), completed by the owner.
     const owner = await signup();
-    const session = json(await inject('POST /v2/signup/sessions (profile change)', {
-      method: 'POST', url: '/v2/signup/sessions', headers: f.key,
-      payload: { legal_entity_id: owner.entityId, business_name: 'Renamed Widgets Inc', user_email: 'founder@example.com', callback_url: 'https://platform.example/done' },
-    }));
+    const session = json(
+      await inject('POST /v2/signup/sessions (profile change)', {
+        method: 'POST',
+        url: '/v2/signup/sessions',
+        headers: f.key,
+        payload: {
+          legal_entity_id: owner.entityId,
+          business_name: 'Renamed Widgets Inc',
+          user_email: 'founder@example.com',
+          callback_url: 'https://platform.example/done',
+        },
+      }),
+    );
     // The owner completes the hosted signup (legal_entity.signup_completed).
     expect((await finishSignup(t.app, session.url)).statusCode).toBe(303);
 
@@ -75,11 +101,22 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
 
     // A task's status and a question's answer (task.updated).
     const tasks = json<{ id: string; type: string; source: { requirement_id?: string; question_id?: string } }[]>(
-      await inject('GET /v2/tasks', { url: '/v2/tasks?page_size=500', headers: owner.auth }));
+      await inject('GET /v2/tasks', { url: '/v2/tasks?page_size=500', headers: owner.auth }),
+    );
     const todo = tasks.find((x) => x.source.requirement_id && x.source.requirement_id !== EDD)!;
-    await inject('PATCH /v2/tasks/{id}', { method: 'PATCH', url: `/v2/tasks/${todo.id}`, headers: owner.auth, payload: { status: 'done' } });
+    await inject('PATCH /v2/tasks/{id}', {
+      method: 'PATCH',
+      url: `/v2/tasks/${todo.id}`,
+      headers: owner.auth,
+      payload: { status: 'done' },
+    });
     const question = tasks.find((x) => x.source.question_id === 'has-employees')!;
-    await inject('PATCH /v2/tasks/questions/{id}', { method: 'PATCH', url: `/v2/tasks/questions/${question.id}`, headers: owner.auth, payload: { answer: true } });
+    await inject('PATCH /v2/tasks/questions/{id}', {
+      method: 'PATCH',
+      url: `/v2/tasks/questions/${question.id}`,
+      headers: owner.auth,
+      payload: { answer: true },
+    });
 
     // A sandbox automation to completion (automation.status_changed, agency_account.created, login.created, mail.received: its confirmation).
     const calls = entityCalls(t, owner.token);
@@ -89,14 +126,26 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
     const accountId = done.outputs!.agency_account_id!;
 
     // A connection of the automation's account through the sandbox connector (connection.status_changed, agency_account.updated: its details).
-    const connect = json(await inject('POST /accounts/connect', {
-      method: 'POST', url: '/accounts/connect', headers: owner.auth, payload: { legal_entity_id: owner.entityId, agency_account_id: accountId },
-    }));
+    const connect = json(
+      await inject('POST /accounts/connect', {
+        method: 'POST',
+        url: '/accounts/connect',
+        headers: owner.auth,
+        payload: { legal_entity_id: owner.entityId, agency_account_id: accountId },
+      }),
+    );
     const browser = (await openLink(t.app, connect.connect_url)).browser!;
     await browser.get(`/hosted/connections/${connect.connection.id}`);
-    expect((await browser.post(`/hosted/connections/${connect.connection.id}`, { username: USERNAME, password: PASSWORD })).statusCode).toBe(303);
-    await waitUntil(async () => json(await inject('GET connection', { url: `/accounts/connections/${connect.connection.id}`, headers: owner.auth })).status === 'connected',
-      'the sandbox connector to connect', { timeoutMs: 90_000, intervalMs: 100 });
+    expect(
+      (await browser.post(`/hosted/connections/${connect.connection.id}`, { username: USERNAME, password: PASSWORD })).statusCode,
+    ).toBe(303);
+    await waitUntil(
+      async () =>
+        json(await inject('GET connection', { url: `/accounts/connections/${connect.connection.id}`, headers: owner.auth })).status ===
+        'connected',
+      'the sandbox connector to connect',
+      { timeoutMs: 90_000, intervalMs: 100 },
+    );
 
     // Payroll connected and disconnected (payroll.connected, payroll.disconnected).
     await connectPayroll(t.app, f.platform.apiKey, owner.entityId);
@@ -107,16 +156,25 @@ describe('webhooks: every event type reaches a verifying receiver', { timeout: 3
     expect((await acknowledge(t.app, ackLink, 'Ana Lopez')).statusCode).toBe(303);
 
     // No more employees in California: re-planning deletes its untouched employer tasks (task.deleted).
-    await inject('PUT /v2/regions/CA (no employees)', { method: 'PUT', url: '/v2/regions/CA', headers: owner.auth, payload: { employee_count: 0 } });
+    await inject('PUT /v2/regions/CA (no employees)', {
+      method: 'PUT',
+      url: '/v2/regions/CA',
+      headers: owner.auth,
+      payload: { employee_count: 0 },
+    });
 
     // Every event the flows recorded arrives, each request verified; GET /v2/events lists exactly those ids.
     let listed: ListedEvent[] = [];
-    await waitUntil(async () => {
-      listed = await listedEvents();
-      const arrived = new Set(f.receiver.verified().map((p) => p.id));
-      const types = new Set(listed.map((e) => e.type));
-      return EVENT_TYPES.every((type) => types.has(type)) && listed.every((e) => arrived.has(e.id)) && arrived.size === listed.length;
-    }, 'every listed event at the receiver', { timeoutMs: 120_000, intervalMs: 200 }).catch((error: Error) => {
+    await waitUntil(
+      async () => {
+        listed = await listedEvents();
+        const arrived = new Set(f.receiver.verified().map((p) => p.id));
+        const types = new Set(listed.map((e) => e.type));
+        return EVENT_TYPES.every((type) => types.has(type)) && listed.every((e) => arrived.has(e.id)) && arrived.size === listed.length;
+      },
+      'every listed event at the receiver',
+      { timeoutMs: 120_000, intervalMs: 200 },
+    ).catch((error: Error) => {
       const seen = new Set(f.receiver.verified().map((p) => p.type));
       throw new Error(`${error.message}; types not received: ${EVENT_TYPES.filter((type) => !seen.has(type)).join(', ')}`);
     });

@@ -7,14 +7,38 @@ import { catalogExplain, catalogList } from './catalog-command.js';
 const catalog = loadCatalog();
 
 const task = (over: Partial<PlannedTask>): PlannedTask => ({
-  kind: 'requirement', definitionId: 'x', regionCode: 'DE', periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null,
-  dueDateBasis: null, criteriaMet: [], blockedBy: [], ...over,
+  kind: 'requirement',
+  definitionId: 'x',
+  regionCode: 'DE',
+  periodKey: 'once',
+  periodStartDate: null,
+  periodEndDate: null,
+  dueDate: null,
+  dueDateBasis: null,
+  criteriaMet: [],
+  blockedBy: [],
+  ...over,
 });
 
 const planned: PlannedTask[] = [
   task({ definitionId: 'de-registered-agent' }),
-  task({ definitionId: 'ny-biennial-statement', regionCode: 'NY', periodKey: '2027-04-30', dueDate: '2027-04-30', dueDateBasis: { rule: 'Due the last day of the anniversary month of registration, every two years counted from the registration year', exact: false, questionId: 'registration-date' } }),
-  task({ definitionId: 'de-annual-franchise-tax-report-corporation', periodKey: '2027-03-01', dueDate: '2027-03-01', dueDateBasis: { rule: 'Due March 1 every year, from the year after registration', exact: true, questionId: null } }),
+  task({
+    definitionId: 'ny-biennial-statement',
+    regionCode: 'NY',
+    periodKey: '2027-04-30',
+    dueDate: '2027-04-30',
+    dueDateBasis: {
+      rule: 'Due the last day of the anniversary month of registration, every two years counted from the registration year',
+      exact: false,
+      questionId: 'registration-date',
+    },
+  }),
+  task({
+    definitionId: 'de-annual-franchise-tax-report-corporation',
+    periodKey: '2027-03-01',
+    dueDate: '2027-03-01',
+    dueDateBasis: { rule: 'Due March 1 every year, from the year after registration', exact: true, questionId: null },
+  }),
 ];
 
 describe('catalog explain (output)', () => {
@@ -25,7 +49,11 @@ describe('catalog explain (output)', () => {
   });
   const run = async (json: boolean) => {
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (writes.push(String(chunk)), true));
-    await catalogExplain({ explain: async () => ({ regions: [], planned, plannedWith: { revision: 3, release: '2026.11.28-1' } }) }, 'le_1', json);
+    await catalogExplain(
+      { explain: async () => ({ regions: [], planned, plannedWith: { revision: 3, release: '2026.11.28-1' } }) },
+      'le_1',
+      json,
+    );
     return writes.join('');
   };
 
@@ -48,7 +76,11 @@ describe('catalog explain (output)', () => {
 
   it('--json: the planned tasks with their due-date basis', async () => {
     const out = JSON.parse(await run(true));
-    expect(out.planned[1].dueDateBasis).toEqual({ rule: expect.stringContaining('every two years'), exact: false, questionId: 'registration-date' });
+    expect(out.planned[1].dueDateBasis).toEqual({
+      rule: expect.stringContaining('every two years'),
+      exact: false,
+      questionId: 'registration-date',
+    });
   });
 });
 

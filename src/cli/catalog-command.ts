@@ -16,8 +16,23 @@ export function catalogList(region: string | undefined, json: boolean) {
   groups.push({ code: 'US', agencies: catalog.federal.agencies, requirements: catalog.federal.requirements });
   const rows = groups
     .filter((r) => !code || r.code === code)
-    .flatMap((r) => r.requirements.map((d) => ({ region: r.code, id: d.id, family: d.family, title: d.title, agency: r.agencies.get(d.agency)!.name, confidence: d.confidence })));
-  print(json, rows, rows.map((r) => `${r.region}  ${r.id.padEnd(52)} ${r.family.padEnd(24)} ${r.title}${r.confidence === 'uncertain' ? '  (uncertain)' : ''}`).join('\n'));
+    .flatMap((r) =>
+      r.requirements.map((d) => ({
+        region: r.code,
+        id: d.id,
+        family: d.family,
+        title: d.title,
+        agency: r.agencies.get(d.agency)!.name,
+        confidence: d.confidence,
+      })),
+    );
+  print(
+    json,
+    rows,
+    rows
+      .map((r) => `${r.region}  ${r.id.padEnd(52)} ${r.family.padEnd(24)} ${r.title}${r.confidence === 'uncertain' ? '  (uncertain)' : ''}`)
+      .join('\n'),
+  );
 }
 
 /** `catalog explain`: which requirements apply to an entity and why; every planned task's due date, its rule and whether it is exact. */
@@ -29,24 +44,35 @@ export async function catalogExplain(planning: Pick<PlanningService, 'explain'>,
     const region = catalog.regions.get(regionCode)?.region;
     return question && region ? questionTitle(catalog, question, regionCode, region.name, periodKey) : id;
   };
-  const applicability = regions.map((region) => {
-    const lines = region.requirements.map((r) => {
-      const mark = r.applies === true ? 'applies' : r.applies === false ? 'no     ' : 'unknown';
-      const why = r.applies === true ? r.reasons.map((m) => m.reason).join('; ') : r.applies === null ? `needs: ${r.unknown.join(', ')}` : '';
-      const due = planned.filter((p) => p.definitionId === r.id && p.regionCode === region.regionCode).map((p) => p.dueDate ?? 'no due date');
-      return `  ${mark}  ${r.federal ? '(federal) ' : ''}${r.id}${due.length ? `  [${due.join(', ')}]` : ''}${why ? `\n           ${why}` : ''}`;
-    });
-    const questions = planned.filter((p) => p.kind === 'question' && p.regionCode === region.regionCode)
-      .map((p) => `  question ${p.definitionId}${p.periodKey === 'once' ? '' : ` (${p.periodKey})`}${p.criteriaMet.some((c) => c.key === 'answered') ? ' (answered)' : ''}: ${questionText(p.definitionId, p.regionCode, p.periodKey)}`);
-    return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
-  }).join('\n\n');
+  const applicability = regions
+    .map((region) => {
+      const lines = region.requirements.map((r) => {
+        const mark = r.applies === true ? 'applies' : r.applies === false ? 'no     ' : 'unknown';
+        const why =
+          r.applies === true ? r.reasons.map((m) => m.reason).join('; ') : r.applies === null ? `needs: ${r.unknown.join(', ')}` : '';
+        const due = planned
+          .filter((p) => p.definitionId === r.id && p.regionCode === region.regionCode)
+          .map((p) => p.dueDate ?? 'no due date');
+        return `  ${mark}  ${r.federal ? '(federal) ' : ''}${r.id}${due.length ? `  [${due.join(', ')}]` : ''}${why ? `\n           ${why}` : ''}`;
+      });
+      const questions = planned
+        .filter((p) => p.kind === 'question' && p.regionCode === region.regionCode)
+        .map(
+          (p) =>
+            `  question ${p.definitionId}${p.periodKey === 'once' ? '' : ` (${p.periodKey})`}${p.criteriaMet.some((c) => c.key === 'answered') ? ' (answered)' : ''}: ${questionText(p.definitionId, p.regionCode, p.periodKey)}`,
+        );
+      return [`${region.regionCode}${region.isHome ? ' (state of incorporation)' : ''}`, ...lines, ...questions].join('\n');
+    })
+    .join('\n\n');
   // An undated task says its schedule in words too (e.g. "No fixed due date (Before the first federal return …)").
   const scheduleText = (id: string) => {
     const definition = catalog.requirement(id)?.definition;
     return definition ? describeSchedule(definition.schedule) : 'No due date';
   };
-  const stored = plannedWith.revision === null ? 'Stored tasks: not planned since catalog revisions were recorded'
-    : `Stored tasks last planned with catalog ${plannedWith.release ? `release ${plannedWith.release}` : 'unreleased changes'} (revision ${plannedWith.revision})`;
+  const stored =
+    plannedWith.revision === null
+      ? 'Stored tasks: not planned since catalog revisions were recorded'
+      : `Stored tasks last planned with catalog ${plannedWith.release ? `release ${plannedWith.release}` : 'unreleased changes'} (revision ${plannedWith.revision})`;
   print(json, { regions, planned, plannedWith }, `${stored}\n\n${applicability}\n\n${dueDates(planned, questionText, scheduleText)}`);
 }
 
@@ -54,16 +80,30 @@ export async function catalogExplain(planning: Pick<PlanningService, 'explain'>,
  * One row per planned requirement task, in due-date order (undated last): region, due date, exact or estimated, the
  * requirement; below it the rule in words and, for an estimated date, the question that makes it exact.
  */
-function dueDates(planned: PlannedTask[], questionText: (id: string, regionCode: string) => string, scheduleText: (id: string) => string): string {
-  const tasks = planned.filter((p) => p.kind === 'requirement')
-    .sort((a, b) => (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') || a.regionCode.localeCompare(b.regionCode) || a.definitionId.localeCompare(b.definitionId));
+function dueDates(
+  planned: PlannedTask[],
+  questionText: (id: string, regionCode: string) => string,
+  scheduleText: (id: string) => string,
+): string {
+  const tasks = planned
+    .filter((p) => p.kind === 'requirement')
+    .sort(
+      (a, b) =>
+        (a.dueDate ?? '9999').localeCompare(b.dueDate ?? '9999') ||
+        a.regionCode.localeCompare(b.regionCode) ||
+        a.definitionId.localeCompare(b.definitionId),
+    );
   if (tasks.length === 0) return 'Due dates: no planned tasks';
   const rows = tasks.map((t) => ({
     cells: [t.regionCode, t.dueDate ?? 'none', !t.dueDateBasis ? '-' : t.dueDateBasis.exact ? 'exact' : 'estimated', t.definitionId],
     notes: [
       t.dueDateBasis?.rule ?? scheduleText(t.definitionId),
       ...(t.dueDateBasis && !t.dueDateBasis.exact
-        ? [t.dueDateBasis.questionId ? `Estimated: answer ${t.dueDateBasis.questionId} (${questionText(t.dueDateBasis.questionId, t.regionCode)}) to make it exact` : 'Estimated: a fact the rule needs is not known yet']
+        ? [
+            t.dueDateBasis.questionId
+              ? `Estimated: answer ${t.dueDateBasis.questionId} (${questionText(t.dueDateBasis.questionId, t.regionCode)}) to make it exact`
+              : 'Estimated: a fact the rule needs is not known yet',
+          ]
         : []),
     ],
   }));
@@ -83,7 +123,10 @@ function dueDates(planned: PlannedTask[], questionText: (id: string, regionCode:
  * requirements if planned with the catalog now; `--against`: only the requirements changed since that release
  * (through the latest release, and the catalog's unreleased changes). Read-only.
  */
-export async function catalogImpact(planning: Pick<PlanningService, 'impact'>, options: { against?: string; catalogDir?: string; json: boolean }) {
+export async function catalogImpact(
+  planning: Pick<PlanningService, 'impact'>,
+  options: { against?: string; catalogDir?: string; json: boolean },
+) {
   const catalog = loadCatalog(options.catalogDir);
   const dir = options.catalogDir === undefined ? undefined : path.join(options.catalogDir, 'releases');
   const releases = loadReleases(dir);
@@ -101,11 +144,21 @@ export async function catalogImpact(planning: Pick<PlanningService, 'impact'>, o
   const result = await planning.impact(only);
   const what = release ? `release ${release}` : 'this catalog (unreleased changes)';
   const scope = options.against ? `, the ${only!.size} requirements changed since ${options.against}` : '';
-  const rows = result.requirements.map((r) => `  ${r.region.padEnd(4)} ${r.id.padEnd(56)} ${`+${r.gained}`.padStart(7)} ${`-${r.lost}`.padStart(7)}`);
-  const plannedWith = result.plannedWith.map((p) => `${p.release_id ?? (p.revision === null ? 'not planned yet' : `revision ${p.revision} (unreleased)`)}: ${p.entities}`).join('; ');
-  print(options.json, { release, against: options.against ?? null, ...result }, [
-    `Planning with ${what}${scope}: ${result.affected} of ${result.entities} legal entities would gain or lose tasks.`,
-    ...(rows.length ? [`  ${'REG'.padEnd(4)} ${'REQUIREMENT'.padEnd(56)} ${'GAIN'.padStart(7)} ${'LOSE'.padStart(7)}`, ...rows] : ['  no requirement gained or lost']),
-    `Entities last planned with: ${plannedWith || 'none'}`,
-  ].join('\n'));
+  const rows = result.requirements.map(
+    (r) => `  ${r.region.padEnd(4)} ${r.id.padEnd(56)} ${`+${r.gained}`.padStart(7)} ${`-${r.lost}`.padStart(7)}`,
+  );
+  const plannedWith = result.plannedWith
+    .map((p) => `${p.release_id ?? (p.revision === null ? 'not planned yet' : `revision ${p.revision} (unreleased)`)}: ${p.entities}`)
+    .join('; ');
+  print(
+    options.json,
+    { release, against: options.against ?? null, ...result },
+    [
+      `Planning with ${what}${scope}: ${result.affected} of ${result.entities} legal entities would gain or lose tasks.`,
+      ...(rows.length
+        ? [`  ${'REG'.padEnd(4)} ${'REQUIREMENT'.padEnd(56)} ${'GAIN'.padStart(7)} ${'LOSE'.padStart(7)}`, ...rows]
+        : ['  no requirement gained or lost']),
+      `Entities last planned with: ${plannedWith || 'none'}`,
+    ].join('\n'),
+  );
 }

@@ -111,39 +111,66 @@ async function main(argv: string[]): Promise<void> {
       stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
       if (!values.demo) return;
-      const demo = await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)).catch((error: unknown) => {
-        // A signal during the seeding closes the database under it: the shutdown in progress stops PostgreSQL
-        // and exits; failing here would exit first and leave PostgreSQL running.
-        if (server.isClosing()) return new Promise<never>(() => {});
-        throw error;
-      });
+      const demo = await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)).catch(
+        (error: unknown) => {
+          // A signal during the seeding closes the database under it: the shutdown in progress stops PostgreSQL
+          // and exits; failing here would exit first and leave PostgreSQL running.
+          if (server.isClosing()) return new Promise<never>(() => {});
+          throw error;
+        },
+      );
       process.stdout.write(`\n${demoInstructions(config, demo)}\n\n`);
       return;
     }
     case 'migrate': {
-      await withDatabase(config, async (database) => {
-        const applied = await migrateToLatest(database.connectionString);
-        print(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
-      }, false);
+      await withDatabase(
+        config,
+        async (database) => {
+          const applied = await migrateToLatest(database.connectionString);
+          print(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+        },
+        false,
+      );
       return;
     }
     case 'demo': {
-      const demo = await withDatabase(config, (database) => seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config), demoKey(config, false)));
+      const demo = await withDatabase(config, (database) =>
+        seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config), demoKey(config, false)),
+      );
       print(json, demo, demoInstructions(config, demo));
       return;
     }
     case 'catalog':
       if (sub === 'list') return catalogList(values.region, json);
       if (sub === 'release') {
-        return catalogRelease({ catalogDir: values.catalog, id: values.id, title: values.title, notes: values.notes, date: values.date, dryRun: values['dry-run'] ?? false, json });
+        return catalogRelease({
+          catalogDir: values.catalog,
+          id: values.id,
+          title: values.title,
+          notes: values.notes,
+          date: values.date,
+          dryRun: values['dry-run'] ?? false,
+          json,
+        });
       }
       if (sub === 'diff') return catalogDiff(rest[0], rest[1], { catalogDir: values.catalog, json });
       if (sub === 'export') {
         const catalogDir = values.catalog;
-        return catalogExport({ format: values.format, out: values.out, catalogDir, release: releaseOfCatalog(loadCatalog(catalogDir), catalogDir && path.join(catalogDir, 'releases')) });
+        return catalogExport({
+          format: values.format,
+          out: values.out,
+          catalogDir,
+          release: releaseOfCatalog(loadCatalog(catalogDir), catalogDir && path.join(catalogDir, 'releases')),
+        });
       }
       if (sub === 'impact') {
-        await withDatabase(config, async (database) => catalogImpact(planningFor(database.db, config, values.catalog).planning, { against: values.against, catalogDir: values.catalog, json }));
+        await withDatabase(config, async (database) =>
+          catalogImpact(planningFor(database.db, config, values.catalog).planning, {
+            against: values.against,
+            catalogDir: values.catalog,
+            json,
+          }),
+        );
         return;
       }
       if (sub === 'explain' && rest[0]) {
@@ -162,11 +189,15 @@ async function main(argv: string[]): Promise<void> {
       await withDatabase(config, (database) => {
         const { platforms, callbackOrigins, brands } = createPlatformsModule({ db: database.db });
         if (sub === 'brand') return brandCommand(brands, rest, values, json);
-        return sub === 'callbacks' ? callbacksCommand(platforms, callbackOrigins, rest, json) : platformsCommand(platforms, sub, rest, json);
+        return sub === 'callbacks'
+          ? callbacksCommand(platforms, callbackOrigins, rest, json)
+          : platformsCommand(platforms, sub, rest, json);
       });
       return;
     case 'operators':
-      await withDatabase(config, (database) => operatorsCommand(createOperatorsModule({ db: database.db, publicBaseUrl: config.publicBaseUrl }), sub, rest, values, json));
+      await withDatabase(config, (database) =>
+        operatorsCommand(createOperatorsModule({ db: database.db, publicBaseUrl: config.publicBaseUrl }), sub, rest, values, json),
+      );
       return;
     case 'accounts': {
       if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown accounts command; see statehouse --help');
@@ -179,8 +210,18 @@ async function main(argv: string[]): Promise<void> {
       const input = { region_code: values.region, agency_id: values.agency, name: values.name, data };
       await withDatabase(config, async (database) => {
         const account = await accountsFor(database.db, config).createAccount(rest[0]!, input);
-        print(json, { agency_account_id: account.id, legal_entity_id: account.legal_entity_id, region: account.region_code, agency_id: account.agency_id, name: account.name, data: account.data },
-          `Created agency account ${account.id} (${account.region_code}, ${account.agency_id}): ${account.name}`);
+        print(
+          json,
+          {
+            agency_account_id: account.id,
+            legal_entity_id: account.legal_entity_id,
+            region: account.region_code,
+            agency_id: account.agency_id,
+            name: account.name,
+            data: account.data,
+          },
+          `Created agency account ${account.id} (${account.region_code}, ${account.agency_id}): ${account.name}`,
+        );
       });
       return;
     }
@@ -190,7 +231,10 @@ async function main(argv: string[]): Promise<void> {
     case 'webhooks':
       await withDatabase(config, (database) => {
         const webhooks = createWebhooksModule({
-          db: database.db, vault: createVault(() => loadVaultKeys(config)), settings: config.webhooks, production: config.environment === 'production',
+          db: database.db,
+          vault: createVault(() => loadVaultKeys(config)),
+          settings: config.webhooks,
+          production: config.environment === 'production',
         });
         return webhooksCommand(webhooks.endpoints, createPlatformsModule({ db: database.db }).platforms, sub, rest, values, json);
       });
@@ -198,9 +242,14 @@ async function main(argv: string[]): Promise<void> {
     case 'tokens': {
       if (sub !== 'rotate-key') throw new UsageError('Unknown tokens command; see statehouse --help');
       await withDatabase(config, async (database) => {
-        await createSystemModule({ db: database.db, vault: createVault(loadVaultKeys(config)) }).instanceKeys.rotate(INSTANCE_KEY.accessTokens);
-        print(json, { rotated: INSTANCE_KEY.accessTokens },
-          'New access-token signing key stored; the previous one keeps verifying the tokens it signed. Every running statehouse serve process signs with the new key within a second (no restart).');
+        await createSystemModule({ db: database.db, vault: createVault(loadVaultKeys(config)) }).instanceKeys.rotate(
+          INSTANCE_KEY.accessTokens,
+        );
+        print(
+          json,
+          { rotated: INSTANCE_KEY.accessTokens },
+          'New access-token signing key stored; the previous one keeps verifying the tokens it signed. Every running statehouse serve process signs with the new key within a second (no restart).',
+        );
       });
       return;
     }
@@ -220,25 +269,58 @@ async function main(argv: string[]): Promise<void> {
           const { reencrypted: automationInputsReencrypted } = await inputs.reencrypt();
           const { reencrypted: calendarTokensReencrypted } = await calendarTokens.reencrypt();
           const result = { ...logins, instanceKeysResealed, automationInputsReencrypted, calendarTokensReencrypted };
-          print(json, result, `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were), re-sealed ${result.instanceKeysResealed} instance keys, ${automationInputsReencrypted} automation inputs and ${calendarTokensReencrypted} calendar URLs`);
+          print(
+            json,
+            result,
+            `re-encrypted ${result.reencrypted} login secrets with the current vault key (${result.alreadyCurrent} already were), re-sealed ${result.instanceKeysResealed} instance keys, ${automationInputsReencrypted} automation inputs and ${calendarTokensReencrypted} calendar URLs`,
+          );
         });
         return;
       }
       if (sub === 'reveals') {
         await withDatabase(config, async (database) => {
           const rows = await accountsFor(database.db, config).listReveals({ legalEntityId: values.entity, platformId: values.platform });
-          print(json, rows, rows.length ? rows.map((r) => `${r.revealed_at.toISOString()}  ${r.platform_id}  ${r.legal_entity_id}  ${r.login_id} (${r.login_name})  session ${r.hosted_session_id}`).join('\n') : 'no reveals recorded');
+          print(
+            json,
+            rows,
+            rows.length
+              ? rows
+                  .map(
+                    (r) =>
+                      `${r.revealed_at.toISOString()}  ${r.platform_id}  ${r.legal_entity_id}  ${r.login_id} (${r.login_name})  session ${r.hosted_session_id}`,
+                  )
+                  .join('\n')
+              : 'no reveals recorded',
+          );
         });
         return;
       }
       if (sub !== 'create' || !rest[0]) throw new UsageError('Unknown logins command; see statehouse --help');
       if (!values.region || !values.name || !values.url) throw new UsageError('logins create needs --region, --name and --url');
       const secrets = validateSecrets(await readSecretsFromStdin());
-      const input = { region_code: values.region, name: values.name, login_url: values.url, agency_account_id: values.account ?? null, is_supported: values.supported ?? false, secrets };
+      const input = {
+        region_code: values.region,
+        name: values.name,
+        login_url: values.url,
+        agency_account_id: values.account ?? null,
+        is_supported: values.supported ?? false,
+        secrets,
+      };
       await withDatabase(config, async (database) => {
         const login = await accountsFor(database.db, config).createLogin(rest[0]!, input);
-        print(json, { login_id: login.id, legal_entity_id: rest[0], region: login.region.code, name: login.name, login_url: login.loginUrl, agency_account_id: login.agencyAccountId, is_supported: login.isSupported },
-          `Created login ${login.id} (${login.region.code}): ${login.name}; its secrets are stored encrypted`);
+        print(
+          json,
+          {
+            login_id: login.id,
+            legal_entity_id: rest[0],
+            region: login.region.code,
+            name: login.name,
+            login_url: login.loginUrl,
+            agency_account_id: login.agencyAccountId,
+            is_supported: login.isSupported,
+          },
+          `Created login ${login.id} (${login.region.code}): ${login.name}; its secrets are stored encrypted`,
+        );
       });
       return;
     }
@@ -250,7 +332,12 @@ async function main(argv: string[]): Promise<void> {
 function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir?: string) {
   const catalog = loadCatalog(catalogDir);
   const releasesDir = catalogDir === undefined ? undefined : path.join(catalogDir, 'releases');
-  const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService(), ...(releasesDir && { releasesDir }) });
+  const taskEvents = createTaskEvents({
+    catalog,
+    publicBaseUrl: config.publicBaseUrl,
+    events: createEventsService(),
+    ...(releasesDir && { releasesDir }),
+  });
   return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
 }
 
@@ -259,7 +346,12 @@ const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: ac
 const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsService() }).mail;
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
-  return createAccountsModule({ db, catalog: loadCatalog(), vault: createVault(() => loadVaultKeys(config)), events: createEventsService() }).accounts;
+  return createAccountsModule({
+    db,
+    catalog: loadCatalog(),
+    vault: createVault(() => loadVaultKeys(config)),
+    events: createEventsService(),
+  }).accounts;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -15,7 +15,11 @@ export async function operatorKeysCommand(operators: OperatorsService, [action, 
   }
   if (action === 'list') {
     const keys = await operators.listKeys();
-    return print(json, keys, keys.map((k) => `${k.id}  ${k.key_hint}  ${k.name}${k.revoked_at ? '  (revoked)' : ''}`).join('\n') || 'no operator keys');
+    return print(
+      json,
+      keys,
+      keys.map((k) => `${k.id}  ${k.key_hint}  ${k.name}${k.revoked_at ? '  (revoked)' : ''}`).join('\n') || 'no operator keys',
+    );
   }
   if (action === 'revoke' && arg) {
     await operators.revokeKey(arg);
@@ -28,7 +32,12 @@ export async function operatorKeysCommand(operators: OperatorsService, [action, 
 async function loginCommand(sessions: Pick<OperatorSessionsService, 'issueLink'>, keyIdOrName: string | undefined, json: boolean) {
   if (!keyIdOrName) throw new UsageError('Usage: statehouse operators login --key-id <key_id or name>');
   const link = await sessions.issueLink(keyIdOrName);
-  if (json) return print(true, { url: link.url, expires_at: link.expires_at, operator_key_id: link.operator.keyId, operator_name: link.operator.name }, '');
+  if (json)
+    return print(
+      true,
+      { url: link.url, expires_at: link.expires_at, operator_key_id: link.operator.keyId, operator_name: link.operator.name },
+      '',
+    );
   process.stderr.write(`sign-in link for ${link.operator.name} (${link.operator.keyId}); it works once, until ${link.expires_at}:\n`);
   process.stdout.write(`${link.url}\n`);
 }
@@ -44,17 +53,36 @@ export interface AuditOptions {
 /** `operators audit`: the audit trail, newest first. */
 async function auditCommand(audit: Pick<AuditService, 'list'>, options: AuditOptions, json: boolean) {
   const limit = options.limit === undefined ? 50 : Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_AUDIT_PAGE) throw new UsageError(`--limit takes a whole number from 1 to ${MAX_AUDIT_PAGE}`);
-  const events = await audit.list({ limit, legalEntityId: options['legal-entity'], operatorKeyId: options['key-id'], action: options.action, before: options.before });
-  print(json, events, events.length
-    ? events.map((e) => `${e.created_at}  ${e.operator.name} (${e.operator.key_id})  ${e.action}  ${e.subject.type} ${e.subject.id}${e.legal_entity_id ? `  ${e.legal_entity_id}` : ''}`).join('\n')
-    : 'no audit events');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_AUDIT_PAGE)
+    throw new UsageError(`--limit takes a whole number from 1 to ${MAX_AUDIT_PAGE}`);
+  const events = await audit.list({
+    limit,
+    legalEntityId: options['legal-entity'],
+    operatorKeyId: options['key-id'],
+    action: options.action,
+    before: options.before,
+  });
+  print(
+    json,
+    events,
+    events.length
+      ? events
+          .map(
+            (e) =>
+              `${e.created_at}  ${e.operator.name} (${e.operator.key_id})  ${e.action}  ${e.subject.type} ${e.subject.id}${e.legal_entity_id ? `  ${e.legal_entity_id}` : ''}`,
+          )
+          .join('\n')
+      : 'no audit events',
+  );
 }
 
 /** `operators keys …`, `operators login`, `operators audit`. */
 export async function operatorsCommand(
   module: { operators: OperatorsService; sessions: Pick<OperatorSessionsService, 'issueLink'>; audit: Pick<AuditService, 'list'> },
-  sub: string | undefined, rest: string[], options: AuditOptions, json: boolean,
+  sub: string | undefined,
+  rest: string[],
+  options: AuditOptions,
+  json: boolean,
 ) {
   if (sub === 'keys') return operatorKeysCommand(module.operators, rest, json);
   if (sub === 'login') return loginCommand(module.sessions, options['key-id'] ?? rest[0], json);

@@ -6,7 +6,12 @@ import type { createPlatformsService } from '../modules/platforms/platforms.serv
 import { print, UsageError } from './output.js';
 
 /** `platforms callbacks list|add|remove`: a platform's allowed callback origins. */
-export async function callbacksCommand(platforms: ReturnType<typeof createPlatformsService>, origins: ReturnType<typeof createCallbackOrigins>, args: string[], json: boolean) {
+export async function callbacksCommand(
+  platforms: ReturnType<typeof createPlatformsService>,
+  origins: ReturnType<typeof createCallbackOrigins>,
+  args: string[],
+  json: boolean,
+) {
   const [action, platformId, origin] = args;
   if (!platformId) throw new UsageError('platforms callbacks needs a platform id');
   await platforms.listKeys(platformId); // 404s an unknown platform
@@ -14,7 +19,9 @@ export async function callbacksCommand(platforms: ReturnType<typeof createPlatfo
     const list = await origins.list(platformId);
     print(json, list, list.length ? list.join('\n') : 'no allowed callback origins: any http(s) callback URL is accepted');
   } else if (action === 'add' && origin) {
-    const added = await origins.add(platformId, origin).catch((error: Error) => { throw new UsageError(error.message); });
+    const added = await origins.add(platformId, origin).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
     print(json, { platform_id: platformId, origin: added }, `Allowed callback origin ${added}`);
   } else if (action === 'remove' && origin) {
     const removed = await origins.remove(platformId, origin);
@@ -25,25 +32,43 @@ export async function callbacksCommand(platforms: ReturnType<typeof createPlatfo
 }
 
 /** `platforms create|list|keys …`: platforms and their API keys. */
-export async function platformsCommand(platforms: ReturnType<typeof createPlatformsService>, sub: string | undefined, args: string[], json: boolean) {
+export async function platformsCommand(
+  platforms: ReturnType<typeof createPlatformsService>,
+  sub: string | undefined,
+  args: string[],
+  json: boolean,
+) {
   const [first, second] = args;
   if (sub === 'create') {
     if (!first) throw new UsageError('platforms create needs a name, e.g. statehouse platforms create "Acme Payroll"');
     const { platform, apiKey } = await platforms.create(first);
     // The key goes on a line of its own so scripts can take it with `tail -n 1`.
-    print(json, { platform_id: platform.id, name: platform.name, api_key_id: apiKey.id, api_key: apiKey.key },
-      `Created platform ${platform.name} (${platform.id}).\nAPI key ${apiKey.id} (shown once; store it now):\n${apiKey.key}`);
+    print(
+      json,
+      { platform_id: platform.id, name: platform.name, api_key_id: apiKey.id, api_key: apiKey.key },
+      `Created platform ${platform.name} (${platform.id}).\nAPI key ${apiKey.id} (shown once; store it now):\n${apiKey.key}`,
+    );
   } else if (sub === 'list') {
     const list = await platforms.list();
-    print(json, list.map((p) => ({ platform_id: p.id, name: p.name, created_at: p.created_at })),
-      list.length ? list.map((p) => `${p.id}\t${p.name}`).join('\n') : 'no platforms');
+    print(
+      json,
+      list.map((p) => ({ platform_id: p.id, name: p.name, created_at: p.created_at })),
+      list.length ? list.map((p) => `${p.id}\t${p.name}`).join('\n') : 'no platforms',
+    );
   } else if (sub === 'keys' && first === 'list' && second) {
     const keys = await platforms.listKeys(second);
-    print(json, keys.map((k) => ({ api_key_id: k.id, hint: k.key_hint, created_at: k.created_at, revoked_at: k.revoked_at })),
-      keys.map((k) => `${k.id}\t${k.key_hint}\t${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`).join('\n'));
+    print(
+      json,
+      keys.map((k) => ({ api_key_id: k.id, hint: k.key_hint, created_at: k.created_at, revoked_at: k.revoked_at })),
+      keys.map((k) => `${k.id}\t${k.key_hint}\t${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`).join('\n'),
+    );
   } else if (sub === 'keys' && first === 'rotate' && second) {
     const key = await platforms.rotateKey(second);
-    print(json, { api_key_id: key.id, api_key: key.key }, `New API key ${key.id} (shown once; older keys stay valid until revoked):\n${key.key}`);
+    print(
+      json,
+      { api_key_id: key.id, api_key: key.key },
+      `New API key ${key.id} (shown once; older keys stay valid until revoked):\n${key.key}`,
+    );
   } else if (sub === 'keys' && first === 'revoke' && second) {
     const key = await platforms.revokeKey(second);
     print(json, { api_key_id: key.id, revoked: true }, `Revoked API key ${key.id}`);
@@ -59,13 +84,18 @@ const BRAND_FIELDS = ['name', 'accent', 'logo'] as const;
  * a platform's look on the hosted pages. Without options it shows the current branding.
  */
 export async function brandCommand(
-  brands: PlatformBrandsService, args: string[], options: { name?: string; accent?: string; logo?: string; clear?: string[] }, json: boolean,
+  brands: PlatformBrandsService,
+  args: string[],
+  options: { name?: string; accent?: string; logo?: string; clear?: string[] },
+  json: boolean,
 ) {
   const [platformId] = args;
   if (!platformId) throw new UsageError('platforms brand needs a platform id, e.g. statehouse platforms brand plt_… --accent "#0b5fff"');
   const clear = options.clear ?? [];
-  for (const field of clear) if (!(BRAND_FIELDS as readonly string[]).includes(field)) throw new UsageError(`--clear takes name, accent or logo (got '${field}')`);
-  for (const field of BRAND_FIELDS) if (clear.includes(field) && options[field] !== undefined) throw new UsageError(`Give either --${field} or --clear ${field}, not both`);
+  for (const field of clear)
+    if (!(BRAND_FIELDS as readonly string[]).includes(field)) throw new UsageError(`--clear takes name, accent or logo (got '${field}')`);
+  for (const field of BRAND_FIELDS)
+    if (clear.includes(field) && options[field] !== undefined) throw new UsageError(`Give either --${field} or --clear ${field}, not both`);
   const update = {
     ...(options.name !== undefined && { display_name: options.name }),
     ...(options.accent !== undefined && { accent_color: options.accent }),
@@ -74,9 +104,10 @@ export async function brandCommand(
     ...(clear.includes('accent') && { accent_color: null }),
     ...(clear.includes('logo') && { logo: null }),
   };
-  const brand = Object.keys(update).length === 0
-    ? await brands.get(platformId)
-    : await brands.update(platformId, update, { display_name: ['--name'], accent_color: ['--accent'], logo: ['--logo'] });
+  const brand =
+    Object.keys(update).length === 0
+      ? await brands.get(platformId)
+      : await brands.update(platformId, update, { display_name: ['--name'], accent_color: ['--accent'], logo: ['--logo'] });
   print(json, brand, describeBrand(brand));
 }
 
@@ -85,7 +116,8 @@ async function readLogo(path: string): Promise<Buffer> {
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw new UsageError(`--logo: no file at ${path}`);
   // Read no more than the rule allows (plus one byte, so the rule can say how large it is).
-  if (info.size > MAX_LOGO_BYTES * 4) throw new UsageError(`--logo: a logo may be at most ${MAX_LOGO_BYTES / 1024} KB; ${path} is ${Math.ceil(info.size / 1024)} KB`);
+  if (info.size > MAX_LOGO_BYTES * 4)
+    throw new UsageError(`--logo: a logo may be at most ${MAX_LOGO_BYTES / 1024} KB; ${path} is ${Math.ceil(info.size / 1024)} KB`);
   return readFile(path);
 }
 

@@ -2,7 +2,8 @@ import { UsageError } from './output.js';
 
 /** Login secrets come from stdin (a pipe or a heredoc), never from argv, where `ps` and shell history would see them. */
 export async function readSecretsFromStdin(): Promise<unknown> {
-  if (process.stdin.isTTY) throw new UsageError('logins create reads the secrets from stdin as JSON, e.g. statehouse logins create … < secrets.json');
+  if (process.stdin.isTTY)
+    throw new UsageError('logins create reads the secrets from stdin as JSON, e.g. statehouse logins create … < secrets.json');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {

@@ -24,7 +24,15 @@ export function createDb(connectionString: string, poolSize = 10): Db {
   const counted = (error: unknown) => (countDatabaseError(db, error), error);
   const db: Db = new Kysely<Database>({
     // Checkout failures (server unreachable, pool timeout) are counted for /metrics, then rethrown.
-    dialect: new PostgresDialect({ pool: { connect: () => pool.connect().catch((error) => { throw counted(error); }), end: () => pool.end() } }),
+    dialect: new PostgresDialect({
+      pool: {
+        connect: () =>
+          pool.connect().catch((error) => {
+            throw counted(error);
+          }),
+        end: () => pool.end(),
+      },
+    }),
     log: (event) => {
       if (event.level === 'error') counted(event.error);
     },
@@ -68,7 +76,11 @@ export async function migrateToLatest(connectionString: string, all: Record<stri
  * Applies pending migrations; the caller holds the schema lock on `session`, where the usual case (nothing
  * to do) is found without opening another connection.
  */
-export async function migrateLocked(connectionString: string, session: pg.Client, all: Record<string, Migration> = migrations): Promise<string[]> {
+export async function migrateLocked(
+  connectionString: string,
+  session: pg.Client,
+  all: Record<string, Migration> = migrations,
+): Promise<string[]> {
   if (await allApplied(session, Object.keys(all))) return [];
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(connectionString, 2, STARTUP_CONNECT_TIMEOUT_MS) }) });
   try {
@@ -132,11 +144,12 @@ export async function openDatabase(
     if (server && !options.migrate) await createDatabase();
     if (options.migrate) {
       const url = connectionString;
-      const migrate = () => withSchemaLock(url, async (session) => {
-        const done = await migrateLocked(url, session);
-        await options.alsoUnderSchemaLock?.(url);
-        return done;
-      });
+      const migrate = () =>
+        withSchemaLock(url, async (session) => {
+          const done = await migrateLocked(url, session);
+          await options.alsoUnderSchemaLock?.(url);
+          return done;
+        });
       const applied = await migrate().catch(async (error: { code?: string }) => {
         if (!server || error.code !== '3D000') throw error; // 3D000: no such database
         await createDatabase();

@@ -15,12 +15,25 @@
 export type TablePlacement =
   | { kind: 'reference' }
   | { kind: 'coordinator'; why: string }
-  | { kind: 'distributed'; column: 'legal_entity_id' | 'platform_id' | 'id'; colocatedWith: 'legal_entities' | 'platforms'; crossShardUnique?: readonly string[] };
+  | {
+      kind: 'distributed';
+      column: 'legal_entity_id' | 'platform_id' | 'id';
+      colocatedWith: 'legal_entities' | 'platforms';
+      crossShardUnique?: readonly string[];
+    };
 
-const byEntity = (crossShardUnique?: readonly string[]): TablePlacement =>
-  ({ kind: 'distributed', column: 'legal_entity_id', colocatedWith: 'legal_entities', ...(crossShardUnique && { crossShardUnique }) });
-const byPlatform = (crossShardUnique?: readonly string[]): TablePlacement =>
-  ({ kind: 'distributed', column: 'platform_id', colocatedWith: 'platforms', ...(crossShardUnique && { crossShardUnique }) });
+const byEntity = (crossShardUnique?: readonly string[]): TablePlacement => ({
+  kind: 'distributed',
+  column: 'legal_entity_id',
+  colocatedWith: 'legal_entities',
+  ...(crossShardUnique && { crossShardUnique }),
+});
+const byPlatform = (crossShardUnique?: readonly string[]): TablePlacement => ({
+  kind: 'distributed',
+  column: 'platform_id',
+  colocatedWith: 'platforms',
+  ...(crossShardUnique && { crossShardUnique }),
+});
 
 export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   // Reference tables: the platforms and everything an operator or a platform key is checked against.
@@ -36,16 +49,18 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   operator_login_links: { kind: 'reference' },
 
   // On the coordinator only.
-  operator_audit_events: { kind: 'coordinator', why: 'the operators\' trail, read newest first across every tenant' },
+  operator_audit_events: { kind: 'coordinator', why: "the operators' trail, read newest first across every tenant" },
   idempotency_keys: { kind: 'coordinator', why: 'keyed by the caller (a platform or an operator key), pruned by age' },
   event_dispatch_state: { kind: 'coordinator', why: 'the one-row cursor of the webhook fan-out' },
-  kysely_migration: { kind: 'coordinator', why: 'the migrator\'s bookkeeping' },
-  kysely_migration_lock: { kind: 'coordinator', why: 'the migrator\'s bookkeeping' },
+  kysely_migration: { kind: 'coordinator', why: "the migrator's bookkeeping" },
+  kysely_migration_lock: { kind: 'coordinator', why: "the migrator's bookkeeping" },
   rate_limit_counters: { kind: 'coordinator', why: 'installation-wide request counters per caller, shared by every process' },
 
   // Distributed by the legal entity: every per-business read and write stays on one node.
   legal_entities: {
-    kind: 'distributed', column: 'id', colocatedWith: 'legal_entities',
+    kind: 'distributed',
+    column: 'id',
+    colocatedWith: 'legal_entities',
     // A platform's own id for a company is unique per platform, and a platform's entities span every node.
     crossShardUnique: ['legal_entities_external_company_id_key'],
   },

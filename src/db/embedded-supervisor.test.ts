@@ -28,7 +28,12 @@ describe('the embedded PostgreSQL supervisor', () => {
     const lines: string[] = [];
     let starts = 0;
     const supervisor = superviseEmbeddedPostgres({
-      pidFile, address: '127.0.0.1:5999', log: (line) => lines.push(line), checkEveryMs: 5, maxRestarts: 3, windowMs: 60_000,
+      pidFile,
+      address: '127.0.0.1:5999',
+      log: (line) => lines.push(line),
+      checkEveryMs: 5,
+      maxRestarts: 3,
+      windowMs: 60_000,
       // Each "restarted" server dies at once.
       start: async () => {
         starts++;
@@ -48,7 +53,10 @@ describe('the embedded PostgreSQL supervisor', () => {
     const lines: string[] = [];
     let attempts = 0;
     const supervisor = superviseEmbeddedPostgres({
-      pidFile, address: '127.0.0.1:5999', log: (line) => lines.push(line), checkEveryMs: 5,
+      pidFile,
+      address: '127.0.0.1:5999',
+      log: (line) => lines.push(line),
+      checkEveryMs: 5,
       start: async () => {
         if (++attempts < 3) throw new Error('pre-existing shared memory block is still in use');
         await writeFile(pidFile, `${process.pid}\n`);

@@ -38,13 +38,17 @@ export function superviseEmbeddedPostgres(options: SupervisorOptions): Superviso
     const now = Date.now();
     while (restarts.length > 0 && restarts[0]! <= now - windowMs) restarts.shift();
     if (restarts.length >= maxRestarts) {
-      log(`embedded PostgreSQL (pid ${deadPid ?? '?'}) is gone again after ${restarts.length} restarts within ${Math.round(windowMs / 60_000)} minutes: ` +
-        'giving up; requests that need the database get 503 until Statehouse is restarted');
+      log(
+        `embedded PostgreSQL (pid ${deadPid ?? '?'}) is gone again after ${restarts.length} restarts within ${Math.round(windowMs / 60_000)} minutes: ` +
+          'giving up; requests that need the database get 503 until Statehouse is restarted',
+      );
       clearInterval(timer);
       return;
     }
     restarts.push(now);
-    log(`embedded PostgreSQL (pid ${deadPid ?? '?'}) exited unexpectedly; restarting it (restart ${restarts.length} of at most ${maxRestarts} within ${Math.round(windowMs / 60_000)} minutes)`);
+    log(
+      `embedded PostgreSQL (pid ${deadPid ?? '?'}) exited unexpectedly; restarting it (restart ${restarts.length} of at most ${maxRestarts} within ${Math.round(windowMs / 60_000)} minutes)`,
+    );
     let lastError: unknown;
     for (let attempt = 1; attempt <= ATTEMPTS_PER_RESTART && !stopped; attempt++) {
       try {
@@ -57,7 +61,8 @@ export function superviseEmbeddedPostgres(options: SupervisorOptions): Superviso
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
     }
-    if (!stopped) log(`embedded PostgreSQL could not be restarted: ${(lastError as Error | undefined)?.message ?? 'unknown error'}; trying again`);
+    if (!stopped)
+      log(`embedded PostgreSQL could not be restarted: ${(lastError as Error | undefined)?.message ?? 'unknown error'}; trying again`);
   };
 
   const timer = setInterval(() => {

@@ -82,13 +82,35 @@ export async function openEmbeddedPostgres(dataDir: string, options: Options): P
     await initialiseIfNeeded(bin, pgdata, password, runAs, options);
     await stopOrphan(bin, pgdata, runAs, options.log);
     const port = await freePort();
-    const start = (onWaiting?: () => void) => run(bin.pg_ctl, ['start', '-D', pgdata, '-w', '-t', '60', '-s', '-l', path.join(pgdata, 'statehouse-server.log'),
-      '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`], runAs, onWaiting);
+    const start = (onWaiting?: () => void) =>
+      run(
+        bin.pg_ctl,
+        [
+          'start',
+          '-D',
+          pgdata,
+          '-w',
+          '-t',
+          '60',
+          '-s',
+          '-l',
+          path.join(pgdata, 'statehouse-server.log'),
+          '-o',
+          `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`,
+        ],
+        runAs,
+        onWaiting,
+      );
     await start(options.onWaiting);
     lock.publish({ pid: process.pid, port });
     options.log(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${pgdata})`);
     // If the server dies, this process starts it again on the same port: clients' pools simply reconnect.
-    const supervisor = superviseEmbeddedPostgres({ pidFile: path.join(pgdata, 'postmaster.pid'), start, address: `127.0.0.1:${port}`, log: options.log });
+    const supervisor = superviseEmbeddedPostgres({
+      pidFile: path.join(pgdata, 'postmaster.pid'),
+      start,
+      address: `127.0.0.1:${port}`,
+      log: options.log,
+    });
     return handle(true, port, password, async () => {
       await supervisor.stop();
       await run(bin.pg_ctl, ['stop', '-D', pgdata, '-m', 'fast', '-w', '-t', '60', '-s'], runAs).catch(() => {});
@@ -186,8 +208,21 @@ async function initialiseIfNeeded(bin: Binaries, pgdata: string, password: strin
   }
   log(`initialising embedded PostgreSQL in ${pgdata}`);
   try {
-    await run(bin.initdb, ['-D', pgdata, '--auth=scram-sha-256', `--username=${PG_USER}`, `--pwfile=${pwfile}`,
-      '--encoding=UTF8', '--locale=C', '--no-instructions'], runAs, onWaiting);
+    await run(
+      bin.initdb,
+      [
+        '-D',
+        pgdata,
+        '--auth=scram-sha-256',
+        `--username=${PG_USER}`,
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-instructions',
+      ],
+      runAs,
+      onWaiting,
+    );
   } finally {
     await fs.rm(pwfile, { force: true });
   }
@@ -196,7 +231,10 @@ async function initialiseIfNeeded(bin: Binaries, pgdata: string, password: strin
 /** A server whose owner was killed keeps running; since we now hold the lock, it is an orphan: stop it cleanly. */
 async function stopOrphan(bin: Binaries, pgdata: string, runAs: RunAs | null, log: (m: string) => void) {
   if (!(await exists(path.join(pgdata, 'postmaster.pid')))) return;
-  const running = await run(bin.pg_ctl, ['status', '-D', pgdata], runAs).then(() => true, () => false);
+  const running = await run(bin.pg_ctl, ['status', '-D', pgdata], runAs).then(
+    () => true,
+    () => false,
+  );
   if (!running) return; // a stale postmaster.pid: PostgreSQL removes it itself on start
   log('found an embedded PostgreSQL left running by a previous Statehouse process; restarting it cleanly');
   await run(bin.pg_ctl, ['stop', '-D', pgdata, '-m', 'fast', '-w', '-t', '60', '-s'], runAs);
@@ -263,7 +301,9 @@ async function readOrCreateSecret(file: string): Promise<string> {
   }
 }
 
-
 async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(() => true, () => false);
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -11,7 +11,13 @@ export const STARTUP_CONNECT_TIMEOUT_MS = 60_000;
  * the failing query rejects (see db/unavailable.ts) and the pool replaces the connection.
  */
 export function createPool(connectionString: string, max: number, connectTimeoutMs = REQUEST_CONNECT_TIMEOUT_MS): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
+  });
   // Idle clients report through the pool; a checked-out client emits on itself, and an unheard 'error' event is fatal.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
@@ -25,4 +31,3 @@ export async function connectClient(connectionString: string): Promise<pg.Client
   await client.connect();
   return client;
 }
-

@@ -5,20 +5,42 @@
 import type { Selectable } from 'kysely';
 import type { AgencyAccountsTable, AccountLoginsTable, LoginRevealsTable } from './schema/accounts.js';
 import type { HostedSessionsTable, HostedBrowserSessionsTable } from './schema/hosted.js';
-import type { LegalEntitiesTable, LegalEntityLocationsTable, TasksTable, CatalogVersionsTable, CatalogReleasesTable } from './schema/legal-entities.js';
+import type {
+  LegalEntitiesTable,
+  LegalEntityLocationsTable,
+  TasksTable,
+  CatalogVersionsTable,
+  CatalogReleasesTable,
+} from './schema/legal-entities.js';
 import type { AutomationsTable, AutomationStatusLogsTable, AutomationStepsTable } from './schema/automations.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
 import type { OperatorSessionsTable, OperatorLoginLinksTable } from './schema/operator-sessions.js';
 import type {
-  EventsTable, WebhookEndpointsTable, WebhookEndpointSecretsTable, WebhookDeliveriesTable, WebhookAttemptsTable, EventDispatchStateTable,
+  EventsTable,
+  WebhookEndpointsTable,
+  WebhookEndpointSecretsTable,
+  WebhookDeliveriesTable,
+  WebhookAttemptsTable,
+  EventDispatchStateTable,
 } from './schema/events-webhooks.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformBrandsTable } from './schema/branding.js';
 import type {
-  HandbookDraftsTable, HandbookEmployeesTable, HandbookVersionsTable, HandbookAcknowledgementsTable, HandbookAckLinksTable,
+  HandbookDraftsTable,
+  HandbookEmployeesTable,
+  HandbookVersionsTable,
+  HandbookAcknowledgementsTable,
+  HandbookAckLinksTable,
 } from './schema/handbook.js';
-import type { PlatformsTable, ApiKeysTable, PlatformCallbackOriginsTable, OperatorKeysTable, OperatorAuditEventsTable, InstanceSecretsTable } from './schema/access.js';
+import type {
+  PlatformsTable,
+  ApiKeysTable,
+  PlatformCallbackOriginsTable,
+  OperatorKeysTable,
+  OperatorAuditEventsTable,
+  InstanceSecretsTable,
+} from './schema/access.js';
 
 export type * from './schema/access.js';
 export type * from './schema/legal-entities.js';

@@ -10,7 +10,17 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export const DATABASE_UNAVAILABLE_DETAIL = 'The database is temporarily unavailable; retry later';
 
 /** Socket-level failures: the server is down, restarting, or the network path to it is gone. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** SQLSTATEs: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 53300 too_many_connections. */
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);

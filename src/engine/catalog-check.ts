@@ -10,7 +10,14 @@ export const MAX_UNCERTAIN_SHARE = 0.05;
  * folded into the catalog's (issue 24: "report its share separately … rather than weakening the evidence"), and
  * each may hold at most MAX_NEW_FAMILY_UNCERTAIN_SHARE.
  */
-export const ISSUE_24_FAMILIES: ReadonlySet<string> = new Set(['income-tax-return', 'gross-receipts-tax', 'retirement-mandate', 'e-verify', 'employment-eligibility', 'information-return']);
+export const ISSUE_24_FAMILIES: ReadonlySet<string> = new Set([
+  'income-tax-return',
+  'gross-receipts-tax',
+  'retirement-mandate',
+  'e-verify',
+  'employment-eligibility',
+  'information-return',
+]);
 export const MAX_NEW_FAMILY_UNCERTAIN_SHARE = 0.2;
 
 const allRequirements = (catalog: Catalog): { where: string; definition: RequirementDefinition }[] => [
@@ -27,7 +34,8 @@ export function catalogProblems(catalog: Catalog, codes: string[], options: { wh
   const problems: string[] = [];
   for (const { where, definition } of allRequirements(catalog)) {
     if (!wanted.has(where)) continue;
-    for (const problem of [...evidenceProblems(definition), ...proseDateProblems(definition)]) problems.push(`${where} ${definition.id}: ${problem}`);
+    for (const problem of [...evidenceProblems(definition), ...proseDateProblems(definition)])
+      problems.push(`${where} ${definition.id}: ${problem}`);
   }
   for (const code of codes.filter((c) => c !== 'US')) problems.push(...coverageProblems(catalog, code));
   if (options.wholeCatalog) {
@@ -35,12 +43,17 @@ export function catalogProblems(catalog: Catalog, codes: string[], options: { wh
     const established = allRequirements(catalog).filter((r) => !ISSUE_24_FAMILIES.has(r.definition.family));
     const uncertain = established.filter((r) => r.definition.confidence === 'uncertain').length;
     if (uncertain > MAX_UNCERTAIN_SHARE * established.length) {
-      problems.push(`${uncertain} of ${established.length} requirements (issue 24's families apart) are uncertain (more than ${MAX_UNCERTAIN_SHARE * 100} %)`);
+      problems.push(
+        `${uncertain} of ${established.length} requirements (issue 24's families apart) are uncertain (more than ${MAX_UNCERTAIN_SHARE * 100} %)`,
+      );
     }
     for (const family of ISSUE_24_FAMILIES) {
       const of = allRequirements(catalog).filter((r) => r.definition.family === family);
       const doubtful = of.filter((r) => r.definition.confidence === 'uncertain').length;
-      if (doubtful > MAX_NEW_FAMILY_UNCERTAIN_SHARE * of.length) problems.push(`${family}: ${doubtful} of ${of.length} requirements are uncertain (more than ${MAX_NEW_FAMILY_UNCERTAIN_SHARE * 100} %)`);
+      if (doubtful > MAX_NEW_FAMILY_UNCERTAIN_SHARE * of.length)
+        problems.push(
+          `${family}: ${doubtful} of ${of.length} requirements are uncertain (more than ${MAX_NEW_FAMILY_UNCERTAIN_SHARE * 100} %)`,
+        );
     }
   }
   return problems;
@@ -61,7 +74,17 @@ export interface CatalogFigures {
 
 /** The figures the issue's note reports: counts, deep-link share, uncertain share, families per region. */
 export function catalogFigures(catalog: Catalog): CatalogFigures {
-  const figures: CatalogFigures = { requirements: 0, sources: 0, uniqueSources: 0, deepSources: 0, verified: 0, uncertain: 0, homePageOnly: 0, families: {}, familiesByRegion: {} };
+  const figures: CatalogFigures = {
+    requirements: 0,
+    sources: 0,
+    uniqueSources: 0,
+    deepSources: 0,
+    verified: 0,
+    uncertain: 0,
+    homePageOnly: 0,
+    families: {},
+    familiesByRegion: {},
+  };
   const unique = new Set<string>();
   for (const { where, definition } of allRequirements(catalog)) {
     figures.requirements++;

@@ -57,11 +57,20 @@ export interface Evaluation {
 }
 
 const ENTITY_TYPE_NAMES: Record<string, string> = {
-  c_corp: 'C corporation', p_corp: 'professional corporation', pllc: 'professional LLC', llc: 'limited liability company',
-  llp: 'limited liability partnership', lp: 'limited partnership', gp: 'general partnership',
+  c_corp: 'C corporation',
+  p_corp: 'professional corporation',
+  pllc: 'professional LLC',
+  llc: 'limited liability company',
+  llp: 'limited liability partnership',
+  lp: 'limited partnership',
+  gp: 'general partnership',
 };
 const TAX_CLASS_NAMES: Record<string, string> = {
-  corp: 'a corporation', s_corp: 'an S corporation', partnership: 'a partnership', disregarded: 'a disregarded entity', tax_exempt: 'a tax-exempt organization',
+  corp: 'a corporation',
+  s_corp: 'an S corporation',
+  partnership: 'a partnership',
+  disregarded: 'a disregarded entity',
+  tax_exempt: 'a tax-exempt organization',
 };
 
 const TRUE = (met: CriterionMet[] = []): Evaluation => ({ value: true, met, unknown: new Set(), localities: new Set() });
@@ -76,7 +85,12 @@ function and(parts: Evaluation[]): Evaluation {
     let facts = new Set(unknown.flatMap((p) => [...p.unknown]));
     if ([...facts].some((f) => !ASKED_LAST.has(f))) facts = new Set([...facts].filter((f) => !ASKED_LAST.has(f)));
     // The region's own facts are asked first; the localities once they are known and the rest holds.
-    return { value: null, met: [], unknown: facts, localities: facts.size > 0 ? new Set() : new Set(unknown.flatMap((p) => [...p.localities])) };
+    return {
+      value: null,
+      met: [],
+      unknown: facts,
+      localities: facts.size > 0 ? new Set() : new Set(unknown.flatMap((p) => [...p.localities])),
+    };
   }
   return TRUE(parts.flatMap((p) => p.met));
 }
@@ -85,7 +99,13 @@ function or(parts: Evaluation[]): Evaluation {
   const held = parts.find((p) => p.value === true);
   if (held) return held;
   const unknown = parts.filter((p) => p.value === null);
-  if (unknown.length > 0) return { value: null, met: [], unknown: new Set(unknown.flatMap((p) => [...p.unknown])), localities: new Set(unknown.flatMap((p) => [...p.localities])) };
+  if (unknown.length > 0)
+    return {
+      value: null,
+      met: [],
+      unknown: new Set(unknown.flatMap((p) => [...p.unknown])),
+      localities: new Set(unknown.flatMap((p) => [...p.localities])),
+    };
   return FALSE;
 }
 
@@ -95,7 +115,13 @@ function inLocality(id: string, facts: RegionFacts): Evaluation {
   if (answer === undefined) return { value: null, met: [], unknown: new Set(), localities: new Set([id]) };
   if (!answer) return FALSE;
   const name = facts.localityNames?.get(id) ?? id;
-  return TRUE([{ key: 'in-locality', reason: `The business has employees or premises in ${name}, ${facts.regionName}`, data: { region: facts.regionCode, locality: id } }]);
+  return TRUE([
+    {
+      key: 'in-locality',
+      reason: `The business has employees or premises in ${name}, ${facts.regionName}`,
+      data: { region: facts.regionCode, locality: id },
+    },
+  ]);
 }
 
 /**
@@ -134,81 +160,127 @@ export function evaluate(criteria: Criteria, facts: RegionFacts): Evaluation {
   if (facts.federal && (criteria.scope === 'home' || criteria.scope === 'foreign')) {
     parts.push(federalScope(criteria.scope, facts.federal.incorporatedIn));
   } else if (criteria.scope === 'home') {
-    parts.push(facts.isHome ? TRUE([{ key: 'home-state', reason: `${facts.regionName} is the state of incorporation`, data: region }]) : FALSE);
+    parts.push(
+      facts.isHome ? TRUE([{ key: 'home-state', reason: `${facts.regionName} is the state of incorporation`, data: region }]) : FALSE,
+    );
   } else if (criteria.scope === 'foreign') {
-    parts.push(facts.isHome ? FALSE : TRUE([{ key: 'foreign-state', reason: `${facts.regionName} is not the state of incorporation`, data: region }]));
+    parts.push(
+      facts.isHome
+        ? FALSE
+        : TRUE([{ key: 'foreign-state', reason: `${facts.regionName} is not the state of incorporation`, data: region }]),
+    );
   }
   if (criteria.has_employees !== undefined) {
     const wanted = criteria.has_employees;
-    parts.push(flag(facts.hasEmployees, wanted, 'has_employees', {
-      key: 'has-employees',
-      reason: wanted ? `The business has employees in ${facts.regionName}` : `The business has no employees in ${facts.regionName}`,
-      data: { ...region, has_employees: wanted },
-    }));
+    parts.push(
+      flag(facts.hasEmployees, wanted, 'has_employees', {
+        key: 'has-employees',
+        reason: wanted ? `The business has employees in ${facts.regionName}` : `The business has no employees in ${facts.regionName}`,
+        data: { ...region, has_employees: wanted },
+      }),
+    );
   }
   if (criteria.has_physical_location !== undefined) {
     const wanted = criteria.has_physical_location;
-    parts.push(flag(facts.hasPhysicalLocation, wanted, 'has_physical_location', {
-      key: 'has-physical-location',
-      reason: wanted ? `The business has a physical location in ${facts.regionName}` : `The business has no physical location in ${facts.regionName}`,
-      data: { ...region, has_physical_location: wanted },
-    }));
+    parts.push(
+      flag(facts.hasPhysicalLocation, wanted, 'has_physical_location', {
+        key: 'has-physical-location',
+        reason: wanted
+          ? `The business has a physical location in ${facts.regionName}`
+          : `The business has no physical location in ${facts.regionName}`,
+        data: { ...region, has_physical_location: wanted },
+      }),
+    );
   }
   if (criteria.employee_count_gte !== undefined) {
     const min = criteria.employee_count_gte;
     if (facts.employeeCount === null) parts.push(UNKNOWN('employee_count'));
     else if (facts.employeeCount >= min) {
-      parts.push(TRUE([{ key: 'employee-count', reason: `The business has ${facts.employeeCount} employees in ${facts.regionName} (${min} or more)`, data: { ...region, employee_count: facts.employeeCount, minimum: min } }]));
+      parts.push(
+        TRUE([
+          {
+            key: 'employee-count',
+            reason: `The business has ${facts.employeeCount} employees in ${facts.regionName} (${min} or more)`,
+            data: { ...region, employee_count: facts.employeeCount, minimum: min },
+          },
+        ]),
+      );
     } else parts.push(FALSE);
   }
   if (criteria.entity_types) {
     const type = facts.entityType;
-    parts.push(type && criteria.entity_types.includes(type as never)
-      ? TRUE([{ key: 'entity-type', reason: `The business is a ${ENTITY_TYPE_NAMES[type] ?? type}`, data: { entity_type: type } }])
-      : FALSE);
+    parts.push(
+      type && criteria.entity_types.includes(type as never)
+        ? TRUE([{ key: 'entity-type', reason: `The business is a ${ENTITY_TYPE_NAMES[type] ?? type}`, data: { entity_type: type } }])
+        : FALSE,
+    );
   }
   if (criteria.tax_classifications) {
     const tax = facts.taxClassification;
-    parts.push(tax && criteria.tax_classifications.includes(tax as never)
-      ? TRUE([{ key: 'tax-classification', reason: `The business is taxed as ${TAX_CLASS_NAMES[tax] ?? tax}`, data: { tax_classification: tax } }])
-      : FALSE);
+    parts.push(
+      tax && criteria.tax_classifications.includes(tax as never)
+        ? TRUE([
+            {
+              key: 'tax-classification',
+              reason: `The business is taxed as ${TAX_CLASS_NAMES[tax] ?? tax}`,
+              data: { tax_classification: tax },
+            },
+          ])
+        : FALSE,
+    );
   }
   if (criteria.in_locality !== undefined) parts.push(inLocality(criteria.in_locality, facts));
   if (criteria.sells) {
-    parts.push(or(criteria.sells.map((kind) => {
-      const fact = PRODUCT_KINDS[kind];
-      return flag(facts.business?.[fact] ?? null, true, fact, { key: 'sells', reason: `The business sells ${PRODUCT_NAMES[kind]}`, data: { sells: kind } });
-    })));
+    parts.push(
+      or(
+        criteria.sells.map((kind) => {
+          const fact = PRODUCT_KINDS[kind];
+          return flag(facts.business?.[fact] ?? null, true, fact, {
+            key: 'sells',
+            reason: `The business sells ${PRODUCT_NAMES[kind]}`,
+            data: { sells: kind },
+          });
+        }),
+      ),
+    );
   }
   if (criteria.offers_retirement_plan !== undefined) {
     const wanted = criteria.offers_retirement_plan;
-    parts.push(flag(facts.business?.offers_retirement_plan ?? null, wanted, 'offers_retirement_plan', {
-      key: 'retirement-plan',
-      reason: wanted ? 'The business offers its employees a retirement plan' : 'The business offers its employees no retirement plan',
-      data: { offers_retirement_plan: wanted },
-    }));
+    parts.push(
+      flag(facts.business?.offers_retirement_plan ?? null, wanted, 'offers_retirement_plan', {
+        key: 'retirement-plan',
+        reason: wanted ? 'The business offers its employees a retirement plan' : 'The business offers its employees no retirement plan',
+        data: { offers_retirement_plan: wanted },
+      }),
+    );
   }
   if (criteria.pays_contractors !== undefined) {
     const wanted = criteria.pays_contractors;
-    parts.push(flag(facts.business?.pays_contractors ?? null, wanted, 'pays_contractors', {
-      key: 'pays-contractors',
-      reason: wanted ? 'The business pays independent contractors' : 'The business pays no independent contractors',
-      data: { pays_contractors: wanted },
-    }));
+    parts.push(
+      flag(facts.business?.pays_contractors ?? null, wanted, 'pays_contractors', {
+        key: 'pays-contractors',
+        reason: wanted ? 'The business pays independent contractors' : 'The business pays no independent contractors',
+        data: { pays_contractors: wanted },
+      }),
+    );
   }
   if (criteria.annual_sales_gte !== undefined) {
-    parts.push(atLeast(facts.annualSales ?? null, criteria.annual_sales_gte, 'annual_sales', (value, min) => ({
-      key: 'annual-sales',
-      reason: `The business's sales into ${facts.regionName} reach $${value.toLocaleString('en-US')} a year ($${min.toLocaleString('en-US')} or more)`,
-      data: { ...region, annual_sales: value, minimum: min },
-    })));
+    parts.push(
+      atLeast(facts.annualSales ?? null, criteria.annual_sales_gte, 'annual_sales', (value, min) => ({
+        key: 'annual-sales',
+        reason: `The business's sales into ${facts.regionName} reach $${value.toLocaleString('en-US')} a year ($${min.toLocaleString('en-US')} or more)`,
+        data: { ...region, annual_sales: value, minimum: min },
+      })),
+    );
   }
   if (criteria.annual_transactions_gte !== undefined) {
-    parts.push(atLeast(facts.annualTransactions ?? null, criteria.annual_transactions_gte, 'annual_transactions', (value, min) => ({
-      key: 'annual-transactions',
-      reason: `The business makes ${value} sales a year into ${facts.regionName} (${min} or more)`,
-      data: { ...region, annual_transactions: value, minimum: min },
-    })));
+    parts.push(
+      atLeast(facts.annualTransactions ?? null, criteria.annual_transactions_gte, 'annual_transactions', (value, min) => ({
+        key: 'annual-transactions',
+        reason: `The business makes ${value} sales a year into ${facts.regionName} (${min} or more)`,
+        data: { ...region, annual_transactions: value, minimum: min },
+      })),
+    );
   }
   if (criteria.any) parts.push(or(criteria.any.map((branch) => evaluate(branch, facts))));
   return and(parts);

@@ -7,20 +7,36 @@ import { explain, federalAnchor, planTasks, type EngineInput, type LocationInput
 const catalog = loadCatalog(fileURLToPath(new URL('../../test/fixtures/catalog-localities', import.meta.url)));
 
 const facts = (over: Partial<RegionFacts> = {}): RegionFacts => ({
-  regionCode: 'PA', regionName: 'Pennsylvania', isHome: false, hasEmployees: true, hasPhysicalLocation: false, employeeCount: 3,
-  entityType: 'llc', taxClassification: 'disregarded', localityNames: new Map([['pa-philadelphia', 'Philadelphia']]), ...over,
+  regionCode: 'PA',
+  regionName: 'Pennsylvania',
+  isHome: false,
+  hasEmployees: true,
+  hasPhysicalLocation: false,
+  employeeCount: 3,
+  entityType: 'llc',
+  taxClassification: 'disregarded',
+  localityNames: new Map([['pa-philadelphia', 'Philadelphia']]),
+  ...over,
 });
 
 describe('evaluate: in_locality', () => {
   it('holds when the locality question is answered yes, with a reason naming the city and state', () => {
-    const result = evaluate({ has_employees: true, in_locality: 'pa-philadelphia' }, facts({ localityAnswers: new Map([['pa-philadelphia', true]]) }));
+    const result = evaluate(
+      { has_employees: true, in_locality: 'pa-philadelphia' },
+      facts({ localityAnswers: new Map([['pa-philadelphia', true]]) }),
+    );
     expect(result.value).toBe(true);
-    expect(result.met.map((m) => m.reason)).toEqual(['The business has employees in Pennsylvania', 'The business has employees or premises in Philadelphia, Pennsylvania']);
+    expect(result.met.map((m) => m.reason)).toEqual([
+      'The business has employees in Pennsylvania',
+      'The business has employees or premises in Philadelphia, Pennsylvania',
+    ]);
     expect(result.met[1]!.data).toEqual({ region: 'PA', locality: 'pa-philadelphia' });
   });
 
   it('does not hold when answered no', () => {
-    expect(evaluate({ in_locality: 'pa-philadelphia' }, facts({ localityAnswers: new Map([['pa-philadelphia', false]]) })).value).toBe(false);
+    expect(evaluate({ in_locality: 'pa-philadelphia' }, facts({ localityAnswers: new Map([['pa-philadelphia', false]]) })).value).toBe(
+      false,
+    );
   });
 
   it('unanswered: unknown, and the locality is what is missing once the rest holds', () => {
@@ -50,7 +66,8 @@ describe('evaluate: in_locality', () => {
 });
 
 describe('evaluate: federal scope', () => {
-  const federal = (incorporatedIn: string | null) => facts({ regionName: 'the United States', isHome: incorporatedIn !== null, federal: { incorporatedIn } });
+  const federal = (incorporatedIn: string | null) =>
+    facts({ regionName: 'the United States', isHome: incorporatedIn !== null, federal: { incorporatedIn } });
 
   it('home: incorporated in a US state, said as a sentence', () => {
     const result = evaluate({ scope: 'home' }, federal('Delaware'));
@@ -70,18 +87,39 @@ describe('evaluate: federal scope', () => {
   });
 });
 
-const location = (regionCode: string, over: Partial<LocationInput> = {}): LocationInput => ({ regionCode, hasEmployees: true, hasPhysicalLocation: false, employeeCount: 2, ...over });
+const location = (regionCode: string, over: Partial<LocationInput> = {}): LocationInput => ({
+  regionCode,
+  hasEmployees: true,
+  hasPhysicalLocation: false,
+  employeeCount: 2,
+  ...over,
+});
 const input = (over: Partial<EngineInput['entity']>, locations: LocationInput[], tasks: TaskState[] = []): EngineInput => ({
-  entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: null, incorporationDate: null, accountingYearEnd: null, onboardedOn: '2026-03-01', ...over },
+  entity: {
+    entityType: 'llc',
+    taxClassification: 'disregarded',
+    incorporationRegion: null,
+    incorporationDate: null,
+    accountingYearEnd: null,
+    onboardedOn: '2026-03-01',
+    ...over,
+  },
   locations,
   tasks,
   today: '2026-03-01',
 });
-const federalOf = (tasks: ReturnType<typeof planTasks>) => tasks.filter((t) => t.definitionId.startsWith('us-')).map((t) => `${t.definitionId}@${t.regionCode}`);
+const federalOf = (tasks: ReturnType<typeof planTasks>) =>
+  tasks.filter((t) => t.definitionId.startsWith('us-')).map((t) => `${t.definitionId}@${t.regionCode}`);
 
 describe('planTasks: federal requirements', () => {
   it('are planned once, in the state of incorporation, on the whole business facts', () => {
-    const tasks = planTasks(catalog, input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [location('PA'), location('NJ', { hasEmployees: false, employeeCount: 0 })]));
+    const tasks = planTasks(
+      catalog,
+      input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [
+        location('PA'),
+        location('NJ', { hasEmployees: false, employeeCount: 0 }),
+      ]),
+    );
     expect(federalOf(tasks)).toEqual(['us-irs-ein@NJ', 'us-irs-form-940@NJ']);
     const ein = tasks.find((t) => t.definitionId === 'us-irs-ein')!;
     expect(ein.criteriaMet.map((c) => c.reason)).toEqual(['The business has employees in the United States']);
@@ -105,13 +143,23 @@ describe('planTasks: federal requirements', () => {
   });
 
   it('unknown employees anywhere (and none known): no federal employer task and no question of its own', () => {
-    const tasks = planTasks(catalog, input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [location('PA', { hasEmployees: null, employeeCount: null })]));
+    const tasks = planTasks(
+      catalog,
+      input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [location('PA', { hasEmployees: null, employeeCount: null })]),
+    );
     expect(federalOf(tasks)).toEqual([]);
     expect(tasks.filter((t) => t.kind === 'question').map((t) => `${t.definitionId}@${t.regionCode}`)).toEqual(['has-employees@PA']);
   });
 
   it('a federal requirement done in the old anchor still unblocks what it unlocks in the new one (the task moves there)', () => {
-    const ein: TaskState = { kind: 'requirement', definitionId: 'us-irs-ein', regionCode: 'PA', status: 'done', completedOn: '2026-02-01', answer: null };
+    const ein: TaskState = {
+      kind: 'requirement',
+      definitionId: 'us-irs-ein',
+      regionCode: 'PA',
+      status: 'done',
+      completedOn: '2026-02-01',
+      answer: null,
+    };
     const tasks = planTasks(catalog, input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [location('PA')], [ein]));
     expect(federalOf(tasks)).toEqual(['us-irs-ein@NJ', 'us-irs-form-940@NJ']);
     expect(tasks.find((t) => t.definitionId === 'us-irs-form-940')!.blockedBy).toEqual([]);
@@ -119,14 +167,27 @@ describe('planTasks: federal requirements', () => {
 
   it('explain lists the federal requirements in the anchor region, marked federal', () => {
     const [nj] = explain(catalog, input({ incorporationRegion: 'NJ', incorporationDate: '2025-05-10' }, [location('NJ')]));
-    expect(nj!.requirements.filter((r) => r.federal).map((r) => [r.id, r.applies])).toEqual([['us-irs-ein', true], ['us-irs-form-940', true], ['us-fincen-boi', false]]);
+    expect(nj!.requirements.filter((r) => r.federal).map((r) => [r.id, r.applies])).toEqual([
+      ['us-irs-ein', true],
+      ['us-irs-form-940', true],
+      ['us-fincen-boi', false],
+    ]);
   });
 });
 
 describe('planTasks: localities', () => {
   // The locality questions and the region's (the federal Form 940 also asks the registration date of its anchor).
-  const questions = (tasks: ReturnType<typeof planTasks>) => tasks.filter((t) => t.kind === 'question' && t.definitionId !== 'registration-date').map((t) => `${t.definitionId}:${t.periodKey}`);
-  const answer = (locality: string, value: boolean): TaskState => ({ kind: 'question', definitionId: 'in-locality', regionCode: 'PA', periodKey: locality, status: 'done', completedOn: '2026-03-02', answer: value });
+  const questions = (tasks: ReturnType<typeof planTasks>) =>
+    tasks.filter((t) => t.kind === 'question' && t.definitionId !== 'registration-date').map((t) => `${t.definitionId}:${t.periodKey}`);
+  const answer = (locality: string, value: boolean): TaskState => ({
+    kind: 'question',
+    definitionId: 'in-locality',
+    regionCode: 'PA',
+    periodKey: locality,
+    status: 'done',
+    completedOn: '2026-03-02',
+    answer: value,
+  });
 
   it('asks one question per locality a requirement could need, with its id as period key', () => {
     const tasks = planTasks(catalog, input({}, [location('PA', { hasPhysicalLocation: true })]));
@@ -137,7 +198,9 @@ describe('planTasks: localities', () => {
 
   it('asks only where the rest of the criteria holds (no premises: no Pittsburgh question)', () => {
     expect(questions(planTasks(catalog, input({}, [location('PA')])))).toEqual(['in-locality:pa-philadelphia']);
-    expect(questions(planTasks(catalog, input({}, [location('PA', { hasEmployees: null, employeeCount: null })])))).toEqual(['has-employees:once']);
+    expect(questions(planTasks(catalog, input({}, [location('PA', { hasEmployees: null, employeeCount: null })])))).toEqual([
+      'has-employees:once',
+    ]);
   });
 
   it('a yes plans the local task; a no leaves none; both answered questions stay', () => {

@@ -109,12 +109,17 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
   for (const code of regionCodes) {
     const regionCatalog = catalog.regions.get(code)!;
     const isHome = code === home;
-    const facts = { ...regionFacts(regionCatalog.region.name, code, isHome, locations.get(code), entity, localityFacts(catalog, input, code)), business, ...salesFacts(answers, code) };
+    const facts = {
+      ...regionFacts(regionCatalog.region.name, code, isHome, locations.get(code), entity, localityFacts(catalog, input, code)),
+      business,
+      ...salesFacts(answers, code),
+    };
     const foreignRegistration = regionCatalog.requirements
       .filter((r) => r.family === 'foreign-qualification')
       .map((r) => done.get(answerKey(r.id, code)))
       .find((date) => date);
-    const registrationDate = asDate(answers.get(answerKey('registration-date', code))) ?? (isHome ? entity.incorporationDate : foreignRegistration ?? null);
+    const registrationDate =
+      asDate(answers.get(answerKey('registration-date', code))) ?? (isHome ? entity.incorporationDate : (foreignRegistration ?? null));
     const context = {
       registrationDate,
       operationsStartDate: asDate(answers.get(answerKey('operations-start-date', code))),
@@ -155,8 +160,20 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
         if (schedule.nextDue !== null && (nextDue === null || schedule.nextDue < nextDue)) nextDue = schedule.nextDue;
         for (const fact of schedule.missing) need(fact, definition);
         for (const { basis, ...occurrence } of schedule.occurrences) {
-          const dueDateBasis = basis && { rule: basis.rule, exact: basis.exact, questionId: basis.pendingFact ? catalog.questionByFact.get(basis.pendingFact)?.id ?? null : null };
-          planned.push({ kind: 'requirement', definitionId: definition.id, regionCode: code, ...occurrence, dueDateBasis, criteriaMet: evaluations.get(definition.id)!, blockedBy });
+          const dueDateBasis = basis && {
+            rule: basis.rule,
+            exact: basis.exact,
+            questionId: basis.pendingFact ? (catalog.questionByFact.get(basis.pendingFact)?.id ?? null) : null,
+          };
+          planned.push({
+            kind: 'requirement',
+            definitionId: definition.id,
+            regionCode: code,
+            ...occurrence,
+            dueDateBasis,
+            criteriaMet: evaluations.get(definition.id)!,
+            blockedBy,
+          });
         }
       }
     };
@@ -177,7 +194,9 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
 
   // The business's own questions, once, in its anchor region (where its federal tasks are).
   if (anchor) {
-    for (const [fact, definitions] of [...businessNeeded].sort(([a], [b]) => BUSINESS_FACTS.indexOf(a as never) - BUSINESS_FACTS.indexOf(b as never))) {
+    for (const [fact, definitions] of [...businessNeeded].sort(
+      ([a], [b]) => BUSINESS_FACTS.indexOf(a as never) - BUSINESS_FACTS.indexOf(b as never),
+    )) {
       const question = catalog.questionByFact.get(fact);
       if (question) planned.push(questionTask(question, anchor, NATION, definitions));
     }
@@ -192,7 +211,8 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
     const question = catalog.questions.find((q) => q.id === task.definitionId);
     const region = regionByCode(task.regionCode);
     const locality = periodKey === 'once' ? undefined : catalog.regions.get(task.regionCode)?.localities.get(periodKey);
-    if (question && region && (periodKey === 'once' || locality)) planned.push(questionTask(question, task.regionCode, region.name, [], locality));
+    if (question && region && (periodKey === 'once' || locality))
+      planned.push(questionTask(question, task.regionCode, region.name, [], locality));
   }
   return { tasks: planned, nextDue };
 }
@@ -200,7 +220,9 @@ export function planTasksAndNextDue(catalog: Catalog, input: EngineInput): { tas
 /** The regions the entity's tasks are planned in: its state of incorporation and its locations, in code order. */
 function regionsOf(catalog: Catalog, input: EngineInput): string[] {
   const home = input.entity.incorporationRegion;
-  return [...new Set([...(home ? [home] : []), ...input.locations.map((l) => l.regionCode)])].filter((code) => catalog.regions.has(code)).sort();
+  return [...new Set([...(home ? [home] : []), ...input.locations.map((l) => l.regionCode)])]
+    .filter((code) => catalog.regions.has(code))
+    .sort();
 }
 
 /**
@@ -229,7 +251,7 @@ function federalFacts(input: EngineInput, anchor: string): RegionFacts {
     isHome: incorporatedIn !== null,
     hasEmployees: anyOf(locations.map((l) => l.hasEmployees)),
     hasPhysicalLocation: anyOf(locations.map((l) => l.hasPhysicalLocation)),
-    employeeCount: countUnknown ? null : locations.reduce((sum, l) => sum + (l.hasEmployees === false ? 0 : l.employeeCount ?? 0), 0),
+    employeeCount: countUnknown ? null : locations.reduce((sum, l) => sum + (l.hasEmployees === false ? 0 : (l.employeeCount ?? 0)), 0),
     entityType: entity.entityType,
     taxClassification: entity.taxClassification,
     federal: { incorporatedIn },
@@ -242,7 +264,8 @@ const BUSINESS_FACT_SET: ReadonlySet<string> = new Set(BUSINESS_FACTS);
 function answersOf(input: EngineInput): Map<string, unknown> {
   const answers = new Map<string, unknown>();
   for (const task of input.tasks) {
-    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined) answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
+    if (task.kind === 'question' && task.answer !== null && task.answer !== undefined)
+      answers.set(answerKey(task.definitionId, task.regionCode, task.periodKey), task.answer);
   }
   return answers;
 }
@@ -255,7 +278,8 @@ function businessFacts(catalog: Catalog, input: EngineInput): BusinessFacts {
   const facts: BusinessFacts = {};
   for (const fact of BUSINESS_FACTS) {
     const question = catalog.questionByFact.get(fact);
-    const answered = question && input.tasks.find((t) => t.kind === 'question' && t.definitionId === question.id && typeof t.answer === 'boolean');
+    const answered =
+      question && input.tasks.find((t) => t.kind === 'question' && t.definitionId === question.id && typeof t.answer === 'boolean');
     facts[fact] = answered ? (answered.answer as boolean) : null;
   }
   return facts;
@@ -264,7 +288,10 @@ function businessFacts(catalog: Catalog, input: EngineInput): BusinessFacts {
 /** The region's answers about the business's sales into it (economic nexus). */
 function salesFacts(answers: ReadonlyMap<string, unknown>, code: string): Pick<RegionFacts, 'annualSales' | 'annualTransactions'> {
   const amount = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null);
-  return { annualSales: amount(answers.get(answerKey('annual-sales', code))), annualTransactions: amount(answers.get(answerKey('annual-transactions', code))) };
+  return {
+    annualSales: amount(answers.get(answerKey('annual-sales', code))),
+    annualTransactions: amount(answers.get(answerKey('annual-transactions', code))),
+  };
 }
 
 /** The region's localities and the answers of their `in-locality` questions. */
@@ -273,13 +300,21 @@ function localityFacts(catalog: Catalog, input: EngineInput, code: string): Pick
   const question = catalog.questionByFact.get('in_locality');
   const localityAnswers = new Map<string, boolean>();
   for (const task of input.tasks) {
-    if (task.kind !== 'question' || task.definitionId !== question?.id || task.regionCode !== code || typeof task.answer !== 'boolean') continue;
+    if (task.kind !== 'question' || task.definitionId !== question?.id || task.regionCode !== code || typeof task.answer !== 'boolean')
+      continue;
     if (task.periodKey && localities.has(task.periodKey)) localityAnswers.set(task.periodKey, task.answer);
   }
   return { localityAnswers, localityNames: new Map([...localities.values()].map((l) => [l.id, l.name])) };
 }
 
-function regionFacts(regionName: string, code: string, isHome: boolean, location: LocationInput | undefined, entity: EntityInput, localities: Pick<RegionFacts, 'localityAnswers' | 'localityNames'> = {}): RegionFacts {
+function regionFacts(
+  regionName: string,
+  code: string,
+  isHome: boolean,
+  location: LocationInput | undefined,
+  entity: EntityInput,
+  localities: Pick<RegionFacts, 'localityAnswers' | 'localityNames'> = {},
+): RegionFacts {
   return {
     regionCode: code,
     regionName,
@@ -315,8 +350,13 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
   };
   return regionsOf(catalog, input).map((code) => {
     const region = catalog.regions.get(code)!;
-    const facts = { ...regionFacts(region.region.name, code, code === home, locations.get(code), input.entity, localityFacts(catalog, input, code)), business, ...salesFacts(answers, code) };
-    const federal = code === anchor ? catalog.federal.requirements.map((d) => describe(d, { ...federalFacts(input, code), business }, true)) : [];
+    const facts = {
+      ...regionFacts(region.region.name, code, code === home, locations.get(code), input.entity, localityFacts(catalog, input, code)),
+      business,
+      ...salesFacts(answers, code),
+    };
+    const federal =
+      code === anchor ? catalog.federal.requirements.map((d) => describe(d, { ...federalFacts(input, code), business }, true)) : [];
     return {
       regionCode: code,
       isHome: code === home,
@@ -329,7 +369,13 @@ export function explain(catalog: Catalog, input: EngineInput): Explanation[] {
 const DATED_FACTS = new Set<string>(['registration_date', 'operations_start_date', 'registration_number_digit']);
 
 /** A question task; for a locality (the `in-locality` question) one per locality, its id the period key. */
-function questionTask(question: QuestionDefinition, code: string, regionName: string, definitions: RequirementDefinition[], locality?: Locality): PlannedTask {
+function questionTask(
+  question: QuestionDefinition,
+  code: string,
+  regionName: string,
+  definitions: RequirementDefinition[],
+  locality?: Locality,
+): PlannedTask {
   const place = locality ? `${locality.name}, ${regionName}` : regionName;
   return {
     kind: 'question',
@@ -340,14 +386,28 @@ function questionTask(question: QuestionDefinition, code: string, regionName: st
     periodEndDate: null,
     dueDate: null,
     dueDateBasis: null,
-    criteriaMet: definitions.length > 0
-      ? [{
-          key: 'unknown-fact',
-          // A date answers "when", not "whether": say what it dates.
-          reason: `${DATED_FACTS.has(question.fact) ? 'Needed to set the due dates of' : 'Needed to decide'}: ${definitions.map((d) => d.title).join('; ')}`,
-          data: { region: code, fact: question.fact, requirements: definitions.map((d) => d.id), ...(locality && { locality: locality.id }) },
-        }]
-      : [{ key: 'answered', reason: `Answered for ${place}`, data: { region: code, fact: question.fact, ...(locality && { locality: locality.id }) } }],
+    criteriaMet:
+      definitions.length > 0
+        ? [
+            {
+              key: 'unknown-fact',
+              // A date answers "when", not "whether": say what it dates.
+              reason: `${DATED_FACTS.has(question.fact) ? 'Needed to set the due dates of' : 'Needed to decide'}: ${definitions.map((d) => d.title).join('; ')}`,
+              data: {
+                region: code,
+                fact: question.fact,
+                requirements: definitions.map((d) => d.id),
+                ...(locality && { locality: locality.id }),
+              },
+            },
+          ]
+        : [
+            {
+              key: 'answered',
+              reason: `Answered for ${place}`,
+              data: { region: code, fact: question.fact, ...(locality && { locality: locality.id }) },
+            },
+          ],
     blockedBy: [],
   };
 }

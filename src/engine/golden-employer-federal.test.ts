@@ -9,10 +9,21 @@ import { planTasks, type EngineInput, type TaskState } from './engine.js';
  */
 const catalog = loadCatalog();
 const today = '2026-11-22';
-const answer = (definitionId: string, regionCode: string, value: unknown): TaskState =>
-  ({ kind: 'question', definitionId, regionCode, status: 'done', completedOn: '2026-11-20', answer: value });
+const answer = (definitionId: string, regionCode: string, value: unknown): TaskState => ({
+  kind: 'question',
+  definitionId,
+  regionCode,
+  status: 'done',
+  completedOn: '2026-11-20',
+  answer: value,
+});
 const lines = (input: EngineInput) =>
-  planTasks(catalog, input).map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`).sort();
+  planTasks(catalog, input)
+    .map(
+      (t) =>
+        `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`,
+    )
+    .sort();
 const FAMILY_IDS = /us-uscis-form-i9|us-irs-form-1099-nec|pays-contractors|e-verify|work-authorization-verification/;
 const ofFamilies = (input: EngineInput) => lines(input).filter((l) => FAMILY_IDS.test(l));
 
@@ -20,8 +31,17 @@ const ofFamilies = (input: EngineInput) => lines(input).filter((l) => FAMILY_IDS
 const business = (home: string, location: { regionCode: string; employees: number }, paysContractors?: boolean): EngineInput => ({
   today,
   tasks: paysContractors === undefined ? [] : [answer('pays-contractors', home, paysContractors)],
-  entity: { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: home, incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
-  locations: [{ regionCode: location.regionCode, hasEmployees: location.employees > 0, hasPhysicalLocation: true, employeeCount: location.employees }],
+  entity: {
+    entityType: 'c_corp',
+    taxClassification: 'corp',
+    incorporationRegion: home,
+    incorporationDate: '2020-03-10',
+    accountingYearEnd: 12,
+    onboardedOn: '2026-11-01',
+  },
+  locations: [
+    { regionCode: location.regionCode, hasEmployees: location.employees > 0, hasPhysicalLocation: true, employeeCount: location.employees },
+  ],
 });
 
 describe('Form I-9 (employment-eligibility, federal)', () => {
@@ -42,7 +62,10 @@ describe('Form 1099-NEC (information-return, federal)', () => {
   });
 
   it('is due January 31 when the business pays contractors, and no task when it does not', () => {
-    expect(ofFamilies(business('DE', { regionCode: 'NY', employees: 0 }, true))).toEqual(['DE ?pays-contractors -', 'DE us-irs-form-1099-nec 2027-01-31']);
+    expect(ofFamilies(business('DE', { regionCode: 'NY', employees: 0 }, true))).toEqual([
+      'DE ?pays-contractors -',
+      'DE us-irs-form-1099-nec 2027-01-31',
+    ]);
     expect(ofFamilies(business('DE', { regionCode: 'NY', employees: 0 }, false))).toEqual(['DE ?pays-contractors -']);
   });
 
@@ -52,14 +75,18 @@ describe('Form 1099-NEC (information-return, federal)', () => {
     young.entity.incorporationDate = '2026-01-15';
     expect(ofFamilies(young)).toContain('DE us-irs-form-1099-nec 2027-01-31');
     // After that date, the next one is a year later.
-    expect(ofFamilies({ ...business('DE', { regionCode: 'NY', employees: 0 }, true), today: '2027-02-15' })).toContain('DE us-irs-form-1099-nec 2028-01-31');
+    expect(ofFamilies({ ...business('DE', { regionCode: 'NY', employees: 0 }, true), today: '2027-02-15' })).toContain(
+      'DE us-irs-form-1099-nec 2028-01-31',
+    );
   });
 });
 
 describe('state E-Verify mandates (e-verify)', () => {
   /** The E-Verify task of a business incorporated and employing `employees` people in `code` (nothing else). */
   const everify = (code: string, employees: number) =>
-    ofFamilies(business(code, { regionCode: code, employees }, false)).filter((l) => !l.includes('us-uscis-form-i9') && !l.includes('pays-contractors'));
+    ofFamilies(business(code, { regionCode: code, employees }, false)).filter(
+      (l) => !l.includes('us-uscis-form-i9') && !l.includes('pays-contractors'),
+    );
 
   it('applies to every employer in Alabama, Arizona, Mississippi and South Carolina, and to none without employees', () => {
     for (const code of ['AL', 'AZ', 'MS', 'SC']) {
@@ -68,8 +95,14 @@ describe('state E-Verify mandates (e-verify)', () => {
     }
   });
 
-  it('follows each statute\'s threshold: Georgia more than 10, North Carolina and Florida 25, Tennessee 35, Utah 150', () => {
-    for (const [code, threshold] of [['GA', 11], ['NC', 25], ['FL', 25], ['TN', 35], ['UT', 150]] as const) {
+  it("follows each statute's threshold: Georgia more than 10, North Carolina and Florida 25, Tennessee 35, Utah 150", () => {
+    for (const [code, threshold] of [
+      ['GA', 11],
+      ['NC', 25],
+      ['FL', 25],
+      ['TN', 35],
+      ['UT', 150],
+    ] as const) {
       expect(everify(code, threshold - 1), `${code} below`).toEqual([]);
       expect(everify(code, threshold), `${code} at`).toEqual([`${code} ${code.toLowerCase()}-e-verify -`]);
     }
@@ -82,7 +115,7 @@ describe('state E-Verify mandates (e-verify)', () => {
     expect(lines(input)).toContain('NC ?employee-count -');
   });
 
-  it('plans Louisiana\'s E-Verify-or-documents verification for any Louisiana employer', () => {
+  it("plans Louisiana's E-Verify-or-documents verification for any Louisiana employer", () => {
     expect(everify('LA', 2)).toEqual(['LA la-work-authorization-verification -']);
   });
 

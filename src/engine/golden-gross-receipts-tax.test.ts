@@ -11,17 +11,35 @@ import { planTasks, type EngineInput, type TaskState } from './engine.js';
  */
 const catalog = loadCatalog();
 const today = '2026-11-22';
-const answer = (definitionId: string, regionCode: string, value: unknown): TaskState =>
-  ({ kind: 'question', definitionId, regionCode, status: 'done', completedOn: '2026-11-20', answer: value });
+const answer = (definitionId: string, regionCode: string, value: unknown): TaskState => ({
+  kind: 'question',
+  definitionId,
+  regionCode,
+  status: 'done',
+  completedOn: '2026-11-20',
+  answer: value,
+});
 const lines = (input: EngineInput) =>
-  planTasks(catalog, input).map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`).sort();
+  planTasks(catalog, input)
+    .map(
+      (t) =>
+        `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`,
+    )
+    .sort();
 const GROSS_RECEIPTS = /or-cat-|oh-commercial-activity-tax|nv-commerce-tax|annual-sales/;
 
 /** An LLC incorporated in `code` with an office there, its sales into the state answered when given. */
 const business = (code: string, sales?: number, accountingYearEnd = 12): EngineInput => ({
   today,
   tasks: sales === undefined ? [] : [answer('annual-sales', code, sales)],
-  entity: { entityType: 'llc', taxClassification: 'partnership', incorporationRegion: code, incorporationDate: '2020-03-10', accountingYearEnd, onboardedOn: '2026-11-01' },
+  entity: {
+    entityType: 'llc',
+    taxClassification: 'partnership',
+    incorporationRegion: code,
+    incorporationDate: '2020-03-10',
+    accountingYearEnd,
+    onboardedOn: '2026-11-01',
+  },
   locations: [{ regionCode: code, hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
 });
 const grossReceipts = (input: EngineInput) => lines(input).filter((l) => GROSS_RECEIPTS.test(l) && !l.includes('?annual-sales'));

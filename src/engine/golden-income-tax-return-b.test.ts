@@ -25,15 +25,39 @@ const lines = (input: EngineInput, region?: string) =>
     .sort();
 /** The requirements of this family's files (catalog/families/income-tax-return, regions MS to WY). */
 const DIR = path.join(CATALOG_DIR, 'families', 'income-tax-return');
-const OWN = new Set(fs.readdirSync(DIR).flatMap((f) => (parseYaml(fs.readFileSync(path.join(DIR, f), 'utf8')).requirements as { id: string }[]).map((r) => r.id)));
+const OWN = new Set(
+  fs
+    .readdirSync(DIR)
+    .flatMap((f) => (parseYaml(fs.readFileSync(path.join(DIR, f), 'utf8')).requirements as { id: string }[]).map((r) => r.id)),
+);
 const family = (input: EngineInput, region?: string) => lines(input, region).filter((l) => OWN.has(l.split(' ')[1]!));
 
 type Entity = EngineInput['entity'];
 const entity = (over: Partial<Entity>): Entity => ({
-  entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'DE', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01', ...over,
+  entityType: 'c_corp',
+  taxClassification: 'corp',
+  incorporationRegion: 'DE',
+  incorporationDate: '2020-03-10',
+  accountingYearEnd: 12,
+  onboardedOn: '2026-11-01',
+  ...over,
 });
-const office = (regionCode: string, hasEmployees = false) => ({ regionCode, hasEmployees, hasPhysicalLocation: true, employeeCount: hasEmployees ? 3 : 0 });
-const nycAnswer = (yes: boolean) => ({ kind: 'question', definitionId: 'in-locality', regionCode: 'NY', periodKey: 'ny-new-york-city', status: 'done', completedOn: '2026-11-20', answer: yes }) as const;
+const office = (regionCode: string, hasEmployees = false) => ({
+  regionCode,
+  hasEmployees,
+  hasPhysicalLocation: true,
+  employeeCount: hasEmployees ? 3 : 0,
+});
+const nycAnswer = (yes: boolean) =>
+  ({
+    kind: 'question',
+    definitionId: 'in-locality',
+    regionCode: 'NY',
+    periodKey: 'ny-new-york-city',
+    status: 'done',
+    completedOn: '2026-11-20',
+    answer: yes,
+  }) as const;
 
 describe('golden: income-tax-return (MS–WY, New York City)', () => {
   it('an Oregon C corporation with an office in Oregon files OR-20 by May 15 (and no S corporation or partnership return)', () => {
@@ -42,22 +66,42 @@ describe('golden: income-tax-return (MS–WY, New York City)', () => {
   });
 
   it('an Oregon LLC taxed as a partnership (formed in Delaware, office in Oregon) files OR-65 by March 15', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ entityType: 'llc', taxClassification: 'partnership' }), locations: [office('OR', true)] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ entityType: 'llc', taxClassification: 'partnership' }),
+      locations: [office('OR', true)],
+    };
     expect(family(input, 'OR')).toEqual(['OR or-partnership-return-or65 2027-03-15 ~']);
   });
 
   it('an Oregon S corporation files OR-20-S by April 15', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ taxClassification: 's_corp', incorporationRegion: 'OR' }), locations: [office('OR')] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ taxClassification: 's_corp', incorporationRegion: 'OR' }),
+      locations: [office('OR')],
+    };
     expect(family(input, 'OR')).toEqual(['OR or-s-corporation-return-or20s 2027-04-15']);
   });
 
   it('a business with an Oregon location but neither employees nor premises there owes no Oregon return', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({}), locations: [{ regionCode: 'OR', hasEmployees: false, hasPhysicalLocation: false, employeeCount: 0 }] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({}),
+      locations: [{ regionCode: 'OR', hasEmployees: false, hasPhysicalLocation: false, employeeCount: 0 }],
+    };
     expect(family(input, 'OR')).toEqual([]);
   });
 
   it('a New York partnership (LLC) files IT-204 by March 15, besides the IT-204-LL filing fee', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ entityType: 'llc', taxClassification: 'partnership', incorporationRegion: 'NY' }), locations: [office('NY')] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ entityType: 'llc', taxClassification: 'partnership', incorporationRegion: 'NY' }),
+      locations: [office('NY')],
+    };
     const ny = lines(input, 'NY');
     expect(ny).toContain('NY ny-partnership-return-it204 2027-03-15');
     expect(ny).toContain('NY ny-llc-filing-fee-it204ll 2027-03-15');
@@ -66,7 +110,9 @@ describe('golden: income-tax-return (MS–WY, New York City)', () => {
 
   it('a New York C corporation answering yes to the New York City question files NYC-2 by April 15; no leaves none', () => {
     const base: EngineInput = { today, tasks: [], entity: entity({ incorporationRegion: 'NY' }), locations: [office('NY', true)] };
-    const asked = planTasks(catalog, base).filter((t) => t.kind === 'question' && t.definitionId === 'in-locality').map((t) => t.periodKey);
+    const asked = planTasks(catalog, base)
+      .filter((t) => t.kind === 'question' && t.definitionId === 'in-locality')
+      .map((t) => t.periodKey);
     expect(asked).toContain('ny-new-york-city');
     const yes = lines({ ...base, tasks: [nycAnswer(true)] }, 'NY');
     expect(yes).toContain('NY ny-nyc-business-corporation-tax-nyc2 2027-04-15');
@@ -78,14 +124,24 @@ describe('golden: income-tax-return (MS–WY, New York City)', () => {
   });
 
   it('a New York S corporation in New York City files the general corporation tax return by March 15, not NYC-2', () => {
-    const input: EngineInput = { today, tasks: [nycAnswer(true)], entity: entity({ taxClassification: 's_corp', incorporationRegion: 'NY' }), locations: [office('NY')] };
+    const input: EngineInput = {
+      today,
+      tasks: [nycAnswer(true)],
+      entity: entity({ taxClassification: 's_corp', incorporationRegion: 'NY' }),
+      locations: [office('NY')],
+    };
     const ny = lines(input, 'NY');
     expect(ny).toContain('NY ny-nyc-general-corporation-tax-s-corp 2027-03-15');
     expect(ny.some((l) => l.includes('ny-nyc-business-corporation-tax-nyc2'))).toBe(false);
   });
 
   it('a New York City partnership gets the existing UBT return and IT-204, not a corporation tax', () => {
-    const input: EngineInput = { today, tasks: [nycAnswer(true)], entity: entity({ entityType: 'llc', taxClassification: 'partnership', incorporationRegion: 'NY' }), locations: [office('NY')] };
+    const input: EngineInput = {
+      today,
+      tasks: [nycAnswer(true)],
+      entity: entity({ entityType: 'llc', taxClassification: 'partnership', incorporationRegion: 'NY' }),
+      locations: [office('NY')],
+    };
     const ny = lines(input, 'NY');
     expect(ny).toContain('NY ny-nyc-unincorporated-business-tax 2027-03-15');
     expect(ny).toContain('NY ny-partnership-return-it204 2027-03-15');
@@ -93,7 +149,12 @@ describe('golden: income-tax-return (MS–WY, New York City)', () => {
   });
 
   it('a Pennsylvania S corporation with a June year end files the PA-20S/PA-65 by October 15, and no RCT-101', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ taxClassification: 's_corp', incorporationRegion: 'PA', accountingYearEnd: 6 }), locations: [office('PA', true)] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ taxClassification: 's_corp', incorporationRegion: 'PA', accountingYearEnd: 6 }),
+      locations: [office('PA', true)],
+    };
     expect(family(input, 'PA')).toEqual(['PA pa-s-corporation-partnership-return-pa20s-pa65 2027-10-15']);
   });
 
@@ -103,22 +164,44 @@ describe('golden: income-tax-return (MS–WY, New York City)', () => {
   });
 
   it('an Oklahoma S corporation files Form 512-S 30 days after the federal due date (April 14)', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ taxClassification: 's_corp', incorporationRegion: 'OK' }), locations: [office('OK')] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ taxClassification: 's_corp', incorporationRegion: 'OK' }),
+      locations: [office('OK')],
+    };
     expect(family(input, 'OK')).toEqual(['OK ok-s-corporation-return-512s 2027-04-14']);
   });
 
   it('an LLC taxed as a corporation files the corporate return (Wisconsin Form 4, April 15)', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ entityType: 'llc', taxClassification: 'corp', incorporationRegion: 'WI' }), locations: [office('WI')] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ entityType: 'llc', taxClassification: 'corp', incorporationRegion: 'WI' }),
+      locations: [office('WI')],
+    };
     expect(family(input, 'WI')).toEqual(['WI wi-corporation-franchise-income-tax-return-form4 2027-04-15']);
   });
 
   it('a New Hampshire single-member LLC files the business profits tax return (NH-1040) by April 15', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'NH' }), locations: [office('NH')] };
-    expect(lines(input, 'NH').filter((l) => l.includes('business-profits'))).toEqual(['NH nh-business-profits-tax-return-single-member-llc 2027-04-15']);
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'NH' }),
+      locations: [office('NH')],
+    };
+    expect(lines(input, 'NH').filter((l) => l.includes('business-profits'))).toEqual([
+      'NH nh-business-profits-tax-return-single-member-llc 2027-04-15',
+    ]);
   });
 
   it('a single-member LLC elsewhere owes no pass-through return (Virginia excludes it)', () => {
-    const input: EngineInput = { today, tasks: [], entity: entity({ entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'VA' }), locations: [office('VA')] };
+    const input: EngineInput = {
+      today,
+      tasks: [],
+      entity: entity({ entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'VA' }),
+      locations: [office('VA')],
+    };
     expect(family(input, 'VA')).toEqual([]);
   });
 

@@ -17,13 +17,23 @@ import { planTasks, type EngineInput } from './engine.js';
 const catalog = loadCatalog();
 const today = '2026-11-22';
 const REGION_RETURNS = new Set([
-  'nj-corporation-business-tax', 'nj-corporation-business-tax-s-corp', 'nj-partnership-return',
-  'ny-franchise-tax-ct3', 'ny-franchise-tax-ct3s', 'ny-llc-filing-fee-it204ll',
+  'nj-corporation-business-tax',
+  'nj-corporation-business-tax-s-corp',
+  'nj-partnership-return',
+  'ny-franchise-tax-ct3',
+  'ny-franchise-tax-ct3s',
+  'ny-llc-filing-fee-it204ll',
   'nc-franchise-tax',
-  'ri-business-corporation-tax', 'ri-s-corporation-minimum-tax', 'ri-annual-charge-partnership-llc', 'ri-annual-charge-single-member-llc',
-  'sc-annual-report-corporation', 'sc-annual-report-s-corporation',
-  'ma-corporate-excise', 'ma-corporate-excise-s-corporation',
-  'ga-net-worth-tax', 'ga-net-worth-tax-s-corporation',
+  'ri-business-corporation-tax',
+  'ri-s-corporation-minimum-tax',
+  'ri-annual-charge-partnership-llc',
+  'ri-annual-charge-single-member-llc',
+  'sc-annual-report-corporation',
+  'sc-annual-report-s-corporation',
+  'ma-corporate-excise',
+  'ma-corporate-excise-s-corporation',
+  'ga-net-worth-tax',
+  'ga-net-worth-tax-s-corporation',
 ]);
 const tracked = new Set([
   ...[...catalog.regions.values()].flatMap((r) => r.requirements.filter((d) => d.family === 'income-tax-return').map((d) => d.id)),
@@ -36,24 +46,42 @@ const returns = (input: EngineInput) =>
     .sort();
 type Entity = EngineInput['entity'];
 const entity = (over: Partial<Entity>): Entity => ({
-  entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'DE', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01', ...over,
+  entityType: 'c_corp',
+  taxClassification: 'corp',
+  incorporationRegion: 'DE',
+  incorporationDate: '2020-03-10',
+  accountingYearEnd: 12,
+  onboardedOn: '2026-11-01',
+  ...over,
 });
 const office = (regionCode: string) => ({ regionCode, hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 });
 /** A business formed in `code` with an office there. */
-const home = (code: string, over: Partial<Entity>) => returns({ today, tasks: [], entity: entity({ incorporationRegion: code, ...over }), locations: [office(code)] });
+const home = (code: string, over: Partial<Entity>) =>
+  returns({ today, tasks: [], entity: entity({ incorporationRegion: code, ...over }), locations: [office(code)] });
 
 describe('golden: returns added to the family files', () => {
   it('Alabama Form 65: partnerships and LLCs taxed as partnerships, on the federal Form 1065 date (15th day of the 3rd month)', () => {
     expect(home('AL', { entityType: 'lp', taxClassification: 'partnership' })).toEqual(['AL al-form-65-partnership-return 2027-03-15']);
     expect(home('AL', { entityType: 'llc', taxClassification: 'partnership' })).toEqual(['AL al-form-65-partnership-return 2027-03-15']);
     // June year end: the year ending 2026-06-30 was due 2026-09-15, before onboarding; the next ends 2027-06-30 + 3 months
-    expect(home('AL', { entityType: 'llc', taxClassification: 'partnership', accountingYearEnd: 6 })).toEqual(['AL al-form-65-partnership-return 2027-09-15']);
+    expect(home('AL', { entityType: 'llc', taxClassification: 'partnership', accountingYearEnd: 6 })).toEqual([
+      'AL al-form-65-partnership-return 2027-09-15',
+    ]);
   });
 
   it('Alabama Form 65 is not planned for an LLC taxed as a corporation (Form 20C), a disregarded LLC, or without Alabama activity', () => {
-    expect(home('AL', { entityType: 'llc', taxClassification: 'corp' })).toEqual(['AL al-form-20c-corporation-income-tax-return 2027-05-15']);
+    expect(home('AL', { entityType: 'llc', taxClassification: 'corp' })).toEqual([
+      'AL al-form-20c-corporation-income-tax-return 2027-05-15',
+    ]);
     expect(home('AL', { entityType: 'llc', taxClassification: 'disregarded' })).toEqual([]);
-    expect(returns({ today, tasks: [], entity: entity({ entityType: 'lp', taxClassification: 'partnership', incorporationRegion: 'AL' }), locations: [] })).toEqual([]);
+    expect(
+      returns({
+        today,
+        tasks: [],
+        entity: entity({ entityType: 'lp', taxClassification: 'partnership', incorporationRegion: 'AL' }),
+        locations: [],
+      }),
+    ).toEqual([]);
   });
 
   it('Arkansas: an S corporation files AR1100S by April 15 (Ark. Code 26-51-806); a C corporation files AR1100CT only', () => {
@@ -81,8 +109,9 @@ describe('golden: returns added to the family files', () => {
   });
 
   it('a Delaware partnership with an Alabama office files Form 65 (estimated: its Alabama registration date is not known yet)', () => {
-    expect(returns({ today, tasks: [], entity: entity({ entityType: 'lp', taxClassification: 'partnership' }), locations: [office('AL')] }))
-      .toEqual(['AL al-form-65-partnership-return 2027-03-15 ~']);
+    expect(
+      returns({ today, tasks: [], entity: entity({ entityType: 'lp', taxClassification: 'partnership' }), locations: [office('AL')] }),
+    ).toEqual(['AL al-form-65-partnership-return 2027-03-15 ~']);
   });
 });
 
@@ -96,13 +125,16 @@ describe('golden: corporate returns of the region files, for LLCs taxed as corpo
   });
 
   it('New Jersey: a Delaware LLC taxed as a corporation with a New Jersey office files CBT-100 (estimated until its registration date is known)', () => {
-    expect(returns({ today, tasks: [], entity: entity({ entityType: 'llc' }), locations: [office('NJ')] }))
-      .toEqual(['NJ nj-corporation-business-tax 2027-05-15 ~']);
+    expect(returns({ today, tasks: [], entity: entity({ entityType: 'llc' }), locations: [office('NJ')] })).toEqual([
+      'NJ nj-corporation-business-tax 2027-05-15 ~',
+    ]);
   });
 
   it('New York: an LLC taxed as a corporation files CT-3 (April 15; October 15 for a June year end), as an S corporation CT-3-S (March 15); a partnership-taxed LLC files IT-204 and IT-204-LL only', () => {
     expect(home('NY', { entityType: 'llc', taxClassification: 'corp' })).toEqual(['NY ny-franchise-tax-ct3 2027-04-15']);
-    expect(home('NY', { entityType: 'llc', taxClassification: 'corp', accountingYearEnd: 6 })).toEqual(['NY ny-franchise-tax-ct3 2027-10-15']);
+    expect(home('NY', { entityType: 'llc', taxClassification: 'corp', accountingYearEnd: 6 })).toEqual([
+      'NY ny-franchise-tax-ct3 2027-10-15',
+    ]);
     expect(home('NY', { entityType: 'llc', taxClassification: 's_corp' })).toEqual(['NY ny-franchise-tax-ct3s 2027-03-15']);
     expect(home('NY', { entityType: 'llc', taxClassification: 'partnership' })).toEqual([
       'NY ny-llc-filing-fee-it204ll 2027-03-15',
@@ -128,8 +160,10 @@ describe('golden: corporate returns of the region files, for LLCs taxed as corpo
   });
 
   it('South Carolina CL-1 (the initial report): an LLC taxed as a corporation files it too (SCDOR), one taxed as a partnership does not', () => {
-    const cl1 = (over: Partial<Entity>) => planTasks(catalog, { today, tasks: [], entity: entity({ incorporationRegion: 'SC', ...over }), locations: [office('SC')] })
-      .filter((t) => t.definitionId === 'sc-initial-annual-report').map((t) => t.regionCode);
+    const cl1 = (over: Partial<Entity>) =>
+      planTasks(catalog, { today, tasks: [], entity: entity({ incorporationRegion: 'SC', ...over }), locations: [office('SC')] })
+        .filter((t) => t.definitionId === 'sc-initial-annual-report')
+        .map((t) => t.regionCode);
     expect(cl1({ entityType: 'llc', taxClassification: 'corp' })).toEqual(['SC']);
     expect(cl1({ entityType: 'llc', taxClassification: 's_corp' })).toEqual(['SC']);
     expect(cl1({ entityType: 'llc', taxClassification: 'partnership' })).toEqual([]);
@@ -147,14 +181,18 @@ describe('golden: corporate returns of the region files, for LLCs taxed as corpo
 
 describe('golden: Massachusetts and Georgia, where the family file (not the region file) plans the LLC returns', () => {
   it('Massachusetts: an LLC taxed as a C corporation gets Form 355 once (family file), an LLC taxed as an S corporation the S corporation excise (region file)', () => {
-    expect(home('MA', { entityType: 'llc', taxClassification: 'corp' })).toEqual(['MA ma-corporate-excise-llc-taxed-as-corporation 2027-04-15']);
+    expect(home('MA', { entityType: 'llc', taxClassification: 'corp' })).toEqual([
+      'MA ma-corporate-excise-llc-taxed-as-corporation 2027-04-15',
+    ]);
     expect(home('MA', { entityType: 'llc', taxClassification: 's_corp' })).toEqual(['MA ma-corporate-excise-s-corporation 2027-03-15']);
     expect(home('MA', {})).toEqual(['MA ma-corporate-excise 2027-04-15']);
   });
 
-  it('Georgia: an LLC taxed as a C or S corporation gets Form 600 / 600S once (family file), never the corporations\' net worth tasks as well', () => {
+  it("Georgia: an LLC taxed as a C or S corporation gets Form 600 / 600S once (family file), never the corporations' net worth tasks as well", () => {
     expect(home('GA', { entityType: 'llc', taxClassification: 'corp' })).toEqual(['GA ga-form-600-llc-taxed-as-corporation 2027-04-15']);
-    expect(home('GA', { entityType: 'llc', taxClassification: 's_corp' })).toEqual(['GA ga-form-600s-llc-taxed-as-s-corporation 2027-03-15']);
+    expect(home('GA', { entityType: 'llc', taxClassification: 's_corp' })).toEqual([
+      'GA ga-form-600s-llc-taxed-as-s-corporation 2027-03-15',
+    ]);
     expect(home('GA', {})).toEqual(['GA ga-net-worth-tax 2027-04-15']);
   });
 });

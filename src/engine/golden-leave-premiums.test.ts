@@ -13,17 +13,36 @@ const FAMILIES = ['disability-insurance', 'paid-leave'];
 const byRegion = [...catalog.regions.values()].flatMap((r) => r.requirements.map((definition) => ({ region: r.region.code, definition })));
 const LEAVE = new Set(byRegion.filter((r) => FAMILIES.includes(r.definition.family)).map((r) => r.definition.id));
 const leaveLines = (input: EngineInput) =>
-  planTasks(catalog, input).filter((t) => t.kind === 'requirement' && LEAVE.has(t.definitionId))
-    .map((t) => `${t.regionCode} ${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`).sort();
+  planTasks(catalog, input)
+    .filter((t) => t.kind === 'requirement' && LEAVE.has(t.definitionId))
+    .map((t) => `${t.regionCode} ${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`)
+    .sort();
 // A business formed at home in 2020, so its registration date (the start of quarterly filings) is known.
 const homeEmployer = (region: string, employeeCount: number, entityType = 'llc'): EngineInput => ({
   today,
-  tasks: [{ kind: 'question', definitionId: 'operations-start-date', regionCode: region, status: 'done', completedOn: '2026-11-10', answer: '2026-11-10' }],
-  entity: { entityType, taxClassification: entityType === 'llc' ? 'disregarded' : 'corp', incorporationRegion: region, incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+  tasks: [
+    {
+      kind: 'question',
+      definitionId: 'operations-start-date',
+      regionCode: region,
+      status: 'done',
+      completedOn: '2026-11-10',
+      answer: '2026-11-10',
+    },
+  ],
+  entity: {
+    entityType,
+    taxClassification: entityType === 'llc' ? 'disregarded' : 'corp',
+    incorporationRegion: region,
+    incorporationDate: '2020-03-10',
+    accountingYearEnd: 12,
+    onboardedOn: '2026-11-01',
+  },
   locations: [{ regionCode: region, hasEmployees: employeeCount > 0, hasPhysicalLocation: true, employeeCount }],
 });
 // The quarters whose report falls in the planning window (today to a year ahead), due the last day of the month after.
-const monthAfterQuarter = (id: string, region: string) => ['2027-01-31', '2027-04-30', '2027-07-31', '2027-10-31'].map((d) => `${region} ${id} ${d}`);
+const monthAfterQuarter = (id: string, region: string) =>
+  ['2027-01-31', '2027-04-30', '2027-07-31', '2027-10-31'].map((d) => `${region} ${id} ${d}`);
 
 describe('disability insurance and paid leave premiums', () => {
   it('a New York employer gets disability benefits (DBL) and Paid Family Leave coverage, 30 days after its first payroll', () => {
@@ -62,16 +81,28 @@ describe('disability insurance and paid leave premiums', () => {
     ]);
   });
 
-  it('Massachusetts, Colorado, Maine and DC: the program\'s own quarterly return, by the end of the month after the quarter', () => {
-    expect(leaveLines(homeEmployer('MA', 1))).toEqual(['MA ma-paid-family-medical-leave -', ...monthAfterQuarter('ma-pfml-quarterly-return', 'MA')]);
+  it("Massachusetts, Colorado, Maine and DC: the program's own quarterly return, by the end of the month after the quarter", () => {
+    expect(leaveLines(homeEmployer('MA', 1))).toEqual([
+      'MA ma-paid-family-medical-leave -',
+      ...monthAfterQuarter('ma-pfml-quarterly-return', 'MA'),
+    ]);
     expect(leaveLines(homeEmployer('CO', 1))).toEqual(['CO co-famli -', ...monthAfterQuarter('co-famli-quarterly-premiums', 'CO')]);
-    expect(leaveLines(homeEmployer('ME', 1))).toEqual(['ME me-paid-family-medical-leave -', ...monthAfterQuarter('me-pfml-quarterly-report', 'ME')]);
-    expect(leaveLines(homeEmployer('DC', 1, 'c_corp'))).toEqual(['DC dc-universal-paid-leave -', ...monthAfterQuarter('dc-universal-paid-leave-quarterly-report', 'DC')]);
+    expect(leaveLines(homeEmployer('ME', 1))).toEqual([
+      'ME me-paid-family-medical-leave -',
+      ...monthAfterQuarter('me-pfml-quarterly-report', 'ME'),
+    ]);
+    expect(leaveLines(homeEmployer('DC', 1, 'c_corp'))).toEqual([
+      'DC dc-universal-paid-leave -',
+      ...monthAfterQuarter('dc-universal-paid-leave-quarterly-report', 'DC'),
+    ]);
   });
 
   it('Delaware Paid Leave from 10 employees in Delaware, not below', () => {
     expect(leaveLines(homeEmployer('DE', 9, 'c_corp'))).toEqual([]);
-    expect(leaveLines(homeEmployer('DE', 10, 'c_corp'))).toEqual(['DE de-paid-leave -', ...monthAfterQuarter('de-paid-leave-quarterly-report', 'DE')]);
+    expect(leaveLines(homeEmployer('DE', 10, 'c_corp'))).toEqual([
+      'DE de-paid-leave -',
+      ...monthAfterQuarter('de-paid-leave-quarterly-report', 'DE'),
+    ]);
   });
 
   it('California, New Jersey, Rhode Island and Hawaii: the payroll setup only; their premiums are reported on the payroll tax returns', () => {
@@ -81,13 +112,24 @@ describe('disability insurance and paid leave premiums', () => {
     expect(leaveLines(homeEmployer('HI', 5))).toEqual(['HI hi-temporary-disability-insurance -']);
   });
 
-  it('a foreign employer\'s quarterly reports are estimated until its registration date is known', () => {
+  it("a foreign employer's quarterly reports are estimated until its registration date is known", () => {
     const input: EngineInput = {
-      today, tasks: [],
-      entity: { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'DE', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      today,
+      tasks: [],
+      entity: {
+        entityType: 'c_corp',
+        taxClassification: 'corp',
+        incorporationRegion: 'DE',
+        incorporationDate: '2020-03-10',
+        accountingYearEnd: 12,
+        onboardedOn: '2026-11-01',
+      },
       locations: [{ regionCode: 'MA', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 3 }],
     };
-    expect(leaveLines(input)).toEqual(['MA ma-paid-family-medical-leave -', ...monthAfterQuarter('ma-pfml-quarterly-return', 'MA').map((l) => `${l} ~`)]);
+    expect(leaveLines(input)).toEqual([
+      'MA ma-paid-family-medical-leave -',
+      ...monthAfterQuarter('ma-pfml-quarterly-return', 'MA').map((l) => `${l} ~`),
+    ]);
   });
 
   it('gives every region a cell for both families: requirements, not applicable, or covered by another requirement', () => {
@@ -103,7 +145,9 @@ describe('disability insurance and paid leave premiums', () => {
     // Paid sick leave is not this premium cell: Illinois' paid leave law is in its region file, its disability cell says why.
     expect(catalog.familyCells.get('disability-insurance')?.get('IL')?.notApplicable?.reason).toMatch(/paid sick leave, not insurance/);
     expect(catalog.familyCells.get('paid-leave')?.get('CA')?.coveredBy?.requirements).toEqual(['ca-state-disability-insurance']);
-    expect(catalog.familyCells.get('paid-leave')?.get('IL')?.notApplicable?.reason).toMatch(/Paid Leave for All Workers Act is paid leave the employer grants directly/);
+    expect(catalog.familyCells.get('paid-leave')?.get('IL')?.notApplicable?.reason).toMatch(
+      /Paid Leave for All Workers Act is paid leave the employer grants directly/,
+    );
     expect(catalog.requirement('il-paid-leave-for-all-workers')?.definition.family).toBe('other');
   });
 });

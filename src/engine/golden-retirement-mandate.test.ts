@@ -32,15 +32,28 @@ const MANDATES: Record<string, { id: string; threshold: number }> = {
 };
 const RELEVANT = new Set([...Object.values(MANDATES).map((m) => m.id), 'offers-retirement-plan']);
 
-const offersPlan = (region: string, value: boolean): TaskState =>
-  ({ kind: 'question', definitionId: 'offers-retirement-plan', regionCode: region, status: 'done', completedOn: '2026-11-20', answer: value });
+const offersPlan = (region: string, value: boolean): TaskState => ({
+  kind: 'question',
+  definitionId: 'offers-retirement-plan',
+  regionCode: region,
+  status: 'done',
+  completedOn: '2026-11-20',
+  answer: value,
+});
 
 /** An LLC formed in `home` with one location per entry; the retirement lines of its plan, sorted. */
 function lines(home: string, locations: EngineInput['locations'], tasks: TaskState[] = []) {
   const input: EngineInput = {
     today,
     tasks,
-    entity: { entityType: 'llc', taxClassification: 'partnership', incorporationRegion: home, incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+    entity: {
+      entityType: 'llc',
+      taxClassification: 'partnership',
+      incorporationRegion: home,
+      incorporationDate: '2020-03-10',
+      accountingYearEnd: 12,
+      onboardedOn: '2026-11-01',
+    },
     locations,
   };
   return render(planTasks(catalog, input), tasks);
@@ -56,8 +69,12 @@ function render(planned: ReturnType<typeof planTasks>, tasks: TaskState[]) {
     .map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}`)
     .sort();
 }
-const office = (regionCode: string, employeeCount: number) =>
-  ({ regionCode, hasEmployees: employeeCount > 0, hasPhysicalLocation: true, employeeCount });
+const office = (regionCode: string, employeeCount: number) => ({
+  regionCode,
+  hasEmployees: employeeCount > 0,
+  hasPhysicalLocation: true,
+  employeeCount,
+});
 
 describe('retirement-mandate: state auto-IRA programs', () => {
   for (const [code, { id, threshold }] of Object.entries(MANDATES)) {
@@ -101,12 +118,23 @@ describe('retirement-mandate: state auto-IRA programs', () => {
 
   it('a Delaware corporation with employees in California, New York and Texas: one question in Delaware, then each state by its own threshold', () => {
     const locations = [office('CA', 3), office('NY', 12), office('TX', 40)];
-    const entity = (tasks: TaskState[]) => render(planTasks(catalog, {
-      today,
-      tasks,
-      entity: { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'DE', incorporationDate: '2019-01-15', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
-      locations,
-    }), tasks);
+    const entity = (tasks: TaskState[]) =>
+      render(
+        planTasks(catalog, {
+          today,
+          tasks,
+          entity: {
+            entityType: 'c_corp',
+            taxClassification: 'corp',
+            incorporationRegion: 'DE',
+            incorporationDate: '2019-01-15',
+            accountingYearEnd: 12,
+            onboardedOn: '2026-11-01',
+          },
+          locations,
+        }),
+        tasks,
+      );
     // Delaware has no location: no EARNS task there, but it is the anchor where the business's question is asked.
     expect(entity([])).toEqual(['DE ?offers-retirement-plan -']);
     expect(entity([offersPlan('DE', false)])).toEqual(['CA ca-calsavers-registration -', 'NY ny-secure-choice-registration -']);

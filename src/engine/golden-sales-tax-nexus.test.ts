@@ -9,13 +9,26 @@ import { planTasks, type EngineInput } from './engine.js';
  */
 const catalog = loadCatalog();
 const today = '2026-11-22';
-const entity: EngineInput['entity'] = { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'DE', incorporationDate: '2021-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
+const entity: EngineInput['entity'] = {
+  entityType: 'llc',
+  taxClassification: 'disregarded',
+  incorporationRegion: 'DE',
+  incorporationDate: '2021-03-10',
+  accountingYearEnd: 12,
+  onboardedOn: '2026-11-01',
+};
 type Sells = { goods?: boolean; digital?: boolean; services?: boolean };
 type Location = EngineInput['locations'][number];
 const office = (regionCode: string): Location => ({ regionCode, hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 });
 const remote = (regionCode: string): Location => ({ regionCode, hasEmployees: false, hasPhysicalLocation: false, employeeCount: 0 });
-const question = (definitionId: string, regionCode: string, answer: boolean | number) =>
-  ({ kind: 'question' as const, definitionId, regionCode, status: 'done', completedOn: '2026-11-20', answer });
+const question = (definitionId: string, regionCode: string, answer: boolean | number) => ({
+  kind: 'question' as const,
+  definitionId,
+  regionCode,
+  status: 'done',
+  completedOn: '2026-11-20',
+  answer,
+});
 const sellsAnswers = ({ goods = false, digital = false, services = false }: Sells) => [
   question('sells-tangible-goods', 'DE', goods),
   question('sells-digital-products', 'DE', digital),
@@ -23,12 +36,15 @@ const sellsAnswers = ({ goods = false, digital = false, services = false }: Sell
 ];
 const plan = (locations: Location[], tasks: EngineInput['tasks'] = []) => planTasks(catalog, { today, tasks, entity, locations });
 const lines = (locations: Location[], tasks: EngineInput['tasks'] = []) =>
-  plan(locations, tasks).map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId}`).sort();
+  plan(locations, tasks)
+    .map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId}`)
+    .sort();
 /** The sales-tax permits planned, by requirement id. */
 const permits = (locations: Location[], tasks: EngineInput['tasks'] = []) =>
   plan(locations, tasks)
     .filter((t) => t.kind === 'requirement' && catalog.requirement(t.definitionId)?.definition.family === 'sales-tax-permit')
-    .map((t) => t.definitionId).sort();
+    .map((t) => t.definitionId)
+    .sort();
 
 describe('sales-tax permits: what the business sells', () => {
   it('a SaaS-only business with an office in a state that does not tax SaaS gets no permit', () => {
@@ -88,16 +104,23 @@ describe('sales-tax permits: nexus', () => {
 
   it('where the state still counts transactions, 200 sales are nexus whatever their amount', () => {
     const goods = sellsAnswers({ goods: true });
-    const small = (code: string, transactions: number) => [...goods, question('annual-sales', code, 20_000), question('annual-transactions', code, transactions)];
+    const small = (code: string, transactions: number) => [
+      ...goods,
+      question('annual-sales', code, 20_000),
+      question('annual-transactions', code, transactions),
+    ];
     expect(permits([remote('GA')], small('GA', 250))).toEqual(['ga-sales-tax-registration']);
     expect(permits([remote('GA')], small('GA', 50))).toEqual([]);
     // Texas counts dollars only: it does not ask for the number of sales.
-    expect(lines([remote('TX')], [...goods, question('annual-sales', 'TX', 20_000)]).filter((l) => l.includes('?annual-transactions'))).toEqual([]);
+    expect(
+      lines([remote('TX')], [...goods, question('annual-sales', 'TX', 20_000)]).filter((l) => l.includes('?annual-transactions')),
+    ).toEqual([]);
   });
 
   it('New York wants both prongs: more than $500,000 and more than 100 sales', () => {
     const goods = sellsAnswers({ goods: true });
-    const ny = (sales: number, transactions: number) => permits([remote('NY')], [...goods, question('annual-sales', 'NY', sales), question('annual-transactions', 'NY', transactions)]);
+    const ny = (sales: number, transactions: number) =>
+      permits([remote('NY')], [...goods, question('annual-sales', 'NY', sales), question('annual-transactions', 'NY', transactions)]);
     expect(ny(600_000, 150)).toEqual(['ny-sales-tax-certificate-of-authority']);
     expect(ny(600_000, 50)).toEqual([]);
     expect(ny(100_000, 150)).toEqual([]);
@@ -117,6 +140,8 @@ describe('sales-tax permits: the questions', () => {
   it('asks nothing about what the business sells where there is no sales tax, and plans no permit there', () => {
     // (Oregon may still ask for sales into the state: its commercial activity tax, another family.)
     expect(lines([office('OR'), office('NH')]).filter((l) => l.includes('?sells-'))).toEqual([]);
-    expect(permits([office('OR'), office('NH'), remote('DE')], [...sellsAnswers({ goods: true, digital: true, services: true })])).toEqual([]);
+    expect(permits([office('OR'), office('NH'), remote('DE')], [...sellsAnswers({ goods: true, digital: true, services: true })])).toEqual(
+      [],
+    );
   });
 });

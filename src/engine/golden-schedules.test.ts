@@ -9,8 +9,13 @@ import { occurrences, type ScheduleContext } from './schedule.js';
  * Unless a case says otherwise: onboarded 2026-11-01 (the window start), planned through 2027-11-22, December year end.
  */
 const base: ScheduleContext = {
-  registrationDate: '2020-06-15', operationsStartDate: null, fiscalYearEndMonth: 12, registrationNumberDigit: null, entityType: 'c_corp',
-  windowStart: '2026-11-01', windowEnd: '2027-11-22',
+  registrationDate: '2020-06-15',
+  operationsStartDate: null,
+  fiscalYearEndMonth: 12,
+  registrationNumberDigit: null,
+  entityType: 'c_corp',
+  windowStart: '2026-11-01',
+  windowEnd: '2027-11-22',
 };
 const plan = (schedule: Schedule, over: Partial<ScheduleContext> = {}) => occurrences(schedule, { ...base, ...over });
 const dues = (schedule: Schedule, over: Partial<ScheduleContext> = {}) => plan(schedule, over).occurrences.map((o) => o.dueDate);
@@ -31,20 +36,31 @@ describe('golden: fixed date every year', () => {
     // Registered 2026-03-02: next-year (default) skips 2026 → 2027-04-15, 2028-04-15 (window 2026-01-01..2029-12-31: also 2029).
     expect(dues(april15, { ...LONG, registrationDate: '2026-03-02' })).toEqual(['2027-04-15', '2028-04-15', '2029-04-15']);
     // first-due-date: 2026-04-15 is the first April 15 after 2026-03-02.
-    expect(dues({ ...april15, first: 'first-due-date' }, { ...LONG, registrationDate: '2026-03-02' })).toEqual(['2026-04-15', '2027-04-15', '2028-04-15', '2029-04-15']);
+    expect(dues({ ...april15, first: 'first-due-date' }, { ...LONG, registrationDate: '2026-03-02' })).toEqual([
+      '2026-04-15',
+      '2027-04-15',
+      '2028-04-15',
+      '2029-04-15',
+    ]);
   });
 
   it('foreign state, registration unknown: estimated from onboarding (2026-11-01), the fact still asked', () => {
     // Assumed registered 2026-11-01 → first in 2027: 2027-04-15, keyed by its filing year.
     const result = plan(april15, { registrationDate: null });
     expect(result.missing).toEqual(['registration_date']);
-    expect(result.occurrences.map((o) => [o.dueDate, o.periodKey, o.basis?.exact, o.basis?.pendingFact])).toEqual([['2027-04-15', 'estimated:2027', false, 'registration_date']]);
-    expect(result.occurrences[0]!.basis!.rule).toBe('Due April 15 every year, from the year after registration (estimated: assumes registration on 2026-11-01, the day the business was onboarded, until the registration date is answered)');
+    expect(result.occurrences.map((o) => [o.dueDate, o.periodKey, o.basis?.exact, o.basis?.pendingFact])).toEqual([
+      ['2027-04-15', 'estimated:2027', false, 'registration_date'],
+    ]);
+    expect(result.occurrences[0]!.basis!.rule).toBe(
+      'Due April 15 every year, from the year after registration (estimated: assumes registration on 2026-11-01, the day the business was onboarded, until the registration date is answered)',
+    );
   });
 
   it('the last day of February follows leap years', () => {
     // 2028 is a leap year: 2027-02-28, 2028-02-29.
-    expect(dues({ every: '1y', due: { rule: 'fixed', month: 2, day: 'last' } }, { windowStart: '2027-01-01', windowEnd: '2028-12-31' })).toEqual(['2027-02-28', '2028-02-29']);
+    expect(
+      dues({ every: '1y', due: { rule: 'fixed', month: 2, day: 'last' } }, { windowStart: '2027-01-01', windowEnd: '2028-12-31' }),
+    ).toEqual(['2027-02-28', '2028-02-29']);
   });
 });
 
@@ -52,14 +68,32 @@ describe('golden: anniversary month', () => {
   it('last day, first day, same day, quarter end, month before (Illinois), month after across a year end', () => {
     const reg = { registrationDate: '2020-06-15' };
     // June anniversary: 2027-06-30 / 2027-06-01 / 2027-06-15 / quarter Apr-Jun ends 2027-06-30.
-    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'last' } }, reg)).toEqual(['2027-06-30']);
-    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 1 } }, reg)).toEqual(['2027-06-01']);
-    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'same' } }, reg)).toEqual(['2027-06-15']);
-    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'quarter-end' } }, { registrationDate: '2020-05-03' })).toEqual(['2027-06-30']);
+    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'last' } }, reg)).toEqual([
+      '2027-06-30',
+    ]);
+    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 1 } }, reg)).toEqual([
+      '2027-06-01',
+    ]);
+    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'same' } }, reg)).toEqual([
+      '2027-06-15',
+    ]);
+    expect(
+      dues(
+        { every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'quarter-end' } },
+        { registrationDate: '2020-05-03' },
+      ),
+    ).toEqual(['2027-06-30']);
     // The month before a June anniversary: May 31.
-    expect(dues({ every: '1y', first: 'next-year', due: { rule: 'anniversary', of: 'registration_date', offset_months: -1, day: 'last' } }, reg)).toEqual(['2027-05-31']);
+    expect(
+      dues({ every: '1y', first: 'next-year', due: { rule: 'anniversary', of: 'registration_date', offset_months: -1, day: 'last' } }, reg),
+    ).toEqual(['2027-05-31']);
     // Registered 2019-12-03, due the 15th of the month after: January 15 (2027-01-15 in the window).
-    expect(dues({ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 1, day: 15 } }, { registrationDate: '2019-12-03' })).toEqual(['2027-01-15']);
+    expect(
+      dues(
+        { every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 1, day: 15 } },
+        { registrationDate: '2019-12-03' },
+      ),
+    ).toEqual(['2027-01-15']);
   });
 
   it('foreign registration known and unknown: the first anniversary after registration, or one estimated from onboarding', () => {
@@ -68,7 +102,9 @@ describe('golden: anniversary month', () => {
     expect(detail(endOfMonth, { registrationDate: '2026-02-10' })).toEqual([['2027-02-28', '2027-02-28', true, null]]);
     // Unknown: assumed 2026-11-01 → first anniversary 2027-11-30, beyond 2027-11-22; a longer window shows it estimated.
     expect(detail(endOfMonth, { registrationDate: null })).toEqual([]);
-    expect(detail(endOfMonth, { registrationDate: null, windowEnd: '2027-12-31' })).toEqual([['2027-11-30', 'estimated:2027', false, 'registration_date']]);
+    expect(detail(endOfMonth, { registrationDate: null, windowEnd: '2027-12-31' })).toEqual([
+      ['2027-11-30', 'estimated:2027', false, 'registration_date'],
+    ]);
   });
 });
 
@@ -89,44 +125,65 @@ describe('golden: months after the fiscal year end', () => {
     // Incorporated 2026-05-10, June year end: 2026-10-15 is in the registration year → first 2027-10-15.
     expect(dues({ ...fourthMonth15th, first: 'next-year' }, { ...june, registrationDate: '2026-05-10' })).toEqual(['2027-10-15']);
     // December year end: the first year (ending 2026-12-31) is already due in 2027 → 2027-04-15, no change.
-    expect(dues({ ...fourthMonth15th, first: 'next-year' }, { ...june, fiscalYearEndMonth: 12, registrationDate: '2026-05-10' })).toEqual(['2027-04-15']);
+    expect(dues({ ...fourthMonth15th, first: 'next-year' }, { ...june, fiscalYearEndMonth: 12, registrationDate: '2026-05-10' })).toEqual([
+      '2027-04-15',
+    ]);
   });
 
   it('first: first-due-date: the first due date after registration, even for a fiscal year that ended before it', () => {
     // Registered 2026-09-01, June year end: default skips the year ending 2026-06-30 → 2027-10-15;
     // first-due-date takes 2026-10-15 (after 2026-09-01).
     expect(dues(fourthMonth15th, { ...june, registrationDate: '2026-09-01' })).toEqual(['2027-10-15']);
-    expect(dues({ ...fourthMonth15th, first: 'first-due-date' }, { ...june, registrationDate: '2026-09-01' })).toEqual(['2026-10-15', '2027-10-15']);
+    expect(dues({ ...fourthMonth15th, first: 'first-due-date' }, { ...june, registrationDate: '2026-09-01' })).toEqual([
+      '2026-10-15',
+      '2027-10-15',
+    ]);
   });
 
   it('foreign registration unknown: estimated from onboarding', () => {
     // Assumed registered 2026-11-01, June year end: first year ending on or after it is 2027-06-30 → 2027-10-15.
-    expect(detail(fourthMonth15th, { registrationDate: null, fiscalYearEndMonth: 6 })).toEqual([['2027-10-15', 'estimated:2027', false, 'registration_date']]);
+    expect(detail(fourthMonth15th, { registrationDate: null, fiscalYearEndMonth: 6 })).toEqual([
+      ['2027-10-15', 'estimated:2027', false, 'registration_date'],
+    ]);
     // December year end: the year ending 2026-12-31 → 2027-04-15.
     expect(detail(fourthMonth15th, { registrationDate: null })).toEqual([['2027-04-15', 'estimated:2027', false, 'registration_date']]);
     // first: next-year, June year end: the year ending 2027-06-30 is the first (due 2027-10-15, after 2026) → the same date.
-    expect(detail({ ...fourthMonth15th, first: 'next-year' }, { registrationDate: null, fiscalYearEndMonth: 6 })).toEqual([['2027-10-15', 'estimated:2027', false, 'registration_date']]);
+    expect(detail({ ...fourthMonth15th, first: 'next-year' }, { registrationDate: null, fiscalYearEndMonth: 6 })).toEqual([
+      ['2027-10-15', 'estimated:2027', false, 'registration_date'],
+    ]);
   });
 
   it('biennial and triennial on fiscal years: the cycle counts the year the fiscal year ends', () => {
-    const biennial = (over: Partial<Schedule>): Schedule => ({ every: '2y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 }, ...over });
+    const biennial = (over: Partial<Schedule>): Schedule => ({
+      every: '2y',
+      due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 },
+      ...over,
+    });
     // Fiscal years ending in even years: 2026 → due 2027-04-15, 2028 → 2029-04-15 (not every year — the check the old engine skipped).
     expect(dues(biennial({ parity: 'even' }), { ...LONG, registrationDate: '2020-03-01' })).toEqual(['2027-04-15', '2029-04-15']);
     // Registration year's cycle, registered 2021: fiscal years ending 2021 + 2k → 2025 (due 2026-04-15), 2027 (due 2028-04-15).
     expect(dues(biennial({}), { ...LONG, registrationDate: '2021-03-01' })).toEqual(['2026-04-15', '2028-04-15']);
     // Triennial, registered 2020: fiscal years ending 2023, 2026, 2029 → due 2027-04-15 in the window.
-    expect(dues({ every: '3y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } }, { ...LONG, registrationDate: '2020-03-01' })).toEqual(['2027-04-15']);
+    expect(
+      dues({ every: '3y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } }, { ...LONG, registrationDate: '2020-03-01' }),
+    ).toEqual(['2027-04-15']);
     // Unknown foreign registration, even years: assumed 2026-11-01 → fiscal years 2026 (due 2027-04-15) and 2028 (due 2029-04-15).
     expect(detail(biennial({ parity: 'even' }), { registrationDate: null, windowEnd: '2029-12-31' })).toEqual([
-      ['2027-04-15', 'estimated:2027', false, 'registration_date'], ['2029-04-15', 'estimated:2029', false, 'registration_date'],
+      ['2027-04-15', 'estimated:2027', false, 'registration_date'],
+      ['2029-04-15', 'estimated:2029', false, 'registration_date'],
     ]);
   });
 
   it('by the registration number digit (New Mexico): exact once known, estimated with the registration year until then', () => {
-    const byDigit: Schedule = { every: '2y', parity: 'registration-number-digit', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } };
+    const byDigit: Schedule = {
+      every: '2y',
+      parity: 'registration-number-digit',
+      due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 },
+    };
     // Digit 7 (odd): fiscal years ending 2025 and 2027 → due 2026-04-15, 2028-04-15.
     expect(detail(byDigit, { ...LONG, registrationDate: '2020-03-01', registrationNumberDigit: 7 })).toEqual([
-      ['2026-04-15', '2026-04-15', true, null], ['2028-04-15', '2028-04-15', true, null],
+      ['2026-04-15', '2026-04-15', true, null],
+      ['2028-04-15', '2028-04-15', true, null],
     ]);
     // Digit 4 (even): fiscal years ending 2026 and 2028 → due 2027-04-15, 2029-04-15.
     expect(dues(byDigit, { ...LONG, registrationDate: '2020-03-01', registrationNumberDigit: 4 })).toEqual(['2027-04-15', '2029-04-15']);
@@ -134,13 +191,17 @@ describe('golden: months after the fiscal year end', () => {
     const unknown = plan(byDigit, { ...LONG, registrationDate: '2020-03-01' });
     expect(unknown.missing).toEqual(['registration_number_digit']);
     expect(unknown.occurrences.map((o) => [o.dueDate, o.periodKey, o.basis?.exact, o.basis?.pendingFact])).toEqual([
-      ['2027-04-15', 'estimated:2027', false, 'registration_number_digit'], ['2029-04-15', 'estimated:2029', false, 'registration_number_digit'],
+      ['2027-04-15', 'estimated:2027', false, 'registration_number_digit'],
+      ['2029-04-15', 'estimated:2029', false, 'registration_number_digit'],
     ]);
     // Neither known: both asked, the registration date named. Assumed registered 2026-11-01 (even year): fiscal years
     // ending 2026 and 2028 → due 2027-04-15, 2029-04-15.
     const neither = plan(byDigit, { ...LONG, windowStart: '2026-11-01', registrationDate: null });
     expect(neither.missing).toEqual(['registration_date', 'registration_number_digit']);
-    expect(neither.occurrences.map((o) => [o.dueDate, o.basis?.pendingFact])).toEqual([['2027-04-15', 'registration_date'], ['2029-04-15', 'registration_date']]);
+    expect(neither.occurrences.map((o) => [o.dueDate, o.basis?.pendingFact])).toEqual([
+      ['2027-04-15', 'registration_date'],
+      ['2029-04-15', 'registration_date'],
+    ]);
   });
 });
 
@@ -162,7 +223,10 @@ describe('golden: biennial and triennial cycles on a fixed date', () => {
     // With first: next-year the first is 2022, the same years.
     expect(dues(april15({ parity: 'opposite-of-registration-year', first: 'next-year' }), reg2021)).toEqual(['2026-04-15', '2028-04-15']);
     // Registered 2026-03-01 (even): odd years from 2027 → 2027, 2029.
-    expect(dues(april15({ parity: 'opposite-of-registration-year' }), { ...LONG, registrationDate: '2026-03-01' })).toEqual(['2027-04-15', '2029-04-15']);
+    expect(dues(april15({ parity: 'opposite-of-registration-year' }), { ...LONG, registrationDate: '2026-03-01' })).toEqual([
+      '2027-04-15',
+      '2029-04-15',
+    ]);
   });
 
   it('odd and even calendar years', () => {
@@ -172,10 +236,12 @@ describe('golden: biennial and triennial cycles on a fixed date', () => {
 
   it('by the registration number digit: even digit → even years; unknown → the registration year (2021: odd), estimated', () => {
     expect(detail(april15({ parity: 'registration-number-digit' }), { ...reg2021, registrationNumberDigit: 0 })).toEqual([
-      ['2026-04-15', '2026-04-15', true, null], ['2028-04-15', '2028-04-15', true, null],
+      ['2026-04-15', '2026-04-15', true, null],
+      ['2028-04-15', '2028-04-15', true, null],
     ]);
     expect(detail(april15({ parity: 'registration-number-digit' }), reg2021)).toEqual([
-      ['2027-04-15', 'estimated:2027', false, 'registration_number_digit'], ['2029-04-15', 'estimated:2029', false, 'registration_number_digit'],
+      ['2027-04-15', 'estimated:2027', false, 'registration_number_digit'],
+      ['2029-04-15', 'estimated:2029', false, 'registration_number_digit'],
     ]);
   });
 
@@ -189,21 +255,33 @@ describe('golden: biennial and triennial cycles on a fixed date', () => {
   });
 
   it('triennial, foreign registration unknown: assumed 2026-11-01 → 2029 (2026 + 3), estimated', () => {
-    expect(detail({ every: '3y', due: { rule: 'fixed', month: 4, day: 15 } }, { ...LONG, windowStart: '2026-11-01', registrationDate: null }))
-      .toEqual([['2029-04-15', 'estimated:2029', false, 'registration_date']]);
+    expect(
+      detail({ every: '3y', due: { rule: 'fixed', month: 4, day: 15 } }, { ...LONG, windowStart: '2026-11-01', registrationDate: null }),
+    ).toEqual([['2029-04-15', 'estimated:2029', false, 'registration_date']]);
   });
 
   it('triennial: registered 2020 → 2023, 2026, 2029; from the year after (2021) → 2024, 2027', () => {
-    expect(dues({ every: '3y', due: { rule: 'fixed', month: 4, day: 15 } }, { ...LONG, registrationDate: '2020-06-01' })).toEqual(['2026-04-15', '2029-04-15']);
-    expect(dues({ every: '3y', first: 'next-year', due: { rule: 'fixed', month: 4, day: 15 } }, { ...LONG, registrationDate: '2020-06-01' })).toEqual(['2027-04-15']);
+    expect(dues({ every: '3y', due: { rule: 'fixed', month: 4, day: 15 } }, { ...LONG, registrationDate: '2020-06-01' })).toEqual([
+      '2026-04-15',
+      '2029-04-15',
+    ]);
+    expect(
+      dues({ every: '3y', first: 'next-year', due: { rule: 'fixed', month: 4, day: 15 } }, { ...LONG, registrationDate: '2020-06-01' }),
+    ).toEqual(['2027-04-15']);
   });
 
   it('biennial on the anniversary (registration year cycle), known and unknown foreign registration', () => {
-    const anniversary: Schedule = { every: '2y', parity: 'same-as-registration-year', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'last' } };
+    const anniversary: Schedule = {
+      every: '2y',
+      parity: 'same-as-registration-year',
+      due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'last' },
+    };
     // Registered 2021-06-15: June 30 of 2023, 2025, 2027, 2029.
     expect(dues(anniversary, reg2021)).toEqual(['2027-06-30', '2029-06-30']);
     // Unknown: assumed 2026-11-01 → 2028-11-30, estimated.
-    expect(detail(anniversary, { ...LONG, windowStart: '2026-11-01', registrationDate: null })).toEqual([['2028-11-30', 'estimated:2028', false, 'registration_date']]);
+    expect(detail(anniversary, { ...LONG, windowStart: '2026-11-01', registrationDate: null })).toEqual([
+      ['2028-11-30', 'estimated:2028', false, 'registration_date'],
+    ]);
   });
 });
 
@@ -225,16 +303,29 @@ describe('golden: quarterly (Form 941: the last day of the month after each quar
     expect(dues(quarterly, { registrationDate: '2027-02-10' })).toEqual(['2027-04-30', '2027-07-31', '2027-10-31']);
     // Unknown: from onboarding's quarter (Q4 2026); the dates are the calendar's, so they keep their own keys.
     expect(detail(quarterly, { registrationDate: null })).toEqual([
-      ['2027-01-31', '2027-01-31', false, 'registration_date'], ['2027-04-30', '2027-04-30', false, 'registration_date'],
-      ['2027-07-31', '2027-07-31', false, 'registration_date'], ['2027-10-31', '2027-10-31', false, 'registration_date'],
+      ['2027-01-31', '2027-01-31', false, 'registration_date'],
+      ['2027-04-30', '2027-04-30', false, 'registration_date'],
+      ['2027-07-31', '2027-07-31', false, 'registration_date'],
+      ['2027-10-31', '2027-10-31', false, 'registration_date'],
     ]);
   });
 
-  it('the 15th of the second month after the quarter; the quarter\'s last day', () => {
+  it("the 15th of the second month after the quarter; the quarter's last day", () => {
     // Q3 2026 → 2026-11-15 (after the 2026-11-01 start), Q4 → 2027-02-15, Q1 → 05-15, Q2 → 08-15, Q3 → 11-15 (before 11-22).
-    expect(dues({ every: '1q', due: { rule: 'quarter_end', offset_months: 2, day: 15 } })).toEqual(['2026-11-15', '2027-02-15', '2027-05-15', '2027-08-15', '2027-11-15']);
+    expect(dues({ every: '1q', due: { rule: 'quarter_end', offset_months: 2, day: 15 } })).toEqual([
+      '2026-11-15',
+      '2027-02-15',
+      '2027-05-15',
+      '2027-08-15',
+      '2027-11-15',
+    ]);
     // Quarter ends: 2026-12-31, 2027-03-31, 06-30, 09-30.
-    expect(dues({ every: '1q', due: { rule: 'quarter_end', offset_months: 0, day: 'last' } })).toEqual(['2026-12-31', '2027-03-31', '2027-06-30', '2027-09-30']);
+    expect(dues({ every: '1q', due: { rule: 'quarter_end', offset_months: 0, day: 'last' } })).toEqual([
+      '2026-12-31',
+      '2027-03-31',
+      '2027-06-30',
+      '2027-09-30',
+    ]);
   });
 });
 
@@ -259,19 +350,33 @@ describe('golden: the Nth month after a date (months_after)', () => {
     // Registered 2027-02-01: February + 3 = May → 2027-05-15.
     expect(dues(firstYear, { registrationDate: '2027-02-01' })).toEqual(['2027-05-15']);
     // 'last' clamps to the month: registered 2027-11-20, offset 3 → February 2028 (a leap year), the 29th.
-    expect(dues({ every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 'last' } }, { registrationDate: '2027-11-20' })).toEqual(['2028-02-29']);
+    expect(
+      dues(
+        { every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 'last' } },
+        { registrationDate: '2027-11-20' },
+      ),
+    ).toEqual(['2028-02-29']);
     // Offset 0: the month of the date itself; of the start of operations (2027-03-10, offset 0, day 31 → 2027-03-31).
-    expect(detail({ every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 0, day: 31 } }, { operationsStartDate: '2027-03-10' }))
-      .toEqual([['2027-03-31', 'once', true, null]]);
+    expect(
+      detail(
+        { every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 0, day: 31 } },
+        { operationsStartDate: '2027-03-10' },
+      ),
+    ).toEqual([['2027-03-31', 'once', true, null]]);
     expect(plan(firstYear, { registrationDate: '2027-10-01' }).missing).toEqual([]);
   });
   it('of an unknown date: estimated from onboarding (2026-11-01 → February 15, 2027), the fact still asked', () => {
     expect(detail(firstYear, { registrationDate: null })).toEqual([['2027-02-15', 'once', false, 'registration_date']]);
     expect(plan(firstYear, { registrationDate: null }).missing).toEqual(['registration_date']);
     expect(plan(firstYear, { registrationDate: null }).occurrences[0]!.basis!.rule).toBe(
-      'Due the 15th day of the fourth month counting the month of registration as the first (estimated: assumes registration on 2026-11-01, the day the business was onboarded, until the registration date is answered)');
-    expect(detail({ every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 1, day: 'last' } }, { operationsStartDate: null }))
-      .toEqual([['2026-12-31', 'once', false, 'operations_start_date']]);
+      'Due the 15th day of the fourth month counting the month of registration as the first (estimated: assumes registration on 2026-11-01, the day the business was onboarded, until the registration date is answered)',
+    );
+    expect(
+      detail(
+        { every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 1, day: 'last' } },
+        { operationsStartDate: null },
+      ),
+    ).toEqual([['2026-12-31', 'once', false, 'operations_start_date']]);
   });
   it('with the later years on a default fiscal rule (California LLC annual tax): every taxable year once, none before registration', () => {
     const later: Schedule = { every: '1y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } };
@@ -281,7 +386,12 @@ describe('golden: the Nth month after a date (months_after)', () => {
     // Registered 2027-02-01: 2027-05-15 for 2027, then 2028-04-15 (nothing on 2027-04-15 for a year before it existed).
     expect(all({ registrationDate: '2027-02-01' })).toEqual(['2027-05-15', '2028-04-15', '2029-04-15']);
     // June year end, registered 2027-02-01: first year to 2027-06-30 due 2027-05-15; the next taxable year begins 2027-07-01, due 2027-10-15.
-    expect(all({ registrationDate: '2027-02-01', fiscalYearEndMonth: 6 })).toEqual(['2027-05-15', '2027-10-15', '2028-10-15', '2029-10-15']);
+    expect(all({ registrationDate: '2027-02-01', fiscalYearEndMonth: 6 })).toEqual([
+      '2027-05-15',
+      '2027-10-15',
+      '2028-10-15',
+      '2029-10-15',
+    ]);
   });
 });
 
@@ -290,38 +400,80 @@ describe('describeSchedule: every kind in words', () => {
   it.each<[Schedule, string]>([
     [{ every: 'once', due: { rule: 'none' } }, 'No fixed due date'],
     [{ every: 'once', due: { rule: 'within_days', of: 'registration_date', days: 90 } }, 'Due within 90 days of registration'],
-    [{ every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 15 } }, 'Due the 15th day of the fourth month counting the month of registration as the first'],
-    [{ every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 0, day: 'last' } }, 'Due the last day of the month of the start of operations'],
+    [
+      { every: 'once', due: { rule: 'months_after', of: 'registration_date', offset_months: 3, day: 15 } },
+      'Due the 15th day of the fourth month counting the month of registration as the first',
+    ],
+    [
+      { every: 'once', due: { rule: 'months_after', of: 'operations_start_date', offset_months: 0, day: 'last' } },
+      'Due the last day of the month of the start of operations',
+    ],
     [{ every: '1y', due: { rule: 'fixed', month: 4, day: 15 } }, 'Due April 15 every year, from the year after registration'],
-    [{ every: '1y', first: 'first-due-date', due: { rule: 'fixed', month: 4, day: 'last' } }, 'Due April 30 every year, from the first due date after registration'],
-    [{ every: '1y', due: { rule: 'fixed', month: 2, day: 'last' } }, 'Due the last day of February every year, from the year after registration'],
-    [{ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: -1, day: 'last' } },
-      'Due the last day of the month before the anniversary month of registration every year, from the first anniversary of registration'],
-    [{ every: '1y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
-      'Due the 15th day of the fourth month after the fiscal year ends every year, from the first fiscal year ending on or after registration'],
-    [{ every: '1y', first: 'next-year', due: { rule: 'fiscal_year_end', offset_months: 3, day: 15 } },
-      'Due the 15th day of the third month after the fiscal year ends every year, from the first fiscal year ending on or after registration whose due date falls after the registration year'],
-    [{ every: '2y', parity: 'even', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
-      'Due the 15th day of the fourth month after the fiscal year ends, every two years for fiscal years ending in even-numbered years, from the first fiscal year ending on or after registration'],
+    [
+      { every: '1y', first: 'first-due-date', due: { rule: 'fixed', month: 4, day: 'last' } },
+      'Due April 30 every year, from the first due date after registration',
+    ],
+    [
+      { every: '1y', due: { rule: 'fixed', month: 2, day: 'last' } },
+      'Due the last day of February every year, from the year after registration',
+    ],
+    [
+      { every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: -1, day: 'last' } },
+      'Due the last day of the month before the anniversary month of registration every year, from the first anniversary of registration',
+    ],
+    [
+      { every: '1y', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
+      'Due the 15th day of the fourth month after the fiscal year ends every year, from the first fiscal year ending on or after registration',
+    ],
+    [
+      { every: '1y', first: 'next-year', due: { rule: 'fiscal_year_end', offset_months: 3, day: 15 } },
+      'Due the 15th day of the third month after the fiscal year ends every year, from the first fiscal year ending on or after registration whose due date falls after the registration year',
+    ],
+    [
+      { every: '2y', parity: 'even', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
+      'Due the 15th day of the fourth month after the fiscal year ends, every two years for fiscal years ending in even-numbered years, from the first fiscal year ending on or after registration',
+    ],
     [{ every: '2y', due: { rule: 'fixed', month: 4, day: 1 } }, 'Due April 1, every two years counted from the registration year'],
-    [{ every: '2y', first: 'next-year', due: { rule: 'fixed', month: 4, day: 1 } }, 'Due April 1, every two years counted from the year after registration'],
-    [{ every: '2y', parity: 'opposite-of-registration-year', due: { rule: 'fixed', month: 4, day: 1 } },
-      "Due April 1, every two years in the years the registration year's cycle skips (odd-numbered years if registered in an even year, even-numbered if in an odd one), from the year after registration"],
-    [{ every: '2y', parity: 'registration-number-digit', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
-      'Due the 15th day of the fourth month after the fiscal year ends, every two years for fiscal years ending in even-numbered years if the last digit of the state registration number is even, odd-numbered years if it is odd, from the first fiscal year ending on or after registration'],
-    [{ every: '2y', parity_by_entity_type: { c_corp: 'even', llc: 'odd' }, due: { rule: 'fixed', month: 4, day: 15 } },
-      'Due April 15, every two years for corporations in even-numbered years; for LLCs in odd-numbered years; for other entities counted from the registration year, from the year after registration'],
-    [{ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 2, day: 15 } },
-      'Due the 15th day of the second month after the anniversary month of registration every year, from the first anniversary of registration'],
-    [{ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'same' } }, 'Due on the anniversary of registration every year, from the first anniversary of registration'],
-    [{ every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'quarter-end' } },
-      'Due the last day of the calendar quarter containing the anniversary month of registration every year, from the first anniversary of registration'],
-    [{ every: '3y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'last' } },
-      'Due the last day of the anniversary month of registration, every three years counted from the registration year'],
-    [{ every: '1q', due: { rule: 'quarter_end', offset_months: 1, day: 'last' } },
-      'Due April 30, July 31, October 31 and January 31 (the last day of the month after each calendar quarter ends), every quarter from the first quarter ending on or after registration'],
-    [{ every: '1q', due: { rule: 'quarter_end', offset_months: 0, day: 'last' } },
-      "Due March 31, June 30, September 30 and December 31 (the last day of each calendar quarter's last month), every quarter from the first quarter ending on or after registration"],
+    [
+      { every: '2y', first: 'next-year', due: { rule: 'fixed', month: 4, day: 1 } },
+      'Due April 1, every two years counted from the year after registration',
+    ],
+    [
+      { every: '2y', parity: 'opposite-of-registration-year', due: { rule: 'fixed', month: 4, day: 1 } },
+      "Due April 1, every two years in the years the registration year's cycle skips (odd-numbered years if registered in an even year, even-numbered if in an odd one), from the year after registration",
+    ],
+    [
+      { every: '2y', parity: 'registration-number-digit', due: { rule: 'fiscal_year_end', offset_months: 4, day: 15 } },
+      'Due the 15th day of the fourth month after the fiscal year ends, every two years for fiscal years ending in even-numbered years if the last digit of the state registration number is even, odd-numbered years if it is odd, from the first fiscal year ending on or after registration',
+    ],
+    [
+      { every: '2y', parity_by_entity_type: { c_corp: 'even', llc: 'odd' }, due: { rule: 'fixed', month: 4, day: 15 } },
+      'Due April 15, every two years for corporations in even-numbered years; for LLCs in odd-numbered years; for other entities counted from the registration year, from the year after registration',
+    ],
+    [
+      { every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 2, day: 15 } },
+      'Due the 15th day of the second month after the anniversary month of registration every year, from the first anniversary of registration',
+    ],
+    [
+      { every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'same' } },
+      'Due on the anniversary of registration every year, from the first anniversary of registration',
+    ],
+    [
+      { every: '1y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'quarter-end' } },
+      'Due the last day of the calendar quarter containing the anniversary month of registration every year, from the first anniversary of registration',
+    ],
+    [
+      { every: '3y', due: { rule: 'anniversary', of: 'registration_date', offset_months: 0, day: 'last' } },
+      'Due the last day of the anniversary month of registration, every three years counted from the registration year',
+    ],
+    [
+      { every: '1q', due: { rule: 'quarter_end', offset_months: 1, day: 'last' } },
+      'Due April 30, July 31, October 31 and January 31 (the last day of the month after each calendar quarter ends), every quarter from the first quarter ending on or after registration',
+    ],
+    [
+      { every: '1q', due: { rule: 'quarter_end', offset_months: 0, day: 'last' } },
+      "Due March 31, June 30, September 30 and December 31 (the last day of each calendar quarter's last month), every quarter from the first quarter ending on or after registration",
+    ],
   ])('%j', (schedule, expected) => {
     expect(words(schedule)).toBe(expected);
   });

@@ -10,14 +10,26 @@ import { planTasks, type EngineInput } from './engine.js';
 const catalog = loadCatalog();
 const today = '2026-11-22';
 const lines = (input: EngineInput) =>
-  planTasks(catalog, input).map((t) => `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`).sort();
+  planTasks(catalog, input)
+    .map(
+      (t) =>
+        `${t.regionCode} ${t.kind === 'question' ? '?' : ''}${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`,
+    )
+    .sort();
 
 describe('golden scenarios', () => {
   it('a Delaware C corporation with an office and employees in California and remote employees in New York', () => {
     const input: EngineInput = {
       today,
       tasks: [],
-      entity: { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'DE', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      entity: {
+        entityType: 'c_corp',
+        taxClassification: 'corp',
+        incorporationRegion: 'DE',
+        incorporationDate: '2020-03-10',
+        accountingYearEnd: 12,
+        onboardedOn: '2026-11-01',
+      },
       locations: [
         { regionCode: 'CA', hasEmployees: true, hasPhysicalLocation: true, employeeCount: 12 },
         { regionCode: 'NY', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 3 },
@@ -89,22 +101,52 @@ describe('golden scenarios', () => {
     const after = lines({
       ...input,
       tasks: [
-        { kind: 'requirement', definitionId: 'ca-foreign-qualification-corporation', regionCode: 'CA', status: 'done', completedOn: '2026-11-15', answer: null },
-        { kind: 'question', definitionId: 'operations-start-date', regionCode: 'CA', status: 'done', completedOn: '2026-11-20', answer: '2026-11-20' },
+        {
+          kind: 'requirement',
+          definitionId: 'ca-foreign-qualification-corporation',
+          regionCode: 'CA',
+          status: 'done',
+          completedOn: '2026-11-15',
+          answer: null,
+        },
+        {
+          kind: 'question',
+          definitionId: 'operations-start-date',
+          regionCode: 'CA',
+          status: 'done',
+          completedOn: '2026-11-20',
+          answer: '2026-11-20',
+        },
       ],
     }).filter((l) => l.startsWith('CA '));
-    expect(after).toEqual(expect.arrayContaining([
-      'CA ca-statement-of-information-initial-corporation 2027-02-13', // 90 days after registration
-      'CA ca-edd-employer-registration 2026-12-05', // 15 days after the first wages
-    ]));
+    expect(after).toEqual(
+      expect.arrayContaining([
+        'CA ca-statement-of-information-initial-corporation 2027-02-13', // 90 days after registration
+        'CA ca-edd-employer-registration 2026-12-05', // 15 days after the first wages
+      ]),
+    );
     expect(after.some((l) => l.includes('?registration-date'))).toBe(false);
 
     // A seller of goods: California (premises) and New York (employees, physical nexus) both want a permit.
     const sellsGoods = lines({
       ...input,
       tasks: [
-        { kind: 'question', definitionId: 'sells-tangible-goods', regionCode: 'DE', status: 'done', completedOn: '2026-11-20', answer: true },
-        { kind: 'question', definitionId: 'sells-digital-products', regionCode: 'DE', status: 'done', completedOn: '2026-11-20', answer: false },
+        {
+          kind: 'question',
+          definitionId: 'sells-tangible-goods',
+          regionCode: 'DE',
+          status: 'done',
+          completedOn: '2026-11-20',
+          answer: true,
+        },
+        {
+          kind: 'question',
+          definitionId: 'sells-digital-products',
+          regionCode: 'DE',
+          status: 'done',
+          completedOn: '2026-11-20',
+          answer: false,
+        },
       ],
     });
     expect(sellsGoods).toEqual(expect.arrayContaining(['CA ca-sellers-permit -', 'NY ny-sales-tax-certificate-of-authority -']));
@@ -113,12 +155,21 @@ describe('golden scenarios', () => {
   });
 
   it('a Texas LLC with no employees', () => {
-    expect(lines({
-      today,
-      tasks: [],
-      entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'TX', incorporationDate: '2023-06-20', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
-      locations: [{ regionCode: 'TX', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
-    })).toEqual([
+    expect(
+      lines({
+        today,
+        tasks: [],
+        entity: {
+          entityType: 'llc',
+          taxClassification: 'disregarded',
+          incorporationRegion: 'TX',
+          incorporationDate: '2023-06-20',
+          accountingYearEnd: 12,
+          onboardedOn: '2026-11-01',
+        },
+        locations: [{ regionCode: 'TX', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
+      }),
+    ).toEqual([
       'TX ?pays-contractors -',
       // Texas taxes goods and data processing (SaaS): its sales-tax permit waits for what the business sells.
       'TX ?sells-digital-products -',
@@ -130,16 +181,25 @@ describe('golden scenarios', () => {
   });
 
   it('a Wyoming LLC taxed as an S corporation in Wyoming, Colorado (employees) and Florida (an office)', () => {
-    expect(lines({
-      today,
-      tasks: [],
-      entity: { entityType: 'llc', taxClassification: 's_corp', incorporationRegion: 'WY', incorporationDate: '2022-08-05', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
-      locations: [
-        { regionCode: 'WY', hasEmployees: false, hasPhysicalLocation: false, employeeCount: 0 },
-        { regionCode: 'CO', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 5 },
-        { regionCode: 'FL', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 },
-      ],
-    })).toEqual([
+    expect(
+      lines({
+        today,
+        tasks: [],
+        entity: {
+          entityType: 'llc',
+          taxClassification: 's_corp',
+          incorporationRegion: 'WY',
+          incorporationDate: '2022-08-05',
+          accountingYearEnd: 12,
+          onboardedOn: '2026-11-01',
+        },
+        locations: [
+          { regionCode: 'WY', hasEmployees: false, hasPhysicalLocation: false, employeeCount: 0 },
+          { regionCode: 'CO', hasEmployees: true, hasPhysicalLocation: false, employeeCount: 5 },
+          { regionCode: 'FL', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 },
+        ],
+      }),
+    ).toEqual([
       'CO ?in-locality -', // Denver's occupational privilege tax: asked, the business has Colorado employees
       'CO ?in-locality -', // Aurora's business licence: asked too (any business activity in Aurora)
       'CO ?registration-date -',
@@ -192,10 +252,27 @@ describe('golden scenarios', () => {
     ]);
   });
 
-  it('a New Mexico corporation: its biennial report follows the business ID\'s last digit, estimated until it is given', () => {
-    const entity = { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: 'NM', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' };
-    const digit = (answer: number) => [{ kind: 'question' as const, definitionId: 'registration-number-digit', regionCode: 'NM', status: 'done', completedOn: '2026-11-20', answer }];
-    const report = (tasks: EngineInput['tasks']) => lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?registration-number-digit'));
+  it("a New Mexico corporation: its biennial report follows the business ID's last digit, estimated until it is given", () => {
+    const entity = {
+      entityType: 'c_corp',
+      taxClassification: 'corp',
+      incorporationRegion: 'NM',
+      incorporationDate: '2020-03-10',
+      accountingYearEnd: 12,
+      onboardedOn: '2026-11-01',
+    };
+    const digit = (answer: number) => [
+      {
+        kind: 'question' as const,
+        definitionId: 'registration-number-digit',
+        regionCode: 'NM',
+        status: 'done',
+        completedOn: '2026-11-20',
+        answer,
+      },
+    ];
+    const report = (tasks: EngineInput['tasks']) =>
+      lines({ today, tasks, entity, locations: [] }).filter((l) => l.includes('biennial') || l.includes('?registration-number-digit'));
     // Even digits report for taxable years ending in even years (12.3.2.9 NMAC). Unknown digit: the registration year's
     // cycle (2020, even) → the fiscal year 2026 report, due 2027-04-15, estimated.
     expect(report([])).toEqual(['NM ?registration-number-digit -', 'NM nm-biennial-report-corporation 2027-04-15 ~']);
@@ -208,15 +285,25 @@ describe('golden scenarios', () => {
 
   it('a Delaware LLC with an office in the District of Columbia: the biennial report in the years opposite to registration', () => {
     const input = (tasks: EngineInput['tasks']): EngineInput => ({
-      today, tasks,
-      entity: { entityType: 'llc', taxClassification: 'disregarded', incorporationRegion: 'DE', incorporationDate: '2021-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01' },
+      today,
+      tasks,
+      entity: {
+        entityType: 'llc',
+        taxClassification: 'disregarded',
+        incorporationRegion: 'DE',
+        incorporationDate: '2021-03-10',
+        accountingYearEnd: 12,
+        onboardedOn: '2026-11-01',
+      },
       locations: [{ regionCode: 'DC', hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }],
     });
     const report = (tasks: EngineInput['tasks']) => lines(input(tasks)).filter((l) => l.includes('dc-biennial-report'));
     // Registration unknown, assumed 2026-11-01 (even): odd years from 2027 → 2027-04-01, estimated.
     expect(report([])).toEqual(['DC dc-biennial-report 2027-04-01 ~']);
     // Registered 2024-05-01 (even): 2025, 2027 → 2027-04-01 exact. Registered 2025-06-01 (odd): 2026 (before onboarding), 2028.
-    const registered = (answer: string) => [{ kind: 'question' as const, definitionId: 'registration-date', regionCode: 'DC', status: 'done', completedOn: '2026-11-20', answer }];
+    const registered = (answer: string) => [
+      { kind: 'question' as const, definitionId: 'registration-date', regionCode: 'DC', status: 'done', completedOn: '2026-11-20', answer },
+    ];
     expect(report(registered('2024-05-01'))).toEqual(['DC dc-biennial-report 2027-04-01']);
     expect(report(registered('2025-06-01'))).toEqual([]);
   });

@@ -14,7 +14,11 @@ const catalog = loadCatalog();
 const today = '2026-11-22';
 const row = coverageMatrix(catalog).find((r) => r.family === 'income-tax-return')!;
 /** The requirements that are a state's business tax return: the family's, or the region-file ones its cell names. */
-const returnsOf = new Map(Object.entries(row.cells).filter(([code]) => code !== 'US').map(([code, cell]) => [code, new Set([...cell.requirements, ...(cell.alsoCoveredBy ?? [])])]));
+const returnsOf = new Map(
+  Object.entries(row.cells)
+    .filter(([code]) => code !== 'US')
+    .map(([code, cell]) => [code, new Set([...cell.requirements, ...(cell.alsoCoveredBy ?? [])])]),
+);
 const withReturns = [...returnsOf].filter(([, ids]) => ids.size > 0).map(([code]) => code);
 
 type Entity = EngineInput['entity'];
@@ -22,8 +26,18 @@ const plan = (code: string, over: Partial<Entity>, office = true, incorporatedHe
   planTasks(catalog, {
     today,
     // Sales of $1 million into the state: above every filing threshold a return counts in sales (Michigan's $350,000).
-    tasks: [{ kind: 'question', definitionId: 'annual-sales', regionCode: code, status: 'done', completedOn: '2026-11-20', answer: 1_000_000 }],
-    entity: { entityType: 'c_corp', taxClassification: 'corp', incorporationRegion: incorporatedHere ? code : code === 'DE' ? 'NV' : 'DE', incorporationDate: '2020-03-10', accountingYearEnd: 12, onboardedOn: '2026-11-01', ...over },
+    tasks: [
+      { kind: 'question', definitionId: 'annual-sales', regionCode: code, status: 'done', completedOn: '2026-11-20', answer: 1_000_000 },
+    ],
+    entity: {
+      entityType: 'c_corp',
+      taxClassification: 'corp',
+      incorporationRegion: incorporatedHere ? code : code === 'DE' ? 'NV' : 'DE',
+      incorporationDate: '2020-03-10',
+      accountingYearEnd: 12,
+      onboardedOn: '2026-11-01',
+      ...over,
+    },
     locations: office ? [{ regionCode: code, hasEmployees: false, hasPhysicalLocation: true, employeeCount: 0 }] : [],
   }).filter((t) => t.kind === 'requirement' && t.regionCode === code && returnsOf.get(code)!.has(t.definitionId));
 const ids = (tasks: ReturnType<typeof plan>) => [...new Set(tasks.map((t) => t.definitionId))];
@@ -42,14 +56,19 @@ describe('state business tax returns in every state with one', () => {
     expect([...perYear.values()].every((n) => n === 1)).toBe(true);
   });
 
-  it.each(withReturns)('%s: a disregarded LLC gets only taxes on the LLC itself (no income-tax return by classification), and nothing without activity in a foreign state', (code) => {
-    // States that tax an LLC whatever its federal classification (California's Form 568, Tennessee, Texas) plan it for
-    // a disregarded one; a return chosen by tax classification must not be.
-    const byClassification = ids(plan(code, { entityType: 'llc', taxClassification: 'disregarded' }))
-      .filter((id) => JSON.stringify(catalog.requirement(id)!.definition.applies_when).includes('tax_classifications'));
-    for (const id of byClassification) expect(JSON.stringify(catalog.requirement(id)!.definition.applies_when), `${code} ${id}`).toContain('disregarded');
-    expect(ids(plan(code, {}, false)), `${code} without an office or employees`).toEqual([]);
-  });
+  it.each(withReturns)(
+    '%s: a disregarded LLC gets only taxes on the LLC itself (no income-tax return by classification), and nothing without activity in a foreign state',
+    (code) => {
+      // States that tax an LLC whatever its federal classification (California's Form 568, Tennessee, Texas) plan it for
+      // a disregarded one; a return chosen by tax classification must not be.
+      const byClassification = ids(plan(code, { entityType: 'llc', taxClassification: 'disregarded' })).filter((id) =>
+        JSON.stringify(catalog.requirement(id)!.definition.applies_when).includes('tax_classifications'),
+      );
+      for (const id of byClassification)
+        expect(JSON.stringify(catalog.requirement(id)!.definition.applies_when), `${code} ${id}`).toContain('disregarded');
+      expect(ids(plan(code, {}, false)), `${code} without an office or employees`).toEqual([]);
+    },
+  );
 
   it.each(withReturns)('%s: an LLC taxed as a corporation files as a corporation does, not a partnership return', (code) => {
     const corporation = ids(plan(code, {}));
@@ -59,9 +78,10 @@ describe('state business tax returns in every state with one', () => {
   });
 
   it.each(withReturns)('%s: a June fiscal year end moves fiscal-year due dates by six months', (code) => {
-    const fiscal = (yearEnd: number) => plan(code, { accountingYearEnd: yearEnd })
-      .filter((t) => catalog.requirement(t.definitionId)!.definition.schedule.due.rule === 'fiscal_year_end')
-      .map((t) => [t.definitionId, t.dueDate!.slice(5, 7)] as const);
+    const fiscal = (yearEnd: number) =>
+      plan(code, { accountingYearEnd: yearEnd })
+        .filter((t) => catalog.requirement(t.definitionId)!.definition.schedule.due.rule === 'fiscal_year_end')
+        .map((t) => [t.definitionId, t.dueDate!.slice(5, 7)] as const);
     const december = new Map(fiscal(12));
     for (const [id, month] of fiscal(6)) {
       if (!december.has(id)) continue;

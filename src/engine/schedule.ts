@@ -78,7 +78,9 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
     const none: Occurrence = { periodKey: 'once', periodStartDate: null, periodEndDate: null, dueDate: null, basis: null };
     if (due.rule !== 'within_days' && due.rule !== 'months_after') return { occurrences: [none], missing: [], nextDue: null };
     const base = baseOf(due.of, ctx);
-    const basis: DueDateBasis = base ? { rule, exact: true, pendingFact: null } : estimated(rule, `${FACT_WORDS[due.of]} on ${ctx.windowStart}, the day the business was onboarded`, due.of);
+    const basis: DueDateBasis = base
+      ? { rule, exact: true, pendingFact: null }
+      : estimated(rule, `${FACT_WORDS[due.of]} on ${ctx.windowStart}, the day the business was onboarded`, due.of);
     const from = base ?? ctx.windowStart;
     // months_after: the `day` of the `offset_months`-th month after the month of the date (offset 3 from October: January).
     const dueDate = due.rule === 'within_days' ? addDays(from, due.days) : dateIn(yearOf(from), monthOf(from) + due.offset_months, due.day);
@@ -89,12 +91,21 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
   const cycle = cycleOf(schedule, ctx.entityType);
   const digit = ctx.registrationNumberDigit ?? null;
   const digitPending = cycle === 'registration-number-digit' && digit === null;
-  const missing: ScheduleFact[] = [...(ctx.registrationDate ? [] : ['registration_date' as const]), ...(digitPending ? ['registration_number_digit' as const] : [])];
-  const basis: DueDateBasis = !ctx.registrationDate ? estimated(rule, `registration on ${registration}, the day the business was onboarded`, 'registration_date')
-    : digitPending ? estimated(rule, `the filing years of the registration year's cycle (${yearOf(registration)})`, 'registration_number_digit')
-    : { rule, exact: true, pendingFact: null };
+  const missing: ScheduleFact[] = [
+    ...(ctx.registrationDate ? [] : ['registration_date' as const]),
+    ...(digitPending ? ['registration_number_digit' as const] : []),
+  ];
+  const basis: DueDateBasis = !ctx.registrationDate
+    ? estimated(rule, `registration on ${registration}, the day the business was onboarded`, 'registration_date')
+    : digitPending
+      ? estimated(rule, `the filing years of the registration year's cycle (${yearOf(registration)})`, 'registration_number_digit')
+      : { rule, exact: true, pendingFact: null };
   const occurrence = (dueDate: string, periodStartDate: string, periodEndDate: string, quarterly = false): Occurrence => ({
-    periodKey: basis.exact || quarterly ? dueDate : estimatedPeriodKey(dueDate), periodStartDate, periodEndDate, dueDate, basis,
+    periodKey: basis.exact || quarterly ? dueDate : estimatedPeriodKey(dueDate),
+    periodStartDate,
+    periodEndDate,
+    dueDate,
+    basis,
   });
 
   const out: Occurrence[] = [];
@@ -126,14 +137,25 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
   const inCycle = (year: number) => {
     if (span === 1) return true;
     // Until the digit is known, a digit cycle is estimated with the registration year's.
-    const effective = cycle === 'registration-number-digit' ? (digit === null ? 'from-start' : 'digit')
-      : !cycle || cycle === 'same-as-registration-year' ? 'from-start' : cycle;
+    const effective =
+      cycle === 'registration-number-digit'
+        ? digit === null
+          ? 'from-start'
+          : 'digit'
+        : !cycle || cycle === 'same-as-registration-year'
+          ? 'from-start'
+          : cycle;
     switch (effective) {
-      case 'odd': return year % 2 === 1;
-      case 'even': return year % 2 === 0;
-      case 'opposite-of-registration-year': return (year - registrationYear) % 2 !== 0;
-      case 'from-start': return (year - cycleStart) % span === 0;
-      case 'digit': return year % 2 === digit! % 2;
+      case 'odd':
+        return year % 2 === 1;
+      case 'even':
+        return year % 2 === 0;
+      case 'opposite-of-registration-year':
+        return (year - registrationYear) % 2 !== 0;
+      case 'from-start':
+        return (year - cycleStart) % span === 0;
+      case 'digit':
+        return year % 2 === digit! % 2;
     }
   };
 
@@ -149,8 +171,10 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
       const fiscalYearEnd = dateIn(year, ctx.fiscalYearEndMonth, 'last');
       dueDate = dateIn(year, ctx.fiscalYearEndMonth + due.offset_months, due.day);
       filingYear = year;
-      eligible = schedule.first === 'first-due-date' ? dueDate > registration
-        : fiscalYearEnd >= registration && (schedule.first !== 'next-year' || yearOf(dueDate) > registrationYear);
+      eligible =
+        schedule.first === 'first-due-date'
+          ? dueDate > registration
+          : fiscalYearEnd >= registration && (schedule.first !== 'next-year' || yearOf(dueDate) > registrationYear);
       periodStartDate = addDays(addMonths(fiscalYearEnd, -12), 1);
       periodEndDate = fiscalYearEnd;
     } else {
@@ -159,9 +183,10 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
       } else if (due.rule === 'anniversary') {
         // The anniversary falling in `year` (its due date may cross into the next or previous year with an offset).
         const month = monthOf(registration) + due.offset_months;
-        dueDate = due.day === 'quarter-end'
-          ? dateIn(year, Math.ceil(month / 3) * 3, 'last')
-          : dateIn(year, month, due.day === 'same' ? dayOf(registration) : due.day);
+        dueDate =
+          due.day === 'quarter-end'
+            ? dateIn(year, Math.ceil(month / 3) * 3, 'last')
+            : dateIn(year, month, due.day === 'same' ? dayOf(registration) : due.day);
       } else {
         return { occurrences: [], missing: [], nextDue: null };
       }
@@ -179,7 +204,11 @@ export function occurrences(schedule: Schedule, ctx: ScheduleContext): ScheduleR
 
 /** An estimated basis: the rule, what it assumed, and the fact whose answer makes it exact. */
 function estimated(rule: string, assumption: string, fact: ScheduleFact): DueDateBasis {
-  return { rule: `${rule} (estimated: assumes ${assumption}, until the ${FACT_QUESTION[fact]} is answered)`, exact: false, pendingFact: fact };
+  return {
+    rule: `${rule} (estimated: assumes ${assumption}, until the ${FACT_QUESTION[fact]} is answered)`,
+    exact: false,
+    pendingFact: fact,
+  };
 }
 
 const FACT_QUESTION: Record<ScheduleFact, string> = {

@@ -28,7 +28,8 @@ export function registerDocsUi(app: FastifyInstance, prefix: string, uiConfig: R
     }
     const answer = await (await ui).inject({ method: 'GET', url: request.url, headers });
     // In this app's error envelope (a missing file: 404 {"detail": "Not Found"}).
-    if (answer.statusCode >= 400) throw Object.assign(new Error(`Swagger UI answered ${answer.statusCode} for ${request.url}`), { statusCode: answer.statusCode });
+    if (answer.statusCode >= 400)
+      throw Object.assign(new Error(`Swagger UI answered ${answer.statusCode} for ${request.url}`), { statusCode: answer.statusCode });
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined && !OWN_RESPONSE_HEADERS.has(name)) reply.header(name, value);
     }
@@ -37,7 +38,10 @@ export function registerDocsUi(app: FastifyInstance, prefix: string, uiConfig: R
   app.get(prefix, { schema: { hide: true } }, handler);
   app.get(`${prefix}/*`, { schema: { hide: true } }, handler);
   app.addHook('onClose', async () => {
-    await ui?.then((instance) => instance.close(), () => {});
+    await ui?.then(
+      (instance) => instance.close(),
+      () => {},
+    );
   });
 }
 

@@ -37,7 +37,7 @@ function send(reply: FastifyReply, status: number, payload: unknown, headers: Re
 
 function render(request: FastifyRequest, status: number, detail: string, style?: 'platform') {
   // A 401 has one shape per path family, whatever the operation (docs/errors.md).
-  const chosen = status === 401 ? unauthorizedStyle(request.url) : style ?? request.routeOptions.config?.errorStyle;
+  const chosen = status === 401 ? unauthorizedStyle(request.url) : (style ?? request.routeOptions.config?.errorStyle);
   return chosen === 'platform' ? { message: STATUS_CODES[status] ?? 'Error', detail } : { detail };
 }
 
@@ -50,19 +50,27 @@ export interface PageErrors {
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number, pages?: PageErrors): void {
   // One warning per outage, not a stack per request.
   const outage = createOutageLog((message) => app.log.warn(message));
-  app.setErrorHandler((thrown: FastifyError | HttpError | RequestValidationError | InvalidInputError | InvalidInputsError, request, reply) => {
-    const error = thrown instanceof InvalidInputError ? locate(thrown, request)
-      : thrown instanceof InvalidInputsError ? new RequestValidationError(thrown.errors.flatMap((e) => locate(e, request).issues), locate(thrown.errors[0]!, request).body)
-      : thrown;
-    const unavailable = isDatabaseUnavailable(error);
-    if (unavailable) outage(`${request.method} ${request.routeOptions.url ?? 'request'}`, error);
-    const [status, payload, headers = {}] = unavailable
-      ? [503, render(request, 503, DATABASE_UNAVAILABLE_DETAIL), { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }]
-      : describe(error, request, bodyLimit);
-    if (status >= 500 && !unavailable && !(error instanceof HttpError)) request.log.error({ err: error }, 'unhandled error');
-    if (pages?.matches(request)) return pages.send(reply, status, headers);
-    return send(reply, status, payload, headers);
-  });
+  app.setErrorHandler(
+    (thrown: FastifyError | HttpError | RequestValidationError | InvalidInputError | InvalidInputsError, request, reply) => {
+      const error =
+        thrown instanceof InvalidInputError
+          ? locate(thrown, request)
+          : thrown instanceof InvalidInputsError
+            ? new RequestValidationError(
+                thrown.errors.flatMap((e) => locate(e, request).issues),
+                locate(thrown.errors[0]!, request).body,
+              )
+            : thrown;
+      const unavailable = isDatabaseUnavailable(error);
+      if (unavailable) outage(`${request.method} ${request.routeOptions.url ?? 'request'}`, error);
+      const [status, payload, headers = {}] = unavailable
+        ? [503, render(request, 503, DATABASE_UNAVAILABLE_DETAIL), { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }]
+        : describe(error, request, bodyLimit);
+      if (status >= 500 && !unavailable && !(error instanceof HttpError)) request.log.error({ err: error }, 'unhandled error');
+      if (pages?.matches(request)) return pages.send(reply, status, headers);
+      return send(reply, status, payload, headers);
+    },
+  );
 }
 
 /** A domain error placed in this request: the route says where the operation's input came from. */
@@ -72,7 +80,11 @@ function locate(error: InvalidInputError, request: FastifyRequest): RequestValid
   return fieldError(loc, error.reason, error.input, at === 'body' ? request.body : null);
 }
 
-function describe(error: FastifyError | HttpError | RequestValidationError, request: FastifyRequest, bodyLimit: number): [number, unknown, Record<string, string>?] {
+function describe(
+  error: FastifyError | HttpError | RequestValidationError,
+  request: FastifyRequest,
+  bodyLimit: number,
+): [number, unknown, Record<string, string>?] {
   if (error instanceof RequestValidationError) {
     const config = request.routeOptions.config;
     const payload =
@@ -86,7 +98,8 @@ function describe(error: FastifyError | HttpError | RequestValidationError, requ
   if (error instanceof HttpError) return [error.status, render(request, error.status, error.detail, error.style), error.headers];
   const status = (error as FastifyError).statusCode;
   if (status === 413) return [413, render(request, 413, `Request body is larger than the limit of ${bodyLimit} bytes`)];
-  if (status !== undefined && status >= 400 && status < 500) return [status, render(request, status, publicMessage(error as FastifyError, status))];
+  if (status !== undefined && status >= 400 && status < 500)
+    return [status, render(request, status, publicMessage(error as FastifyError, status))];
   return [500, render(request, 500, 'Internal Server Error')];
 }
 

@@ -9,9 +9,7 @@
  */
 
 export type JsonBodyResult =
-  | { ok: true; value: unknown }
-  | { ok: false; kind: 'json_invalid'; pos: number; msg: string }
-  | { ok: false; kind: 'undecodable' }; // not valid UTF-8
+  { ok: true; value: unknown } | { ok: false; kind: 'json_invalid'; pos: number; msg: string } | { ok: false; kind: 'undecodable' }; // not valid UTF-8
 
 export const MAX_JSON_DEPTH = 64;
 
@@ -208,8 +206,13 @@ function string(s: string, q: number): number | ScanError {
       // _json.c: `end = next + 4; if (end >= len)` -> the 4 hex digits must be
       // followed by at least one more char; both errors point at the 'u'.
       // (A surrogate pair's second \u fails at its own 'u' either way.)
-      if (i + 5 >= n || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2)) ||
-          !isHex(s.charCodeAt(i + 3)) || !isHex(s.charCodeAt(i + 4))) {
+      if (
+        i + 5 >= n ||
+        !isHex(s.charCodeAt(i + 1)) ||
+        !isHex(s.charCodeAt(i + 2)) ||
+        !isHex(s.charCodeAt(i + 3)) ||
+        !isHex(s.charCodeAt(i + 4))
+      ) {
         return [i, 'Invalid \\uXXXX escape'];
       }
       i += 4;

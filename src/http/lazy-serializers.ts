@@ -6,7 +6,10 @@ import SerializerSelector from '@fastify/fast-json-stringify-compiler';
  * for routes a given deployment rarely calls. Here each serializer is compiled by the same default
  * compiler on its route's first response instead; responses are byte for byte the same.
  */
-export function lazySerializerFactory(): (externalSchemas?: unknown, options?: object) => (route: SerializerSelector.RouteDefinition) => SerializerSelector.Serializer {
+export function lazySerializerFactory(): (
+  externalSchemas?: unknown,
+  options?: object,
+) => (route: SerializerSelector.RouteDefinition) => SerializerSelector.Serializer {
   const buildCompiler = SerializerSelector();
   return (externalSchemas, options) => {
     const compile = buildCompiler(externalSchemas, options);

@@ -9,12 +9,23 @@ export const SLOW_REQUEST_MS = 1000;
  * LOG_FORMAT=pretty, or by default when stdout is a terminal; otherwise pino's JSON lines.
  * pino-pretty is only loaded when used.
  */
-export async function logDestination(config: Config, stream?: { write(line: string): void }): Promise<{ stream?: { write(line: string): void } }> {
+export async function logDestination(
+  config: Config,
+  stream?: { write(line: string): void },
+): Promise<{ stream?: { write(line: string): void } }> {
   if (stream) return { stream };
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
   if (!pretty) return {};
   const { default: pinoPretty } = await import('pino-pretty');
-  return { stream: pinoPretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true }) };
+  return {
+    stream: pinoPretty({
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+      sync: true,
+    }),
+  };
 }
 
 /**

@@ -9,7 +9,9 @@ export const PlatformSignupValidationErrorSchema = Type.Object(
   {
     message: Type.String(),
     detail: Type.Array(ValidationIssueSchema),
-    body: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'The request body as received (null when it was not an object or holds secrets).' }),
+    body: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+      description: 'The request body as received (null when it was not an object or holds secrets).',
+    }),
   },
   { title: 'PlatformSignupRequestValidationException' },
 );
@@ -27,7 +29,7 @@ export const PlatformValidationErrorSchema = Type.Object(
 const WHY: Record<number, string> = {
   401: 'Missing, malformed, tampered or expired credentials (`WWW-Authenticate: Bearer`)',
   403: 'The API key is revoked',
-  404: 'Not found, or another tenant\'s',
+  404: "Not found, or another tenant's",
   409: 'Conflicts with the current state',
   413: 'The request body is over the limit',
   422: 'The request failed validation',
@@ -35,7 +37,11 @@ const WHY: Record<number, string> = {
   503: 'Temporarily unavailable: database unreachable, overloaded or shutting down (`Retry-After`)',
 };
 
-type Schema = RouteOptions['schema'] & { hide?: boolean; security?: Record<string, unknown>[]; response?: Record<string | number, TSchema> };
+type Schema = RouteOptions['schema'] & {
+  hide?: boolean;
+  security?: Record<string, unknown>[];
+  response?: Record<string | number, TSchema>;
+};
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -70,7 +76,10 @@ export function errorBodyOf(status: number, route: { url: string; config?: Route
   return platform ? PlatformErrorSchema : ErrorSchema;
 }
 
-const described = (schema: TSchema, status: number): TSchema => ({ ...schema, description: WHY[status] ?? (schema as { description?: string }).description });
+const described = (schema: TSchema, status: number): TSchema => ({
+  ...schema,
+  description: WHY[status] ?? (schema as { description?: string }).description,
+});
 
 /**
  * The one place the OpenAPI document's error responses come from: every documented route gets the statuses
@@ -84,7 +93,12 @@ export function documentErrorResponses(app: FastifyInstance): void {
     // Routes often share one response map (`const errors = {...}`): each gets its own copy to complete.
     const response = { ...schema.response };
     route.schema = { ...schema, response };
-    const statuses = new Set([...errorStatusesOf({ ...route, schema }), ...Object.keys(response).map(Number).filter((s) => s >= 400)]);
+    const statuses = new Set([
+      ...errorStatusesOf({ ...route, schema }),
+      ...Object.keys(response)
+        .map(Number)
+        .filter((s) => s >= 400),
+    ]);
     for (const status of statuses) {
       // 401 and 422 have their shape from the path family and the route's config, whatever a route declared; for
       // the others a route's own declaration wins (a signup 409 is always {message, detail}; GET /readyz's 503).

@@ -30,7 +30,11 @@ export async function registerOpenApi(app: FastifyInstance, extras: OpenApiExtra
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Access token from POST /accounts/auth or /v2/auth.' },
           apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Platform API key, raw or as `Bearer <key>`.' },
-          operatorKey: { type: 'http', scheme: 'bearer', description: 'Operator key (`sh_op_…`, from `statehouse operators keys create`), for the /operator/v1 operations only.' },
+          operatorKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Operator key (`sh_op_…`, from `statehouse operators keys create`), for the /operator/v1 operations only.',
+          },
         },
       },
     },

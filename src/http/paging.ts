@@ -29,7 +29,11 @@ export function nextPageHeaders(requestUrl: string, params: Record<string, strin
 
 /** GET /v2/tasks's headers: page size, page, total and the next page's URL, under both sets of names. */
 export function taskPageHeaders(requestUrl: string, page: { size: number; number: number; total: number }): Record<string, string> {
-  const values: Record<'size' | 'page' | 'total', string> = { size: String(page.size), page: String(page.number), total: String(page.total) };
+  const values: Record<'size' | 'page' | 'total', string> = {
+    size: String(page.size),
+    page: String(page.number),
+    total: String(page.total),
+  };
   const headers: Record<string, string> = {};
   for (const name of ['size', 'page', 'total'] as const) {
     headers[PAGE_HEADERS[name]] = values[name];
@@ -48,12 +52,12 @@ const path = (description: string) => ({ type: 'string', description });
 /** GET /v2/tasks's headers for its 200 in the OpenAPI document (`headers` of a response schema). */
 export const TASK_PAGE_HEADER_DOCS: Record<string, { type: string; description: string }> = {
   'X-Page-Size': integer('The page size asked for (page_size, default 50)'),
-  'X-Page': integer('This page\'s number (page_num, from 1)'),
+  'X-Page': integer("This page's number (page_num, from 1)"),
   'X-Total': integer('How many tasks match the filters, on every page'),
-  'X-Next-Page': path('The next page\'s path and query; absent on the last page'),
+  'X-Next-Page': path("The next page's path and query; absent on the last page"),
   Link: path('`<next page>; rel="next"`; absent on the last page'),
-  'X-Mosey-Page-Size': integer('X-Page-Size under the reference interface\'s name'),
-  'X-Mosey-Page': integer('X-Page under the reference interface\'s name'),
-  'X-Mosey-Total': integer('X-Total under the reference interface\'s name'),
-  'X-Mosey-Next-Page': path('X-Next-Page under the reference interface\'s name'),
+  'X-Mosey-Page-Size': integer("X-Page-Size under the reference interface's name"),
+  'X-Mosey-Page': integer("X-Page under the reference interface's name"),
+  'X-Mosey-Total': integer("X-Total under the reference interface's name"),
+  'X-Mosey-Next-Page': path("X-Next-Page under the reference interface's name"),
 };

@@ -39,10 +39,18 @@ const tooMany = (retryAfter: number, what: string) =>
  */
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, db?: Db): Promise<void> {
   // A database error is a reason, not a stack (the outage itself is logged once elsewhere: db/unavailable.ts).
-  const reportError = (error: unknown) => app.log.warn(isDatabaseError(error) ? { reason: describeDatabaseError(error) } : { err: error },
-    'rate-limit counters: the shared counts could not be read or written; counting locally meanwhile');
+  const reportError = (error: unknown) =>
+    app.log.warn(
+      isDatabaseError(error) ? { reason: describeDatabaseError(error) } : { err: error },
+      'rate-limit counters: the shared counts could not be read or written; counting locally meanwhile',
+    );
   const shared = db ? createSharedRateLimitCounters(db, reportError, { firstReadWaitMs: limits.sharedReadWaitMs }) : null;
-  await app.register(rateLimit, { global: false, timeWindow: limits.windowSeconds * 1000, cache: 20_000, ...(shared && { store: shared.store }) });
+  await app.register(rateLimit, {
+    global: false,
+    timeWindow: limits.windowSeconds * 1000,
+    cache: 20_000,
+    ...(shared && { store: shared.store }),
+  });
   if (shared) {
     shared.start();
     app.addHook('onClose', async () => shared.stop());

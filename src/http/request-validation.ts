@@ -30,11 +30,12 @@ export async function validateRequest(request: FastifyRequest): Promise<void> {
   if (issues.length > 0) {
     const secrets = request.routeOptions.config?.secretInputs;
     if (secrets) redactSecretInputs(issues, secrets);
-    throw new RequestValidationError(issues, secrets ? null : received ?? null);
+    throw new RequestValidationError(issues, secrets ? null : (received ?? null));
   }
 }
 
-const isPrefix = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length <= b.length && a.every((part, i) => part === b[i]);
+const isPrefix = (a: readonly (string | number)[], b: readonly (string | number)[]) =>
+  a.length <= b.length && a.every((part, i) => part === b[i]);
 
 /** An issue inside a secret part, or about a part that contains one, keeps its location but not its value. */
 function redactSecretInputs(issues: ValidationIssue[], secretPaths: (string | number)[][]): void {

@@ -4,7 +4,10 @@ import { Type, type TSchema, type Static } from 'typebox';
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A string enumeration with `type: string`, rendered in OpenAPI like the reference's enums. */
-export function StringEnum<const T extends readonly string[]>(values: T, options: { title?: string; description?: string; default?: T[number] } = {}) {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { title?: string; description?: string; default?: T[number] } = {},
+) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
@@ -17,17 +20,14 @@ export function IntegerEnum<const T extends readonly number[]>(values: T, option
 export const SHORT_TEXT = 200;
 export const LONG_TEXT = 2000;
 
-export const BoundedString = (maxLength = SHORT_TEXT, options: Record<string, unknown> = {}) =>
-  Type.String({ maxLength, ...options });
+export const BoundedString = (maxLength = SHORT_TEXT, options: Record<string, unknown> = {}) => Type.String({ maxLength, ...options });
 
 export const DateString = (options: { description?: string } = {}) => Type.String({ format: 'date', ...options });
 
-export const EmailString = (options: { description?: string } = {}) =>
-  Type.String({ format: 'email', maxLength: 254, ...options });
+export const EmailString = (options: { description?: string } = {}) => Type.String({ format: 'email', maxLength: 254, ...options });
 
 /** An absolute http(s) URL (validated like pydantic's HttpUrl). */
-export const HttpUrlString = (options: { description?: string } = {}) =>
-  Type.String({ format: 'http-url', ...options });
+export const HttpUrlString = (options: { description?: string } = {}) => Type.String({ format: 'http-url', ...options });
 
 export const ValidationIssueSchema = Type.Object(
   {
@@ -48,10 +48,7 @@ export const HTTPValidationErrorSchema = Type.Object(
 export const ErrorSchema = Type.Object({ detail: Type.String() }, { title: 'HTTPError' });
 
 /** The /v2/signup family's error body. */
-export const PlatformErrorSchema = Type.Object(
-  { message: Type.String(), detail: Type.String() },
-  { title: 'PlatformHttpException' },
-);
+export const PlatformErrorSchema = Type.Object({ message: Type.String(), detail: Type.String() }, { title: 'PlatformHttpException' });
 
 export const SessionResultSchema = Type.Object(
   {

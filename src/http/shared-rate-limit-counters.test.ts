@@ -20,7 +20,9 @@ function fakeDatabase() {
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
   });
-  const listening = new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  const listening = new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
   return {
     async db(): Promise<Db> {
       const pool = new pg.Pool({ connectionString: `postgres://u:p@127.0.0.1:${await listening}/x`, max: 4, connectionTimeoutMillis: 0 });
@@ -38,7 +40,9 @@ function fakeDatabase() {
 }
 
 const incr = (store: FastifyRateLimitStore, key: string) =>
-  new Promise<{ current: number; ttl: number }>((resolve, reject) => store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), 60_000, 100));
+  new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+    store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), 60_000, 100),
+  );
 
 describe('shared rate-limit counters when the database does not answer', () => {
   let cleanup: (() => Promise<void>)[] = [];

@@ -65,7 +65,8 @@ export function createSharedRateLimitCounters(
   let timer: NodeJS.Timeout | null = null;
 
   const readShared = async (key: string, windowStart: number): Promise<number> =>
-    (await sql<{ count: number }>`select count from rate_limit_counters where key = ${key} and window_start = ${windowStart}`.execute(db)).rows[0]?.count ?? 0;
+    (await sql<{ count: number }>`select count from rate_limit_counters where key = ${key} and window_start = ${windowStart}`.execute(db))
+      .rows[0]?.count ?? 0;
 
   function counterFor(key: string, windowMs: number, now: number): Counter {
     const windowStart = Math.floor(now / windowMs) * windowMs;
@@ -75,11 +76,21 @@ export function createSharedRateLimitCounters(
       // A flood of distinct keys (random credentials) must not grow memory or the sync without bound.
       if (counters.size >= MAX_COUNTERS) {
         const [oldestId, oldest] = counters.entries().next().value!;
-        if (oldest.pending > 0 && orphans.length < MAX_COUNTERS) orphans.push({ key: oldest.key, windowStart: oldest.windowStart, sent: oldest.pending });
+        if (oldest.pending > 0 && orphans.length < MAX_COUNTERS)
+          orphans.push({ key: oldest.key, windowStart: oldest.windowStart, sent: oldest.pending });
         counters.delete(oldestId);
       }
       longestWindowMs = Math.max(longestWindowMs, windowMs);
-      const created: Counter = { key, windowStart, windowMs, global: 0, pending: 0, known: Promise.resolve(), settled: false, waitUntil: now + firstReadWaitMs };
+      const created: Counter = {
+        key,
+        windowStart,
+        windowMs,
+        global: 0,
+        pending: 0,
+        known: Promise.resolve(),
+        settled: false,
+        waitUntil: now + firstReadWaitMs,
+      };
       // A failed read counts from zero here (the limiter must not take the service down with the database).
       created.known = readShared(key, windowStart)
         .then((count) => {
@@ -117,10 +128,12 @@ export function createSharedRateLimitCounters(
         union all
         select r.key, r.window_start::text, r.count from rate_limit_counters r
         join unnest(${reading.map((c) => c.key)}::text[], ${reading.map((c) => c.windowStart)}::bigint[]) as w(key, window_start)
-          on r.key = w.key and r.window_start = w.window_start`.execute(db).catch((error: unknown) => {
-        orphans.push(...flushing); // kept for the next sync, as the live counters' pending counts are
-        throw error;
-      });
+          on r.key = w.key and r.window_start = w.window_start`
+        .execute(db)
+        .catch((error: unknown) => {
+          orphans.push(...flushing); // kept for the next sync, as the live counters' pending counts are
+          throw error;
+        });
       recovered();
       for (const { c, sent } of counted) c.pending -= sent;
       for (const row of rows) {
@@ -135,9 +148,11 @@ export function createSharedRateLimitCounters(
 
   /** One sync at a time; a failure keeps the pending counts for the next one. */
   function sync(): Promise<void> {
-    running ??= syncNow().catch(onError).finally(() => {
-      running = null;
-    });
+    running ??= syncNow()
+      .catch(onError)
+      .finally(() => {
+        running = null;
+      });
     return running;
   }
 

@@ -47,7 +47,11 @@ export interface JobSender {
    * Several jobs of one queue in one statement (the same options for each). `singleton`: a job whose key (from its
    * data) was already sent in the same slot of `seconds` (a UTC day for 86 400) is not sent again.
    */
-  sendMany(name: string, data: readonly Record<string, unknown>[], options?: Pick<SendOptions, 'transaction'> & { singleton?: SingletonSlot }): Promise<void>;
+  sendMany(
+    name: string,
+    data: readonly Record<string, unknown>[],
+    options?: Pick<SendOptions, 'transaction'> & { singleton?: SingletonSlot },
+  ): Promise<void>;
 }
 
 export interface JobQueue extends JobSender, JobQueueStatsSource {
@@ -97,7 +101,11 @@ export const isJobQueueStatsSource = (value: unknown): value is JobQueueStatsSou
  * Call it while holding the schema lock (db/schema-lock.ts): starting installs or migrates the
  * queue's tables, which must not run beside another process doing the same.
  */
-export async function startJobQueue(connectionString: string, log: (message: string) => void, options: { maintenanceIntervalSeconds?: number } = {}): Promise<JobQueue> {
+export async function startJobQueue(
+  connectionString: string,
+  log: (message: string) => void,
+  options: { maintenanceIntervalSeconds?: number } = {},
+): Promise<JobQueue> {
   // Its queries are background polls and enqueues: a little more patience than a request's 5 s, for busy machines.
   const pool = createPool(connectionString, 3, 10_000);
   const outage = createOutageLog(log);
@@ -120,7 +128,8 @@ export async function startJobQueue(connectionString: string, log: (message: str
   };
   // Maintenance hands expired jobs (a killed process's) back to the queue: the interval bounds how late after expiry.
   const boss = new PgBoss({
-    db: { executeSql }, schema: SCHEMA,
+    db: { executeSql },
+    schema: SCHEMA,
     ...(options.maintenanceIntervalSeconds !== undefined && { maintenanceIntervalSeconds: options.maintenanceIntervalSeconds }),
   });
   boss.on('error', (error: Error) => {
@@ -172,34 +181,44 @@ export async function startJobQueue(connectionString: string, log: (message: str
       if (data.length === 0) return;
       await ensureQueue(name);
       const { singleton } = options;
-      const jobs = data.map((item) => ({ name, data: item, ...(singleton && { singletonKey: singleton.key(item), singletonSeconds: singleton.seconds }) }));
+      const jobs = data.map((item) => ({
+        name,
+        data: item,
+        ...(singleton && { singletonKey: singleton.key(item), singletonSeconds: singleton.seconds }),
+      }));
       await boss.insert(jobs, options.transaction ? { db: viaTransaction(options.transaction) } : {});
     },
     async work(jobs) {
       // Side by side: each job's few round trips (its queue, its schedule) need not wait for the others'.
-      await Promise.all(jobs.map(async (job) => {
-        await ensureQueue(job.name, {
-          ...(job.expireInSeconds !== undefined && { expireInSeconds: job.expireInSeconds }),
-          retryLimit: job.retryLimit ?? 3,
-          retryBackoff: true,
-        });
-        if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
-        // pg-boss waits a polling interval after each fetch, even one that found a job: one job per interval (the
-        // bench measured 2 automation steps/s). A worker that found a job looks again at once; it waits only when
-        // its queue was empty.
-        for (let n = 0; n < (job.concurrency ?? 1); n++) {
-          const worker: { id?: string } = {};
-          worker.id = await boss.work<Record<string, unknown>>(job.name, { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 }, async ([item]) => {
-            if (worker.id) boss.notifyWorker(worker.id);
-            const result = await job.handler(item?.data ?? {}).catch((error: unknown) => {
-              handlerFailures.set(job.name, (handlerFailures.get(job.name) ?? 0) + 1);
-              throw error;
-            });
-            if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
-            return result;
+      await Promise.all(
+        jobs.map(async (job) => {
+          await ensureQueue(job.name, {
+            ...(job.expireInSeconds !== undefined && { expireInSeconds: job.expireInSeconds }),
+            retryLimit: job.retryLimit ?? 3,
+            retryBackoff: true,
           });
-        }
-      }));
+          if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+          // pg-boss waits a polling interval after each fetch, even one that found a job: one job per interval (the
+          // bench measured 2 automation steps/s). A worker that found a job looks again at once; it waits only when
+          // its queue was empty.
+          for (let n = 0; n < (job.concurrency ?? 1); n++) {
+            const worker: { id?: string } = {};
+            worker.id = await boss.work<Record<string, unknown>>(
+              job.name,
+              { pollingIntervalSeconds: job.pollingIntervalSeconds ?? 2 },
+              async ([item]) => {
+                if (worker.id) boss.notifyWorker(worker.id);
+                const result = await job.handler(item?.data ?? {}).catch((error: unknown) => {
+                  handlerFailures.set(job.name, (handlerFailures.get(job.name) ?? 0) + 1);
+                  throw error;
+                });
+                if (job.logRuns) log(`job ${job.name} finished: ${JSON.stringify(result)}`);
+                return result;
+              },
+            );
+          }
+        }),
+      );
     },
     async stats() {
       const { rows } = await boss.getDb().executeSql(QUEUE_STATS_SQL, []);
@@ -226,7 +245,13 @@ type QueueSettings = Pick<PgBoss.Queue, 'expireInSeconds' | 'retryLimit' | 'retr
 const differs = (current: PgBoss.QueueResult, wanted: QueueSettings) =>
   (Object.keys(wanted) as (keyof QueueSettings)[]).some((key) => wanted[key] !== undefined && current[key] !== wanted[key]);
 
-interface QueueStatsRow { name: string; waiting: string; active: string; failed: string; oldest_due_age_seconds: string | null }
+interface QueueStatsRow {
+  name: string;
+  waiting: string;
+  active: string;
+  failed: string;
+  oldest_due_age_seconds: string | null;
+}
 
 /**
  * One query over pg-boss's tables for every queue (queues without jobs included). Completed and cancelled

@@ -6,5 +6,16 @@ export const LLC_MANAGED_TYPES = ['member_managed', 'manager_managed'] as const;
 export const ACCOUNTING_METHODS = ['accrual', 'cash'] as const;
 export const ACCOUNTING_PERIODS = ['fiscal', 'calendar'] as const;
 export const MONTH_NAMES = [
-  'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ] as const;

@@ -5,16 +5,17 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };
 
-export const PHONE_HINT = 'A US number such as (415) 555-0134, or another country\'s starting with +, e.g. +44 20 7946 0958';
+export const PHONE_HINT = "A US number such as (415) 555-0134, or another country's starting with +, e.g. +44 20 7946 0958";
 
 /** A typed phone number → E.164, or a message saying what is wrong with it. */
 export function normalisePhone(input: string): PhoneResult {
   const parsed = parsePhoneNumberFromString(input.trim(), 'US');
   if (!parsed || !parsed.isValid()) {
     const digits = input.replace(/\D/g, '');
-    const message = digits.length > 0 && digits.length < 10 && !input.trim().startsWith('+')
-      ? 'Enter the full number with its area code, e.g. (415) 555-0134'
-      : 'Enter a valid phone number, e.g. (415) 555-0134 (or +44 20 7946 0958 outside the US)';
+    const message =
+      digits.length > 0 && digits.length < 10 && !input.trim().startsWith('+')
+        ? 'Enter the full number with its area code, e.g. (415) 555-0134'
+        : 'Enter a valid phone number, e.g. (415) 555-0134 (or +44 20 7946 0958 outside the US)';
     return { ok: false, message };
   }
   // E.164 has no extension; keeping the main line and dropping "ext. 12" silently would store something else.

@@ -11,9 +11,9 @@ describe('textPdf', () => {
     expect(offsets).toHaveLength(5);
     offsets.forEach((offset, i) => expect(text.slice(offset, offset + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`));
     // Strings are escaped and limited to printable ASCII.
-    expect(text).toContain('(Hello \\(world\\)) \'');
-    expect(text).toContain('(Back\\\\slash) \'');
-    expect(text).toContain('(Non-ASCII: ?) \'');
+    expect(text).toContain("(Hello \\(world\\)) '");
+    expect(text).toContain("(Back\\\\slash) '");
+    expect(text).toContain("(Non-ASCII: ?) '");
     const length = Number(/\/Length (\d+) >>\nstream\n/.exec(text)![1]);
     const streamStart = text.indexOf('stream\n') + 'stream\n'.length;
     expect(text.slice(streamStart + length, streamStart + length + '\nendstream'.length)).toBe('\nendstream');

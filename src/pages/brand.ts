@@ -18,7 +18,9 @@ export function pageBrand(brand: { accent_color: string | null; logo_sha256: str
  * CSS, served from our origin, because the pages' CSP allows no inline style. `hex` is six hex digits.
  */
 export function accentStylesheet(hex: string): string {
-  return `:root { --accent: #${hex.toLowerCase()}; }\n` +
+  return (
+    `:root { --accent: #${hex.toLowerCase()}; }\n` +
     'button:focus-visible, a:focus-visible, .field input:focus-visible, .field select:focus-visible, .field textarea:focus-visible, ' +
-    'details summary:focus-visible, .task-form input:focus-visible { outline-color: var(--accent); }\n';
+    'details summary:focus-visible, .task-form input:focus-visible { outline-color: var(--accent); }\n'
+  );
 }

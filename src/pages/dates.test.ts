@@ -12,7 +12,9 @@ describe('hosted page dates', () => {
 
   it('writes a moment with its time of day and zone', () => {
     expect(formatMoment('2026-06-01T14:05:09.000Z')).toBe('June 1, 2026 at 2:05 PM UTC');
-    expect(momentTime(new Date('2026-06-01T00:00:00Z')).value).toBe('<time datetime="2026-06-01T00:00:00.000Z">June 1, 2026 at 12:00 AM UTC</time>');
+    expect(momentTime(new Date('2026-06-01T00:00:00Z')).value).toBe(
+      '<time datetime="2026-06-01T00:00:00.000Z">June 1, 2026 at 12:00 AM UTC</time>',
+    );
   });
 
   it('shows text that is not a date as it is, never "Invalid Date" or an exception', () => {

@@ -8,10 +8,18 @@ const doc: HandbookDocument = {
   regionNames: ['California', 'New York'],
   contact: 'Dana "HR" Lee',
   sections: [
-    { region: 'US', heading: 'Policies for every employee', policies: [
-      { id: 'us-equal-employment-opportunity', title: 'Equal employment opportunity', text: 'We hire on merit.\n\nTo report a concern:\n- tell your manager\n- or tell <b>HR</b>' },
-      { id: 'us-paid-vacation', title: 'Paid vacation', text: 'Ten days.' },
-    ] },
+    {
+      region: 'US',
+      heading: 'Policies for every employee',
+      policies: [
+        {
+          id: 'us-equal-employment-opportunity',
+          title: 'Equal employment opportunity',
+          text: 'We hire on merit.\n\nTo report a concern:\n- tell your manager\n- or tell <b>HR</b>',
+        },
+        { id: 'us-paid-vacation', title: 'Paid vacation', text: 'Ten days.' },
+      ],
+    },
     { region: 'CA', heading: 'California', policies: [{ id: 'ca-paid-sick-leave', title: 'Paid sick leave', text: 'Forty hours.' }] },
   ],
 };
@@ -35,7 +43,16 @@ describe('the handbook article', () => {
 
   it('links every section and policy from the contents to an anchor that exists, once', () => {
     const links = [...page.matchAll(/<a href="#([^"]+)">/g)].map((m) => m[1]!);
-    expect(links).toEqual(expect.arrayContaining(['handbook-us', 'policy-us-equal-employment-opportunity', 'policy-us-paid-vacation', 'handbook-ca', 'policy-ca-paid-sick-leave', 'handbook-contents']));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        'handbook-us',
+        'policy-us-equal-employment-opportunity',
+        'policy-us-paid-vacation',
+        'handbook-ca',
+        'policy-ca-paid-sick-leave',
+        'handbook-contents',
+      ]),
+    );
     for (const anchor of links) expect(page.match(new RegExp(`id="${anchor}"`, 'g')), anchor).toHaveLength(1);
   });
 
@@ -44,8 +61,11 @@ describe('the handbook article', () => {
     expect(headings).toEqual([
       'h2 Acme &lt;script&gt;alert(1)&lt;/script&gt; &amp; Sons employee handbook',
       'h3 Contents',
-      'h3 Policies for every employee', 'h4 Equal employment opportunity', 'h4 Paid vacation',
-      'h3 California', 'h4 Paid sick leave',
+      'h3 Policies for every employee',
+      'h4 Equal employment opportunity',
+      'h4 Paid vacation',
+      'h3 California',
+      'h4 Paid sick leave',
     ]);
     expect(page).toMatch(/<p>To report a concern:<\/p>\s*<ul><li>tell your manager<\/li><li>or tell &lt;b&gt;HR&lt;\/b&gt;<\/li><\/ul>/);
   });

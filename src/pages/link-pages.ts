@@ -20,7 +20,13 @@ const OPENS: Record<HostedPurpose, { title: string; button: string }> = {
  * (a POST carrying the token) uses the link up, so a mail scanner that fetches the link spends nothing.
  */
 export function renderLinkConfirm(data: {
-  purpose: HostedPurpose; platformName: string; businessName: string; action: string; token: string; sessionMinutes: number; brand?: PageBrand | null;
+  purpose: HostedPurpose;
+  platformName: string;
+  businessName: string;
+  action: string;
+  token: string;
+  sessionMinutes: number;
+  brand?: PageBrand | null;
 }): string {
   const opens = OPENS[data.purpose];
   return layout({
@@ -28,10 +34,13 @@ export function renderLinkConfirm(data: {
     platformName: data.platformName,
     brand: data.brand ?? null,
     body: html`<h1>${opens.title}</h1>
-<p>${data.platformName} sent you this link for ${data.businessName}. It works once: continuing opens a private session in this browser for ${data.sessionMinutes} minutes.</p>
-<form method="post" action="${data.action}">
-<input type="hidden" name="token" value="${data.token}">
-<button type="submit">${opens.button}</button>
-</form>`,
+      <p>
+        ${data.platformName} sent you this link for ${data.businessName}. It works once: continuing opens a private session in this browser
+        for ${data.sessionMinutes} minutes.
+      </p>
+      <form method="post" action="${data.action}">
+        <input type="hidden" name="token" value="${data.token}" />
+        <button type="submit">${opens.button}</button>
+      </form>`,
   });
 }

@@ -11,12 +11,22 @@ export const FORM_STEPS = ['business', 'contact', 'accounting'] as const;
 export type FormStep = (typeof FORM_STEPS)[number];
 
 export const ENTITY_TYPE_LABELS: Record<(typeof ENTITY_TYPES)[number], string> = {
-  c_corp: 'C corporation', p_corp: 'Professional corporation', pllc: 'Professional LLC (PLLC)', llc: 'Limited liability company (LLC)',
-  llp: 'Limited liability partnership (LLP)', lp: 'Limited partnership (LP)', gp: 'General partnership', unset: 'Not sure yet',
+  c_corp: 'C corporation',
+  p_corp: 'Professional corporation',
+  pllc: 'Professional LLC (PLLC)',
+  llc: 'Limited liability company (LLC)',
+  llp: 'Limited liability partnership (LLP)',
+  lp: 'Limited partnership (LP)',
+  gp: 'General partnership',
+  unset: 'Not sure yet',
 };
 export const TAX_CLASS_LABELS: Record<(typeof TAX_CLASSES)[number], string> = {
-  corp: 'Corporation (C corporation)', s_corp: 'S corporation (Form 2553 election)', partnership: 'Partnership',
-  disregarded: 'Disregarded entity (single-member LLC)', tax_exempt: 'Tax-exempt organization', unset: 'Not sure yet',
+  corp: 'Corporation (C corporation)',
+  s_corp: 'S corporation (Form 2553 election)',
+  partnership: 'Partnership',
+  disregarded: 'Disregarded entity (single-member LLC)',
+  tax_exempt: 'Tax-exempt organization',
+  unset: 'Not sure yet',
 };
 
 export const OPTIONS = {

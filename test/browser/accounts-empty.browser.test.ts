@@ -20,7 +20,12 @@ describe('accounts page empty state in a browser', { timeout: 180_000 }, () => {
 
   it('explains accounts, refuses an empty choice with the name kept, and adds the account', async () => {
     const { token } = await signupWithToken(suite.t.app, suite.apiKey, { business_name: 'Fresh Start LLC' });
-    const res = await suite.t.app.inject({ method: 'POST', url: '/v2/accounts/manage/session', headers: bearer(token), payload: { callback_url: suite.callback.url } });
+    const res = await suite.t.app.inject({
+      method: 'POST',
+      url: '/v2/accounts/manage/session',
+      headers: bearer(token),
+      payload: { callback_url: suite.callback.url },
+    });
     const { page, requests } = await suite.openPage({ bypassCSP: true });
     await openHostedLink(page, json(res).url);
     expect(new URL(page.url()).pathname).toBe('/hosted/accounts');
@@ -34,7 +39,10 @@ describe('accounts page empty state in a browser', { timeout: 180_000 }, () => {
     await page.getByLabel('Account name (optional)').fill('Payroll tax account');
     // The browser's own check (required) would stop an empty choice; the server's answer is what is tested here.
     await page.getByLabel('Agency').evaluate((select) => select.removeAttribute('required'));
-    const refused = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/hosted/accounts/accounts')), page.getByRole('button', { name: 'Add the account' }).click()]);
+    const refused = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/hosted/accounts/accounts')),
+      page.getByRole('button', { name: 'Add the account' }).click(),
+    ]);
     expect(refused[0].status()).toBe(422);
     await page.waitForLoadState('load');
     await expect(page.getByRole('alert').innerText()).resolves.toContain('Agency: Choose the agency of the account');

@@ -2,8 +2,14 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
 import {
-  checkAccessibility, describeViolations, externalRequests, openHostedLink, recordRequests, screenshot,
-  type CallbackServer, type LiveApp,
+  checkAccessibility,
+  describeViolations,
+  externalRequests,
+  openHostedLink,
+  recordRequests,
+  screenshot,
+  type CallbackServer,
+  type LiveApp,
 } from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 
@@ -26,21 +32,50 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     ({ entityId, token } = await signupWithToken(t.app, suite.apiKey, { business_name: 'Harbor Labs Inc' }));
     const accounts = t.app.services.accounts;
     const ca = await accounts.createAccount(entityId, {
-      region_code: 'CA', agency_id: 'ca-edd', name: 'EDD employer payroll tax account',
-      data: [{ name: 'Employer account number', value: '123-4567-8' }, { name: 'UI rate', value: null, status: 'in-progress' }, { name: 'Deposit schedule', value: null }],
+      region_code: 'CA',
+      agency_id: 'ca-edd',
+      name: 'EDD employer payroll tax account',
+      data: [
+        { name: 'Employer account number', value: '123-4567-8' },
+        { name: 'UI rate', value: null, status: 'in-progress' },
+        { name: 'Deposit schedule', value: null },
+      ],
     });
-    caLoginId = (await accounts.createLogin(entityId, {
-      agency_account_id: ca.id, region_code: 'CA', name: 'EDD e-Services for Business', login_url: 'https://eddservices.edd.ca.gov/', is_supported: true,
-      secrets: { username: 'edd-user-7731', password: 'Old password 1!' },
-    })).id;
-    nyAccountId = (await accounts.createAccount(entityId, { region_code: 'NY', agency_id: 'ny-dol', name: 'NY unemployment insurance account', data: [{ name: 'UI employer number', value: null }] })).id;
-    looseLoginId = (await accounts.createLogin(entityId, {
-      region_code: 'CA', name: 'CA franchise tax web pay', login_url: 'https://webapp.ftb.ca.gov/', secrets: { username: 'ftb-user', password: 'ftb-password-3' },
-    })).id;
+    caLoginId = (
+      await accounts.createLogin(entityId, {
+        agency_account_id: ca.id,
+        region_code: 'CA',
+        name: 'EDD e-Services for Business',
+        login_url: 'https://eddservices.edd.ca.gov/',
+        is_supported: true,
+        secrets: { username: 'edd-user-7731', password: 'Old password 1!' },
+      })
+    ).id;
+    nyAccountId = (
+      await accounts.createAccount(entityId, {
+        region_code: 'NY',
+        agency_id: 'ny-dol',
+        name: 'NY unemployment insurance account',
+        data: [{ name: 'UI employer number', value: null }],
+      })
+    ).id;
+    looseLoginId = (
+      await accounts.createLogin(entityId, {
+        region_code: 'CA',
+        name: 'CA franchise tax web pay',
+        login_url: 'https://webapp.ftb.ca.gov/',
+        secrets: { username: 'ftb-user', password: 'ftb-password-3' },
+      })
+    ).id;
   });
 
   async function openPage(body: Record<string, unknown> = {}): Promise<{ page: Page; requests: string[] }> {
-    const res = await t.app.inject({ method: 'POST', url: '/v2/accounts/manage/session', headers: bearer(token), payload: { callback_url: callback.url, ...body } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/accounts/manage/session',
+      headers: bearer(token),
+      payload: { callback_url: callback.url, ...body },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { page } = await suite.openPage();
     const requests = recordRequests(page);
@@ -58,7 +93,9 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     const { page, requests } = await openPage();
     await expect(page.getByRole('heading', { level: 1, name: 'Agency accounts for Harbor Labs Inc' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { level: 2, name: 'EDD employer payroll tax account' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('link', { name: 'California Employment Development Department' }).getAttribute('href')).resolves.toBe('https://edd.ca.gov');
+    await expect(page.getByRole('link', { name: 'California Employment Development Department' }).getAttribute('href')).resolves.toBe(
+      'https://edd.ca.gov',
+    );
     await expect(page.getByRole('heading', { level: 2, name: 'Other logins' }).isVisible()).resolves.toBe(true);
     expect(await page.getByText('Not yet known').count()).toBe(3);
     await expectAccessible(page);
@@ -69,16 +106,24 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     await login.getByLabel('Username').fill('edd-user-7731');
     await login.getByLabel(/^Password/).fill('A brand new password 9');
     await login.getByLabel('Authenticator setup key (optional)').fill('jbsw y3dp ehpk 3pxp jbsw y3dp ehpk 3pxp');
-    await Promise.all([page.waitForURL(/\/hosted\/accounts\?saved=/), login.getByRole('button', { name: 'Save credentials for EDD e-Services for Business' }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/hosted\/accounts\?saved=/),
+      login.getByRole('button', { name: 'Save credentials for EDD e-Services for Business' }).click(),
+    ]);
     await expect(page.getByRole('status').innerText()).resolves.toContain('Credentials saved for EDD e-Services for Business.');
     expect(await page.content()).not.toContain('A brand new password 9');
     await expectAccessible(page);
     await screenshot(page, 'accounts-manage-saved');
     expect(await t.app.services.accounts.openLoginSecrets(entityId, caLoginId)).toEqual({
-      username: 'edd-user-7731', password: 'A brand new password 9', totp_seed: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+      username: 'edd-user-7731',
+      password: 'A brand new password 9',
+      totp_seed: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
     });
 
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(callback.url)), page.getByRole('link', { name: 'Return to Acme Payroll' }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.href.startsWith(callback.url)),
+      page.getByRole('link', { name: 'Return to Acme Payroll' }).click(),
+    ]);
     expect(externalRequests(requests)).toEqual([]);
   });
 
@@ -90,9 +135,14 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     await account.getByLabel('Username').fill('ny-owner');
     await account.getByLabel(/^Password/).fill('Never shown again 5');
     await account.getByLabel('Authenticator setup key (optional)').fill('1890 not a key');
-    await Promise.all([page.waitForLoadState('load'), account.getByRole('button', { name: 'Add login to NY unemployment insurance account' }).click()]);
+    await Promise.all([
+      page.waitForLoadState('load'),
+      account.getByRole('button', { name: 'Add login to NY unemployment insurance account' }).click(),
+    ]);
     const summary = page.getByRole('alert');
-    await expect(summary.innerText()).resolves.toContain('Authenticator setup key (NY unemployment insurance account): The setup key can only contain');
+    await expect(summary.innerText()).resolves.toContain(
+      'Authenticator setup key (NY unemployment insurance account): The setup key can only contain',
+    );
     await expect(page.title()).resolves.toBe('Error: Agency accounts · Statehouse');
     const seed = page.locator(`#f-new-${nyAccountId}-totp_seed`);
     await expect(seed.getAttribute('aria-invalid')).resolves.toBe('true');
@@ -107,7 +157,7 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     // The summary's link moves focus to the field.
     await summary.getByRole('link').click();
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe(`f-new-${nyAccountId}-totp_seed`);
-    expect((await t.app.services.accounts.listLogins({ legalEntityId: entityId }, 'NY'))).toEqual([]);
+    expect(await t.app.services.accounts.listLogins({ legalEntityId: entityId }, 'NY')).toEqual([]);
     expect(externalRequests(requests)).toEqual([]);
   });
 
@@ -124,7 +174,10 @@ describe('hosted accounts management page in a browser', { timeout: 180_000 }, (
     await page.keyboard.type('Typed with keys 8');
     await Promise.all([page.waitForURL(/\/hosted\/accounts\?saved=/), page.keyboard.press('Enter')]);
     await expect(page.getByRole('status').innerText()).resolves.toContain('Credentials saved for CA franchise tax web pay.');
-    expect(await t.app.services.accounts.openLoginSecrets(entityId, looseLoginId)).toEqual({ username: 'ftb-user-2', password: 'Typed with keys 8' });
+    expect(await t.app.services.accounts.openLoginSecrets(entityId, looseLoginId)).toEqual({
+      username: 'ftb-user-2',
+      password: 'Typed with keys 8',
+    });
     expect(externalRequests(requests)).toEqual([]);
   });
 });

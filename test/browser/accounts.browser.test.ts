@@ -1,7 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
-import { checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot, type CallbackServer, type LiveApp, openHostedLink } from '../helpers/browser.js';
+import {
+  checkAccessibility,
+  describeViolations,
+  externalRequests,
+  newContext,
+  recordRequests,
+  screenshot,
+  type CallbackServer,
+  type LiveApp,
+  openHostedLink,
+} from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 describe('payroll connection and login credentials pages in a browser', () => {
@@ -19,7 +29,12 @@ describe('payroll connection and login credentials pages in a browser', () => {
   }, 120_000);
 
   it('a person connects payroll and returns to the platform', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey }, payload: { legal_entity_id: entityId, authorization_callback_url: callback.url } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/auth/payroll',
+      headers: { authorization: apiKey },
+      payload: { legal_entity_id: entityId, authorization_callback_url: callback.url },
+    });
     const context = await newContext(browser);
     const page = await context.newPage();
     const requests = recordRequests(page);
@@ -37,10 +52,22 @@ describe('payroll connection and login credentials pages in a browser', () => {
 
   it("shows a login's credentials with a one-time code", async () => {
     const login = await t.app.services.accounts.createLogin(entityId, {
-      region_code: 'CA', name: 'EDD e-Services for Business', login_url: 'https://eddservices.edd.ca.gov/',
-      secrets: { username: 'edd-user-7731', password: 'Correct horse battery staple!', security_answers: [{ question: 'First pet?', answer: 'Biscuit' }], totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' },
+      region_code: 'CA',
+      name: 'EDD e-Services for Business',
+      login_url: 'https://eddservices.edd.ca.gov/',
+      secrets: {
+        username: 'edd-user-7731',
+        password: 'Correct horse battery staple!',
+        security_answers: [{ question: 'First pet?', answer: 'Biscuit' }],
+        totp_seed: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ',
+      },
     });
-    const res = await t.app.inject({ method: 'POST', url: `/logins/${login.id}/sessions`, headers: bearer(token), payload: { callback_url: callback.url } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/logins/${login.id}/sessions`,
+      headers: bearer(token),
+      payload: { callback_url: callback.url },
+    });
     const context = await newContext(browser);
     const page = await context.newPage();
     const requests = recordRequests(page);

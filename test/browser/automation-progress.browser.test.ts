@@ -169,7 +169,9 @@ describe('the hosted automation page in a browser: progress, results, refusals, 
     await navigate(page, () => page.getByRole('button', { name: 'Send the answer' }).click(), `/hosted/automation/${task.id}`);
     expect(await page.locator('.notice.success').textContent()).toContain('Your answer was sent');
     await checkUntil(page, 'Complete');
-    const logs = json<{ source: { automation_status_logs: { status: string }[] } }>(await t.app.inject({ url: `/v2/tasks/${task.id}`, headers: api.headers }));
+    const logs = json<{ source: { automation_status_logs: { status: string }[] } }>(
+      await t.app.inject({ url: `/v2/tasks/${task.id}`, headers: api.headers }),
+    );
     const statuses = logs.source.automation_status_logs.map((l) => l.status);
     const asked = statuses.indexOf('waiting_on_customer_response');
     expect(statuses.slice(asked, asked + 2), statuses.join()).toEqual(['waiting_on_customer_response', 'started']); // the owner's answer

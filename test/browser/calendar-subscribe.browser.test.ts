@@ -28,7 +28,9 @@ describe('calendar subscription on the hosted task list, in a browser', { timeou
     expect(await notice(page).textContent()).toContain('Your calendar link is ready');
     const link = await page.getByLabel(/^Calendar link/).inputValue();
     expect(link).toMatch(new RegExp(`^${suite.t.baseUrl}/calendar/shcal_[\\w-]+\\.ics$`));
-    expect(await section.getByRole('link', { name: 'Open in your calendar app' }).getAttribute('href')).toBe(link.replace(/^http:/, 'webcal:'));
+    expect(await section.getByRole('link', { name: 'Open in your calendar app' }).getAttribute('href')).toBe(
+      link.replace(/^http:/, 'webcal:'),
+    );
 
     const feed = await fetch(link);
     expect(feed.status).toBe(200);

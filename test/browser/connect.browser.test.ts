@@ -2,7 +2,16 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REJECTED_REASON, sandboxIdNumber } from '../../src/modules/connections/sandbox-connector.js';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
-import { checkAccessibility, describeViolations, externalRequests, newContext, recordRequests, screenshot, type LiveApp, openHostedLink } from '../helpers/browser.js';
+import {
+  checkAccessibility,
+  describeViolations,
+  externalRequests,
+  newContext,
+  recordRequests,
+  screenshot,
+  type LiveApp,
+  openHostedLink,
+} from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 
 describe('the hosted connect page in a browser', () => {
@@ -19,8 +28,14 @@ describe('the hosted connect page in a browser', () => {
   }, 120_000);
 
   async function openConnectPage(accountName: string) {
-    const accountId = (await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: accountName })).id;
-    const res = await t.app.inject({ method: 'POST', url: '/accounts/connect', headers: bearer(token), payload: { legal_entity_id: entityId, agency_account_id: accountId } });
+    const accountId = (await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: accountName }))
+      .id;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/accounts/connect',
+      headers: bearer(token),
+      payload: { legal_entity_id: entityId, agency_account_id: accountId },
+    });
     expect(res.statusCode).toBe(200);
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -5,8 +5,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
 import {
-  checkAccessibility, describeViolations, externalRequests, newContext, openHostedLink, recordRequests, screenshot,
-  type CallbackServer, type LiveApp,
+  checkAccessibility,
+  describeViolations,
+  externalRequests,
+  newContext,
+  openHostedLink,
+  recordRequests,
+  screenshot,
+  type CallbackServer,
+  type LiveApp,
 } from '../helpers/browser.js';
 import { useBrowserSuite } from '../helpers/browser-suite.js';
 import { tinyPdf } from '../helpers/pdf.js';
@@ -32,7 +39,16 @@ describe('documents page in a browser', () => {
     ({ token: emptyToken } = await signupWithToken(t.app, suite.apiKey, { business_name: 'Empty Shelf LLC' }));
     const mail = t.app.services.mail;
     for (const [name, input] of [
-      ['edd', { regionCode: 'CA', type: 'external-mail', receivedOn: '2025-03-04', sender: 'California Employment Development Department', subject: 'Your employer account number' }],
+      [
+        'edd',
+        {
+          regionCode: 'CA',
+          type: 'external-mail',
+          receivedOn: '2025-03-04',
+          sender: 'California Employment Development Department',
+          subject: 'Your employer account number',
+        },
+      ],
       ['sos', { regionCode: 'NY', receivedOn: '2025-04-10', sender: 'New York Department of State', subject: 'Biennial statement due' }],
       ['irs', { receivedOn: '2025-01-02', sender: null }],
     ] as const) {
@@ -46,7 +62,14 @@ describe('documents page in a browser', () => {
   });
 
   const openSession = async (accessTokenValue: string) =>
-    json(await t.app.inject({ method: 'POST', url: '/v2/documents/manage/session', headers: bearer(accessTokenValue), payload: { callback_url: callback.url } })).url as string;
+    json(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/documents/manage/session',
+        headers: bearer(accessTokenValue),
+        payload: { callback_url: callback.url },
+      }),
+    ).url as string;
 
   it('lists the documents with their subject, sender and whether they are new; opening one serves its PDF and it is no longer new', async () => {
     const context = await newContext(browser);
@@ -60,7 +83,11 @@ describe('documents page in a browser', () => {
       'Your employer account number New',
       'Registered agent mail New',
     ]);
-    await expect(page.locator('.document').first().locator('dd').allTextContents()).resolves.toEqual(['New York Department of State', 'April 10, 2025', 'Registered agent mail · New York']);
+    await expect(page.locator('.document').first().locator('dd').allTextContents()).resolves.toEqual([
+      'New York Department of State',
+      'April 10, 2025',
+      'Registered agent mail · New York',
+    ]);
     await expect(page.getByText('3 documents, 3 new', { exact: false }).isVisible()).resolves.toBe(true);
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });

@@ -15,11 +15,20 @@ import { checkAccessibility, describeViolations, launchBrowser, newContext, scre
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const catalog = loadHandbookCatalog();
-const answers = { ...Object.fromEntries([...catalog.questions.values()].map((q) => [q.id, q.default])), 'hr-contact': 'Dana Lee, Office Manager (dana@example.com)', 'offers-paid-vacation': true };
-const policies = (ids: string[], regionName: string) => ids.map((id) => {
-  const policy = catalog.policy(id)!;
-  return { id, title: policy.title, text: fillPolicyText(policy.body, { company: 'Rose & Thorn Florists', regionName, answers, questions: catalog.questions }) };
-});
+const answers = {
+  ...Object.fromEntries([...catalog.questions.values()].map((q) => [q.id, q.default])),
+  'hr-contact': 'Dana Lee, Office Manager (dana@example.com)',
+  'offers-paid-vacation': true,
+};
+const policies = (ids: string[], regionName: string) =>
+  ids.map((id) => {
+    const policy = catalog.policy(id)!;
+    return {
+      id,
+      title: policy.title,
+      text: fillPolicyText(policy.body, { company: 'Rose & Thorn Florists', regionName, answers, questions: catalog.questions }),
+    };
+  });
 
 const doc: HandbookDocument = {
   businessName: 'Rose & Thorn Florists',
@@ -28,9 +37,31 @@ const doc: HandbookDocument = {
   regionNames: ['California', 'Oregon'],
   contact: 'Dana Lee, Office Manager (dana@example.com)',
   sections: [
-    { region: 'US', heading: 'Policies for every employee', policies: policies(['us-equal-employment-opportunity', 'us-anti-harassment', 'us-pay-and-overtime', 'us-paid-vacation', 'us-holidays', 'us-workplace-safety'], 'California') },
-    { region: 'CA', heading: 'California', policies: policies(['us-breaks'], 'California').map((p) => ({ ...p, id: 'ca-example', title: 'Meal and rest breaks in California' })) },
-    { region: 'OR', heading: 'Oregon', policies: policies(['us-attendance'], 'Oregon').map((p) => ({ ...p, id: 'or-example', title: 'Sick time in Oregon' })) },
+    {
+      region: 'US',
+      heading: 'Policies for every employee',
+      policies: policies(
+        [
+          'us-equal-employment-opportunity',
+          'us-anti-harassment',
+          'us-pay-and-overtime',
+          'us-paid-vacation',
+          'us-holidays',
+          'us-workplace-safety',
+        ],
+        'California',
+      ),
+    },
+    {
+      region: 'CA',
+      heading: 'California',
+      policies: policies(['us-breaks'], 'California').map((p) => ({ ...p, id: 'ca-example', title: 'Meal and rest breaks in California' })),
+    },
+    {
+      region: 'OR',
+      heading: 'Oregon',
+      policies: policies(['us-attendance'], 'Oregon').map((p) => ({ ...p, id: 'or-example', title: 'Sick time in Oregon' })),
+    },
   ],
 };
 
@@ -41,9 +72,12 @@ describe('the published handbook in a browser', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     const css = await readFile(path.join(ROOT, 'public', 'statehouse.css'), 'utf8');
-    const body = html`<h1>Employee handbook</h1>${handbookArticle(doc)}`;
-    const content = layout({ title: 'Employee handbook', platformName: 'Bloom Payroll', body })
-      .replace('<link rel="stylesheet" href="/hosted/assets/statehouse.css">', `<style>${css}</style>`);
+    const body = html`<h1>Employee handbook</h1>
+      ${handbookArticle(doc)}`;
+    const content = layout({ title: 'Employee handbook', platformName: 'Bloom Payroll', body }).replace(
+      '<link rel="stylesheet" href="/hosted/assets/statehouse.css">',
+      `<style>${css}</style>`,
+    );
     page = await (await newContext(browser)).newPage();
     await page.setContent(content);
   }, 120_000);
@@ -64,12 +98,24 @@ describe('the published handbook in a browser', () => {
 
   it('names the business, version, date and states, and lists every section and policy in its contents', async () => {
     await expect(page.getByRole('heading', { level: 2 }).textContent()).resolves.toBe('Rose & Thorn Florists employee handbook');
-    await expect(page.locator('.handbook-facts').innerText()).resolves.toMatch(/Version\s+2[\s\S]*March 4, 2026[\s\S]*California and Oregon/i);
+    await expect(page.locator('.handbook-facts').innerText()).resolves.toMatch(
+      /Version\s+2[\s\S]*March 4, 2026[\s\S]*California and Oregon/i,
+    );
     const contents = page.getByRole('navigation', { name: 'Contents' });
     await expect(contents.getByRole('link').allTextContents()).resolves.toEqual([
-      'Policies for every employee', ...doc.sections[0]!.policies.map((p) => p.title), 'California', 'Meal and rest breaks in California', 'Oregon', 'Sick time in Oregon',
+      'Policies for every employee',
+      ...doc.sections[0]!.policies.map((p) => p.title),
+      'California',
+      'Meal and rest breaks in California',
+      'Oregon',
+      'Sick time in Oregon',
     ]);
-    await expect(page.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual(['Contents', 'Policies for every employee', 'California', 'Oregon']);
+    await expect(page.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual([
+      'Contents',
+      'Policies for every employee',
+      'California',
+      'Oregon',
+    ]);
   });
 
   it('takes a reader from the contents to the policy', async () => {

@@ -24,7 +24,9 @@ describe('handbook builder and acknowledgement, in a browser', { timeout: 240_00
       const id = (await input.getAttribute('name'))!.slice(2);
       await input.fill(id === 'hr-contact' ? 'Dana Reyes, people@harbor.example' : validAnswer(HANDBOOK_CATALOG.questions.get(id)!));
     }
-    for (const name of new Set(await page.locator('input[type="radio"][name^="q_"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).name)))) {
+    for (const name of new Set(
+      await page.locator('input[type="radio"][name^="q_"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).name)),
+    )) {
       if (!(await page.locator(`input[name="${name}"]:checked`).count())) await page.locator(`input[name="${name}"]`).first().check();
     }
   }
@@ -101,9 +103,14 @@ describe('handbook builder and acknowledgement, in a browser', { timeout: 240_00
     await employee.page.goto(ackUrl, { waitUntil: 'load' });
     expect(await heading(employee.page)).toBe('Read and acknowledge your handbook');
     expect(await employee.page.getByRole('heading', { name: 'Harbor Labs employee handbook' }).count()).toBe(1);
-    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toMatchObject({ signed: 0, pending: 2 });
+    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toMatchObject({
+      signed: 0,
+      pending: 2,
+    });
     await capture(employee.page, 'handbook-acknowledge');
-    await suite.submitExpectingPage(employee.page, () => employee.page.getByRole('button', { name: 'I have read and acknowledge the handbook' }).click());
+    await suite.submitExpectingPage(employee.page, () =>
+      employee.page.getByRole('button', { name: 'I have read and acknowledge the handbook' }).click(),
+    );
     expect(await employee.page.locator('.error-summary').textContent()).toContain('Type your full name to acknowledge.');
     // The refused form reloads on the form (and its error summary), not at the top of the long handbook.
     expect(new URL(employee.page.url()).hash).toBe('#acknowledge');
@@ -113,11 +120,21 @@ describe('handbook builder and acknowledgement, in a browser', { timeout: 240_00
     expect(await heading(employee.page)).toBe('Handbook acknowledged');
     expect(await employee.page.locator('.notice').textContent()).toContain('Thank you, Ana Lopez: you acknowledged this version');
     await capture(employee.page, 'handbook-acknowledged');
-    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toEqual({ signed: 1, outdated: 0, pending: 1, missing_emails: 0 });
+    expect((await handbookSummary(suite.t.app, await tokenOf(api.entityId))).acknowledgement_stats).toEqual({
+      signed: 1,
+      outdated: 0,
+      pending: 1,
+      missing_emails: 0,
+    });
   });
 
   async function tokenOf(entityId: string): Promise<string> {
-    const res = await suite.t.app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: suite.apiKey }, payload: { legal_entity_id: entityId } });
+    const res = await suite.t.app.inject({
+      method: 'POST',
+      url: '/accounts/auth',
+      headers: { authorization: suite.apiKey },
+      payload: { legal_entity_id: entityId },
+    });
     return (res.json() as { access_token: string }).access_token;
   }
 });

@@ -10,7 +10,12 @@ describe('GET / in a browser', () => {
     const res = await page.goto(`${suite.t.baseUrl}/`);
     expect(res?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Statehouse');
-    for (const [name, path] of [['API reference', '/docs'], ['OpenAPI document', '/openapi.json'], ['Health', '/healthz'], ['readiness', '/readyz']] as const) {
+    for (const [name, path] of [
+      ['API reference', '/docs'],
+      ['OpenAPI document', '/openapi.json'],
+      ['Health', '/healthz'],
+      ['readiness', '/readyz'],
+    ] as const) {
       await expect(page.getByRole('link', { name, exact: true }).getAttribute('href')).resolves.toBe(path);
     }
     expect(describeViolations(await checkAccessibility(page))).toBe('');
@@ -21,6 +26,12 @@ describe('GET / in a browser', () => {
     await page.goBack();
     await page.getByRole('link', { name: 'API reference' }).click();
     await page.waitForURL(/\/docs\/?/);
-    await expect(page.locator('.swagger-ui').first().waitFor().then(() => true)).resolves.toBe(true);
+    await expect(
+      page
+        .locator('.swagger-ui')
+        .first()
+        .waitFor()
+        .then(() => true),
+    ).resolves.toBe(true);
   });
 });

@@ -12,7 +12,12 @@ describe('a single-use link in a browser: its page, then its button', () => {
 
   it('shows what the link opens, survives reloads (a scanner) and is used up only by the button', async () => {
     const { token } = await signupWithToken(suite.t.app, suite.apiKey, { business_name: 'Rose & Thorn Florists' });
-    const res = await suite.t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+    const res = await suite.t.app.inject({
+      method: 'POST',
+      url: '/tasks/sessions',
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     const url = json<{ url: string }>(res).url;
     const { page, requests } = await suite.openPage();
 

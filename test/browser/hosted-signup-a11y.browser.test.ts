@@ -23,15 +23,25 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
     // A platform that sent everything the required steps need: every step and the review can be opened.
     const { url } = await createSession({
       business_information: {
-        entity_type: 'llc', tax_classification: 'disregarded', llc_managed_type: 'member_managed', incorporation_region: 'OR',
-        incorporation_date: '2021-04-09', ein: '12-3456789', naics_code: '453110', accounting_method: 'cash', accounting_year_end: 6,
+        entity_type: 'llc',
+        tax_classification: 'disregarded',
+        llc_managed_type: 'member_managed',
+        incorporation_region: 'OR',
+        incorporation_date: '2021-04-09',
+        ein: '12-3456789',
+        naics_code: '453110',
+        accounting_method: 'cash',
+        accounting_year_end: 6,
       },
     });
     const { page, requests } = await openPage();
     await openHostedLink(page, url);
     for (const [step, title] of [
-      ['welcome', 'Set up Rose & Thorn Florists with Acme Payroll'], ['business', 'About your business'], ['contact', 'How to reach you'],
-      ['accounting', 'Accounting (optional)'], ['review', 'Review and confirm'],
+      ['welcome', 'Set up Rose & Thorn Florists with Acme Payroll'],
+      ['business', 'About your business'],
+      ['contact', 'How to reach you'],
+      ['accounting', 'Accounting (optional)'],
+      ['review', 'Review and confirm'],
     ] as const) {
       const response = await page.goto(`${t.baseUrl}/hosted/signup/${step}`, { waitUntil: 'load' });
       expect(response?.status(), await whereIs(page)).toBe(200);
@@ -82,9 +92,12 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
       return reached;
     }
     /** The page's focusable controls in document order, named as `tabThrough` names them. */
-    const documentOrder = () => page.evaluate(() =>
-      [...document.body.querySelectorAll('a[href], input:not([type="hidden"]), select, textarea, button')].map((el) =>
-        (el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:${el.textContent?.trim()}`)));
+    const documentOrder = () =>
+      page.evaluate(() =>
+        [...document.body.querySelectorAll('a[href], input:not([type="hidden"]), select, textarea, button')].map((el) =>
+          el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:${el.textContent?.trim()}`,
+        ),
+      );
 
     /**
      * Focus as a keyboard user gives it (Tab), then the focus ring: a solid 3px outline, outside the control,
@@ -105,12 +118,20 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
             break;
           }
         }
-        return { focusVisible: el.matches(':focus-visible'), style: s.outlineStyle, width: s.outlineWidth, offset: parseFloat(s.outlineOffset), color: s.outlineColor, background };
+        return {
+          focusVisible: el.matches(':focus-visible'),
+          style: s.outlineStyle,
+          width: s.outlineWidth,
+          offset: parseFloat(s.outlineOffset),
+          color: s.outlineColor,
+          background,
+        };
       });
       expect(ring, selector).toMatchObject({ focusVisible: true, style: 'solid', width: '3px' });
       expect(ring.offset, selector).toBeGreaterThanOrEqual(0);
       const contrast = contrastRatio(ring.color, ring.background);
-      if (contrast < 3) faintRings.push(`${path(page)} ${selector}: outline ${ring.color} on ${ring.background} is ${contrast.toFixed(2)}:1`);
+      if (contrast < 3)
+        faintRings.push(`${path(page)} ${selector}: outline ${ring.color} on ${ring.background} is ${contrast.toFixed(2)}:1`);
     }
     /** Focus rings under 3:1, checked at the end so that the other keyboard checks run first. */
     const faintRings: string[] = [];
@@ -122,14 +143,26 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
     await navigate(page, () => page.keyboard.press('Enter'), '/hosted/signup/business');
 
     const business = await tabThrough();
-    expect(business).toEqual(['#f-business_name', '#f-entity_type', '#f-tax_classification', '#f-llc_managed_type', '#f-incorporation_location', '#f-incorporation_date', '#f-ein', 'a:Back', 'button:Save and continue']);
+    expect(business).toEqual([
+      '#f-business_name',
+      '#f-entity_type',
+      '#f-tax_classification',
+      '#f-llc_managed_type',
+      '#f-incorporation_location',
+      '#f-incorporation_date',
+      '#f-ein',
+      'a:Back',
+      'button:Save and continue',
+    ]);
     expect(business).toEqual(await documentOrder());
-    for (const selector of ['#f-business_name', '#f-entity_type', '#f-incorporation_date', '#f-ein', 'button[type="submit"]']) await expectFocusVisible(selector);
+    for (const selector of ['#f-business_name', '#f-entity_type', '#f-incorporation_date', '#f-ein', 'button[type="submit"]'])
+      await expectFocusVisible(selector);
 
     // Fill the step with the keyboard only: type, pick options by their first letter, submit with Enter.
     /** Presses a letter on the focused select until it shows `value` (each press moves to the next option starting with it). */
     async function pickByLetter(letter: string, value: string) {
-      for (let i = 0; i < 8 && (await page.evaluate(() => (document.activeElement as HTMLSelectElement).value)) !== value; i++) await page.keyboard.press(letter);
+      for (let i = 0; i < 8 && (await page.evaluate(() => (document.activeElement as HTMLSelectElement).value)) !== value; i++)
+        await page.keyboard.press(letter);
       expect(await page.evaluate(() => (document.activeElement as HTMLSelectElement).value)).toBe(value);
     }
     await page.reload({ waitUntil: 'load' });
@@ -155,9 +188,17 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
 
     const contact = await tabThrough();
     expect(contact).toEqual([
-      '#f-user_email', '#f-business_email', '#f-business_phone', '#f-business_address-address_line_1', '#f-business_address-address_line_2',
-      '#f-business_address-city', '#f-business_address-state', '#f-business_address-postal_code', '#f-business_address-country',
-      'a:Back', 'button:Save and continue',
+      '#f-user_email',
+      '#f-business_email',
+      '#f-business_phone',
+      '#f-business_address-address_line_1',
+      '#f-business_address-address_line_2',
+      '#f-business_address-city',
+      '#f-business_address-state',
+      '#f-business_address-postal_code',
+      '#f-business_address-country',
+      'a:Back',
+      'button:Save and continue',
     ]);
     expect(contact).toEqual(await documentOrder());
     for (const selector of ['#f-user_email', '#f-business_address-city', 'a.secondary']) await expectFocusVisible(selector);
@@ -168,14 +209,26 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
     await navigate(page, () => page.getByLabel('ZIP code').press('Enter'), '/hosted/signup/accounting');
 
     const accounting = await tabThrough();
-    expect(accounting).toEqual(['#f-naics_code', '#f-accounting_method', '#f-accounting_period', '#f-accounting_year_end', '#f-futa_liability_year', 'a:Back', 'button:Save and continue']);
+    expect(accounting).toEqual([
+      '#f-naics_code',
+      '#f-accounting_method',
+      '#f-accounting_period',
+      '#f-accounting_year_end',
+      '#f-futa_liability_year',
+      'a:Back',
+      'button:Save and continue',
+    ]);
     expect(accounting).toEqual(await documentOrder());
     await navigate(page, () => page.keyboard.press('Enter'), '/hosted/signup/review'); // Enter on the focused submit button
 
     // The review: the Change link of each step, Back, then Confirm.
     const review = await tabThrough();
     expect(review).toEqual(await documentOrder());
-    expect(review.filter((x) => x.startsWith('a:Change'))).toEqual(['a:Change about your business', 'a:Change how to reach you', 'a:Change accounting (optional)']);
+    expect(review.filter((x) => x.startsWith('a:Change'))).toEqual([
+      'a:Change about your business',
+      'a:Change how to reach you',
+      'a:Change accounting (optional)',
+    ]);
     expect(review.slice(-2)).toEqual(['a:Back', 'button:Confirm and complete signup']);
     for (const selector of ['a[href="/hosted/signup/business"] >> nth=0', 'button[type="submit"]']) await expectFocusVisible(selector);
     expect(externalRequests(requests)).toEqual([]);
@@ -193,7 +246,14 @@ describe('hosted signup in a browser: accessibility and keyboard', { timeout: 12
     await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/contact');
     expect(await page.getByLabel('Your email').inputValue()).toBe('rose@example.com');
     const row = await t.db.selectFrom('legal_entities').selectAll().where('id', '=', entityId).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15', signup_step: 'contact', status: 'inactive' });
+    expect(row).toMatchObject({
+      entity_type: 'c_corp',
+      tax_classification: 'corp',
+      incorporation_region: 'DE',
+      incorporation_date: '2022-01-15',
+      signup_step: 'contact',
+      status: 'inactive',
+    });
     expect(externalRequests(requests)).toEqual([]);
   });
 });

@@ -23,21 +23,32 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
   });
 
   it('a form posted by the browser is accepted (same origin, though it sends Origin: null)', async () => {
-    const { url } = await createSession({ business_information: { entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15' } });
+    const { url } = await createSession({
+      business_information: {
+        entity_type: 'c_corp',
+        tax_classification: 'corp',
+        incorporation_region: 'DE',
+        incorporation_date: '2022-01-15',
+      },
+    });
     const { page } = await openPage();
     await startSignup(page, url, 'review'); // the platform gave every required detail: Start leads to the review
     await navigate(page, () => page.getByRole('link', { name: 'Change about your business' }).click(), '/hosted/signup/business');
     const posted = page.waitForRequest((r) => r.method() === 'POST');
     posted.catch(() => undefined); // only awaited to explain a failure
-    await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/contact').catch(async (error: Error) => {
-      const headers = await (await posted).allHeaders();
-      // The pages' Referrer-Policy: no-referrer makes browsers serialize the Origin of a form POST as "null" (Fetch
-      // standard); the request is still same-origin (Sec-Fetch-Site) and carries the session's CSRF token.
-      throw new Error(`${error.message}\nthe form POST was sent with origin: ${headers.origin}, sec-fetch-site: ${headers['sec-fetch-site']}`);
-    });
+    await navigate(page, () => page.getByRole('button', { name: 'Save and continue' }).click(), '/hosted/signup/contact').catch(
+      async (error: Error) => {
+        const headers = await (await posted).allHeaders();
+        // The pages' Referrer-Policy: no-referrer makes browsers serialize the Origin of a form POST as "null" (Fetch
+        // standard); the request is still same-origin (Sec-Fetch-Site) and carries the session's CSRF token.
+        throw new Error(
+          `${error.message}\nthe form POST was sent with origin: ${headers.origin}, sec-fetch-site: ${headers['sec-fetch-site']}`,
+        );
+      },
+    );
   });
 
-  it('a person signs up from the link to the platform\'s callback', async () => {
+  it("a person signs up from the link to the platform's callback", async () => {
     const { url, legal_entity_id: entityId } = await createSession();
     const { page, requests } = await openPage();
 
@@ -45,13 +56,19 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     await openHostedLink(page, url);
     expect(path(page)).toBe('/hosted/signup/welcome');
     expect(await heading(page)).toBe('Set up Rose & Thorn Florists with Acme Payroll');
-    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['What you will do', 'Already filled in by Acme Payroll', 'After you confirm']);
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual([
+      'What you will do',
+      'Already filled in by Acme Payroll',
+      'After you confirm',
+    ]);
     expect(await page.locator('main ul').textContent()).toContain('About your business: legal business name');
     await expectAccessible(page); // captured by hosted-signup-a11y.browser.test.ts
     await navigate(page, () => page.getByRole('button', { name: 'Start' }).click(), '/hosted/signup/business');
     expect(await page.title()).toBe('About your business · Statehouse');
     // What the platform filled in is pointed out, not silently taken.
-    expect(await page.getByRole('note').textContent()).toBe('Acme Payroll filled in some of these details. Check them and correct anything that is wrong.');
+    expect(await page.getByRole('note').textContent()).toBe(
+      'Acme Payroll filled in some of these details. Check them and correct anything that is wrong.',
+    );
     expect(await heading(page)).toBe('About your business');
     expect(await page.locator('[aria-current="step"]').textContent()).toBe('About your business');
     expect(await page.getByLabel('Legal business name').inputValue()).toBe('Rose & Thorn Florists'); // sent by the platform
@@ -115,7 +132,9 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(await page.locator('[aria-current="step"]').textContent()).toBe('How to reach you');
     expect(await page.getByLabel('Your email').inputValue()).toBe('rose@example.com');
     expect(await page.getByLabel('Country').inputValue()).toBe('US');
-    expect(await description(page, 'f-business_phone')).toBe("A US number such as (415) 555-0134, or another country's starting with +, e.g. +44 20 7946 0958");
+    expect(await description(page, 'f-business_phone')).toBe(
+      "A US number such as (415) 555-0134, or another country's starting with +, e.g. +44 20 7946 0958",
+    );
     await page.getByLabel('Your email').fill('rose@');
     await page.getByLabel('Business phone').fill('555-0100');
     await page.getByLabel('Street address').fill('1 Main St');
@@ -156,24 +175,53 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
 
     // Review: everything entered, in words, a section per step with a way to change it.
     expect(await heading(page)).toBe('Review and confirm');
-    const sections = await page.locator('section.review-section').evaluateAll((list) => list.map((section) => ({
-      heading: section.querySelector('h2')!.textContent,
-      change: section.querySelector('.review-heading a')!.getAttribute('href'),
-      rows: Object.fromEntries([...section.querySelectorAll('.summary > div')].map((d) => [d.querySelector('dt')!.textContent, (d.querySelector('dd') as HTMLElement).innerText.replace(/\n/g, ' / ')])),
-    })));
+    const sections = await page.locator('section.review-section').evaluateAll((list) =>
+      list.map((section) => ({
+        heading: section.querySelector('h2')!.textContent,
+        change: section.querySelector('.review-heading a')!.getAttribute('href'),
+        rows: Object.fromEntries(
+          [...section.querySelectorAll('.summary > div')].map((d) => [
+            d.querySelector('dt')!.textContent,
+            (d.querySelector('dd') as HTMLElement).innerText.replace(/\n/g, ' / '),
+          ]),
+        ),
+      })),
+    );
     expect(sections).toEqual([
-      { heading: 'About your business', change: '/hosted/signup/business', rows: {
-        'Legal business name': 'Rose & Thorn Florists', 'Entity type': 'Limited liability company (LLC)',
-        'Tax classification': 'Disregarded entity (single-member LLC)', 'LLC management': 'Member-managed',
-        'State of incorporation or formation': 'Oregon', 'Date of incorporation or formation': 'April 9, 2021', 'Federal EIN': '12-3456789',
-      } },
-      { heading: 'How to reach you', change: '/hosted/signup/contact', rows: {
-        'Your email': 'rose@thorn.example', 'Business email': 'Not given', 'Business phone': '(503) 555-0100',
-        'Business address': '1 Main St / Portland, OR 97201 / United States',
-      } },
-      { heading: 'Accounting (optional)', change: '/hosted/signup/accounting', rows: {
-        'NAICS code': '453110', 'Accounting method': 'Cash', 'Accounting period': 'Not given', 'Fiscal year ends in': 'June', 'First year of FUTA liability': 'Not given',
-      } },
+      {
+        heading: 'About your business',
+        change: '/hosted/signup/business',
+        rows: {
+          'Legal business name': 'Rose & Thorn Florists',
+          'Entity type': 'Limited liability company (LLC)',
+          'Tax classification': 'Disregarded entity (single-member LLC)',
+          'LLC management': 'Member-managed',
+          'State of incorporation or formation': 'Oregon',
+          'Date of incorporation or formation': 'April 9, 2021',
+          'Federal EIN': '12-3456789',
+        },
+      },
+      {
+        heading: 'How to reach you',
+        change: '/hosted/signup/contact',
+        rows: {
+          'Your email': 'rose@thorn.example',
+          'Business email': 'Not given',
+          'Business phone': '(503) 555-0100',
+          'Business address': '1 Main St / Portland, OR 97201 / United States',
+        },
+      },
+      {
+        heading: 'Accounting (optional)',
+        change: '/hosted/signup/accounting',
+        rows: {
+          'NAICS code': '453110',
+          'Accounting method': 'Cash',
+          'Accounting period': 'Not given',
+          'Fiscal year ends in': 'June',
+          'First year of FUTA liability': 'Not given',
+        },
+      },
     ]);
     await navigate(page, () => page.getByRole('link', { name: 'Change accounting (optional)' }).click(), '/hosted/signup/accounting');
     expect(await page.getByLabel('NAICS code').inputValue()).toBe('453110');
@@ -199,11 +247,27 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     const entity = await t.app.inject({ url: '/legal_entity', headers: bearer(token) });
     expect(entity.statusCode, entity.body).toBe(200);
     expect(json(entity)).toMatchObject({
-      id: entityId, status: 'active', business_name: 'Rose & Thorn Florists', user_email: 'rose@thorn.example',
-      entity_type: 'llc', tax_classification: 'disregarded', llc_managed_type: 'member_managed',
-      incorporation_location: 'OR', incorporation_date: '2021-04-09', ein: '12-3456789', business_phone: '+15035550100',
-      business_address: expect.objectContaining({ address_line_1: '1 Main St', city: 'Portland', state: 'OR', postal_code: '97201', country: 'US' }),
-      naics_code: '453110', accounting_method: 'cash', accounting_year_end: 6,
+      id: entityId,
+      status: 'active',
+      business_name: 'Rose & Thorn Florists',
+      user_email: 'rose@thorn.example',
+      entity_type: 'llc',
+      tax_classification: 'disregarded',
+      llc_managed_type: 'member_managed',
+      incorporation_location: 'OR',
+      incorporation_date: '2021-04-09',
+      ein: '12-3456789',
+      business_phone: '+15035550100',
+      business_address: expect.objectContaining({
+        address_line_1: '1 Main St',
+        city: 'Portland',
+        state: 'OR',
+        postal_code: '97201',
+        country: 'US',
+      }),
+      naics_code: '453110',
+      accounting_method: 'cash',
+      accounting_year_end: 6,
     });
     const tasks = await t.app.inject({ url: '/tasks', headers: bearer(token) });
     expect(tasks.statusCode, tasks.body).toBe(200);
@@ -219,5 +283,4 @@ describe('hosted signup in a browser: the flow', { timeout: 120_000 }, () => {
     expect(requests.length).toBeGreaterThan(10);
     expect(externalRequests(requests)).toEqual([]);
   });
-
 });

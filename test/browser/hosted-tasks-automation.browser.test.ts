@@ -18,7 +18,8 @@ describe('hosted task pages in a browser: automation input and accessibility', {
   // The automation's jobs are held, never run: these tests look at its start (docs/automations.md has the workflow).
   const suite = useBrowserSuite({ callbackPath: '/back', app: { jobs: discardingJobs } });
   const { trackedPage, whereIs, navigate, submitExpectingPage } = suite;
-  const { setupEntity, openPage, notice, taskButton, focused, tabTo, capture, shots, description, expectRightAbove, openTaskList } = createTaskPages(suite);
+  const { setupEntity, openPage, notice, taskButton, focused, tabTo, capture, shots, description, expectRightAbove, openTaskList } =
+    createTaskPages(suite);
   let t: LiveApp;
   let platform: CallbackServer;
   beforeAll(() => {
@@ -53,7 +54,9 @@ describe('hosted task pages in a browser: automation input and accessibility', {
       const control = page.locator(`#${id}`);
       expect(await page.locator(`#${id}-error`).textContent()).toBe(message);
       expect(await page.locator(`#${id}-error`).isVisible()).toBe(true);
-      expect(await page.locator(`#${id}-error`).evaluate((el, c) => el.parentElement === document.getElementById(c)?.parentElement, id)).toBe(true);
+      expect(
+        await page.locator(`#${id}-error`).evaluate((el, c) => el.parentElement === document.getElementById(c)?.parentElement, id),
+      ).toBe(true);
       await expectRightAbove(page, `#${id}-error`, `#${id}`);
       expect(await control.getAttribute('aria-invalid')).toBe('true');
       expect(await description(page, `#${id}`)).toContain(message);
@@ -82,7 +85,12 @@ describe('hosted task pages in a browser: automation input and accessibility', {
     });
     const callback = new URL(page.url());
     expect(callback.pathname).toBe('/back');
-    expect(Object.fromEntries(callback.searchParams)).toEqual({ ref: 'tasks', legal_entity_id: api.entityId, status: 'started', task_id: task.id });
+    expect(Object.fromEntries(callback.searchParams)).toEqual({
+      ref: 'tasks',
+      legal_entity_id: api.entityId,
+      status: 'started',
+      task_id: task.id,
+    });
     expect(await heading(page)).toBe('Welcome back to the platform');
     const received = platform.requests.slice(before).filter((r) => r.url.startsWith('/back')); // not /favicon.ico
     expect(received).toHaveLength(1);

@@ -21,7 +21,9 @@ describe('hosted task page in a browser: the rule behind the due date', { timeou
     const report = await api.task('de-annual-franchise-tax-report-corporation');
     await navigate(page, () => page.getByRole('link', { name: report.definition.title }).click(), `/hosted/tasks/${report.id}`);
     const basis = page.locator('p.due-basis');
-    expect((await basis.textContent())!.replace(/\s+/g, ' ')).toMatch(/^Due March 1, \d{4} — March 1 every year, from the year after registration$/);
+    expect((await basis.textContent())!.replace(/\s+/g, ' ')).toMatch(
+      /^Due March 1, \d{4} — March 1 every year, from the year after registration$/,
+    );
     expect(await page.locator('p.due-basis.estimated').count()).toBe(0);
     await capture(page, 'task-due-basis');
 

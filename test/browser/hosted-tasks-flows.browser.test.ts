@@ -15,7 +15,8 @@ import { createTaskPages } from '../helpers/hosted-tasks-browser.js';
 describe('hosted task pages in a browser: task list and one-task sessions', { timeout: 180_000 }, () => {
   const suite = useBrowserSuite({ callbackPath: '/back' });
   const { trackedPage, whereIs, navigate } = suite;
-  const { setupEntity, openPage, query, notice, taskButton, focused, tabTo, description, expectRightAbove, listed, openTaskList } = createTaskPages(suite);
+  const { setupEntity, openPage, query, notice, taskButton, focused, tabTo, description, expectRightAbove, listed, openTaskList } =
+    createTaskPages(suite);
   let t: LiveApp;
   let platform: CallbackServer;
   beforeAll(() => {
@@ -123,12 +124,21 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     await expectRightAbove(page, `#answer-${question.id}-error`, 'fieldset.inline');
     // The error must be tied to the radio group for screen readers (WCAG 1.3.1, 3.3.1), as on the automation form.
     const groupDescription = await page.locator('fieldset.inline').evaluate((fieldset) => {
-      const own = (fieldset.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? '');
-      const radios = [...fieldset.querySelectorAll('input')].flatMap((input) => (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
-        .map((id) => document.getElementById(id)?.textContent ?? ''));
+      const own = (fieldset.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((id) => document.getElementById(id)?.textContent ?? '');
+      const radios = [...fieldset.querySelectorAll('input')].flatMap((input) =>
+        (input.getAttribute('aria-describedby') ?? '')
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((id) => document.getElementById(id)?.textContent ?? ''),
+      );
       return [...own, ...radios].join(' | ');
     });
-    expect.soft(groupDescription, 'task detail: the "Choose yes or no" error is not referenced by the radio group (aria-describedby)').toContain('Choose yes or no');
+    expect
+      .soft(groupDescription, 'task detail: the "Choose yes or no" error is not referenced by the radio group (aria-describedby)')
+      .toContain('Choose yes or no');
 
     await tabTo(page, 'radio:true');
     await page.keyboard.press('Space');
@@ -158,7 +168,10 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     await dateInput.focus(); // its first part: the month
     await page.keyboard.type('0315'); // month and day, no year
     expect(await dateInput.inputValue()).toBe('');
-    expect(await dateInput.evaluate((el: HTMLInputElement) => ({ badInput: el.validity.badInput, valid: el.checkValidity() }))).toEqual({ badInput: true, valid: false });
+    expect(await dateInput.evaluate((el: HTMLInputElement) => ({ badInput: el.validity.badInput, valid: el.checkValidity() }))).toEqual({
+      badInput: true,
+      valid: false,
+    });
     await dateInput.fill('');
     expect(await dateInput.evaluate((el: HTMLInputElement) => el.checkValidity())).toBe(true);
     await navigate(page, () => page.getByRole('button', { name: /^Save answer/ }).click(), `/hosted/tasks/${started.id}`);
@@ -179,7 +192,10 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     // "Return to <platform>", a link apart from the task buttons, returns to the platform.
     const before = platform.requests.length;
     const landed = page.waitForURL((u) => u.origin === platform.origin, { waitUntil: 'load' });
-    await page.getByRole('navigation', { name: 'Leave these pages' }).getByRole('link', { name: /^Return to / }).click();
+    await page
+      .getByRole('navigation', { name: 'Leave these pages' })
+      .getByRole('link', { name: /^Return to / })
+      .click();
     await landed;
     expect(new URL(page.url()).pathname).toBe('/back');
     expect(query(page)).toEqual({ ref: 'tasks' });
@@ -224,5 +240,4 @@ describe('hosted task pages in a browser: task list and one-task sessions', { ti
     await landed;
     expect(externalRequests(requests)).toEqual([]);
   });
-
 });

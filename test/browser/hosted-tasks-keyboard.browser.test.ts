@@ -17,7 +17,7 @@ describe('hosted task pages in a browser: keyboard and no JavaScript', { timeout
   const { navigate } = suite;
   const { setupEntity, openPage, query, notice, taskButton, listed, openTaskList } = createTaskPages(suite);
 
-  it('keyboard: Tab reaches the filters and every task\'s controls in order, with visible focus', async () => {
+  it("keyboard: Tab reaches the filters and every task's controls in order, with visible focus", async () => {
     const api = await setupEntity();
     const { url } = await api.session('/tasks/sessions');
     const { page, requests } = await openPage();
@@ -38,15 +38,29 @@ describe('hosted task pages in a browser: keyboard and no JavaScript', { timeout
           if (seenGroups.has(group)) return;
           seenGroups.add(group);
         }
-        const name = el instanceof HTMLInputElement && el.type === 'radio' ? `radio in "${el.closest('fieldset')?.querySelector('legend')?.textContent}"`
-          : el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:${el.textContent?.trim().replace(/\s+/g, ' ')}`;
+        const name =
+          el instanceof HTMLInputElement && el.type === 'radio'
+            ? `radio in "${el.closest('fieldset')?.querySelector('legend')?.textContent}"`
+            : el.id
+              ? `#${el.id}`
+              : `${el.tagName.toLowerCase()}:${el.textContent?.trim().replace(/\s+/g, ' ')}`;
         stops.push({ index, name });
       });
       return stops;
     });
     const names = new Map(expected.map((s) => [s.index, s.name]));
 
-    interface Stop { index: number | null; focusVisible: boolean; style: string; width: string; offset: number; color: string; background: string; tag: string; type: string }
+    interface Stop {
+      index: number | null;
+      focusVisible: boolean;
+      style: string;
+      width: string;
+      offset: number;
+      color: string;
+      background: string;
+      tag: string;
+      type: string;
+    }
     const reached: Stop[] = [];
     for (let i = 0; i < expected.length * 3 + 5; i++) {
       await page.keyboard.press('Tab');
@@ -63,34 +77,69 @@ describe('hosted task pages in a browser: keyboard and no JavaScript', { timeout
           }
         }
         return {
-          index: Number(el.dataset.kb), focusVisible: el.matches(':focus-visible'), style: s.outlineStyle, width: s.outlineWidth,
-          offset: parseFloat(s.outlineOffset), color: s.outlineColor, background, tag: el.tagName.toLowerCase(), type: el.getAttribute('type') ?? '',
+          index: Number(el.dataset.kb),
+          focusVisible: el.matches(':focus-visible'),
+          style: s.outlineStyle,
+          width: s.outlineWidth,
+          offset: parseFloat(s.outlineOffset),
+          color: s.outlineColor,
+          background,
+          tag: el.tagName.toLowerCase(),
+          type: el.getAttribute('type') ?? '',
         };
       });
       if (!stop) break;
       if (reached.at(-1)?.index === stop.index) continue; // a date input takes several Tabs (month, day, year)
       reached.push(stop);
     }
-    const label = (index: number | null) => (index === null ? '?' : names.get(index) ?? `#${index}`);
+    const label = (index: number | null) => (index === null ? '?' : (names.get(index) ?? `#${index}`));
     expect(reached.map((s) => label(s.index))).toEqual(expected.map((s) => s.name));
     // The summary's counts (links to their filters) come first, then the filters.
     expect(reached.slice(0, 3).map((s) => label(s.index).replace(/\d+/, 'N'))).toEqual(['a:N open', 'a:N overdue', 'a:N done']);
-    expect(reached.slice(3, 7).map((s) => label(s.index))).toEqual(['#filter-region', '#filter-status', '#filter-group', 'button:Show tasks']);
+    expect(reached.slice(3, 7).map((s) => label(s.index))).toEqual([
+      '#filter-region',
+      '#filter-status',
+      '#filter-group',
+      'button:Show tasks',
+    ]);
 
     // Every task's buttons are reached, and say which task they act on.
     const buttons = await page.locator('li.task button').evaluateAll((els) => els.map((b) => Number((b as HTMLElement).dataset.kb)));
     expect(buttons.length).toBeGreaterThan(10);
-    for (const b of buttons) expect(reached.map((s) => s.index), label(b)).toContain(b);
+    for (const b of buttons)
+      expect(
+        reached.map((s) => s.index),
+        label(b),
+      ).toContain(b);
     /** What a screen reader announces for a control: its name (aria-labelledby, aria-label, label or text) and description. */
-    const announced = (selector: string) => page.locator(selector).evaluateAll((els) => els.map((el) => {
-      const texts = (attr: string) => (el.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
-      const name = texts('aria-labelledby') || el.getAttribute('aria-label') || ((el as HTMLInputElement).labels?.[0]?.textContent ?? '') || (el.textContent ?? '');
-      const group = el.closest('fieldset')?.querySelector('legend')?.textContent ?? '';
-      return `${group} ${name} ${texts('aria-describedby')}`.replace(/\s+/g, ' ').trim();
-    }));
+    const announced = (selector: string) =>
+      page.locator(selector).evaluateAll((els) =>
+        els.map((el) => {
+          const texts = (attr: string) =>
+            (el.getAttribute(attr) ?? '')
+              .split(/\s+/)
+              .filter(Boolean)
+              .map((id) => document.getElementById(id)?.textContent ?? '')
+              .join(' ');
+          const name =
+            texts('aria-labelledby') ||
+            el.getAttribute('aria-label') ||
+            ((el as HTMLInputElement).labels?.[0]?.textContent ?? '') ||
+            (el.textContent ?? '');
+          const group = el.closest('fieldset')?.querySelector('legend')?.textContent ?? '';
+          return `${group} ${name} ${texts('aria-describedby')}`.replace(/\s+/g, ' ').trim();
+        }),
+      );
     const repeated = (names: string[]) => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
-    expect.soft(repeated(await announced('li.task button')), 'task list: buttons that do not say which task they act on (WCAG 2.4.6)').toEqual([]);
-    expect.soft(repeated(await announced('li.task input[name="answer"]:not([type="radio"])')), 'task list: answer fields that do not say which question they answer (WCAG 2.4.6)').toEqual([]);
+    expect
+      .soft(repeated(await announced('li.task button')), 'task list: buttons that do not say which task they act on (WCAG 2.4.6)')
+      .toEqual([]);
+    expect
+      .soft(
+        repeated(await announced('li.task input[name="answer"]:not([type="radio"])')),
+        'task list: answer fields that do not say which question they answer (WCAG 2.4.6)',
+      )
+      .toEqual([]);
 
     // Focus is visible on every stop: the 3px ring on links, buttons and the filters; a ring of some kind elsewhere.
     const faint: string[] = [];
@@ -108,7 +157,7 @@ describe('hosted task pages in a browser: keyboard and no JavaScript', { timeout
       }
     }
     expect(faint, 'focus rings need 3:1 contrast with the background around them (WCAG 2.1 SC 1.4.11)').toEqual([]);
-    expect.soft(weak, 'controls without the pages\' 3px focus ring (docs/hosted-pages.md)').toEqual([]);
+    expect.soft(weak, "controls without the pages' 3px focus ring (docs/hosted-pages.md)").toEqual([]);
 
     // Enter on a focused button acts on its task.
     const agent = await api.task('ca-registered-agent');

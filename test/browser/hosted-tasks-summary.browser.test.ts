@@ -25,7 +25,11 @@ describe('hosted task list in a browser: summary, grouping, confirmation and und
     const open = all.filter((x) => x.status === 'todo' || x.status === 'in-progress');
     const summary = page.getByRole('region', { name: 'Summary' });
     const counts = await summary.getByRole('listitem').allTextContents();
-    expect(counts.map((c) => c.replace(/\s+/g, ' ').trim())).toEqual([`${open.length} open`, expect.stringMatching(/^\d+ overdue$/), '0 done']);
+    expect(counts.map((c) => c.replace(/\s+/g, ' ').trim())).toEqual([
+      `${open.length} open`,
+      expect.stringMatching(/^\d+ overdue$/),
+      '0 done',
+    ]);
     await capture(page, 'tasks-list-summary');
 
     // Group by state with the form: headings in alphabetical order, the choice in the address.
@@ -49,7 +53,12 @@ describe('hosted task list in a browser: summary, grouping, confirmation and und
     expect(query(page)).toMatchObject({ group: 'category', updated: agent.id, was: 'todo', now: 'done' });
     expect(await notice(page).getAttribute('role')).toBe('status');
     expect(await notice(page).locator('p').textContent()).toBe(`“${agent.definition.title}” marked as done.`);
-    expect(await page.getByRole('listitem').filter({ hasText: /^\s*1\s+done\s*$/ }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: /^\s*1\s+done\s*$/ })
+        .count(),
+    ).toBe(1);
     expect(await api.statusOf(agent.id)).toBe('done');
     await capture(page, 'tasks-list-confirmation');
     await navigate(page, () => notice(page).getByRole('button', { name: /^Undo/ }).click(), '/hosted/tasks');

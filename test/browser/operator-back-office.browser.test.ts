@@ -30,14 +30,29 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
   /** A business with California employees whose payroll registration waits in the operator queue. */
   async function queuedAutomation() {
     const name = `Harbor Labs ${++business}`;
-    const { entityId, token } = await signupWithToken(suite.t.app, suite.apiKey, { business_name: name, user_email: `owner${business}@harbor.example` });
+    const { entityId, token } = await signupWithToken(suite.t.app, suite.apiKey, {
+      business_name: name,
+      user_email: `owner${business}@harbor.example`,
+    });
     const headers = bearer(token);
-    expect((await suite.t.app.inject({ method: 'PUT', url: '/locations/CA', headers, payload: { config: { has_employees: true, has_physical_location: true } } })).statusCode).toBe(200);
+    expect(
+      (
+        await suite.t.app.inject({
+          method: 'PUT',
+          url: '/locations/CA',
+          headers,
+          payload: { config: { has_employees: true, has_physical_location: true } },
+        })
+      ).statusCode,
+    ).toBe(200);
     const tasks = json<{ id: string; definition: { id: string } }[]>(await suite.t.app.inject({ url: '/tasks', headers }));
     const task = tasks.find((x) => x.definition.id === EDD)!;
     const started = await suite.t.app.inject({ method: 'POST', url: `/tasks/${task.id}/automate`, headers, payload: EDD_INPUT });
     expect(started.statusCode, started.body).toBe(201);
-    const automation = async () => json<{ status: string; customer_message: string | null; status_reason: string | null }>(await suite.t.app.inject({ url: `/tasks/${task.id}/automation`, headers }));
+    const automation = async () =>
+      json<{ status: string; customer_message: string | null; status_reason: string | null }>(
+        await suite.t.app.inject({ url: `/tasks/${task.id}/automation`, headers }),
+      );
     return { name, entityId, headers, taskId: task.id, automationId: json<{ id: string }>(started).id, automation };
   }
 
@@ -60,7 +75,11 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     expect(await page.locator('.notice').textContent()).toContain('assigned to you');
     expect(await page.locator('li.queue-item', { hasText: a.name }).textContent()).toContain('Assigned to you');
 
-    await navigate(page, () => page.locator('li.queue-item', { hasText: a.name }).getByRole('link').click(), `/operator/automations/${a.automationId}`);
+    await navigate(
+      page,
+      () => page.locator('li.queue-item', { hasText: a.name }).getByRole('link').click(),
+      `/operator/automations/${a.automationId}`,
+    );
     expect(await page.locator('.summary').first().textContent()).toContain(a.name);
     expect(await page.getByRole('heading', { name: 'Why it applies' }).isVisible()).toBe(true);
     expect(await page.locator('section[aria-labelledby="why-h"] li').count()).toBeGreaterThan(0);
@@ -68,9 +87,15 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     const inputText = await page.locator('section[aria-labelledby="input-h"]').textContent();
     expect(inputText).not.toContain(EDD_INPUT.officer_ssn_last4);
 
-    await navigate(page, () => page.getByRole('button', { name: 'Reveal sensitive fields' }).click(), `/operator/automations/${a.automationId}/reveal`);
+    await navigate(
+      page,
+      () => page.getByRole('button', { name: 'Reveal sensitive fields' }).click(),
+      `/operator/automations/${a.automationId}/reveal`,
+    );
     expect(await page.locator('section[aria-labelledby="input-h"]').textContent()).toContain(EDD_INPUT.officer_ssn_last4);
-    const trail = json<{ events: { action: string; operator: { name: string } }[] }>(await suite.t.app.inject({ url: `/operator/v1/audit-events?subject_id=${a.automationId}`, headers: bearer(key) }));
+    const trail = json<{ events: { action: string; operator: { name: string } }[] }>(
+      await suite.t.app.inject({ url: `/operator/v1/audit-events?subject_id=${a.automationId}`, headers: bearer(key) }),
+    );
     expect(trail.events.map((e) => e.action)).toEqual(['automation.reveal_input', 'automation.claim']);
     expect(trail.events[0]!.operator.name).toBe('Grace Hopper');
 
@@ -79,8 +104,16 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     await page.getByLabel('Username').fill('harbor-edd');
     await page.getByLabel('Password').fill('Edd-pass-2!');
     await page.getByLabel('Effective date').fill('2026-11-20');
-    await page.setInputFiles('#f-document', { name: 'edd-confirmation.pdf', mimeType: 'application/pdf', buffer: tinyPdf('browser upload') });
-    await navigate(page, () => page.getByRole('button', { name: 'Complete the automation' }).click(), `/operator/automations/${a.automationId}`);
+    await page.setInputFiles('#f-document', {
+      name: 'edd-confirmation.pdf',
+      mimeType: 'application/pdf',
+      buffer: tinyPdf('browser upload'),
+    });
+    await navigate(
+      page,
+      () => page.getByRole('button', { name: 'Complete the automation' }).click(),
+      `/operator/automations/${a.automationId}`,
+    );
     expect(await page.locator('.notice').textContent(), await whereIs(page)).toContain('The automation is complete');
     expect(await page.locator('section[aria-labelledby="outputs-h"]').textContent()).toContain('9876543210');
 
@@ -88,10 +121,14 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     const task = json<{ status: string }>(await suite.t.app.inject({ url: `/tasks/${a.taskId}`, headers: a.headers }));
     expect(task.status).toBe('done');
     // The uploaded PDF is the entity's confirmation document, in the platform's mail listing and the operator's.
-    const documentId = json<{ outputs: { document_id: string } }>(await suite.t.app.inject({ url: `/tasks/${a.taskId}/automation`, headers: a.headers })).outputs.document_id;
+    const documentId = json<{ outputs: { document_id: string } }>(
+      await suite.t.app.inject({ url: `/tasks/${a.taskId}/automation`, headers: a.headers }),
+    ).outputs.document_id;
     const mail = json<{ id: string }[]>(await suite.t.app.inject({ url: '/mail', headers: a.headers }));
     expect(mail.map((m) => m.id)).toContain(documentId);
-    const operatorMail = json<{ id: string; file_name: string | null }[]>(await suite.t.app.inject({ url: `/operator/v1/legal_entities/${a.entityId}/mail`, headers: bearer(key) }));
+    const operatorMail = json<{ id: string; file_name: string | null }[]>(
+      await suite.t.app.inject({ url: `/operator/v1/legal_entities/${a.entityId}/mail`, headers: bearer(key) }),
+    );
     expect(operatorMail.find((m) => m.id === documentId)?.file_name).toBe('edd-confirmation.pdf');
     expect(externalRequests(requests)).toEqual([]);
   });
@@ -111,10 +148,17 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     expect(await page.locator('#f-message-error').textContent()).toContain('Write a few words');
     expect(await page.locator('#f-message').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('What the owner needs to answer').fill('Which date was the first California payroll, exactly?');
-    await navigate(page, () => page.getByRole('button', { name: 'Send back to the owner' }).click(), `/operator/automations/${a.automationId}`);
+    await navigate(
+      page,
+      () => page.getByRole('button', { name: 'Send back to the owner' }).click(),
+      `/operator/automations/${a.automationId}`,
+    );
     expect(await page.locator('.notice').textContent()).toContain('Sent back to the business owner');
     const state = await a.automation();
-    expect(state).toMatchObject({ status: 'waiting_on_customer_response', customer_message: 'Which date was the first California payroll, exactly?' });
+    expect(state).toMatchObject({
+      status: 'waiting_on_customer_response',
+      customer_message: 'Which date was the first California payroll, exactly?',
+    });
   });
 
   it('cancel with a reason (the reason is required)', async () => {
@@ -126,7 +170,11 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     expect(empty.status()).toBe(422);
     expect(await page.locator('#f-reason-error').isVisible()).toBe(true);
     await page.getByLabel('Reason').fill('The business registered with EDD itself');
-    await navigate(page, () => page.getByRole('button', { name: 'Cancel the automation' }).click(), `/operator/automations/${a.automationId}`);
+    await navigate(
+      page,
+      () => page.getByRole('button', { name: 'Cancel the automation' }).click(),
+      `/operator/automations/${a.automationId}`,
+    );
     expect(await page.locator('.notice').textContent()).toContain('canceled');
     expect(await page.getByRole('button', { name: 'Complete the automation' }).count()).toBe(0);
     expect((await a.automation()).status).toBe('canceled');
@@ -156,7 +204,11 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
     expect(await page.locator('#f-account_data_0-error').isVisible()).toBe(true);
     expect(await page.locator('#f-document-error').isVisible()).toBe(true);
     await capture(page, 'operator-automation-errors');
-    await navigate(page, () => page.getByRole('button', { name: 'Reveal sensitive fields' }).click(), `/operator/automations/${a.automationId}/reveal`);
+    await navigate(
+      page,
+      () => page.getByRole('button', { name: 'Reveal sensitive fields' }).click(),
+      `/operator/automations/${a.automationId}/reveal`,
+    );
     await capture(page, 'operator-automation-revealed');
     expect(shots.length).toBeGreaterThan(0);
   });

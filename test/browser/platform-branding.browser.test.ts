@@ -15,12 +15,19 @@ describe('platform branding in a browser', () => {
     const { apiKey, platformId } = await createPlatform(suite.t.db, 'Violet Payroll Holdings');
     const operatorKey = (await createOperatorKey(suite.t.db, 'brand desk')).key;
     const branded = await suite.t.app.inject({
-      method: 'PUT', url: `/operator/v1/platforms/${platformId}/branding`, headers: bearer(operatorKey),
+      method: 'PUT',
+      url: `/operator/v1/platforms/${platformId}/branding`,
+      headers: bearer(operatorKey),
       payload: { display_name: 'Violet', accent_color: ACCENT, logo_base64: solidPng(96, 32, [107, 47, 179]).toString('base64') },
     });
     expect(branded.statusCode, branded.body).toBe(200);
     const { token } = await signupWithToken(suite.t.app, apiKey, { business_name: 'Rose & Thorn Florists' });
-    const session = await suite.t.app.inject({ method: 'POST', url: '/tasks/sessions', headers: bearer(token), payload: { callback_url: 'https://platform.example/back' } });
+    const session = await suite.t.app.inject({
+      method: 'POST',
+      url: '/tasks/sessions',
+      headers: bearer(token),
+      payload: { callback_url: 'https://platform.example/back' },
+    });
     const url = json<{ url: string }>(session).url;
     const { page, requests } = await suite.openPage();
 

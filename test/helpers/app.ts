@@ -38,7 +38,11 @@ export interface TestAppOptions {
 }
 
 /** A Statehouse app over its own fresh database, exercised through `app.inject`. */
-export async function createTestApp(overrides: Partial<Config> = {}, logStream?: { write(line: string): void }, options: TestAppOptions = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  logStream?: { write(line: string): void },
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const cluster = inject('testCluster');
   const url = await createTestDatabase(cluster);
   // No load shedding unless a test asks for it (test/refusal.test.ts): on a busy CI machine a shed 503 would fail
@@ -50,7 +54,13 @@ export async function createTestApp(overrides: Partial<Config> = {}, logStream?:
   const queue: JobQueue | null = options.jobs === true ? await startJobQueue(url, (line) => logStream?.write(`${line}\n`)) : null;
   const jobs = queue ?? (typeof options.jobs === 'object' ? options.jobs : undefined);
   const app = await buildApp({
-    config, db, logger: logStream ? { stream: logStream } : false, now: () => Date.now() + offset, vaultKeys: [TEST_VAULT_KEY], ...(jobs && { jobs }), ...(options.catalog && { catalog: options.catalog }),
+    config,
+    db,
+    logger: logStream ? { stream: logStream } : false,
+    now: () => Date.now() + offset,
+    vaultKeys: [TEST_VAULT_KEY],
+    ...(jobs && { jobs }),
+    ...(options.catalog && { catalog: options.catalog }),
   });
   if (queue) await queue.work(app.services.jobDefinitions);
   // Like the server: where the queue runs, the outbox's fan-out to webhook endpoints runs too.
@@ -92,7 +102,11 @@ export const VALID_SIGNUP_EMBEDDED = {
 };
 
 /** A valid body of POST /accounts/signup/sessions (the hosted signup). */
-export const VALID_SIGNUP_HOSTED = { business_name: 'Example Widgets Inc', user_email: 'founder@example.com', callback_url: 'https://platform.example/done' };
+export const VALID_SIGNUP_HOSTED = {
+  business_name: 'Example Widgets Inc',
+  user_email: 'founder@example.com',
+  callback_url: 'https://platform.example/done',
+};
 
 export const VALID_SIGNUP_V2 = {
   user_email: 'founder@example.com',
@@ -108,13 +122,23 @@ export const json = <T = any>(response: LightMyRequestResponse): T => response.j
 
 /** Signs up an entity with /v2/signup and returns its id. */
 export async function signupEntity(app: FastifyInstance, apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: '/v2/signup', headers: { authorization: apiKey }, payload: { ...VALID_SIGNUP_V2, ...body } });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v2/signup',
+    headers: { authorization: apiKey },
+    payload: { ...VALID_SIGNUP_V2, ...body },
+  });
   if (response.statusCode !== 200) throw new Error(`signup failed: ${response.statusCode} ${response.body}`);
   return json(response).legal_entity_id;
 }
 
 export async function accessToken(app: FastifyInstance, apiKey: string, legalEntityId: string): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: '/accounts/auth', headers: { authorization: apiKey }, payload: { legal_entity_id: legalEntityId } });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/accounts/auth',
+    headers: { authorization: apiKey },
+    payload: { legal_entity_id: legalEntityId },
+  });
   if (response.statusCode !== 200) throw new Error(`auth failed: ${response.statusCode} ${response.body}`);
   return json(response).access_token;
 }
@@ -122,13 +146,21 @@ export async function accessToken(app: FastifyInstance, apiKey: string, legalEnt
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** The usual fixture: an entity the platform of `apiKey` signs up with /v2/signup (`body` overrides), and its access token. */
-export async function signupWithToken(app: FastifyInstance, apiKey: string, body: Record<string, unknown> = {}): Promise<{ entityId: string; token: string }> {
+export async function signupWithToken(
+  app: FastifyInstance,
+  apiKey: string,
+  body: Record<string, unknown> = {},
+): Promise<{ entityId: string; token: string }> {
   const entityId = await signupEntity(app, apiKey, body);
   return { entityId, token: await accessToken(app, apiKey, entityId) };
 }
 
 /** A platform (as the operator CLI creates it) with one signed-up entity and its access token. */
-export async function createPlatformWithEntity(t: { app: FastifyInstance; db: Db }, platformName?: string, body: Record<string, unknown> = {}) {
+export async function createPlatformWithEntity(
+  t: { app: FastifyInstance; db: Db },
+  platformName?: string,
+  body: Record<string, unknown> = {},
+) {
   const platform = await createPlatform(t.db, platformName);
   return { ...platform, ...(await signupWithToken(t.app, platform.apiKey, body)) };
 }

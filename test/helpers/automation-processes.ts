@@ -21,8 +21,15 @@ export async function startProcessesFixture(stepMs: number, extraEnv: Record<str
   const { apiKey } = await createPlatform(db, 'Durable Payroll');
   const processes: ServeProcess[] = [];
   const env = {
-    DATABASE_URL: url, STATEHOUSE_DATA_DIR: dataDir, STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'), PUBLIC_BASE_URL: 'http://statehouse.test',
-    LOG_LEVEL: 'warn', AUTOMATION_SANDBOX: 'on', AUTOMATION_SANDBOX_STEP_MS: String(stepMs), AUTOMATION_CONNECTOR_TIMEOUT_MS: '2000', ...extraEnv,
+    DATABASE_URL: url,
+    STATEHOUSE_DATA_DIR: dataDir,
+    STATEHOUSE_VAULT_KEY: TEST_VAULT_KEY.toString('base64'),
+    PUBLIC_BASE_URL: 'http://statehouse.test',
+    LOG_LEVEL: 'warn',
+    AUTOMATION_SANDBOX: 'on',
+    AUTOMATION_SANDBOX_STEP_MS: String(stepMs),
+    AUTOMATION_CONNECTOR_TIMEOUT_MS: '2000',
+    ...extraEnv,
   };
 
   /** A `statehouse serve` process; `processEnv` adds to the shared environment (e.g. PGAPPNAME to tell its sessions apart). */
@@ -33,7 +40,11 @@ export async function startProcessesFixture(stepMs: number, extraEnv: Record<str
   }
 
   const call = async (server: ServeProcess, method: string, pathName: string, body: unknown, authorization: string) => {
-    const res = await fetch(`${server.url}${pathName}`, { method, headers: { authorization, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const res = await fetch(`${server.url}${pathName}`, {
+      method,
+      headers: { authorization, 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${pathName}: ${res.status} ${text}`);
     return JSON.parse(text);
@@ -47,18 +58,38 @@ export async function startProcessesFixture(stepMs: number, extraEnv: Record<str
     await call(server, 'PUT', '/locations/CA', { config: { has_employees: true, has_physical_location: true } }, auth);
     const tasks = (await call(server, 'GET', '/tasks', undefined, auth)) as { id: string; definition: { id: string } }[];
     const task = tasks.find((x) => x.definition.id === EDD)!;
-    const started = await call(server, 'POST', `/tasks/${task.id}/automate`, { first_payroll_date: '2026-12-01', officer_name: name, officer_ssn_last4: '1234' }, auth);
+    const started = await call(
+      server,
+      'POST',
+      `/tasks/${task.id}/automate`,
+      { first_payroll_date: '2026-12-01', officer_name: name, officer_ssn_last4: '1234' },
+      auth,
+    );
     return { entityId, automationId: started.id as string };
   }
 
   /** What a finished automation left: its log, step records, and the entity's accounts, logins and mail. */
   async function outputsOf(entityId: string, automationId: string) {
     const count = async (table: 'agency_accounts' | 'account_logins' | 'mail_items') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('legal_entity_id', '=', entityId).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('legal_entity_id', '=', entityId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return {
-      statuses: (await db.selectFrom('automation_status_logs').select('status').where('automation_id', '=', automationId).orderBy('id').execute()).map((r) => r.status),
-      steps: (await db.selectFrom('automation_steps').select('step_key').where('automation_id', '=', automationId).execute()).map((r) => r.step_key).sort(),
-      accounts: await count('agency_accounts'), logins: await count('account_logins'), mail: await count('mail_items'),
+      statuses: (
+        await db.selectFrom('automation_status_logs').select('status').where('automation_id', '=', automationId).orderBy('id').execute()
+      ).map((r) => r.status),
+      steps: (await db.selectFrom('automation_steps').select('step_key').where('automation_id', '=', automationId).execute())
+        .map((r) => r.step_key)
+        .sort(),
+      accounts: await count('agency_accounts'),
+      logins: await count('account_logins'),
+      mail: await count('mail_items'),
     };
   }
 
@@ -70,11 +101,16 @@ export async function startProcessesFixture(stepMs: number, extraEnv: Record<str
     return rows.filter((r) => JSON.stringify(r.output).includes('performed ') && !JSON.stringify(r.output).includes('not performed'));
   }
 
-  const statusOf = async (automationId: string) => (await db.selectFrom('automations').select('status').where('id', '=', automationId).executeTakeFirstOrThrow()).status;
+  const statusOf = async (automationId: string) =>
+    (await db.selectFrom('automations').select('status').where('id', '=', automationId).executeTakeFirstOrThrow()).status;
   const waitForStatus = (automationId: string, status: string, timeoutMs = 120_000) =>
-    waitUntil(async () => (await statusOf(automationId)) === status, `automation ${automationId} to be ${status}`, { timeoutMs, intervalMs: 100 });
+    waitUntil(async () => (await statusOf(automationId)) === status, `automation ${automationId} to be ${status}`, {
+      timeoutMs,
+      intervalMs: 100,
+    });
   /** Makes the scheduled steps due now (steps are scheduled far ahead, so that nothing moves by itself). */
-  const releaseSteps = () => sql`update pgboss.job set start_after = now() where name = 'automations.step' and state in ('created', 'retry')`.execute(db);
+  const releaseSteps = () =>
+    sql`update pgboss.job set start_after = now() where name = 'automations.step' and state in ('created', 'retry')`.execute(db);
 
   async function close() {
     for (const server of processes) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');

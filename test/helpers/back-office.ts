@@ -17,7 +17,11 @@ export interface OperatorBrowser {
   get(path: string): Promise<LightMyRequestResponse>;
   post(path: string, form: Record<string, string>, options?: { csrf?: string | null; origin?: string }): Promise<LightMyRequestResponse>;
   /** A multipart form post (the outcome form with its PDF). */
-  postMultipart(path: string, fields: Record<string, string>, file?: { field: string; name: string; bytes: Buffer }): Promise<LightMyRequestResponse>;
+  postMultipart(
+    path: string,
+    fields: Record<string, string>,
+    file?: { field: string; name: string; bytes: Buffer },
+  ): Promise<LightMyRequestResponse>;
 }
 
 export function operatorBrowser(app: FastifyInstance, cookie: string): OperatorBrowser {
@@ -32,7 +36,9 @@ export function operatorBrowser(app: FastifyInstance, cookie: string): OperatorB
     async post(path, form, options = {}) {
       const csrf = options.csrf === undefined ? browser.csrf : options.csrf;
       const res = await app.inject({
-        method: 'POST', url: path, payload: new URLSearchParams({ ...form, ...(csrf ? { _csrf: csrf } : {}) }).toString(),
+        method: 'POST',
+        url: path,
+        payload: new URLSearchParams({ ...form, ...(csrf ? { _csrf: csrf } : {}) }).toString(),
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: options.origin ?? ORIGIN },
       });
       browser.csrf = csrfOf(res.body) ?? browser.csrf;
@@ -44,7 +50,9 @@ export function operatorBrowser(app: FastifyInstance, cookie: string): OperatorB
       if (file) form.set(file.field, new Blob([new Uint8Array(file.bytes)], { type: 'application/pdf' }), file.name);
       const request = new Request(`${ORIGIN}${path}`, { method: 'POST', body: form });
       const res = await app.inject({
-        method: 'POST', url: path, payload: Buffer.from(await request.arrayBuffer()),
+        method: 'POST',
+        url: path,
+        payload: Buffer.from(await request.arrayBuffer()),
         headers: { cookie, 'content-type': request.headers.get('content-type')!, origin: ORIGIN },
       });
       browser.csrf = csrfOf(res.body) ?? browser.csrf;
@@ -64,9 +72,14 @@ export function cookieSet(response: LightMyRequestResponse): { pair: string; att
 }
 
 /** Signs in with the form, as a browser would; the browser is null when the sign-in was refused. */
-export async function signIn(app: FastifyInstance, key: string): Promise<{ response: LightMyRequestResponse; browser: OperatorBrowser | null }> {
+export async function signIn(
+  app: FastifyInstance,
+  key: string,
+): Promise<{ response: LightMyRequestResponse; browser: OperatorBrowser | null }> {
   const response = await app.inject({
-    method: 'POST', url: '/operator/sign-in', payload: new URLSearchParams({ key }).toString(),
+    method: 'POST',
+    url: '/operator/sign-in',
+    payload: new URLSearchParams({ key }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
   });
   const set = cookieSet(response);
@@ -79,7 +92,9 @@ export async function openOperatorLink(app: FastifyInstance, url: string): Promi
   const token = /name="token" value="([^"]+)"/.exec(page.body)?.[1];
   if (page.statusCode !== 200 || !token) return page;
   return app.inject({
-    method: 'POST', url: '/operator/link', payload: new URLSearchParams({ token }).toString(),
+    method: 'POST',
+    url: '/operator/link',
+    payload: new URLSearchParams({ token }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
   });
 }

@@ -2,7 +2,15 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page, Response } f
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { createPlatform, type TestAppOptions } from './app.js';
-import { launchBrowser, newContext, recordRequests, startCallbackServer, startLiveApp, type CallbackServer, type LiveApp } from './browser.js';
+import {
+  launchBrowser,
+  newContext,
+  recordRequests,
+  startCallbackServer,
+  startLiveApp,
+  type CallbackServer,
+  type LiveApp,
+} from './browser.js';
 
 export interface BrowserSuiteOptions {
   /** Configuration of the live app, or a function giving it when the suite starts (e.g. a fresh data directory). */
@@ -71,8 +79,16 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     lastDocument: (page) => documents.get(page)?.at(-1) ?? null,
     async whereIs(page) {
       const doc = suite.lastDocument(page);
-      const h1 = await page.locator('h1').first().textContent({ timeout: 1000 }).catch(() => null);
-      const shown = await page.locator('.notice, .error-summary').first().textContent({ timeout: 1000 }).catch(() => null);
+      const h1 = await page
+        .locator('h1')
+        .first()
+        .textContent({ timeout: 1000 })
+        .catch(() => null);
+      const shown = await page
+        .locator('.notice, .error-summary')
+        .first()
+        .textContent({ timeout: 1000 })
+        .catch(() => null);
       return `the browser shows ${page.url()} (${doc ? `${doc.request().method()} → ${doc.status()}` : 'no response'}, "${h1}"${shown ? `, notice "${shown.trim()}"` : ''})`;
     },
     async navigate(page, action, pathname) {
@@ -96,7 +112,9 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
   beforeAll(async () => {
     [suite.browser, suite.t, suite.callback] = await Promise.all([
       launchBrowser(),
-      (typeof options.config === 'function' ? options.config() : Promise.resolve(options.config)).then((config) => startLiveApp(config, options.app)),
+      (typeof options.config === 'function' ? options.config() : Promise.resolve(options.config)).then((config) =>
+        startLiveApp(config, options.app),
+      ),
       options.callbackPath === undefined ? (undefined as unknown as CallbackServer) : startCallbackServer(options.callbackPath),
     ]);
     ({ apiKey: suite.apiKey } = await createPlatform(suite.t.db, 'Acme Payroll'));

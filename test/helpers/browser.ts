@@ -25,8 +25,14 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     timeout: 60_000,
     args: [
-      '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
   });
 }
@@ -91,7 +97,9 @@ export async function startCallbackServer(path = '/welcome'): Promise<CallbackSe
     requests.push({ method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers });
     request.resume();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    response.end('<!doctype html><html lang="en"><head><title>Platform</title></head><body><h1>Welcome back to the platform</h1></body></html>');
+    response.end(
+      '<!doctype html><html lang="en"><head><title>Platform</title></head><body><h1>Welcome back to the platform</h1></body></html>',
+    );
   });
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
@@ -108,10 +116,11 @@ export async function startCallbackServer(path = '/welcome'): Promise<CallbackSe
         url: `${origin}${path}`,
         origin,
         requests,
-        close: () => new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
+        close: () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+          }),
       };
     } catch (error) {
       if (!isAddressInUse(error) || attempt >= 5) throw error;
@@ -139,13 +148,17 @@ export async function checkAccessibility(page: Page): Promise<AxeViolation[]> {
   const loaded = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe === 'object');
   if (!loaded) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } })
+      .axe;
     const result = await axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
       resultTypes: ['violations'],
     });
     return result.violations.map((v) => ({
-      id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      helpUrl: v.helpUrl,
       nodes: v.nodes.map((n) => ({ target: n.target.map(String), html: n.html, failureSummary: n.failureSummary })),
     }));
   });
@@ -154,7 +167,9 @@ export async function checkAccessibility(page: Page): Promise<AxeViolation[]> {
 
 /** A readable summary of violations, for assertion messages. */
 export const describeViolations = (violations: AxeViolation[]) =>
-  violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.html}`).join('\n')}`).join('\n');
+  violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.html}`).join('\n')}`)
+    .join('\n');
 
 /**
  * Full-page PNGs of the page as it is now, at phone (375×812) and desktop (1280×900) widths, into
@@ -236,8 +251,14 @@ export async function openHostedLink(page: Page, url: string): Promise<Response 
   const confirm = page.locator(LINK_CONFIRM_BUTTON);
   if (opened?.status() !== 200 || (await confirm.count()) === 0) return opened;
   // The button's POST answers 303; the page the person lands on is the first GET that is not a redirect.
-  const landed = page.waitForEvent('response', (r) =>
-    r.request().isNavigationRequest() && r.frame() === page.mainFrame() && r.request().method() === 'GET' && (r.status() < 300 || r.status() >= 400));
+  const landed = page.waitForEvent(
+    'response',
+    (r) =>
+      r.request().isNavigationRequest() &&
+      r.frame() === page.mainFrame() &&
+      r.request().method() === 'GET' &&
+      (r.status() < 300 || r.status() >= 400),
+  );
   const loaded = page.waitForEvent('load');
   await confirm.click();
   const [response] = await Promise.all([landed, loaded]);

@@ -1,5 +1,11 @@
 /** One validation issue (pydantic's shape). */
-export interface Issue { type: string; loc: (string | number)[]; msg: string; input?: unknown; ctx?: Record<string, unknown> }
+export interface Issue {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
 
 /**
  * The validation issues of a 422 body, whichever shape the operation uses: `detail` (FastAPI's

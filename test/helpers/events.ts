@@ -10,7 +10,12 @@ export interface ListedEvent {
 }
 
 /** Every event GET /v2/events lists now for the key (following X-Next-Page), and the pages' sizes. */
-export async function listAllEvents(app: FastifyInstance, apiKey: string, query = '', limit = 100): Promise<{ events: ListedEvent[]; pages: number[] }> {
+export async function listAllEvents(
+  app: FastifyInstance,
+  apiKey: string,
+  query = '',
+  limit = 100,
+): Promise<{ events: ListedEvent[]; pages: number[] }> {
   const events: ListedEvent[] = [];
   const pages: number[] = [];
   let url: string | undefined = `/v2/events?limit=${limit}${query ? `&${query}` : ''}`;
@@ -30,7 +35,10 @@ export async function listAllEvents(app: FastifyInstance, apiKey: string, query 
  * so a test waits for the condition it expects, never for a fixed time.
  */
 export async function eventsUntil(
-  app: FastifyInstance, apiKey: string, done: (events: ListedEvent[]) => boolean, query = '',
+  app: FastifyInstance,
+  apiKey: string,
+  done: (events: ListedEvent[]) => boolean,
+  query = '',
 ): Promise<ListedEvent[]> {
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -20,7 +20,12 @@ export const questionFields = (html: string) => [...new Set([...html.matchAll(/n
 
 /** Opens a builder session (POST /v2/handbook/session) and returns the browser holding it. */
 export async function openBuilder(app: FastifyInstance, token: string): Promise<HostedBrowser> {
-  const res = await app.inject({ method: 'POST', url: '/v2/handbook/session', headers: bearer(token), payload: { callback_url: 'https://platform.example/done' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v2/handbook/session',
+    headers: bearer(token),
+    payload: { callback_url: 'https://platform.example/done' },
+  });
   if (res.statusCode !== 200) throw new Error(`POST /v2/handbook/session: ${res.statusCode} ${res.body}`);
   const { browser, response } = await openLink(app, json<{ url: string }>(res).url);
   if (!browser) throw new Error(`builder link did not open: ${response.statusCode}`);
@@ -32,10 +37,12 @@ export async function answerAllQuestions(browser: HostedBrowser, overrides: Reco
   for (let round = 0; round < 5; round++) {
     const page = await browser.get('/hosted/handbook/questions');
     const fields = questionFields(page.body);
-    const form = Object.fromEntries(fields.map((f) => {
-      const id = f.slice(2);
-      return [f, overrides[id] ?? validAnswer(HANDBOOK_CATALOG.questions.get(id)!)];
-    }));
+    const form = Object.fromEntries(
+      fields.map((f) => {
+        const id = f.slice(2);
+        return [f, overrides[id] ?? validAnswer(HANDBOOK_CATALOG.questions.get(id)!)];
+      }),
+    );
     const res = await browser.post('/hosted/handbook/questions', form);
     if (res.statusCode !== 303) throw new Error(`questions refused: ${res.statusCode}`);
     if (res.headers.location === '/hosted/handbook/policies') return;
@@ -54,19 +61,26 @@ export async function publish(browser: HostedBrowser): Promise<void> {
 export async function ackLinks(browser: HostedBrowser): Promise<Map<string, string>> {
   const page = await browser.get('/hosted/handbook/published');
   const out = new Map<string, string>();
-  for (const m of page.body.matchAll(/<label for="ack-[^"]+">Personal link of ([^<]+)<\/label><input id="ack-[^"]+" type="text" readonly value="([^"]+)"/g)) {
+  for (const m of page.body.matchAll(
+    /<label for="ack-[^"]+">Personal link of ([^<]+)<\/label><input id="ack-[^"]+" type="text" readonly value="([^"]+)"/g,
+  )) {
     out.set(m[1]!.replace(/&#39;/g, "'").replace(/&amp;/g, '&'), m[2]!);
   }
   return out;
 }
 
-export const handbookSummary = async (app: FastifyInstance, token: string) => json(await app.inject({ url: '/v2/handbook', headers: bearer(token) }));
+export const handbookSummary = async (app: FastifyInstance, token: string) =>
+  json(await app.inject({ url: '/v2/handbook', headers: bearer(token) }));
 
 /**
  * The whole builder as an owner walks it with defaults: every missing employee count (2), every question, one
  * employee; publishes and returns that employee's acknowledgement link.
  */
-export async function publishWithOneEmployee(app: FastifyInstance, token: string, employee = { name: 'Ana Lopez', email: 'ana@example.com' }): Promise<string> {
+export async function publishWithOneEmployee(
+  app: FastifyInstance,
+  token: string,
+  employee = { name: 'Ana Lopez', email: 'ana@example.com' },
+): Promise<string> {
   const browser = await openBuilder(app, token);
   const states = await browser.get('/hosted/handbook/states');
   const counts = [...states.body.matchAll(/name="(count_[A-Z]{2})"[^>]*value="(\d*)"/g)].map((m) => [m[1]!, m[2] || '2']);
@@ -82,5 +96,10 @@ export async function publishWithOneEmployee(app: FastifyInstance, token: string
 /** The employee acknowledges through their link (a form post, as their browser sends it). */
 export async function acknowledge(app: FastifyInstance, link: string, typedName: string) {
   const url = new URL(link);
-  return app.inject({ method: 'POST', url: url.pathname, payload: new URLSearchParams({ typed_name: typedName }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  return app.inject({
+    method: 'POST',
+    url: url.pathname,
+    payload: new URLSearchParams({ typed_name: typedName }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
 }

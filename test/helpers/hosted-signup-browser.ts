@@ -9,8 +9,15 @@ export function createSignupPages(suite: BrowserSuite) {
   /** A hosted signup session as the platform asks for it; the user is sent back to the platform's local server. */
   async function createSession(body: Record<string, unknown> = {}) {
     const res = await suite.t.app.inject({
-      method: 'POST', url: '/accounts/signup/sessions', headers: { authorization: suite.apiKey },
-      payload: { business_name: 'Rose & Thorn Florists', user_email: 'rose@example.com', callback_url: `${suite.callback.url}?ref=abc`, ...body },
+      method: 'POST',
+      url: '/accounts/signup/sessions',
+      headers: { authorization: suite.apiKey },
+      payload: {
+        business_name: 'Rose & Thorn Florists',
+        user_email: 'rose@example.com',
+        callback_url: `${suite.callback.url}?ref=abc`,
+        ...body,
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const session = json<{ url: string; legal_entity_id: string }>(res);
@@ -36,15 +43,23 @@ export function createSignupPages(suite: BrowserSuite) {
    * "This field is required" three times in a row does not. Soft, so that the rest of the flow still runs.
    */
   async function expectDistinctSummaryLinks(page: Page) {
-    const links = await page.getByRole('alert').getByRole('link').evaluateAll((as) => as.map((a) => `${a.textContent?.trim()} → ${a.getAttribute('href')}`));
+    const links = await page
+      .getByRole('alert')
+      .getByRole('link')
+      .evaluateAll((as) => as.map((a) => `${a.textContent?.trim()} → ${a.getAttribute('href')}`));
     const names = links.map((l) => l.split(' → ')[0]);
     expect.soft(new Set(names).size, `${pathOf(page)}: error summary links with the same text:\n${links.join('\n')}`).toBe(names.length);
   }
 
   /** What a control tells assistive technology besides its name: the texts its aria-describedby points to. */
-  const description = (page: Page, id: string) => page.locator(`#${id}`).evaluate((el) =>
-    (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
-      .map((ref) => document.getElementById(ref)?.textContent?.trim() ?? `<missing #${ref}>`).join(' | '));
+  const description = (page: Page, id: string) =>
+    page.locator(`#${id}`).evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((ref) => document.getElementById(ref)?.textContent?.trim() ?? `<missing #${ref}>`)
+        .join(' | '),
+    );
 
   /** Opens a signup link as the owner does: it lands on the introduction, whose Start leads to `firstStep`. */
   async function startSignup(page: Page, url: string, firstStep: string) {

@@ -11,7 +11,11 @@ import { pathOf, type BrowserSuite } from './browser-suite.js';
  */
 export function createTaskPages(suite: BrowserSuite) {
   type Status = 'todo' | 'in-progress' | 'done' | 'dismissed';
-  interface ApiTask { id: string; status: Status; definition: { id: string; title: string; location: { code: string } } }
+  interface ApiTask {
+    id: string;
+    status: Status;
+    definition: { id: string; title: string; location: { code: string } };
+  }
 
   /**
    * A Delaware C corporation signed up through the API, with a California location (employees and an office:
@@ -19,10 +23,20 @@ export function createTaskPages(suite: BrowserSuite) {
    */
   async function setupEntity(businessName = 'Harbor Labs') {
     const { entityId, token } = await signupWithToken(suite.t.app, suite.apiKey, {
-      user_email: 'ada@harbor.example', business_name: businessName, entity_type: 'c_corp', tax_class: 'corp', incorporation_region: 'DE', incorporated_date: '2020-03-10',
+      user_email: 'ada@harbor.example',
+      business_name: businessName,
+      entity_type: 'c_corp',
+      tax_class: 'corp',
+      incorporation_region: 'DE',
+      incorporated_date: '2020-03-10',
     });
     const headers = bearer(token);
-    const ca = await suite.t.app.inject({ method: 'PUT', url: '/locations/CA', headers, payload: { config: { has_employees: true, has_physical_location: true } } });
+    const ca = await suite.t.app.inject({
+      method: 'PUT',
+      url: '/locations/CA',
+      headers,
+      payload: { config: { has_employees: true, has_physical_location: true } },
+    });
     expect(ca.statusCode, ca.body).toBe(200);
     const ny = await suite.t.app.inject({ method: 'PUT', url: '/locations/NY', headers });
     expect(ny.statusCode, ny.body).toBe(200);
@@ -56,7 +70,6 @@ export function createTaskPages(suite: BrowserSuite) {
     return { entityId, headers, tasks, task, statusOf, location, session, v2Task };
   }
 
-
   /** A fresh context; `a11y` bypasses the CSP so that axe-core can run (the flows keep the real policy). */
   const openPage = (options: BrowserContextOptions & { a11y?: boolean } = {}) => {
     const { a11y = false, ...rest } = options;
@@ -76,13 +89,14 @@ export function createTaskPages(suite: BrowserSuite) {
     page.getByRole('button', { name: new RegExp(`^${escapeRegExp(action)}\\s*:\\s*${escapeRegExp(title)}(, due [^:]+)?$`) });
 
   /** What has focus: its id, or `radio:<value>`, or `<tag>:<accessible text>`. */
-  const focused = (page: Page) => page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return null;
-    if (el.id) return el.id;
-    if (el instanceof HTMLInputElement && el.type === 'radio') return `radio:${el.value}`;
-    return `${el.tagName.toLowerCase()}:${el.textContent?.trim().replace(/\s+/g, ' ')}`;
-  });
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      if (el.id) return el.id;
+      if (el instanceof HTMLInputElement && el.type === 'radio') return `radio:${el.value}`;
+      return `${el.tagName.toLowerCase()}:${el.textContent?.trim().replace(/\s+/g, ' ')}`;
+    });
 
   /** Presses Tab until `target` has focus. */
   async function tabTo(page: Page, target: string, max = 40) {
@@ -101,9 +115,12 @@ export function createTaskPages(suite: BrowserSuite) {
     await page.setViewportSize({ width: 375, height: 812 });
     const overflow = await page.evaluate(async () => {
       const measure = () => ({
-        width: document.documentElement.scrollWidth, inner: window.innerWidth,
-        wide: [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-          .map((el) => `${el.outerHTML.slice(0, 100)} right=${el.getBoundingClientRect().right}`).slice(0, 5),
+        width: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+        wide: [...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+          .map((el) => `${el.outerHTML.slice(0, 100)} right=${el.getBoundingClientRect().right}`)
+          .slice(0, 5),
       });
       // Measured after two painted frames at the new size (one run measured 379px once, with nothing wider than 375px in <main>).
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
@@ -126,13 +143,21 @@ export function createTaskPages(suite: BrowserSuite) {
   const shots: string[] = [];
 
   /** What a control tells assistive technology besides its name: the texts its aria-describedby points to. */
-  const description = (page: Page, selector: string) => page.locator(selector).evaluate((el) =>
-    (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
-      .map((ref) => document.getElementById(ref)?.textContent?.trim() ?? `<missing #${ref}>`).join(' | '));
+  const description = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((ref) => document.getElementById(ref)?.textContent?.trim() ?? `<missing #${ref}>`)
+        .join(' | '),
+    );
 
   /** The error is shown right above its control (within 16px, nothing in between vertically). */
   async function expectRightAbove(page: Page, errorSelector: string, controlSelector: string) {
-    const [errorBox, controlBox] = await Promise.all([page.locator(errorSelector).boundingBox(), page.locator(controlSelector).boundingBox()]);
+    const [errorBox, controlBox] = await Promise.all([
+      page.locator(errorSelector).boundingBox(),
+      page.locator(controlSelector).boundingBox(),
+    ]);
     expect(errorBox, errorSelector).not.toBeNull();
     const gap = controlBox!.y - (errorBox!.y + errorBox!.height);
     expect(gap, `${errorSelector} → ${controlSelector}`).toBeGreaterThanOrEqual(0);
@@ -140,11 +165,14 @@ export function createTaskPages(suite: BrowserSuite) {
   }
 
   /** The tasks the list shows: title, status badge and region. */
-  const listed = (page: Page) => page.locator('li.task').evaluateAll((items) => items.map((li) => ({
-    title: li.querySelector('h2, h3')?.textContent?.trim() ?? '',
-    status: li.querySelector('.badge')?.textContent?.trim() ?? '',
-    region: li.querySelector('.meta .badge + span')?.textContent?.trim() ?? '',
-  })));
+  const listed = (page: Page) =>
+    page.locator('li.task').evaluateAll((items) =>
+      items.map((li) => ({
+        title: li.querySelector('h2, h3')?.textContent?.trim() ?? '',
+        status: li.querySelector('.badge')?.textContent?.trim() ?? '',
+        region: li.querySelector('.meta .badge + span')?.textContent?.trim() ?? '',
+      })),
+    );
 
   /** Opens a task-list session link: the link turns into a cookie and a clean URL. */
   async function openTaskList(page: Page, url: string) {
@@ -152,6 +180,21 @@ export function createTaskPages(suite: BrowserSuite) {
     expect(pathOf(page), await suite.whereIs(page)).toBe('/hosted/tasks');
   }
 
-
-  return { setupEntity, openPage, query, notice, taskButton, focused, tabTo, expectAccessible, expectNoSidewaysScroll, capture, shots, description, expectRightAbove, listed, openTaskList };
+  return {
+    setupEntity,
+    openPage,
+    query,
+    notice,
+    taskButton,
+    focused,
+    tabTo,
+    expectAccessible,
+    expectNoSidewaysScroll,
+    capture,
+    shots,
+    description,
+    expectRightAbove,
+    listed,
+    openTaskList,
+  };
 }

@@ -14,12 +14,17 @@ export const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html
  * same-origin POST of the token to /hosted/s, which does). Returns that POST's answer (a 303 with the session
  * cookie), or the page's when the link cannot be used, and a browser holding the session cookie.
  */
-export async function openLink(app: FastifyInstance, url: string): Promise<{ response: LightMyRequestResponse; browser: HostedBrowser | null }> {
+export async function openLink(
+  app: FastifyInstance,
+  url: string,
+): Promise<{ response: LightMyRequestResponse; browser: HostedBrowser | null }> {
   const page = await app.inject({ url: new URL(url).pathname });
   const token = /name="token" value="([^"]+)"/.exec(page.body)?.[1];
   if (page.statusCode !== 200 || !token) return { response: page, browser: null };
   const response = await app.inject({
-    method: 'POST', url: '/hosted/s', payload: new URLSearchParams({ token }).toString(),
+    method: 'POST',
+    url: '/hosted/s',
+    payload: new URLSearchParams({ token }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin },
   });
   const setCookie = response.headers['set-cookie'];
@@ -37,7 +42,9 @@ export async function openLink(app: FastifyInstance, url: string): Promise<{ res
       const csrf = options.csrf === undefined ? lastCsrf : options.csrf;
       const body = new URLSearchParams({ ...form, ...(csrf ? { _csrf: csrf } : {}) }).toString();
       const res = await app.inject({
-        method: 'POST', url: path, payload: body,
+        method: 'POST',
+        url: path,
+        payload: body,
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...(options.origin && { origin: options.origin }) },
       });
       lastCsrf = csrfOf(res.body) ?? lastCsrf;
@@ -48,10 +55,22 @@ export async function openLink(app: FastifyInstance, url: string): Promise<{ res
 }
 
 export const BUSINESS_STEP = {
-  business_name: 'Rose & Thorn Florists', entity_type: 'llc', tax_classification: 'disregarded', incorporation_location: 'OR',
-  incorporation_date: '2021-04-09', ein: '123456789', llc_managed_type: 'member_managed',
+  business_name: 'Rose & Thorn Florists',
+  entity_type: 'llc',
+  tax_classification: 'disregarded',
+  incorporation_location: 'OR',
+  incorporation_date: '2021-04-09',
+  ein: '123456789',
+  llc_managed_type: 'member_managed',
 };
-export const CONTACT_STEP = { user_email: 'rose@example.com', 'business_address.address_line_1': '1 Main St', 'business_address.city': 'Portland', 'business_address.state': 'OR', 'business_address.postal_code': '97201', 'business_address.country': 'US' };
+export const CONTACT_STEP = {
+  user_email: 'rose@example.com',
+  'business_address.address_line_1': '1 Main St',
+  'business_address.city': 'Portland',
+  'business_address.state': 'OR',
+  'business_address.postal_code': '97201',
+  'business_address.country': 'US',
+};
 
 /** Walks the hosted signup to the end, filling required steps that are not complete yet. */
 export async function finishSignup(app: FastifyInstance, url: string): Promise<LightMyRequestResponse> {
@@ -78,7 +97,9 @@ export async function finishSignup(app: FastifyInstance, url: string): Promise<L
  */
 export async function connectPayroll(app: FastifyInstance, apiKey: string, legalEntityId: string): Promise<void> {
   const setup = await app.inject({
-    method: 'POST', url: '/v2/auth/payroll', headers: { authorization: apiKey },
+    method: 'POST',
+    url: '/v2/auth/payroll',
+    headers: { authorization: apiKey },
     payload: { legal_entity_id: legalEntityId, authorization_callback_url: 'https://platform.example/payroll' },
   });
   if (setup.statusCode !== 200) throw new Error(`POST /v2/auth/payroll answered ${setup.statusCode}: ${setup.body}`);

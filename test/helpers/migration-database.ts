@@ -13,7 +13,10 @@ import { admin, withDatabase } from './test-database.js';
 export function migrationDatabase(label: string, migration: string) {
   const { adminUrl } = inject('testCluster');
   const name = `statehouse_test_${label}_${process.pid}`;
-  const lastBefore = Object.keys(migrations).filter((n) => n < migration).sort().at(-1)!;
+  const lastBefore = Object.keys(migrations)
+    .filter((n) => n < migration)
+    .sort()
+    .at(-1)!;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an earlier version
   let db: Kysely<any> | undefined;
   const migrator = () => new Migrator({ db: db!, provider: { getMigrations: async () => migrations } });

@@ -14,7 +14,10 @@ export interface RecordedEvent {
  * what the emitters committed, whatever reads them later (GET /v2/events, webhooks).
  */
 export async function eventsOf(t: Pick<TestApp, 'db'>, legalEntityId: string, types?: readonly string[]): Promise<RecordedEvent[]> {
-  let query = t.db.selectFrom('events').select(['id', 'type', 'platform_id', 'legal_entity_id', 'data']).where('legal_entity_id', '=', legalEntityId);
+  let query = t.db
+    .selectFrom('events')
+    .select(['id', 'type', 'platform_id', 'legal_entity_id', 'data'])
+    .where('legal_entity_id', '=', legalEntityId);
   if (types) query = query.where('type', 'in', [...types]);
   const rows = await query.orderBy('xid').orderBy('seq').execute();
   return rows as unknown as RecordedEvent[];

@@ -48,7 +48,9 @@ export function parsePrometheusText(text: string): Exposition {
     const nan = /^nan$/i.test(rawValue!);
     const value = rawValue === '+Inf' ? Infinity : rawValue === '-Inf' ? -Infinity : nan ? NaN : Number(rawValue);
     if (Number.isNaN(value) && !nan) throw new Error(`bad value, ${where}`);
-    const family = FAMILY_SUFFIXES.map((suffix) => (suffix && name!.endsWith(suffix) ? name!.slice(0, -suffix.length) : name!)).find((n) => types.has(n));
+    const family = FAMILY_SUFFIXES.map((suffix) => (suffix && name!.endsWith(suffix) ? name!.slice(0, -suffix.length) : name!)).find((n) =>
+      types.has(n),
+    );
     if (family === undefined) throw new Error(`sample without a TYPE, ${where}`);
     samples.push({ name: name!, labels, value });
   }

@@ -65,7 +65,8 @@ export class RawClient {
         return parsed.response;
       }
       if (this.closed) throw new Error(`connection closed without a complete response: ${this.buffer.toString('latin1').slice(0, 200)}`);
-      if (Date.now() > deadline) throw new Error(`no complete response in time: ${JSON.stringify(this.buffer.toString('latin1').slice(0, 300))}`);
+      if (Date.now() > deadline)
+        throw new Error(`no complete response in time: ${JSON.stringify(this.buffer.toString('latin1').slice(0, 300))}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
         this.waiters.push(() => {

@@ -2,7 +2,15 @@ import type { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { createOperatorsService } from '../../src/modules/operators/operators.service.js';
-import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_EMBEDDED, VALID_SIGNUP_HOSTED, VALID_SIGNUP_V2, type TestApp } from './app.js';
+import {
+  bearer,
+  createPlatformWithEntity,
+  createTestApp,
+  VALID_SIGNUP_EMBEDDED,
+  VALID_SIGNUP_HOSTED,
+  VALID_SIGNUP_V2,
+  type TestApp,
+} from './app.js';
 
 /** Inputs and checks shared by the robustness-*.test.ts files. */
 
@@ -10,7 +18,14 @@ export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPT
 
 export const EMBEDDED = VALID_SIGNUP_EMBEDDED;
 export const V2 = { ...VALID_SIGNUP_V2 };
-export const ADDRESS = { address_line_1: '1 Main St', address_line_2: null, city: 'Springfield', state: 'IL', country: 'US', postal_code: '62701' };
+export const ADDRESS = {
+  address_line_1: '1 Main St',
+  address_line_2: null,
+  city: 'Springfield',
+  state: 'IL',
+  country: 'US',
+  postal_code: '62701',
+};
 export const HOSTED = VALID_SIGNUP_HOSTED;
 
 /** Error-shape check shared by every test: < 500, JSON, `detail`, no stack trace. */
@@ -29,7 +44,10 @@ export function expectHandled(res: LightMyRequestResponse, opts: { platform?: bo
 export const isPlatformRoute = (url: string) => url.split('?')[0] === '/v2/signup';
 
 export async function countEntities(t: TestApp): Promise<number> {
-  const row = await t.db.selectFrom('legal_entities').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await t.db
+    .selectFrom('legal_entities')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -66,7 +84,9 @@ export async function startRobustnessApps(options: { small?: boolean } = {}) {
   const { apiKey, entityId, token } = await createPlatformWithEntity(t);
   const { apiKey: smallKey, token: smallToken } = small ? await createPlatformWithEntity(small) : { apiKey: '', token: '' };
   const operatorKey = (await createOperatorsService(t.db).createKey('fuzz')).key;
-  const agencyAccountId = (await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })).id;
+  const agencyAccountId = (
+    await t.app.services.accounts.createAccount(entityId, { region_code: 'CA', agency_id: 'ca-edd', name: 'EDD account' })
+  ).id;
 
   const send = (app: TestApp, req: RobustnessRequest) => {
     const headers: Record<string, string> = {};

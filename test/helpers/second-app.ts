@@ -16,12 +16,22 @@ export interface SecondApp {
  * Another Statehouse process on the database of `first`: its own pool, caches, instance-key cache and rate-limit
  * counters, as a second `statehouse serve` would have (in-process, so tests can inject through both).
  */
-export async function createSecondApp(first: Pick<TestApp, 'url'>, overrides: Partial<Config> = {}, options: { vaultKeys?: Buffer[] } = {}): Promise<SecondApp> {
+export async function createSecondApp(
+  first: Pick<TestApp, 'url'>,
+  overrides: Partial<Config> = {},
+  options: { vaultKeys?: Buffer[] } = {},
+): Promise<SecondApp> {
   const config = loadConfig({}, { publicBaseUrl: 'http://statehouse.test', databaseUrl: first.url, ...overrides });
   const db = createDb(first.url, 5);
   let offset = 0;
   try {
-    const app = await buildApp({ config, db, logger: false, now: () => Date.now() + offset, vaultKeys: options.vaultKeys ?? [TEST_VAULT_KEY] });
+    const app = await buildApp({
+      config,
+      db,
+      logger: false,
+      now: () => Date.now() + offset,
+      vaultKeys: options.vaultKeys ?? [TEST_VAULT_KEY],
+    });
     return {
       app,
       db,

@@ -49,7 +49,9 @@ export async function startTestCluster(): Promise<TestCluster> {
       } else {
         await admin(url, async (client) => {
           const { rows } = await client.query<{ datname: string }>(
-            `select datname from pg_database where datname like 'statehouse_test_%' or datname = $1`, [templateName]);
+            `select datname from pg_database where datname like 'statehouse_test_%' or datname = $1`,
+            [templateName],
+          );
           for (const row of rows) await client.query(`drop database if exists ${client.escapeIdentifier(row.datname)} with (force)`);
         });
       }

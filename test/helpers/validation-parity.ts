@@ -20,13 +20,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createPlatformWithEntity, createTestApp, VALID_SIGNUP_EMBEDDED, VALID_SIGNUP_HOSTED, VALID_SIGNUP_V2, type TestApp } from './app.js';
+import {
+  bearer,
+  createPlatformWithEntity,
+  createTestApp,
+  VALID_SIGNUP_EMBEDDED,
+  VALID_SIGNUP_HOSTED,
+  VALID_SIGNUP_V2,
+  type TestApp,
+} from './app.js';
 
 // ---------------------------------------------------------------------------
 // pydantic message helpers (written from pydantic-core's error templates)
 
 export type Loc = (string | number)[];
-export interface Issue { type: string; loc: Loc; msg: string; input: unknown; ctx?: Record<string, unknown> }
+export interface Issue {
+  type: string;
+  loc: Loc;
+  msg: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
 
 /** pydantic's `'a', 'b' or 'c'` (repr of each member value). */
 export const pyRepr = (v: unknown) => (typeof v === 'string' ? `'${v}'` : String(v));
@@ -35,32 +49,78 @@ export const expected = (values: readonly unknown[]) =>
 
 export const missing = (loc: Loc, input: unknown): Issue => ({ type: 'missing', loc, msg: 'Field required', input });
 export const enumError = (loc: Loc, input: unknown, values: readonly unknown[]): Issue => ({
-  type: 'enum', loc, msg: `Input should be ${expected(values)}`, input, ctx: { expected: expected(values) },
+  type: 'enum',
+  loc,
+  msg: `Input should be ${expected(values)}`,
+  input,
+  ctx: { expected: expected(values) },
 });
 export const stringType = (loc: Loc, input: unknown): Issue => ({ type: 'string_type', loc, msg: 'Input should be a valid string', input });
 export const tooLong = (loc: Loc, input: string, max: number): Issue => ({
-  type: 'string_too_long', loc, msg: `String should have at most ${max} characters`, input, ctx: { max_length: max },
+  type: 'string_too_long',
+  loc,
+  msg: `String should have at most ${max} characters`,
+  input,
+  ctx: { max_length: max },
 });
 export const tooShort = (loc: Loc, input: string, min: number): Issue => ({
-  type: 'string_too_short', loc, msg: `String should have at least ${min} character${min === 1 ? '' : 's'}`, input, ctx: { min_length: min },
+  type: 'string_too_short',
+  loc,
+  msg: `String should have at least ${min} character${min === 1 ? '' : 's'}`,
+  input,
+  ctx: { min_length: min },
 });
 export const patternMismatch = (loc: Loc, input: string, pattern: string): Issue => ({
-  type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${pattern}'`, input, ctx: { pattern },
+  type: 'string_pattern_mismatch',
+  loc,
+  msg: `String should match pattern '${pattern}'`,
+  input,
+  ctx: { pattern },
 });
 export const modelAttributes = (loc: Loc, input: unknown): Issue => ({
-  type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input,
+  type: 'model_attributes_type',
+  loc,
+  msg: 'Input should be a valid dictionary or object to extract fields from',
+  input,
 });
-export const boolParsing = (loc: Loc, input: unknown): Issue => ({ type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input });
-export const intParsing = (loc: Loc, input: unknown): Issue => ({ type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input });
+export const boolParsing = (loc: Loc, input: unknown): Issue => ({
+  type: 'bool_parsing',
+  loc,
+  msg: 'Input should be a valid boolean, unable to interpret input',
+  input,
+});
+export const intParsing = (loc: Loc, input: unknown): Issue => ({
+  type: 'int_parsing',
+  loc,
+  msg: 'Input should be a valid integer, unable to parse string as an integer',
+  input,
+});
 export const dateParsing = (loc: Loc, input: unknown, error: string): Issue => ({
-  type: 'date_from_datetime_parsing', loc, msg: `Input should be a valid date or datetime, ${error}`, input, ctx: { error },
+  type: 'date_from_datetime_parsing',
+  loc,
+  msg: `Input should be a valid date or datetime, ${error}`,
+  input,
+  ctx: { error },
 });
 export const dateInexact = (loc: Loc, input: unknown): Issue => ({
-  type: 'date_from_datetime_inexact', loc, msg: 'Datetimes provided to dates should have zero time - e.g. be exact dates', input,
+  type: 'date_from_datetime_inexact',
+  loc,
+  msg: 'Datetimes provided to dates should have zero time - e.g. be exact dates',
+  input,
 });
-export const jsonInvalid = (pos: number, error: string): Issue => ({ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error } });
+export const jsonInvalid = (pos: number, error: string): Issue => ({
+  type: 'json_invalid',
+  loc: ['body', pos],
+  msg: 'JSON decode error',
+  input: {},
+  ctx: { error },
+});
 export const emailError = (loc: Loc, input: string, reason: string): Issue => ({
-  type: 'value_error', loc, msg: `value is not a valid email address: ${reason}`, input, ctx: { reason },
+  type: 'value_error',
+  loc,
+  msg: `value is not a valid email address: ${reason}`,
+  input,
+  ctx: { reason },
 });
 
 export const detail = (...issues: Issue[]) => ({ detail: issues });
@@ -81,15 +141,30 @@ export const platform = (body: unknown, ...issues: Issue[]) => ({ message: 'Vali
 // ---------------------------------------------------------------------------
 // Enumerations, in the reference's declaration order
 
-export const STATE_CODES: string[] = (JSON.parse(readFileSync(new URL('../../catalog/regions.json', import.meta.url), 'utf8')) as {
-  regions: { code: string }[];
-}).regions.map((r) => r.code);
+export const STATE_CODES: string[] = (
+  JSON.parse(readFileSync(new URL('../../catalog/regions.json', import.meta.url), 'utf8')) as {
+    regions: { code: string }[];
+  }
+).regions.map((r) => r.code);
 export const ENTITY_TYPES = ['unset', 'c_corp', 'p_corp', 'pllc', 'llc', 'llp', 'lp', 'gp'];
 export const TAX_CLASSES = ['unset', 'corp', 's_corp', 'partnership', 'disregarded', 'tax_exempt'];
 export const LLC_MANAGED = ['member_managed', 'manager_managed'];
 export const ACCOUNTING_METHODS = ['accrual', 'cash'];
 export const MONTH_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-export const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 export const EIN = '^\\d{2}-?\\d{7}$';
 export const PHONE = '^\\+?[0-9][0-9 ().-]{5,30}$';
@@ -127,7 +202,15 @@ export function describeParity(title: string, CASES: Case[], minimumCases: numbe
     let token: string;
     let entitiesBefore: number;
 
-    const countEntities = async () => Number((await t.db.selectFrom('legal_entities').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const countEntities = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('legal_entities')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     beforeAll(async () => {
       t = await createTestApp();

@@ -16,7 +16,9 @@ export interface ReceivedWebhook {
   headers: Record<string, string>;
   body: string;
   /** The payload as `Webhook.verify` returned it with the endpoint's secret, or the error it threw. */
-  verified: { ok: true; payload: { id: string; type: string; created_at: string; legal_entity_id: string | null; data: unknown } } | { ok: false; error: string };
+  verified:
+    | { ok: true; payload: { id: string; type: string; created_at: string; legal_entity_id: string | null; data: unknown } }
+    | { ok: false; error: string };
   answeredWith: ReceiverBehaviour['kind'];
 }
 
@@ -45,11 +47,21 @@ export async function startWebhookReceiver() {
       const answer = behaviour({ index: received.length, eventId: headers['webhook-id'] ?? '', body });
       received.push({ headers, body, verified, answeredWith: answer.kind });
       switch (answer.kind) {
-        case 'ok': response.writeHead(answer.status ?? 204).end(); break;
-        case 'error': response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body); break;
-        case 'redirect': response.writeHead(302, { location: answer.location }).end(); break;
-        case 'hang': hanging.add(response); break;
-        case 'destroy': request.socket.destroy(); break;
+        case 'ok':
+          response.writeHead(answer.status ?? 204).end();
+          break;
+        case 'error':
+          response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
+          break;
+        case 'redirect':
+          response.writeHead(302, { location: answer.location }).end();
+          break;
+        case 'hang':
+          hanging.add(response);
+          break;
+        case 'destroy':
+          request.socket.destroy();
+          break;
       }
     });
   });

@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       insert into task_list_versions as v (legal_entity_id, version)
         select legal_entity_id, 1 from (${rows}) changed group by legal_entity_id order by legal_entity_id
         on conflict (legal_entity_id) do update set version = v.version + 1`;
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       create function ${table}_list_version_inserted() returns trigger language plpgsql as $$
       begin ${bump('select legal_entity_id from new_rows')}; return null; end $$;
       create function ${table}_list_version_updated() returns trigger language plpgsql as $$
@@ -34,7 +36,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         referencing old table as old_rows new table as new_rows for each statement execute function ${table}_list_version_updated();
       create trigger ${table}_list_version_deleted after delete on ${table}
         referencing old table as old_rows for each statement execute function ${table}_list_version_deleted();
-    `).execute(db);
+    `,
+      )
+      .execute(db);
   }
 }
 

@@ -2,7 +2,8 @@
 import type { ColumnType } from 'kysely';
 import type { CreatedAt } from './columns.js';
 
-export type HostedPurpose = 'signup' | 'tasks' | 'task' | 'automation' | 'payroll' | 'login' | 'accounts' | 'documents' | 'connect' | 'handbook';
+export type HostedPurpose =
+  'signup' | 'tasks' | 'task' | 'automation' | 'payroll' | 'login' | 'accounts' | 'documents' | 'connect' | 'handbook';
 
 /** What a hosted session may show: filters of a task list, one task. */
 export interface HostedScope {

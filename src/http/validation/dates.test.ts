@@ -14,7 +14,10 @@ describe('parseDate', () => {
     ['abc', { ok: false, type: 'date_from_datetime_parsing', error: 'input is too short' }],
     ['01/02/2023', { ok: false, type: 'date_from_datetime_parsing', error: 'invalid character in year' }],
     ['2023/01/02', { ok: false, type: 'date_from_datetime_parsing', error: 'invalid date separator, expected `-`' }],
-    ['2023-01-021', { ok: false, type: 'date_from_datetime_parsing', error: 'invalid datetime separator, expected `T`, `t`, `_` or space' }],
+    [
+      '2023-01-021',
+      { ok: false, type: 'date_from_datetime_parsing', error: 'invalid datetime separator, expected `T`, `t`, `_` or space' },
+    ],
     ['0', { ok: true, value: '1970-01-01' }],
     [86_400, { ok: true, value: '1970-01-02' }],
     [1_000, { ok: false, type: 'date_from_datetime_inexact' }],

@@ -32,7 +32,8 @@ export function parseDate(input: unknown): DateResult {
   const [, hh, mm, ss, frac] = time;
   if (Number(hh) > 23) return { ok: false, type: 'date_from_datetime_parsing', error: 'hour value is outside expected range of 0-23' };
   if (Number(mm) > 59) return { ok: false, type: 'date_from_datetime_parsing', error: 'minute value is outside expected range of 0-59' };
-  if (Number(ss ?? 0) > 59) return { ok: false, type: 'date_from_datetime_parsing', error: 'second value is outside expected range of 0-59' };
+  if (Number(ss ?? 0) > 59)
+    return { ok: false, type: 'date_from_datetime_parsing', error: 'second value is outside expected range of 0-59' };
   const midnight = Number(hh) === 0 && Number(mm) === 0 && Number(ss ?? 0) === 0 && Number(frac ?? 0) === 0;
   return midnight ? { ok: true, value: input.slice(0, 10) } : { ok: false, type: 'date_from_datetime_inexact' };
 }
@@ -43,8 +44,10 @@ const AFTER_LAST_SECOND = 253_402_300_800;
 
 function fromTimestamp(value: number): DateResult {
   const seconds = Math.abs(value) > MS_THRESHOLD ? value / 1000 : value;
-  if (seconds >= AFTER_LAST_SECOND) return { ok: false, type: 'date_from_datetime_parsing', error: 'dates after 9999 are not supported as unix timestamps' };
-  if (seconds < FIRST_SECOND) return { ok: false, type: 'date_from_datetime_parsing', error: 'dates before 0000 are not supported as unix timestamps' };
+  if (seconds >= AFTER_LAST_SECOND)
+    return { ok: false, type: 'date_from_datetime_parsing', error: 'dates after 9999 are not supported as unix timestamps' };
+  if (seconds < FIRST_SECOND)
+    return { ok: false, type: 'date_from_datetime_parsing', error: 'dates before 0000 are not supported as unix timestamps' };
   if (!Number.isInteger(seconds) || seconds % SECONDS_PER_DAY !== 0) return { ok: false, type: 'date_from_datetime_inexact' };
   // Python's date has no year 0.
   if (seconds < FIRST_SECOND + 366 * SECONDS_PER_DAY) return { ok: false, type: 'date_parsing', error: 'year 0 is out of range' };

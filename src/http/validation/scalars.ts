@@ -24,11 +24,22 @@ export function buildString(schema: SchemaNode): Validator {
     }
     // Beyond pydantic: PostgreSQL cannot store NUL characters or unpaired UTF-16 surrogates.
     if (LONE_SURROGATE.test(input)) {
-      issues.push({ type: 'string_unicode', loc, msg: 'Input should be a valid string, unable to parse raw data as a unicode string', input });
+      issues.push({
+        type: 'string_unicode',
+        loc,
+        msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
+        input,
+      });
       return undefined;
     }
     if (input.includes('\u0000')) {
-      issues.push({ type: 'value_error', loc, msg: 'Value error, NUL characters are not allowed', input, ctx: { error: 'NUL characters are not allowed' } });
+      issues.push({
+        type: 'value_error',
+        loc,
+        msg: 'Value error, NUL characters are not allowed',
+        input,
+        ctx: { error: 'NUL characters are not allowed' },
+      });
       return undefined;
     }
     if (minLength !== undefined && [...input].length < minLength) {
@@ -52,7 +63,13 @@ export function buildString(schema: SchemaNode): Validator {
       return undefined;
     }
     if (pattern && !pattern.test(input)) {
-      issues.push({ type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${schema.pattern}'`, input, ctx: { pattern: schema.pattern } });
+      issues.push({
+        type: 'string_pattern_mismatch',
+        loc,
+        msg: `String should match pattern '${schema.pattern}'`,
+        input,
+        ctx: { pattern: schema.pattern },
+      });
       return undefined;
     }
     if (format === 'email' && !EMAIL.test(input)) {
@@ -70,12 +87,28 @@ function checkDate(input: unknown, loc: (string | number)[], issues: ValidationI
   if (result.ok) return result.value;
   if (result.type === 'date_type') issues.push({ type: 'date_type', loc, msg: 'Input should be a valid date', input });
   else if (result.type === 'date_parsing') {
-    issues.push({ type: 'date_parsing', loc, msg: `Input should be a valid date in the format YYYY-MM-DD, ${result.error}`, input, ctx: { error: result.error } });
-  }
-  else if (result.type === 'date_from_datetime_inexact') {
-    issues.push({ type: 'date_from_datetime_inexact', loc, msg: 'Datetimes provided to dates should have zero time - e.g. be exact dates', input });
+    issues.push({
+      type: 'date_parsing',
+      loc,
+      msg: `Input should be a valid date in the format YYYY-MM-DD, ${result.error}`,
+      input,
+      ctx: { error: result.error },
+    });
+  } else if (result.type === 'date_from_datetime_inexact') {
+    issues.push({
+      type: 'date_from_datetime_inexact',
+      loc,
+      msg: 'Datetimes provided to dates should have zero time - e.g. be exact dates',
+      input,
+    });
   } else {
-    issues.push({ type: result.type, loc, msg: `Input should be a valid date or datetime, ${result.error}`, input, ctx: { error: result.error } });
+    issues.push({
+      type: result.type,
+      loc,
+      msg: `Input should be a valid date or datetime, ${result.error}`,
+      input,
+      ctx: { error: result.error },
+    });
   }
   return undefined;
 }
@@ -85,7 +118,13 @@ const MAX_URL_LENGTH = 2083;
 
 function checkHttpUrl(input: string, loc: (string | number)[], issues: ValidationIssue[]): unknown {
   if (input.length > MAX_URL_LENGTH) {
-    issues.push({ type: 'url_too_long', loc, msg: `URL should have at most ${MAX_URL_LENGTH} characters`, input, ctx: { max_length: MAX_URL_LENGTH } });
+    issues.push({
+      type: 'url_too_long',
+      loc,
+      msg: `URL should have at most ${MAX_URL_LENGTH} characters`,
+      input,
+      ctx: { max_length: MAX_URL_LENGTH },
+    });
     return undefined;
   }
   if (input === '') {
@@ -101,7 +140,13 @@ function checkHttpUrl(input: string, loc: (string | number)[], issues: Validatio
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    issues.push({ type: 'url_scheme', loc, msg: "URL scheme should be 'http' or 'https'", input, ctx: { expected_schemes: "'http' or 'https'" } });
+    issues.push({
+      type: 'url_scheme',
+      loc,
+      msg: "URL scheme should be 'http' or 'https'",
+      input,
+      ctx: { expected_schemes: "'http' or 'https'" },
+    });
     return undefined;
   }
   return input;
@@ -149,7 +194,8 @@ export function buildNumber(schema: SchemaNode): Validator {
     else if (typeof input === 'string' && input.trim() !== '' && !Number.isNaN(Number(input))) value = Number(input);
     else {
       const type = typeof input === 'string' ? 'float_parsing' : 'float_type';
-      const msg = typeof input === 'string' ? 'Input should be a valid number, unable to parse string as a number' : 'Input should be a valid number';
+      const msg =
+        typeof input === 'string' ? 'Input should be a valid number, unable to parse string as a number' : 'Input should be a valid number';
       issues.push({ type, loc, msg, input });
       return undefined;
     }
@@ -159,11 +205,23 @@ export function buildNumber(schema: SchemaNode): Validator {
 
 function checkBounds(value: number, schema: SchemaNode, input: unknown, loc: (string | number)[], issues: ValidationIssue[]) {
   if (schema.minimum !== undefined && value < schema.minimum) {
-    issues.push({ type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${schema.minimum}`, input, ctx: { ge: schema.minimum } });
+    issues.push({
+      type: 'greater_than_equal',
+      loc,
+      msg: `Input should be greater than or equal to ${schema.minimum}`,
+      input,
+      ctx: { ge: schema.minimum },
+    });
     return undefined;
   }
   if (schema.maximum !== undefined && value > schema.maximum) {
-    issues.push({ type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${schema.maximum}`, input, ctx: { le: schema.maximum } });
+    issues.push({
+      type: 'less_than_equal',
+      loc,
+      msg: `Input should be less than or equal to ${schema.maximum}`,
+      input,
+      ctx: { le: schema.maximum },
+    });
     return undefined;
   }
   return value;

@@ -45,13 +45,20 @@ function build(schema: SchemaNode): Validator {
 /** Whether the input is already of the option's JSON type (pydantic's "smart" unions try those first). */
 function exactType(option: SchemaNode, input: unknown): boolean {
   switch (option.type) {
-    case 'boolean': return typeof input === 'boolean';
-    case 'integer': return typeof input === 'number' && Number.isInteger(input);
-    case 'number': return typeof input === 'number';
-    case 'string': return typeof input === 'string';
-    case 'array': return Array.isArray(input);
-    case 'object': return isPlainObject(input);
-    default: return false;
+    case 'boolean':
+      return typeof input === 'boolean';
+    case 'integer':
+      return typeof input === 'number' && Number.isInteger(input);
+    case 'number':
+      return typeof input === 'number';
+    case 'string':
+      return typeof input === 'string';
+    case 'array':
+      return Array.isArray(input);
+    case 'object':
+      return isPlainObject(input);
+    default:
+      return false;
   }
 }
 
@@ -100,10 +107,16 @@ function buildEnum(values: unknown[], integer: boolean, type = 'enum'): Validato
     if (integer) {
       if (typeof input === 'string' && INT_STRING.test(input) && !Number.isSafeInteger(parseIntString(input))) {
         // pydantic reports the parsed (big) integer as the input here.
-        issues.push({ type: 'int_parsing_size', loc, msg: 'Unable to parse input string as an integer, exceeded maximum size', input: parseIntString(input) });
+        issues.push({
+          type: 'int_parsing_size',
+          loc,
+          msg: 'Unable to parse input string as an integer, exceeded maximum size',
+          input: parseIntString(input),
+        });
         return undefined;
       }
-      const asInt = typeof input === 'boolean' ? Number(input) : typeof input === 'string' && INT_STRING.test(input) ? parseIntString(input) : null;
+      const asInt =
+        typeof input === 'boolean' ? Number(input) : typeof input === 'string' && INT_STRING.test(input) ? parseIntString(input) : null;
       if (asInt !== null && allowed.has(asInt)) return asInt;
     }
     issues.push({ type, loc, msg: `Input should be ${expected}`, input, ctx: { expected } });
@@ -195,4 +208,3 @@ function buildList(schema: SchemaNode): Validator {
     return input.map((element, index) => item(element, [...loc, index], issues));
   };
 }
-

@@ -15,12 +15,23 @@ export interface InTransaction {
  * sealed byte can reach a payload.
  */
 export function createAccountEvents(deps: { events: EventRecorder; views: AccountViews }) {
-  async function accountEvent({ repo }: InTransaction, legalEntityId: string, accountId: string, type: 'agency_account.created' | 'agency_account.updated', changed?: string[]): Promise<NewEvent> {
+  async function accountEvent(
+    { repo }: InTransaction,
+    legalEntityId: string,
+    accountId: string,
+    type: 'agency_account.created' | 'agency_account.updated',
+    changed?: string[],
+  ): Promise<NewEvent> {
     const account = await repo.findAccount(legalEntityId, accountId);
     const platformId = await repo.platformOf(legalEntityId);
     if (!account || !platformId) throw new Error(`agency account ${accountId} of ${legalEntityId} is not there to describe`);
     const logins = await repo.findLogins(legalEntityId, account.region_code);
-    return { type, platformId, legalEntityId, data: { object: toAccountV2(deps.views.toAccountView(account, logins)), ...(changed && { changed }) } };
+    return {
+      type,
+      platformId,
+      legalEntityId,
+      data: { object: toAccountV2(deps.views.toAccountView(account, logins)), ...(changed && { changed }) },
+    };
   }
 
   return {
@@ -36,7 +47,9 @@ export function createAccountEvents(deps: { events: EventRecorder; views: Accoun
     async loginCreated(on: InTransaction, legalEntityId: string, login: LoginListRow, options: { accountAlsoCreated?: boolean } = {}) {
       const platformId = await on.repo.platformOf(legalEntityId);
       if (!platformId) throw new Error(`legal entity ${legalEntityId} is not there to describe its login`);
-      const events: NewEvent[] = [{ type: 'login.created', platformId, legalEntityId, data: { object: toLoginV2(deps.views.toLoginView(login)) } }];
+      const events: NewEvent[] = [
+        { type: 'login.created', platformId, legalEntityId, data: { object: toLoginV2(deps.views.toLoginView(login)) } },
+      ];
       if (login.agency_account_id && !options.accountAlsoCreated) {
         events.push(await accountEvent(on, legalEntityId, login.agency_account_id, 'agency_account.updated', ['logins']));
       }

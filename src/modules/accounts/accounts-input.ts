@@ -16,23 +16,32 @@ export function text(value: unknown, field: string, max = MAX_TEXT): string {
 
 export function optionalText(value: unknown, field: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length > MAX_TEXT) throw new BadRequestError(`${field} must be a string of at most ${MAX_TEXT} characters`);
+  if (typeof value !== 'string' || value.length > MAX_TEXT)
+    throw new BadRequestError(`${field} must be a string of at most ${MAX_TEXT} characters`);
   return value;
 }
 
 /** Checks the shape of a secret without ever putting a value in the error. */
 export function validateSecrets(input: unknown): LoginSecrets {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new BadRequestError('secrets must be a JSON object with username and password');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new BadRequestError('secrets must be a JSON object with username and password');
   const o = input as Record<string, unknown>;
   const allowed = new Set(['username', 'password', 'security_answers', 'totp_seed']);
   const unknown = Object.keys(o).filter((k) => !allowed.has(k));
   if (unknown.length) throw new BadRequestError(`secrets has unknown fields: ${unknown.join(', ')} (allowed: ${[...allowed].join(', ')})`);
-  const secrets: LoginSecrets = { username: text(o.username, 'secrets.username', MAX_SECRET_TEXT), password: text(o.password, 'secrets.password', MAX_SECRET_TEXT) };
+  const secrets: LoginSecrets = {
+    username: text(o.username, 'secrets.username', MAX_SECRET_TEXT),
+    password: text(o.password, 'secrets.password', MAX_SECRET_TEXT),
+  };
   if (o.security_answers !== undefined) {
-    if (!Array.isArray(o.security_answers) || o.security_answers.length > 20) throw new BadRequestError('secrets.security_answers must be a list of {question, answer}');
+    if (!Array.isArray(o.security_answers) || o.security_answers.length > 20)
+      throw new BadRequestError('secrets.security_answers must be a list of {question, answer}');
     secrets.security_answers = o.security_answers.map((item: unknown, i) => {
       const qa = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-      return { question: text(qa.question, `secrets.security_answers[${i}].question`, MAX_SECRET_TEXT), answer: text(qa.answer, `secrets.security_answers[${i}].answer`, MAX_SECRET_TEXT) };
+      return {
+        question: text(qa.question, `secrets.security_answers[${i}].question`, MAX_SECRET_TEXT),
+        answer: text(qa.answer, `secrets.security_answers[${i}].answer`, MAX_SECRET_TEXT),
+      };
     });
   }
   if (o.totp_seed !== undefined) secrets.totp_seed = text(o.totp_seed, 'secrets.totp_seed', MAX_SECRET_TEXT);
@@ -44,6 +53,8 @@ export function httpUrl(value: unknown, field: string): string {
   try {
     const url = new URL(raw);
     if (url.protocol === 'http:' || url.protocol === 'https:') return raw;
-  } catch { /* below */ }
+  } catch {
+    /* below */
+  }
   throw new BadRequestError(`${field} must be an absolute http(s) URL`);
 }

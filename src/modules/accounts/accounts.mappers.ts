@@ -44,8 +44,19 @@ export type AccountViews = ReturnType<typeof createAccountViews>;
 
 // The wire shapes are built from these views only: the secret columns have no field to land in.
 export const toLoginV2 = (l: LoginView) => ({
-  id: l.id, name: l.name, region: l.region.code, region_code: l.region.code, login_url: l.loginUrl, url: l.revealPath, is_supported: l.isSupported,
+  id: l.id,
+  name: l.name,
+  region: l.region.code,
+  region_code: l.region.code,
+  login_url: l.loginUrl,
+  url: l.revealPath,
+  is_supported: l.isSupported,
 });
 export const toAccountV2 = (a: AgencyAccountView) => ({
-  region: a.region.code, id: a.id, name: a.name, agency: a.agency, data: a.data, logins: a.logins.map(toLoginV2),
+  region: a.region.code,
+  id: a.id,
+  name: a.name,
+  agency: a.agency,
+  data: a.data,
+  logins: a.logins.map(toLoginV2),
 });

@@ -10,7 +10,7 @@ export const PlatformAgencySchema = Type.Object(
 );
 
 const URL_DOC =
-  'Where to reveal the login\'s credentials: the path of the hosted reveal-session operation, `/logins/{id}/sessions` ' +
+  "Where to reveal the login's credentials: the path of the hosted reveal-session operation, `/logins/{id}/sessions` " +
   '(credentials are never part of any API response).';
 
 /** Unversioned login: the reference's fields and the ones its listing example shows (region_code, is_supported). */
@@ -46,7 +46,12 @@ export const AgencyAttributeSchema = Type.Object(
   { title: 'PlatformAgencyAttributeAndValue' },
 );
 export const AgencyAttributeV2Schema = Type.Object(
-  { name: Type.String(), description: Nullable(Type.String()), value: Nullable(Type.String()), status: StringEnum(AGENCY_DATA_STATUSES, { title: 'PlatformAgencyAttributeStatus' }) },
+  {
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    value: Nullable(Type.String()),
+    status: StringEnum(AGENCY_DATA_STATUSES, { title: 'PlatformAgencyAttributeStatus' }),
+  },
   { title: 'PlatformAgencyAttributeAndValueV2' },
 );
 

@@ -88,7 +88,10 @@ export function createAccountsService(deps: AccountsServiceDeps) {
 
   /** The entity's agency accounts, each with its logins; `regionCode` narrows to one state. */
   async function listAccounts(scope: Pick<AccessScope, 'legalEntityId'>, regionCode?: string): Promise<AgencyAccountView[]> {
-    const [accounts, logins] = await Promise.all([repo.findAccounts(scope.legalEntityId, regionCode), repo.findLogins(scope.legalEntityId, regionCode)]);
+    const [accounts, logins] = await Promise.all([
+      repo.findAccounts(scope.legalEntityId, regionCode),
+      repo.findLogins(scope.legalEntityId, regionCode),
+    ]);
     return accounts.map((row) => toAccountView(row, logins));
   }
 
@@ -112,18 +115,31 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       const region = requireRegionCode(input.region_code);
       const agencies = deps.catalog.regions.get(region.code)?.agencies;
       if (!agencies?.has(input.agency_id)) {
-        throw new InvalidInputError(['agency_id'], `Unknown agency '${input.agency_id}' for ${region.code}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`, input.agency_id);
+        throw new InvalidInputError(
+          ['agency_id'],
+          `Unknown agency '${input.agency_id}' for ${region.code}; known: ${[...(agencies?.keys() ?? [])].join(', ')}`,
+          input.agency_id,
+        );
       }
-      if (input.data !== undefined && (!Array.isArray(input.data) || input.data.length > 100)) throw new BadRequestError('data must be a list of at most 100 items');
+      if (input.data !== undefined && (!Array.isArray(input.data) || input.data.length > 100))
+        throw new BadRequestError('data must be a list of at most 100 items');
       const data: AgencyAccountDatum[] = (input.data ?? []).map((d, i) => {
         const value = optionalText(d.value, `data[${i}].value`);
         const status = d.status ?? (value === null ? 'todo' : 'done');
-        if (!AGENCY_DATA_STATUSES.includes(status)) throw new BadRequestError(`data[${i}].status must be one of ${AGENCY_DATA_STATUSES.join(', ')}`);
+        if (!AGENCY_DATA_STATUSES.includes(status))
+          throw new BadRequestError(`data[${i}].status must be one of ${AGENCY_DATA_STATUSES.join(', ')}`);
         return { name: text(d.name, `data[${i}].name`), description: optionalText(d.description, `data[${i}].description`), value, status };
       });
       const name = text(input.name, 'name');
       return repo.inTransaction(async (inTrx, trx) => {
-        const row = await inTrx.insertAccount({ id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: region.code, agency_id: input.agency_id, name, data });
+        const row = await inTrx.insertAccount({
+          id: newId(ACCOUNT_ID_PREFIX),
+          legal_entity_id: legalEntityId,
+          region_code: region.code,
+          agency_id: input.agency_id,
+          name,
+          data,
+        });
         await announce.accountCreated({ trx, repo: inTrx }, legalEntityId, row.id);
         await andThen?.(trx, row);
         return row;
@@ -137,9 +153,18 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       const accountId = input.agency_account_id ?? null;
       if (accountId !== null) {
         const account = await repo.findAccount(legalEntityId, accountId);
-        if (!account) throw new InvalidInputError(['agency_account_id'], `Agency account '${accountId}' not found for legal entity '${legalEntityId}'`, accountId);
+        if (!account)
+          throw new InvalidInputError(
+            ['agency_account_id'],
+            `Agency account '${accountId}' not found for legal entity '${legalEntityId}'`,
+            accountId,
+          );
         if (account.region_code !== region.code) {
-          throw new InvalidInputError(['region_code'], `Agency account '${accountId}' is in ${account.region_code}, not ${region.code}`, input.region_code);
+          throw new InvalidInputError(
+            ['region_code'],
+            `Agency account '${accountId}' is in ${account.region_code}, not ${region.code}`,
+            input.region_code,
+          );
         }
       }
       const name = text(input.name, 'name');
@@ -148,8 +173,14 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       const secret = deps.vault.seal(validateSecrets(input.secrets), id);
       const row = await repo.inTransaction(async (inTrx, trx) => {
         const inserted = await inTrx.insertLogin({
-          id, legal_entity_id: legalEntityId, agency_account_id: accountId, region_code: region.code,
-          name, login_url: loginUrl, is_supported: input.is_supported ?? false, secret,
+          id,
+          legal_entity_id: legalEntityId,
+          agency_account_id: accountId,
+          region_code: region.code,
+          name,
+          login_url: loginUrl,
+          is_supported: input.is_supported ?? false,
+          secret,
         });
         await announce.loginCreated({ trx, repo: inTrx }, legalEntityId, inserted);
         await andThen?.(trx, inserted);
@@ -163,7 +194,10 @@ export function createAccountsService(deps: AccountsServiceDeps) {
      * they replace that login's secrets; without, they become a new login of the agency account, named
      * after it and pointing at its agency's website. Returns the login (never the secrets).
      */
-    async saveLoginCredentials(legalEntityId: string, input: { agencyAccountId: string; loginId?: string | null; secrets: LoginSecrets }): Promise<LoginView> {
+    async saveLoginCredentials(
+      legalEntityId: string,
+      input: { agencyAccountId: string; loginId?: string | null; secrets: LoginSecrets },
+    ): Promise<LoginView> {
       const account = await repo.findAccount(legalEntityId, input.agencyAccountId);
       if (!account) throw new NotFoundError(`Agency account '${input.agencyAccountId}' not found`);
       const secrets = validateSecrets(input.secrets);
@@ -176,8 +210,14 @@ export function createAccountsService(deps: AccountsServiceDeps) {
       const id = newId(LOGIN_ID_PREFIX);
       const row = await repo.inTransaction(async (inTrx, trx) => {
         const inserted = await inTrx.insertLogin({
-          id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: account.region_code,
-          name: `${agency?.name ?? account.name} login`, login_url: agency?.website || 'https://example.invalid/', is_supported: false, secret: deps.vault.seal(secrets, id),
+          id,
+          legal_entity_id: legalEntityId,
+          agency_account_id: account.id,
+          region_code: account.region_code,
+          name: `${agency?.name ?? account.name} login`,
+          login_url: agency?.website || 'https://example.invalid/',
+          is_supported: false,
+          secret: deps.vault.seal(secrets, id),
         });
         await announce.loginCreated({ trx, repo: inTrx }, legalEntityId, inserted);
         return inserted;
@@ -218,19 +258,40 @@ export function createAccountsService(deps: AccountsServiceDeps) {
      * What a completed filing leaves (automations): the agency account with its data and, when given, its
      * login sealed in the vault, written in the caller's transaction so they commit with the completion.
      */
-    async recordFiledAccount(trx: Db, legalEntityId: string, input: {
-      regionCode: string; agencyId: string; name: string; data: { name: string; value: string }[]; login?: { loginUrl: string; secrets: LoginSecrets };
-    }): Promise<{ accountId: string; loginId: string | null }> {
+    async recordFiledAccount(
+      trx: Db,
+      legalEntityId: string,
+      input: {
+        regionCode: string;
+        agencyId: string;
+        name: string;
+        data: { name: string; value: string }[];
+        login?: { loginUrl: string; secrets: LoginSecrets };
+      },
+    ): Promise<{ accountId: string; loginId: string | null }> {
       const inTrx = createAccountsRepository(trx);
       const account = await inTrx.insertAccount({
-        id: newId(ACCOUNT_ID_PREFIX), legal_entity_id: legalEntityId, region_code: input.regionCode, agency_id: input.agencyId, name: input.name,
+        id: newId(ACCOUNT_ID_PREFIX),
+        legal_entity_id: legalEntityId,
+        region_code: input.regionCode,
+        agency_id: input.agencyId,
+        name: input.name,
         data: input.data.map((d) => ({ name: d.name, description: null, value: d.value, status: 'done' })),
       });
       const id = input.login ? newId(LOGIN_ID_PREFIX) : null;
-      const login = input.login && id && await inTrx.insertLogin({
-        id, legal_entity_id: legalEntityId, agency_account_id: account.id, region_code: input.regionCode, name: `${agencyOf(account)?.name ?? input.name} login`,
-        login_url: httpUrl(input.login.loginUrl, 'login_url'), is_supported: false, secret: deps.vault.seal(validateSecrets(input.login.secrets), id),
-      });
+      const login =
+        input.login &&
+        id &&
+        (await inTrx.insertLogin({
+          id,
+          legal_entity_id: legalEntityId,
+          agency_account_id: account.id,
+          region_code: input.regionCode,
+          name: `${agencyOf(account)?.name ?? input.name} login`,
+          login_url: httpUrl(input.login.loginUrl, 'login_url'),
+          is_supported: false,
+          secret: deps.vault.seal(validateSecrets(input.login.secrets), id),
+        }));
       // The account's event shows the login it was created with; the login has its own.
       await announce.accountCreated({ trx, repo: inTrx }, legalEntityId, account.id);
       if (login) await announce.loginCreated({ trx, repo: inTrx }, legalEntityId, login, { accountAlsoCreated: true });
@@ -250,14 +311,20 @@ export function createAccountsService(deps: AccountsServiceDeps) {
      * (and records nothing).
      */
     async revealLogin(
-      scope: AccessScope, loginId: string, seenIn: { hostedSessionId: string; browserSessionId: string },
+      scope: AccessScope,
+      loginId: string,
+      seenIn: { hostedSessionId: string; browserSessionId: string },
     ): Promise<{ login: LoginView; secrets: LoginSecrets } | null> {
       const login = (await listLogins(scope)).find((l) => l.id === loginId);
       if (!login) return null;
       const secrets = await openLoginSecrets(scope.legalEntityId, loginId);
       await repo.insertReveal({
-        id: newId('rvl'), login_id: loginId, legal_entity_id: scope.legalEntityId, platform_id: scope.platformId,
-        hosted_session_id: seenIn.hostedSessionId, browser_session_id: seenIn.browserSessionId,
+        id: newId('rvl'),
+        login_id: loginId,
+        legal_entity_id: scope.legalEntityId,
+        platform_id: scope.platformId,
+        hosted_session_id: seenIn.hostedSessionId,
+        browser_session_id: seenIn.browserSessionId,
       });
       return { login, secrets };
     },

@@ -30,7 +30,8 @@ export function parseCredentialsForm(form: Record<string, string>): CredentialsF
   if (rawSeed !== '') {
     const seed = rawSeed.toUpperCase().replace(/[\s-]/g, '').replace(/=+$/, '');
     if (rawSeed.length > MAX_SECRET_TEXT) errors.totp_seed = `The setup key ${tooLong}`;
-    else if (!/^[A-Z2-7]+$/.test(seed) || !isBase32(seed)) errors.totp_seed = 'The setup key can only contain the letters A to Z and the digits 2 to 7';
+    else if (!/^[A-Z2-7]+$/.test(seed) || !isBase32(seed))
+      errors.totp_seed = 'The setup key can only contain the letters A to Z and the digits 2 to 7';
     else if (seed.length < MIN_SEED_CHARS) errors.totp_seed = `The setup key must be at least ${MIN_SEED_CHARS} characters long`;
     else secrets.totp_seed = seed;
   }
@@ -39,8 +40,10 @@ export function parseCredentialsForm(form: Record<string, string>): CredentialsF
   const answer = form.security_answer ?? '';
   if (question.length > MAX_SECRET_TEXT) errors.security_question = `The question ${tooLong}`;
   if (answer.length > MAX_SECRET_TEXT) errors.security_answer = `The answer ${tooLong}`;
-  if (question !== '' && answer.trim() === '' && !errors.security_answer) errors.security_answer = 'Enter the answer to the security question';
-  if (question === '' && answer.trim() !== '' && !errors.security_question) errors.security_question = 'Enter the security question this answer belongs to';
+  if (question !== '' && answer.trim() === '' && !errors.security_answer)
+    errors.security_answer = 'Enter the answer to the security question';
+  if (question === '' && answer.trim() !== '' && !errors.security_question)
+    errors.security_question = 'Enter the security question this answer belongs to';
   if (question !== '' && answer.trim() !== '') secrets.security_answers = [{ question, answer }];
 
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, secrets };

@@ -33,13 +33,19 @@ export interface AccountsRoutesDeps {
 
 /** Agency accounts and logins: listings, the reveal page and its audit trail, the management page. */
 export function createAccountsModule(deps: AccountsModuleDeps) {
-  const accounts = createAccountsService({ repo: createAccountsRepository(deps.db), catalog: deps.catalog, vault: deps.vault, events: deps.events });
+  const accounts = createAccountsService({
+    repo: createAccountsRepository(deps.db),
+    catalog: deps.catalog,
+    vault: deps.vault,
+    events: deps.events,
+  });
   return {
     accounts,
     jobs: [] as JobDefinition[],
     /** GET /accounts…, /v2/accounts…, the login reveal operations and pages, the accounts management page. */
     routes: (http: AccountsRoutesDeps) => async (app: FastifyInstance) => {
-      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
+      const hostedPage = (purposes: HostedPurpose[]) =>
+        requireHostedSession({ sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
       const pages = { ...http, accounts, hostedPage, catalog: deps.catalog };
       await app.register(accountRoutes({ accounts, auth: http.auth }));
       await app.register(loginRevealRoutes(pages));

@@ -8,7 +8,12 @@ import { createCipheriv } from 'node:crypto';
 import { createVault, loadVaultKeys, loginSecretAad, vaultKeyId, VaultError } from './vault.js';
 
 const LOGIN = 'login_0123456789abcdef';
-const secret = { username: 'owner@example.com', password: 'hunter2-correct-horse', security_answers: [{ question: 'pet', answer: 'Rex' }], totp_seed: 'JBSWY3DPEHPK3PXP' };
+const secret = {
+  username: 'owner@example.com',
+  password: 'hunter2-correct-horse',
+  security_answers: [{ question: 'pet', answer: 'Rex' }],
+  totp_seed: 'JBSWY3DPEHPK3PXP',
+};
 
 describe('login vault', () => {
   const dirs: string[] = [];

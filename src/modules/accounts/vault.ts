@@ -37,12 +37,19 @@ export interface SealedSecretColumns {
 }
 
 export const sealedFromColumns = (row: SealedSecretColumns): SealedSecret => ({
-  ciphertext: row.secret_ciphertext, iv: row.secret_iv, tag: row.secret_tag, keyId: row.key_id,
+  ciphertext: row.secret_ciphertext,
+  iv: row.secret_iv,
+  tag: row.secret_tag,
+  keyId: row.key_id,
   aadVersion: row.secret_aad_version === 1 ? 1 : 2,
 });
 
 export const columnsFromSealed = (secret: SealedSecret): SealedSecretColumns => ({
-  secret_ciphertext: secret.ciphertext, secret_iv: secret.iv, secret_tag: secret.tag, key_id: secret.keyId, secret_aad_version: secret.aadVersion,
+  secret_ciphertext: secret.ciphertext,
+  secret_iv: secret.iv,
+  secret_tag: secret.tag,
+  key_id: secret.keyId,
+  secret_aad_version: secret.aadVersion,
 });
 
 export class VaultError extends Error {
@@ -103,7 +110,8 @@ export function createVault(keys: Buffer[] | (() => Buffer[])) {
 
   function openBytes(sealed: SealedBytes, aad: Buffer): Buffer {
     const key = resolve().byId.get(sealed.keyId);
-    if (!key) throw new VaultError(`no configured vault key has id ${sealed.keyId}; add it to STATEHOUSE_VAULT_KEY (after the current key)`);
+    if (!key)
+      throw new VaultError(`no configured vault key has id ${sealed.keyId}; add it to STATEHOUSE_VAULT_KEY (after the current key)`);
     try {
       const decipher = createDecipheriv(ALGORITHM, key, sealed.iv);
       decipher.setAAD(aad);

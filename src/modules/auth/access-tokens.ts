@@ -4,7 +4,8 @@ import { safeEqual } from '../../lib/secrets.js';
 import type { AccessScope } from '../../http/principals.js';
 
 const TOKEN_PREFIX = 'sh_at_';
-const revoked = () => new UnauthorizedError('Access token revoked: the API key that requested it was revoked; request a new one with an active key');
+const revoked = () =>
+  new UnauthorizedError('Access token revoked: the API key that requested it was revoked; request a new one with an active key');
 const expired = () => new UnauthorizedError('Access token expired: request a new one from POST /accounts/auth');
 /** The unpadded base64url alphabet: the only spelling `issue` produces. */
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -65,7 +66,14 @@ export function createAccessTokens(deps: AccessTokensDeps) {
       if (!signingKey) throw new Error('access tokens need a signing key');
       const expiresAt = Math.floor(now() / 1000) + ttlSeconds;
       const payload = Buffer.from(
-        JSON.stringify({ v: 1, p: scope.platformId, e: scope.legalEntityId, k: scope.apiKeyId, x: expiresAt, n: randomBytes(6).toString('base64url') }),
+        JSON.stringify({
+          v: 1,
+          p: scope.platformId,
+          e: scope.legalEntityId,
+          k: scope.apiKeyId,
+          x: expiresAt,
+          n: randomBytes(6).toString('base64url'),
+        }),
       ).toString('base64url');
       return { token: `${TOKEN_PREFIX}${payload}.${mac(signingKey, payload)}`, expiresAt: new Date(expiresAt * 1000) };
     },
@@ -110,7 +118,14 @@ export function createAccessTokens(deps: AccessTokensDeps) {
       } catch {
         throw invalid();
       }
-      if (claims.v !== 1 || typeof claims.p !== 'string' || typeof claims.e !== 'string' || typeof claims.k !== 'string' || typeof claims.x !== 'number') throw invalid();
+      if (
+        claims.v !== 1 ||
+        typeof claims.p !== 'string' ||
+        typeof claims.e !== 'string' ||
+        typeof claims.k !== 'string' ||
+        typeof claims.x !== 'number'
+      )
+        throw invalid();
       if (claims.x * 1000 <= now()) throw expired();
       await requireActiveKey(claims.k);
       const scope = { platformId: claims.p, legalEntityId: claims.e };

@@ -39,35 +39,43 @@ export function authRoutes(deps: { signup: Pick<SignupService, 'get' | 'signupSt
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     for (const url of ['/accounts/auth', '/v2/auth']) {
       const unversioned = url === '/accounts/auth';
-      r.post(url, {
-        onRequest: deps.auth.apiKey,
-        config: { rateLimitClass: 'authentication' },
-        schema: {
-          operationId: unversioned ? 'authenticateLegalEntity' : 'authenticateLegalEntityV2',
-          tags: ['Signup and authentication'],
-        security: [{ apiKey: [] }],
-          summary: 'Get a 10-minute access token for one legal entity',
-          description:
-            'The token is scoped to one legal entity of the calling platform. Inactive entities can be authenticated and configured; ' +
-            '`state` then says signup is incomplete and gives a fresh link where the user finishes it.',
-          ...(unversioned && { querystring: VerboseQuerySchema }),
-          headers: AuthorizationHeaderSchema,
-          body: AuthenticateRequestSchema,
-          response: { 200: AuthResponseSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: HTTPValidationErrorSchema },
+      r.post(
+        url,
+        {
+          onRequest: deps.auth.apiKey,
+          config: { rateLimitClass: 'authentication' },
+          schema: {
+            operationId: unversioned ? 'authenticateLegalEntity' : 'authenticateLegalEntityV2',
+            tags: ['Signup and authentication'],
+            security: [{ apiKey: [] }],
+            summary: 'Get a 10-minute access token for one legal entity',
+            description:
+              'The token is scoped to one legal entity of the calling platform. Inactive entities can be authenticated and configured; ' +
+              '`state` then says signup is incomplete and gives a fresh link where the user finishes it.',
+            ...(unversioned && { querystring: VerboseQuerySchema }),
+            headers: AuthorizationHeaderSchema,
+            body: AuthenticateRequestSchema,
+            response: { 200: AuthResponseSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 422: HTTPValidationErrorSchema },
+          },
         },
-      }, async (request) => {
-        const platform = platformOf(request);
-        const entity = await deps.signup.get(platform, request.body.legal_entity_id);
-        const { token } = await deps.tokens.issue({ platformId: platform.platformId, legalEntityId: entity.id, apiKeyId: platform.apiKeyId });
-        const verbose = (request.query as { verbose?: boolean } | undefined)?.verbose === true;
-        return {
-          access_token: token,
-          token_type: 'bearer' as const,
-          expires_in: deps.tokens.ttlSeconds,
-          state: await deps.signup.signupState(entity),
-          ...(verbose && { legal_entity: toAccountLegalEntity(entity) }),
-        };
-      });
+        async (request) => {
+          const platform = platformOf(request);
+          const entity = await deps.signup.get(platform, request.body.legal_entity_id);
+          const { token } = await deps.tokens.issue({
+            platformId: platform.platformId,
+            legalEntityId: entity.id,
+            apiKeyId: platform.apiKeyId,
+          });
+          const verbose = (request.query as { verbose?: boolean } | undefined)?.verbose === true;
+          return {
+            access_token: token,
+            token_type: 'bearer' as const,
+            expires_in: deps.tokens.ttlSeconds,
+            state: await deps.signup.signupState(entity),
+            ...(verbose && { legal_entity: toAccountLegalEntity(entity) }),
+          };
+        },
+      );
     }
   };
 }

@@ -18,7 +18,12 @@ export interface AuthModuleDeps {
 
 /** Access tokens for one legal entity (POST /accounts/auth, /v2/auth); the bearer hook verifies them. */
 export function createAuthModule(deps: AuthModuleDeps) {
-  const tokens = createAccessTokens({ keys: deps.signingKeys, ttlSeconds: deps.ttlSeconds, apiKeyActive: deps.apiKeyActive, now: deps.now });
+  const tokens = createAccessTokens({
+    keys: deps.signingKeys,
+    ttlSeconds: deps.ttlSeconds,
+    apiKeyActive: deps.apiKeyActive,
+    now: deps.now,
+  });
   const jobs: JobDefinition[] = [];
   return {
     tokens,

@@ -22,8 +22,19 @@ export function createAutomationEvents(deps: AutomationEventsDeps) {
       const logs = await repo.logsOf([row.id]);
       const steps = await repo.stepsOf([row.id]);
       const event: NewEvent = {
-        type: 'automation.status_changed', platformId: row.platform_id, legalEntityId: row.legal_entity_id,
-        data: { object: toAutomationState(deps.views.toView(row, logs, steps.map((s) => s.step_key))), changed: ['status'] },
+        type: 'automation.status_changed',
+        platformId: row.platform_id,
+        legalEntityId: row.legal_entity_id,
+        data: {
+          object: toAutomationState(
+            deps.views.toView(
+              row,
+              logs,
+              steps.map((s) => s.step_key),
+            ),
+          ),
+          changed: ['status'],
+        },
       };
       if (!options.taskStatusChanged) return deps.events.record(trx, event);
       // One insert: the automation's event first, then the task's (which shows the automation's new status).

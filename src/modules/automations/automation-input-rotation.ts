@@ -23,7 +23,10 @@ export interface InputReencryptResult {
 export function createAutomationInputRotation(db: Db, vault: Pick<Vault, 'sealBytes' | 'openBytes' | 'currentKeyId'>) {
   const repo = createAutomationsRepository(db);
   const open = (row: StaleInput) =>
-    vault.openBytes({ ciphertext: row.sealed_input!, iv: row.sealed_input_iv!, tag: row.sealed_input_tag!, keyId: row.sealed_input_key_id! }, inputAad(row.id));
+    vault.openBytes(
+      { ciphertext: row.sealed_input!, iv: row.sealed_input_iv!, tag: row.sealed_input_tag!, keyId: row.sealed_input_key_id! },
+      inputAad(row.id),
+    );
 
   return {
     async check(): Promise<void> {

@@ -19,7 +19,8 @@ describe('automation input', () => {
 
   it('JSON values as the form would send them; every problem reported, sensitive ones redacted', () => {
     expect(checkInput(fields, { officer_name: 'Ada', officer_ssn_last4: '1234', has_office: true, employees: 3 })).toEqual({
-      input: { officer_name: 'Ada', officer_ssn_last4: '1234', bank_routing_number: null, has_office: true, employees: 3 }, errors: [],
+      input: { officer_name: 'Ada', officer_ssn_last4: '1234', bank_routing_number: null, has_office: true, employees: 3 },
+      errors: [],
     });
     const { errors } = checkInput(fields, { officer_ssn_last4: 12345, has_office: 'maybe', extra: 1 });
     expect(errors.map((e) => [e.path, e.reason, e.input])).toEqual([
@@ -34,7 +35,8 @@ describe('automation input', () => {
 
   it('splits the sealed part out and leaves the mask in its place', () => {
     expect(splitSensitive(fields, { officer_name: 'Ada', officer_ssn_last4: '1234', bank_routing_number: null })).toEqual({
-      clear: { officer_name: 'Ada', officer_ssn_last4: MASK, bank_routing_number: null }, secret: { officer_ssn_last4: '1234' },
+      clear: { officer_name: 'Ada', officer_ssn_last4: MASK, bank_routing_number: null },
+      secret: { officer_ssn_last4: '1234' },
     });
   });
 });

@@ -28,7 +28,9 @@ export function checkField(field: AutomationField, raw: string | undefined): { v
     case 'ssn-last4':
       return /^\d{4}$/.test(value) ? { value } : { error: 'Enter exactly 4 digits' };
     case 'ein':
-      return /^\d{2}-?\d{7}$/.test(value) ? { value: value.replace(/^(\d{2})-?(\d{7})$/, '$1-$2') } : { error: 'Enter the 9-digit EIN, e.g. 12-3456789' };
+      return /^\d{2}-?\d{7}$/.test(value)
+        ? { value: value.replace(/^(\d{2})-?(\d{7})$/, '$1-$2') }
+        : { error: 'Enter the 9-digit EIN, e.g. 12-3456789' };
     default:
       return value.length <= 500 ? { value } : { error: 'Keep this under 500 characters' };
   }
@@ -48,7 +50,11 @@ function asFormValue(field: AutomationField, value: unknown): string | undefined
  * against the catalog; unknown names refused. All problems are reported together, one error per field.
  * `partial`: fields left out are not required (an answer changes only what it names).
  */
-export function checkInput(fields: readonly AutomationField[], body: Record<string, unknown>, options: { partial?: boolean; extra?: readonly string[] } = {}) {
+export function checkInput(
+  fields: readonly AutomationField[],
+  body: Record<string, unknown>,
+  options: { partial?: boolean; extra?: readonly string[] } = {},
+) {
   const errors: InvalidInputError[] = [];
   const input: Record<string, unknown> = {};
   const known = new Set([...fields.map((f) => f.name), ...(options.extra ?? [])]);
@@ -62,7 +68,14 @@ export function checkInput(fields: readonly AutomationField[], body: Record<stri
     else input[field.name] = result.value;
   }
   for (const name of Object.keys(body)) {
-    if (!known.has(name)) errors.push(new InvalidInputError([name], `'${name}' is not a field of this automation; its fields: ${fields.map((f) => f.name).join(', ') || 'none'}`, '[not shown]'));
+    if (!known.has(name))
+      errors.push(
+        new InvalidInputError(
+          [name],
+          `'${name}' is not a field of this automation; its fields: ${fields.map((f) => f.name).join(', ') || 'none'}`,
+          '[not shown]',
+        ),
+      );
   }
   return { input, errors };
 }

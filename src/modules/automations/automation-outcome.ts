@@ -4,7 +4,8 @@ import type { AutomationOutcome } from './automations.types.js';
 
 const MAX_VALUE = 200;
 const MAX_SECRET = 500;
-const isDate = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+const isDate = (value: unknown) =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 const text = (value: unknown, max: number) => typeof value === 'string' && value.trim() !== '' && value.length <= max;
 
 /**
@@ -19,7 +20,13 @@ export function checkOutcome(automation: AutomationDefinition, outcome: Automati
   const given = outcome.accountData ?? [];
   given.forEach((d, i) => {
     if (!spec.some((s) => s.name === d.name)) {
-      errors.push(new InvalidInputError(['account_data', i, 'name'], `Not a data attribute of this account; expected one of: ${spec.map((s) => s.name).join(', ') || 'none'}`, d.name));
+      errors.push(
+        new InvalidInputError(
+          ['account_data', i, 'name'],
+          `Not a data attribute of this account; expected one of: ${spec.map((s) => s.name).join(', ') || 'none'}`,
+          d.name,
+        ),
+      );
     } else if (!text(d.value, MAX_VALUE)) {
       errors.push(new InvalidInputError(['account_data', i, 'value'], `Enter the value (at most ${MAX_VALUE} characters)`, d.value));
     }
@@ -30,15 +37,18 @@ export function checkOutcome(automation: AutomationDefinition, outcome: Automati
     }
   }
   if (outcome.login) {
-    if (!text(outcome.login.username, MAX_SECRET)) errors.push(new InvalidInputError(['login', 'username'], 'Enter the username', '[redacted]'));
-    if (!text(outcome.login.password, MAX_SECRET)) errors.push(new InvalidInputError(['login', 'password'], 'Enter the password', '[redacted]'));
+    if (!text(outcome.login.username, MAX_SECRET))
+      errors.push(new InvalidInputError(['login', 'username'], 'Enter the username', '[redacted]'));
+    if (!text(outcome.login.password, MAX_SECRET))
+      errors.push(new InvalidInputError(['login', 'password'], 'Enter the password', '[redacted]'));
   }
   const bytes = outcome.document?.bytes;
   if (!bytes || bytes.length < 5 || bytes.subarray(0, 5).toString('latin1') !== '%PDF-') {
     errors.push(new InvalidInputError(['document'], `Attach the ${automation.outputs.document.title.toLowerCase()} as a PDF`, null));
   }
   for (const [name, value] of Object.entries(outcome.dates ?? {})) {
-    if (!automation.outputs.dates.some((d) => d.name === name)) errors.push(new InvalidInputError(['dates', name], 'Not a date this filing establishes', value));
+    if (!automation.outputs.dates.some((d) => d.name === name))
+      errors.push(new InvalidInputError(['dates', name], 'Not a date this filing establishes', value));
     else if (!isDate(value)) errors.push(new InvalidInputError(['dates', name], 'Enter a date as YYYY-MM-DD', value));
   }
   if (errors.length > 0) throw new InvalidInputsError(errors);

@@ -31,9 +31,14 @@ export function createAutomationViews(deps: { catalog: Pick<Catalog, 'requiremen
     return connector.steps
       .filter((s) => !s.optional || recorded.has(s.key) || row.current_step === s.key)
       .map((s): AutomationStepView => {
-        const state = row.status === 'complete' || recorded.has(s.key) ? 'done'
-          : row.current_step === s.key && !final ? (row.last_error ? 'failed' : 'current')
-          : 'pending';
+        const state =
+          row.status === 'complete' || recorded.has(s.key)
+            ? 'done'
+            : row.current_step === s.key && !final
+              ? row.last_error
+                ? 'failed'
+                : 'current'
+              : 'pending';
         return { key: s.key, label: s.label, state };
       });
   }
@@ -42,7 +47,8 @@ export function createAutomationViews(deps: { catalog: Pick<Catalog, 'requiremen
     const done = row.status === 'complete';
     const reviewing = !row.assigned_operator_key_id && !done;
     const ours: AutomationStepView[] = OPERATOR_STEPS.map((s, i) => ({
-      key: s.key, label: s.label,
+      key: s.key,
+      label: s.label,
       state: done ? 'done' : reviewing ? (i === 0 ? 'current' : 'pending') : i === 0 ? 'done' : i === 1 ? 'current' : 'pending',
     }));
     if (row.status === 'canceled') for (const s of ours) if (s.state === 'current') s.state = 'failed';
@@ -77,11 +83,19 @@ export function createAutomationViews(deps: { catalog: Pick<Catalog, 'requiremen
       customerMessage: row.customer_message,
       customerResponse: row.customer_response,
       steps,
-      logs: logs.map((l): AutomationLogEntry => ({ status: l.status as AutomationStatus, reason: l.reason, actor: l.actor, at: l.created_at.toISOString() })),
+      logs: logs.map((l): AutomationLogEntry => ({
+        status: l.status as AutomationStatus,
+        reason: l.reason,
+        actor: l.actor,
+        at: l.created_at.toISOString(),
+      })),
       input: row.input,
       outputs: outputs && {
-        agencyAccountId: outputs.agency_account_id, loginId: outputs.login_id, documentId: outputs.document_id,
-        dates: outputs.dates, accountData: outputs.account_data,
+        agencyAccountId: outputs.agency_account_id,
+        loginId: outputs.login_id,
+        documentId: outputs.document_id,
+        dates: outputs.dates,
+        accountData: outputs.account_data,
       },
       assignedTo: row.assigned_operator_key_id ? { keyId: row.assigned_operator_key_id, name: row.assigned_operator_name ?? '' } : null,
       lastError: row.last_error,

@@ -35,7 +35,8 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
 
   /** Columns of a sealed input (null when nothing is sensitive). */
   function seal(automationId: string, secret: Record<string, unknown>) {
-    if (Object.keys(secret).length === 0) return { sealed_input: null, sealed_input_iv: null, sealed_input_tag: null, sealed_input_key_id: null };
+    if (Object.keys(secret).length === 0)
+      return { sealed_input: null, sealed_input_iv: null, sealed_input_tag: null, sealed_input_key_id: null };
     const sealed = deps.vault.sealBytes(Buffer.from(JSON.stringify(secret), 'utf8'), inputAad(automationId));
     return { sealed_input: sealed.ciphertext, sealed_input_iv: sealed.iv, sealed_input_tag: sealed.tag, sealed_input_key_id: sealed.keyId };
   }
@@ -43,7 +44,10 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
   /** The whole input: the clear part with the sealed values put back (for connectors and an operator's reveal). */
   function openInput(row: AutomationRow): Record<string, unknown> {
     if (!row.sealed_input || !row.sealed_input_iv || !row.sealed_input_tag || !row.sealed_input_key_id) return { ...row.input };
-    const opened = deps.vault.openBytes({ ciphertext: row.sealed_input, iv: row.sealed_input_iv, tag: row.sealed_input_tag, keyId: row.sealed_input_key_id }, inputAad(row.id));
+    const opened = deps.vault.openBytes(
+      { ciphertext: row.sealed_input, iv: row.sealed_input_iv, tag: row.sealed_input_tag, keyId: row.sealed_input_key_id },
+      inputAad(row.id),
+    );
     return { ...row.input, ...(JSON.parse(opened.toString('utf8')) as Record<string, unknown>) };
   }
 
@@ -51,10 +55,17 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
    * A change of the row; with `status`, a line in its status log (every change of status, and every hand-over, is
    * logged) and its `automation.status_changed` event (with `task.updated` when `taskStatusChanged`).
    */
-  async function move(trx: Db, row: AutomationRow, change: {
-    status?: AutomationStatus; reason?: string | null; actor: string; set?: Parameters<ReturnType<typeof createAutomationsRepository>['update']>[1];
-    taskStatusChanged?: boolean;
-  }) {
+  async function move(
+    trx: Db,
+    row: AutomationRow,
+    change: {
+      status?: AutomationStatus;
+      reason?: string | null;
+      actor: string;
+      set?: Parameters<ReturnType<typeof createAutomationsRepository>['update']>[1];
+      taskStatusChanged?: boolean;
+    },
+  ) {
     const repo = createAutomationsRepository(trx);
     const status = change.status ?? (row.status as AutomationStatus);
     const updated = await repo.update(row.id, { ...change.set, status, ...(change.status && { status_reason: change.reason ?? null }) });
@@ -67,9 +78,17 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
   async function schedule(trx: Db, row: AutomationRow, step: string, afterMs: number, set: Parameters<typeof move>[2]['set'] = {}) {
     const repo = createAutomationsRepository(trx);
     const updated = await repo.update(row.id, {
-      ...set, current_step: step, step_due_at: new Date(Date.now() + afterMs), lease_token: null, lease_until: null,
+      ...set,
+      current_step: step,
+      step_due_at: new Date(Date.now() + afterMs),
+      lease_token: null,
+      lease_until: null,
     });
-    await deps.jobs.send(STEP_JOB, { automation_id: row.id, step_key: stepKey(step, updated.round) }, { startAfterSeconds: Math.ceil(afterMs / 1000), transaction: trx });
+    await deps.jobs.send(
+      STEP_JOB,
+      { automation_id: row.id, step_key: stepKey(step, updated.round) },
+      { startAfterSeconds: Math.ceil(afterMs / 1000), transaction: trx },
+    );
     return updated;
   }
 
@@ -88,29 +107,54 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
       const login = outcome.login && {
         loginUrl: outcome.login.loginUrl ?? agency?.website ?? 'https://example.invalid/',
         secrets: {
-          username: outcome.login.username, password: outcome.login.password,
-          ...(outcome.login.securityAnswers && { security_answers: outcome.login.securityAnswers }), ...(outcome.login.totpSeed && { totp_seed: outcome.login.totpSeed }),
+          username: outcome.login.username,
+          password: outcome.login.password,
+          ...(outcome.login.securityAnswers && { security_answers: outcome.login.securityAnswers }),
+          ...(outcome.login.totpSeed && { totp_seed: outcome.login.totpSeed }),
         },
       };
       account = await deps.accounts.recordFiledAccount(trx, row.legal_entity_id, {
-        regionCode: row.region_code, agencyId: agency?.id ?? row.agency_id, name: automation.outputs.agency_account.name, data: accountData, ...(login && { login }),
+        regionCode: row.region_code,
+        agencyId: agency?.id ?? row.agency_id,
+        name: automation.outputs.agency_account.name,
+        data: accountData,
+        ...(login && { login }),
       });
     }
     const document = outcome.document
       ? await deps.mail.ingestIn(trx, {
-        legalEntityId: row.legal_entity_id, regionCode: row.region_code, type: 'external-mail', receivedOn: today(),
-        sender: agency?.name ?? row.agency_id, subject: definition ? `Confirmation: ${definition.definition.title}` : null, fileName: outcome.document.fileName, bytes: outcome.document.bytes,
-      })
+          legalEntityId: row.legal_entity_id,
+          regionCode: row.region_code,
+          type: 'external-mail',
+          receivedOn: today(),
+          sender: agency?.name ?? row.agency_id,
+          subject: definition ? `Confirmation: ${definition.definition.title}` : null,
+          fileName: outcome.document.fileName,
+          bytes: outcome.document.bytes,
+        })
       : null;
     const outputs: StoredAutomationOutputs = {
-      agency_account_id: account.accountId, login_id: account.loginId, document_id: document?.id ?? null,
+      agency_account_id: account.accountId,
+      login_id: account.loginId,
+      document_id: document?.id ?? null,
       dates: Object.fromEntries((automation?.outputs.dates ?? []).map((d) => [d.name, outcome.dates?.[d.name] ?? today()])),
       account_data: accountData.map((d) => ({ name: d.name, value: d.value })),
     };
     await createAutomationsRepository(trx).setTaskStatus(row.legal_entity_id, row.task_id, 'done', deps.now());
     return move(trx, row, {
-      status: 'complete', reason: 'Filed with the agency', actor, taskStatusChanged: true,
-      set: { outputs: JSON.stringify(outputs), completed_at: deps.now(), current_step: null, step_due_at: null, lease_token: null, lease_until: null, last_error: null },
+      status: 'complete',
+      reason: 'Filed with the agency',
+      actor,
+      taskStatusChanged: true,
+      set: {
+        outputs: JSON.stringify(outputs),
+        completed_at: deps.now(),
+        current_step: null,
+        step_due_at: null,
+        lease_token: null,
+        lease_until: null,
+        last_error: null,
+      },
     });
   }
 
@@ -121,7 +165,11 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
     const reopened = task?.status === 'in-progress';
     if (reopened) await repo.setTaskStatus(row.legal_entity_id, row.task_id, 'todo', null);
     return move(trx, row, {
-      status: 'canceled', reason, actor, taskStatusChanged: reopened, set: { current_step: null, step_due_at: null, lease_token: null, lease_until: null },
+      status: 'canceled',
+      reason,
+      actor,
+      taskStatusChanged: reopened,
+      set: { current_step: null, step_due_at: null, lease_token: null, lease_until: null },
     });
   }
 

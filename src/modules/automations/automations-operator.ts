@@ -8,7 +8,13 @@ import { checkOutcome } from './automation-outcome.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository, queueDue, type QueueCursor } from './automations.repository.js';
 import { AutomationConflictError, MAX_TEXT, type OwnerAutomations } from './automations.service.js';
-import type { AutomationOutcome, AutomationQueueFilter, AutomationQueueItem, AutomationsAudit, AutomationView } from './automations.types.js';
+import type {
+  AutomationOutcome,
+  AutomationQueueFilter,
+  AutomationQueueItem,
+  AutomationsAudit,
+  AutomationView,
+} from './automations.types.js';
 
 const FINAL = ['complete', 'canceled'];
 
@@ -46,35 +52,59 @@ export function createOperatorAutomations(deps: {
 
   async function items(rows: (AutomationRow & { entity_name: string; platform_name: string })[]): Promise<AutomationQueueItem[]> {
     const views = await deps.owner.viewsOf(rows);
-    return views.map((v, i) => ({ ...v, entityName: rows[i]!.entity_name, platformName: rows[i]!.platform_name, taskTitle: titleOf(rows[i]!) }));
+    return views.map((v, i) => ({
+      ...v,
+      entityName: rows[i]!.entity_name,
+      platformName: rows[i]!.platform_name,
+      taskTitle: titleOf(rows[i]!),
+    }));
   }
 
   /** Runs an operator action on a live automation: planning lock, row lock, state check, the action, its audit line. */
-  async function act(automationId: string, operator: OperatorPrincipal, action: string, details: Record<string, unknown>,
-    change: (trx: Db, row: AutomationRow) => Promise<AutomationRow>, check: (row: AutomationRow) => string | null = () => null): Promise<AutomationView> {
+  async function act(
+    automationId: string,
+    operator: OperatorPrincipal,
+    action: string,
+    details: Record<string, unknown>,
+    change: (trx: Db, row: AutomationRow) => Promise<AutomationRow>,
+    check: (row: AutomationRow) => string | null = () => null,
+  ): Promise<AutomationView> {
     const found = await createAutomationsRepository(db).findById(automationId);
     if (!found) throw new NotFoundError(`Automation '${automationId}' not found`);
     const row = await db.transaction().execute(async (trx) => {
       await deps.planning.lock(trx, [found.legal_entity_id]);
       const locked = (await createAutomationsRepository(trx).lockById(automationId))!;
-      if (FINAL.includes(locked.status)) throw new AutomationConflictError(`Automation '${automationId}' is ${locked.status}: nothing more can be done`);
+      if (FINAL.includes(locked.status))
+        throw new AutomationConflictError(`Automation '${automationId}' is ${locked.status}: nothing more can be done`);
       const refused = check(locked);
       if (refused) throw new AutomationConflictError(refused);
       const changed = await change(trx, locked);
-      await deps.audit.record(trx, { operator, action, subjectType: 'automation', subjectId: automationId, legalEntityId: locked.legal_entity_id, details });
+      await deps.audit.record(trx, {
+        operator,
+        action,
+        subjectType: 'automation',
+        subjectId: automationId,
+        legalEntityId: locked.legal_entity_id,
+        details,
+      });
       return changed;
     });
     return deps.owner.viewOf(row);
   }
   const byConnector = (row: AutomationRow) =>
-    row.performer !== 'operator' ? `Automation '${row.id}' is being filed by the ${row.performer} connector, not waiting on a person` : null;
+    row.performer !== 'operator'
+      ? `Automation '${row.id}' is being filed by the ${row.performer} connector, not waiting on a person`
+      : null;
 
   return {
     async queue(filter: AutomationQueueFilter) {
       const rows = await createAutomationsRepository(db).queue(filter, filter.cursor ? decodeCursor(filter.cursor) : null);
       const page = rows.slice(0, filter.limit);
       const last = page.at(-1);
-      return { items: await items(page), nextCursor: rows.length > filter.limit && last ? encodeCursor({ due: queueDue(last.due_date), id: last.id }) : null };
+      return {
+        items: await items(page),
+        nextCursor: rows.length > filter.limit && last ? encodeCursor({ due: queueDue(last.due_date), id: last.id }) : null,
+      };
     },
 
     async get(automationId: string): Promise<AutomationQueueItem> {
@@ -90,7 +120,11 @@ export function createOperatorAutomations(deps: {
         if (!row) throw new NotFoundError(`Automation '${automationId}' not found`);
         const input = deps.writer.openInput(row);
         await deps.audit.record(trx, {
-          operator, action: 'automation.reveal_input', subjectType: 'automation', subjectId: automationId, legalEntityId: row.legal_entity_id,
+          operator,
+          action: 'automation.reveal_input',
+          subjectType: 'automation',
+          subjectId: automationId,
+          legalEntityId: row.legal_entity_id,
           details: { fields: Object.keys(input).filter((k) => input[k] !== row.input[k]) },
         });
         return input;
@@ -100,9 +134,18 @@ export function createOperatorAutomations(deps: {
     /** Assigns it to the operator (or `assignee`; null unassigns). */
     async claim(automationId: string, operator: OperatorPrincipal, assignee?: { keyId: string; name: string } | null) {
       const to = assignee === undefined ? { keyId: operator.keyId, name: operator.name } : assignee;
-      return act(automationId, operator, 'automation.claim', { assignee: to && { key_id: to.keyId, name: to.name } },
-        (trx, row) => createAutomationsRepository(trx).update(row.id, { assigned_operator_key_id: to?.keyId ?? null, assigned_operator_name: to?.name ?? null }),
-        byConnector);
+      return act(
+        automationId,
+        operator,
+        'automation.claim',
+        { assignee: to && { key_id: to.keyId, name: to.name } },
+        (trx, row) =>
+          createAutomationsRepository(trx).update(row.id, {
+            assigned_operator_key_id: to?.keyId ?? null,
+            assigned_operator_name: to?.name ?? null,
+          }),
+        byConnector,
+      );
     },
 
     /** Records what the agency did, through the same writer as a connector's completion. */
@@ -111,21 +154,43 @@ export function createOperatorAutomations(deps: {
       const automation = found && deps.catalog.requirement(found.requirement_id)?.definition.resolutions.automation;
       if (!found || !automation) throw new NotFoundError(`Automation '${automationId}' not found`);
       const checked = checkOutcome(automation, outcome);
-      return act(automationId, operator, 'automation.complete', {
-        account_data: (checked.accountData ?? []).map((d) => d.name), login: Boolean(checked.login), document: checked.document?.fileName ?? null,
-      }, async (trx, row) => {
-        const done = await deps.writer.complete(trx, row, checked, operator.name);
-        await deps.planning.replan(trx, [row.legal_entity_id]);
-        return done;
-      }, byConnector);
+      return act(
+        automationId,
+        operator,
+        'automation.complete',
+        {
+          account_data: (checked.accountData ?? []).map((d) => d.name),
+          login: Boolean(checked.login),
+          document: checked.document?.fileName ?? null,
+        },
+        async (trx, row) => {
+          const done = await deps.writer.complete(trx, row, checked, operator.name);
+          await deps.planning.replan(trx, [row.legal_entity_id]);
+          return done;
+        },
+        byConnector,
+      );
     },
 
     /** Sends it back to the business owner with a question (the hosted task page shows it and takes the answer). */
     async requestCustomerResponse(automationId: string, operator: OperatorPrincipal, message: string) {
       const question = reasonText(message, 'message');
-      return act(automationId, operator, 'automation.request_response', {},
-        (trx, row) => deps.writer.move(trx, row, { status: 'waiting_on_customer_response', reason: 'Our team needs more information', actor: operator.name, set: { customer_message: question } }),
-        (row) => byConnector(row) ?? (row.status === 'waiting_on_customer_response' ? `Automation '${row.id}' is already waiting on the owner's answer` : null));
+      return act(
+        automationId,
+        operator,
+        'automation.request_response',
+        {},
+        (trx, row) =>
+          deps.writer.move(trx, row, {
+            status: 'waiting_on_customer_response',
+            reason: 'Our team needs more information',
+            actor: operator.name,
+            set: { customer_message: question },
+          }),
+        (row) =>
+          byConnector(row) ??
+          (row.status === 'waiting_on_customer_response' ? `Automation '${row.id}' is already waiting on the owner's answer` : null),
+      );
     },
 
     /** Gives up, with the reason the owner sees; the task goes back to to-do. */

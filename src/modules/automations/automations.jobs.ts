@@ -57,7 +57,9 @@ async function withTimeout<T>(ms: number, run: (signal: AbortSignal) => Promise<
 
 /** A connector's failure as the automation shows it: short, one line (connectors must not put input in errors). */
 const describe = (connector: string, error: unknown) =>
-  `The ${connector} connector ${error instanceof StepTimeout ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`}`.replace(/\s+/g, ' ').slice(0, 500);
+  `The ${connector} connector ${error instanceof StepTimeout ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`}`
+    .replace(/\s+/g, ' ')
+    .slice(0, 500);
 
 /**
  * The workflow: `automations.step` performs an automation's current step through its connector. The step is
@@ -75,16 +77,28 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     const entity = await createAutomationsRepository(db).findEntity(row.legal_entity_id);
     if (!found?.definition.resolutions.automation || !entity) throw new Error(`requirement ${row.requirement_id} or its entity is gone`);
     return connector.perform({
-      automationId: row.id, step: row.current_step!, idempotencyKey: `${row.id}:${key}`,
+      automationId: row.id,
+      step: row.current_step!,
+      idempotencyKey: `${row.id}:${key}`,
       legalEntity: { id: entity.id, name: entity.business_name, ein: entity.ein },
-      region: row.region_code, agency: { id: found.agency.id, name: found.agency.name, website: found.agency.website },
-      requirement: { id: found.definition.id, title: found.definition.title }, input: writer.openInput(row),
-      outputs: found.definition.resolutions.automation.outputs, now: deps.now(), signal,
+      region: row.region_code,
+      agency: { id: found.agency.id, name: found.agency.name, website: found.agency.website },
+      requirement: { id: found.definition.id, title: found.definition.title },
+      input: writer.openInput(row),
+      outputs: found.definition.resolutions.automation.outputs,
+      now: deps.now(),
+      signal,
     });
   }
 
   /** Applies a step's outcome, if this performance still holds the step; returns what happened. */
-  async function apply(held: AutomationRow, token: string, key: string, connector: AgencyConnector, outcome: ConnectorStepOutcome): Promise<string> {
+  async function apply(
+    held: AutomationRow,
+    token: string,
+    key: string,
+    connector: AgencyConnector,
+    outcome: ConnectorStepOutcome,
+  ): Promise<string> {
     return db.transaction().execute(async (trx) => {
       await deps.planning.lock(trx, [held.legal_entity_id]);
       const repo = createAutomationsRepository(trx);
@@ -96,13 +110,19 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
       const actor = connector.name;
       switch (outcome.type) {
         case 'continue': {
-          const moved = await writer.move(trx, row, { ...(outcome.status && outcome.status !== row.status && { status: outcome.status, reason: outcome.reason ?? null }), actor, set: reset });
+          const moved = await writer.move(trx, row, {
+            ...(outcome.status && outcome.status !== row.status && { status: outcome.status, reason: outcome.reason ?? null }),
+            actor,
+            set: reset,
+          });
           await writer.schedule(trx, moved, outcome.next, outcome.afterMs);
           return `performed ${key} → ${outcome.next}`;
         }
         case 'needs_customer_response':
           await writer.move(trx, row, {
-            status: 'waiting_on_customer_response', reason: 'The agency needs more information', actor,
+            status: 'waiting_on_customer_response',
+            reason: 'The agency needs more information',
+            actor,
             set: { ...reset, customer_message: outcome.message, current_step: null, step_due_at: null },
           });
           return `performed ${key} → waiting_on_customer_response`;
@@ -126,12 +146,24 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
       const attempts = row.attempts + 1;
       if (attempts >= settings.maxAttempts) {
         await writer.move(trx, row, {
-          reason: `${reason}; after ${attempts} tries it is handed to the operator queue`, actor: 'system',
-          set: { attempts, last_error: reason, performer: 'operator', current_step: null, step_due_at: null, lease_token: null, lease_until: null },
+          reason: `${reason}; after ${attempts} tries it is handed to the operator queue`,
+          actor: 'system',
+          set: {
+            attempts,
+            last_error: reason,
+            performer: 'operator',
+            current_step: null,
+            step_due_at: null,
+            lease_token: null,
+            lease_until: null,
+          },
         });
         return `failed ${key} (${attempts}) → operator queue`;
       }
-      await writer.schedule(trx, row, row.current_step!, Math.min(MAX_RETRY_PAUSE_MS, settings.retryBaseMs * 2 ** (attempts - 1)), { attempts, last_error: reason });
+      await writer.schedule(trx, row, row.current_step!, Math.min(MAX_RETRY_PAUSE_MS, settings.retryBaseMs * 2 ** (attempts - 1)), {
+        attempts,
+        last_error: reason,
+      });
       return `failed ${key} (${attempts}), retried`;
     });
   }
@@ -191,7 +223,10 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
       concurrency: 4,
       // A process killed mid-step: its job is handed to another after this; the lease has run out by then.
       expireInSeconds: leaseSeconds + 10,
-      handler: async (data) => (typeof data.automation_id === 'string' ? runStep(data.automation_id, typeof data.step_key === 'string' ? data.step_key : undefined) : 'ignored: no automation_id'),
+      handler: async (data) =>
+        typeof data.automation_id === 'string'
+          ? runStep(data.automation_id, typeof data.step_key === 'string' ? data.step_key : undefined)
+          : 'ignored: no automation_id',
     },
     { name: SWEEP_JOB, cron: '* * * * *', expireInSeconds: 60, handler: () => sweep() },
   ];

@@ -41,7 +41,13 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
     const repo = createAutomationsRepository(db);
     const ids = rows.map((r) => r.id);
     const [logs, steps] = await Promise.all([repo.logsOf(ids), repo.stepsOf(ids)]);
-    return rows.map((row) => deps.views.toView(row, logs.filter((l) => l.automation_id === row.id), steps.filter((s) => s.automation_id === row.id).map((s) => s.step_key)));
+    return rows.map((row) =>
+      deps.views.toView(
+        row,
+        logs.filter((l) => l.automation_id === row.id),
+        steps.filter((s) => s.automation_id === row.id).map((s) => s.step_key),
+      ),
+    );
   }
   const viewOf = async (row: AutomationRow) => (await viewsOf([row]))[0]!;
 
@@ -55,7 +61,11 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
     return { task, requirement: found.definition, agency: found.agency, automation };
   }
 
-  function validate(automation: AutomationDefinition, body: Record<string, unknown>, options: { partial?: boolean; extra?: readonly string[] } = {}) {
+  function validate(
+    automation: AutomationDefinition,
+    body: Record<string, unknown>,
+    options: { partial?: boolean; extra?: readonly string[] } = {},
+  ) {
     const { input, errors } = checkInput(automation.fields, body, options);
     if (errors.length > 0) throw new InvalidInputsError(errors);
     return input;
@@ -87,11 +97,26 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
         const id = newId(AUTOMATION_ID_PREFIX);
         const { clear, secret } = splitSensitive(automation.fields, input);
         let created = await repo.insert({
-          id, task_id: taskId, legal_entity_id: scope.legalEntityId, platform_id: scope.platformId, requirement_id: task.definition_id,
-          region_code: task.region_code, agency_id: agency.id, fulfilment: automation.fulfilment, performer: connector?.name ?? 'operator',
-          status: 'started', input: JSON.stringify(clear), ...deps.writer.seal(id, secret), due_date: task.due_date,
+          id,
+          task_id: taskId,
+          legal_entity_id: scope.legalEntityId,
+          platform_id: scope.platformId,
+          requirement_id: task.definition_id,
+          region_code: task.region_code,
+          agency_id: agency.id,
+          fulfilment: automation.fulfilment,
+          performer: connector?.name ?? 'operator',
+          status: 'started',
+          input: JSON.stringify(clear),
+          ...deps.writer.seal(id, secret),
+          due_date: task.due_date,
         });
-        await repo.insertLog(created, 'started', connector ? `Started; ${connector.name} files it` : 'Started; waiting in the operator queue', 'owner');
+        await repo.insertLog(
+          created,
+          'started',
+          connector ? `Started; ${connector.name} files it` : 'Started; waiting in the operator queue',
+          'owner',
+        );
         if (connector) created = await deps.writer.schedule(trx, created, connector.firstStep, 0);
         const taskStarted = task.status === 'todo';
         if (taskStarted) await repo.setTaskStatus(scope.legalEntityId, taskId, 'in-progress', null);
@@ -116,13 +141,21 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
      * A manual done/dismissed wins over a live automation: it is canceled (no further step; a step job already
      * queued finds it final and does nothing), the task keeping the status it was given by hand.
      */
-    async cancelForManualStatus(trx: Db, scope: AccessScope, taskId: string, status: 'done' | 'dismissed', actor: ManualActor): Promise<void> {
+    async cancelForManualStatus(
+      trx: Db,
+      scope: AccessScope,
+      taskId: string,
+      status: 'done' | 'dismissed',
+      actor: ManualActor,
+    ): Promise<void> {
       const repo = createAutomationsRepository(trx);
       const live = await repo.findLiveForTask(scope.legalEntityId, taskId);
       const locked = live && (await repo.lockById(live.id));
       if (!locked || FINAL_AUTOMATION_STATUSES.includes(locked.status as AutomationStatus)) return;
       await deps.writer.move(trx, locked, {
-        status: 'canceled', reason: status === 'done' ? 'Marked done by hand' : 'Dismissed by hand', actor,
+        status: 'canceled',
+        reason: status === 'done' ? 'Marked done by hand' : 'Dismissed by hand',
+        actor,
         set: { current_step: null, step_due_at: null, lease_token: null, lease_until: null },
       });
     },
@@ -137,20 +170,34 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
       const { [ANSWER_FIELD]: response, ...fields } = body;
       const changed = validate(automation, fields, { partial: true });
       if (response !== undefined && response !== null && (typeof response !== 'string' || response.length > MAX_TEXT)) {
-        throw new InvalidInputError([ANSWER_FIELD], `Write the answer as text of at most ${MAX_TEXT} characters`, typeof response === 'string' ? '[too long]' : response);
+        throw new InvalidInputError(
+          [ANSWER_FIELD],
+          `Write the answer as text of at most ${MAX_TEXT} characters`,
+          typeof response === 'string' ? '[too long]' : response,
+        );
       }
       const text = typeof response === 'string' ? response.trim() : '';
-      if (!text && Object.keys(changed).length === 0) throw new InvalidInputError([ANSWER_FIELD], 'Answer the question, or correct a field', response ?? null);
+      if (!text && Object.keys(changed).length === 0)
+        throw new InvalidInputError([ANSWER_FIELD], 'Answer the question, or correct a field', response ?? null);
       const row = await db.transaction().execute(async (trx) => {
         await deps.planning.lock(trx, [scope.legalEntityId]);
         const repo = createAutomationsRepository(trx);
         const live = await repo.findLiveForTask(scope.legalEntityId, taskId);
         const locked = live && (await repo.lockById(live.id));
         if (!locked || locked.status !== 'waiting_on_customer_response') {
-          throw new AutomationConflictError(`The automation of task '${taskId}' is not waiting on an answer${locked ? ` (status ${locked.status})` : ''}`);
+          throw new AutomationConflictError(
+            `The automation of task '${taskId}' is not waiting on an answer${locked ? ` (status ${locked.status})` : ''}`,
+          );
         }
         const { clear, secret } = splitSensitive(automation.fields, { ...deps.writer.openInput(locked), ...changed });
-        const set = { input: JSON.stringify(clear), ...deps.writer.seal(locked.id, secret), customer_response: text || null, round: locked.round + 1, last_error: null, attempts: 0 };
+        const set = {
+          input: JSON.stringify(clear),
+          ...deps.writer.seal(locked.id, secret),
+          customer_response: text || null,
+          round: locked.round + 1,
+          last_error: null,
+          attempts: 0,
+        };
         const moved = await deps.writer.move(trx, locked, { status: 'started', reason: 'The owner answered', actor: 'owner', set });
         const connector = deps.connectors.byName(moved.performer);
         return connector ? deps.writer.schedule(trx, moved, connector.firstStep, 0) : moved;

@@ -8,7 +8,13 @@ import type { AuditEvent, OperatorPrincipal } from '../operators/index.js';
 
 /** The reference's automation statuses (v2 `PlatformRequirementTaskAutomationStatus`), in workflow order. */
 export const AUTOMATION_STATUSES = [
-  'started', 'waiting_for_start_file_date', 'waiting_on_state', 'waiting_on_signature', 'waiting_on_customer_response', 'complete', 'canceled',
+  'started',
+  'waiting_for_start_file_date',
+  'waiting_on_state',
+  'waiting_on_signature',
+  'waiting_on_customer_response',
+  'complete',
+  'canceled',
 ] as const;
 export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
 
@@ -17,10 +23,7 @@ export const FINAL_AUTOMATION_STATUSES: readonly AutomationStatus[] = ['complete
 
 /** Who changed an automation: a connector (machine), an operator (person), the business owner, or Statehouse itself. */
 export type AutomationActor =
-  | { type: 'connector'; name: string }
-  | { type: 'operator'; operator: OperatorPrincipal }
-  | { type: 'owner' }
-  | { type: 'system' };
+  { type: 'connector'; name: string } | { type: 'operator'; operator: OperatorPrincipal } | { type: 'owner' } | { type: 'system' };
 
 /** One line of `automation_status_logs`: every status change, its time and reason. */
 export interface AutomationLogEntry {
@@ -88,7 +91,13 @@ export interface AutomationView {
 export interface AutomationOutcome {
   /** Values of the catalog's `outputs.agency_account.data`, by name. */
   accountData?: { name: string; value: string }[];
-  login?: { username: string; password: string; loginUrl?: string; securityAnswers?: { question: string; answer: string }[]; totpSeed?: string };
+  login?: {
+    username: string;
+    password: string;
+    loginUrl?: string;
+    securityAnswers?: { question: string; answer: string }[];
+    totpSeed?: string;
+  };
   /** The confirmation PDF (required unless the catalog declares no document). */
   document?: { fileName: string; bytes: Buffer };
   dates?: Record<string, string>;

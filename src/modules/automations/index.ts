@@ -47,15 +47,34 @@ export interface AutomationsModuleDeps {
 export function createAutomationsModule(deps: AutomationsModuleDeps) {
   const connectors = createAgencyConnectors(deps.connectors);
   const views = createAutomationViews({ catalog: deps.catalog, connectors });
-  const writer = createAutomationWriter({ ...deps, announce: createAutomationEvents({ views, events: deps.events, taskEvents: deps.taskEvents }) });
+  const writer = createAutomationWriter({
+    ...deps,
+    announce: createAutomationEvents({ views, events: deps.events, taskEvents: deps.taskEvents }),
+  });
   const owner = createOwnerAutomations({ db: deps.db, catalog: deps.catalog, planning: deps.planning, connectors, writer, views });
-  const operator = createOperatorAutomations({ db: deps.db, catalog: deps.catalog, planning: deps.planning, writer, audit: deps.audit, owner });
+  const operator = createOperatorAutomations({
+    db: deps.db,
+    catalog: deps.catalog,
+    planning: deps.planning,
+    writer,
+    audit: deps.audit,
+    owner,
+  });
   const workflow = createAutomationWorkflow({ ...deps, connectors, writer });
   const automations: AutomationsService & Pick<typeof owner, 'automatable'> = {
-    start: owner.start, forTask: owner.forTask, forTasks: owner.forTasks, answer: owner.answer, cancelForManualStatus: owner.cancelForManualStatus,
+    start: owner.start,
+    forTask: owner.forTask,
+    forTasks: owner.forTasks,
+    answer: owner.answer,
+    cancelForManualStatus: owner.cancelForManualStatus,
     automatable: owner.automatable,
-    queue: operator.queue, get: operator.get, revealInput: operator.revealInput, claim: operator.claim, complete: operator.complete,
-    requestCustomerResponse: operator.requestCustomerResponse, cancel: operator.cancel,
+    queue: operator.queue,
+    get: operator.get,
+    revealInput: operator.revealInput,
+    claim: operator.claim,
+    complete: operator.complete,
+    requestCustomerResponse: operator.requestCustomerResponse,
+    cancel: operator.cancel,
   };
   return {
     automations,

@@ -22,7 +22,12 @@ export interface FeedLinks {
 /** How long a calendar client should wait before fetching the feed again (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
 const REFRESH_SECONDS = 3600;
 
-const STATE_LABELS: Record<FeedTaskRow['status'], string> = { todo: 'To do', 'in-progress': 'In progress', done: 'Done', dismissed: 'Dismissed' };
+const STATE_LABELS: Record<FeedTaskRow['status'], string> = {
+  todo: 'To do',
+  'in-progress': 'In progress',
+  done: 'Done',
+  dismissed: 'Dismissed',
+};
 
 /** SEQUENCE of a task's event: the task's revision, which the database raises at every change of the row. */
 export const sequenceOf = (task: Pick<FeedTaskRow, 'revision'>): number => task.revision;
@@ -39,11 +44,21 @@ function describe(catalog: Catalog, task: FeedTaskRow): { title: string; lines: 
   if (!region) return null;
   if (task.kind === 'question') {
     const question = catalog.questions.find((q) => q.id === task.definition_id);
-    return question ? { title: questionTitle(catalog, question, region.code, region.name, task.period_key), lines: [`Location: ${region.name}`] } : null;
+    return question
+      ? { title: questionTitle(catalog, question, region.code, region.name, task.period_key), lines: [`Location: ${region.name}`] }
+      : null;
   }
   const found = catalog.requirement(task.definition_id);
   if (!found) return null;
-  return { title: found.definition.title, lines: [`Agency: ${found.agency.name}`, `Location: ${region.name}`, `Fee: ${feeText(found.definition.fee)}`, ...dueBasisLines(catalog, task, region.name)] };
+  return {
+    title: found.definition.title,
+    lines: [
+      `Agency: ${found.agency.name}`,
+      `Location: ${region.name}`,
+      `Fee: ${feeText(found.definition.fee)}`,
+      ...dueBasisLines(catalog, task, region.name),
+    ],
+  };
 }
 
 /** "Due March 4, 2027 — <the rule>" and, for an estimated date, the question whose answer makes it exact. */
@@ -52,7 +67,11 @@ function dueBasisLines(catalog: Catalog, task: FeedTaskRow, regionName: string):
   const lines = [`Due ${formatDay(task.due_date)} — ${task.due_date_rule.replace(/^Due /, '')}`];
   if (task.due_date_exact === false) {
     const question = catalog.questions.find((q) => q.id === task.due_date_question);
-    lines.push(question ? `Estimated: answer “${questionTitle(catalog, question, task.region_code, regionName, 'once')}” to make it exact` : 'Estimated: answer the open questions to make it exact');
+    lines.push(
+      question
+        ? `Estimated: answer “${questionTitle(catalog, question, task.region_code, regionName, 'once')}” to make it exact`
+        : 'Estimated: answer the open questions to make it exact',
+    );
   }
   return lines;
 }

@@ -14,7 +14,8 @@ const BATCH = 200;
 export function createCalendarTokenRotation(db: Db, vault: Pick<Vault, 'sealBytes' | 'openBytes' | 'currentKeyId'>) {
   const repository = createCalendarRepository(db);
   type Stale = Awaited<ReturnType<typeof repository.findStaleTokens>>[number];
-  const open = (row: Stale) => vault.openBytes({ ciphertext: row.token_sealed, iv: row.token_iv, tag: row.token_tag, keyId: row.key_id }, tokenAad(row.id));
+  const open = (row: Stale) =>
+    vault.openBytes({ ciphertext: row.token_sealed, iv: row.token_iv, tag: row.token_tag, keyId: row.key_id }, tokenAad(row.id));
 
   return {
     async check(): Promise<void> {
@@ -27,7 +28,11 @@ export function createCalendarTokenRotation(db: Db, vault: Pick<Vault, 'sealByte
         const rows = await repository.findStaleTokens(vault.currentKeyId(), BATCH);
         if (rows.length === 0) break;
         for (const row of rows) {
-          reencrypted += await repository.resealIfUnchanged(row.id, { keyId: row.key_id, iv: row.token_iv }, vault.sealBytes(open(row), tokenAad(row.id)));
+          reencrypted += await repository.resealIfUnchanged(
+            row.id,
+            { keyId: row.key_id, iv: row.token_iv },
+            vault.sealBytes(open(row), tokenAad(row.id)),
+          );
         }
       }
       return { reencrypted, alreadyCurrent: (await repository.countLive()) - reencrypted };

@@ -4,10 +4,15 @@ import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.s
 import { offersCalendar, type CalendarService } from './calendar.service.js';
 
 /** The task list's "Subscribe in your calendar" forms: POST /hosted/calendar (get the link) and /hosted/calendar/stop (revoke it). */
-export function calendarPageRoutes(deps: { calendar: CalendarService; sessions: Pick<HostedSessionsService, 'check'>; publicOrigin: string }) {
+export function calendarPageRoutes(deps: {
+  calendar: CalendarService;
+  sessions: Pick<HostedSessionsService, 'check'>;
+  publicOrigin: string;
+}) {
   return async (app: FastifyInstance) => {
     const options = { preHandler: requireHostedSession(deps, ['tasks']), schema: { hide: true } };
-    const refused = '/hosted/tasks?error=' + encodeURIComponent('This page cannot share a calendar: ask your platform for your full task list.');
+    const refused =
+      '/hosted/tasks?error=' + encodeURIComponent('This page cannot share a calendar: ask your platform for your full task list.');
 
     app.post('/hosted/calendar', options, async (request, reply) => {
       const hosted = hostedOf(request);

@@ -37,11 +37,32 @@ function harness(options: { raceOnce?: boolean } = {}) {
     feedByTokenHash: async (hash) => {
       lookups.push(hash);
       const row = rows.find((r) => r.token_hash.equals(hash) && !r.revoked_at);
-      return row ? [{ business_name: 'Harbor Labs', id: null, kind: null, definition_id: null, region_code: null, period_key: null, due_date: null, due_date_rule: null, due_date_exact: null, due_date_question: null, status: null, revision: null, updated_at: null }] : [];
+      return row
+        ? [
+            {
+              business_name: 'Harbor Labs',
+              id: null,
+              kind: null,
+              definition_id: null,
+              region_code: null,
+              period_key: null,
+              due_date: null,
+              due_date_rule: null,
+              due_date_exact: null,
+              due_date_question: null,
+              status: null,
+              revision: null,
+              updated_at: null,
+            },
+          ]
+        : [];
     },
   };
   const service = createCalendarService({
-    db: {} as Db, catalog, vault: createVault([Buffer.alloc(32, 3)]), publicBaseUrl: 'https://statehouse.example/',
+    db: {} as Db,
+    catalog,
+    vault: createVault([Buffer.alloc(32, 3)]),
+    publicBaseUrl: 'https://statehouse.example/',
     repositoryFor: () => repository as CalendarRepository,
   });
   return { service, rows, lookups };
@@ -65,7 +86,7 @@ describe('calendar service', () => {
     await expect(service.current(scope)).rejects.toThrow(/failed authentication/);
   });
 
-  it('a subscription that loses the race to a concurrent one answers that one\'s URL', async () => {
+  it("a subscription that loses the race to a concurrent one answers that one's URL", async () => {
     const { service, rows } = harness({ raceOnce: true });
     const answer = await service.subscribe(scope);
     expect(rows).toHaveLength(1);

@@ -50,7 +50,10 @@ export function createCalendarService(deps: CalendarServiceDeps) {
   async function current(scope: AccessScope): Promise<CalendarSubscription | null> {
     const row = await repository.findLive(scope.platformId, scope.legalEntityId);
     if (!row) return null;
-    const token = deps.vault.openBytes({ ciphertext: row.token_sealed, iv: row.token_iv, tag: row.token_tag, keyId: row.key_id }, tokenAad(row.id));
+    const token = deps.vault.openBytes(
+      { ciphertext: row.token_sealed, iv: row.token_iv, tag: row.token_tag, keyId: row.key_id },
+      tokenAad(row.id),
+    );
     return { url: urlOf(token.toString('utf8')), created_at: row.created_at.toISOString() };
   }
 
@@ -67,8 +70,14 @@ export function createCalendarService(deps: CalendarServiceDeps) {
         const token = newSecret(TOKEN_PREFIX);
         const sealed = deps.vault.sealBytes(Buffer.from(token, 'utf8'), tokenAad(id));
         const inserted = await repository.insertLive({
-          id, platform_id: scope.platformId, legal_entity_id: scope.legalEntityId, token_hash: hashSecret(token),
-          token_sealed: sealed.ciphertext, token_iv: sealed.iv, token_tag: sealed.tag, key_id: sealed.keyId,
+          id,
+          platform_id: scope.platformId,
+          legal_entity_id: scope.legalEntityId,
+          token_hash: hashSecret(token),
+          token_sealed: sealed.ciphertext,
+          token_iv: sealed.iv,
+          token_tag: sealed.tag,
+          key_id: sealed.keyId,
         });
         if (inserted) return { url: urlOf(token), created_at: inserted.created_at.toISOString(), created: true };
       }

@@ -14,10 +14,11 @@ export interface CatalogReleasesDeps {
  */
 export function createCatalogReleasesService(deps: CatalogReleasesDeps) {
   let loaded: { releases: CatalogRelease[]; current: string | null } | null = null;
-  const load = () => (loaded ??= {
-    releases: loadReleases(deps.releasesDir ?? RELEASES_DIR),
-    current: releaseOfCatalog(deps.catalog, deps.releasesDir ?? RELEASES_DIR),
-  });
+  const load = () =>
+    (loaded ??= {
+      releases: loadReleases(deps.releasesDir ?? RELEASES_DIR),
+      current: releaseOfCatalog(deps.catalog, deps.releasesDir ?? RELEASES_DIR),
+    });
   return {
     /** Every release, newest first, and the one this server plans with. */
     list() {

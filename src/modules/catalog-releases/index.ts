@@ -11,9 +11,11 @@ export function createCatalogReleasesModule(deps: CatalogReleasesDeps) {
   const releases = createCatalogReleasesService(deps);
   return {
     releases,
-    routes: (http: { auth: AuthHooks }): FastifyPluginAsync => async (app) => {
-      await app.register(catalogReleaseRoutes({ releases, auth: http.auth }));
-    },
+    routes:
+      (http: { auth: AuthHooks }): FastifyPluginAsync =>
+      async (app) => {
+        await app.register(catalogReleaseRoutes({ releases, auth: http.auth }));
+      },
   };
 }
 

@@ -15,7 +15,10 @@ export function createConnectionEvents(deps: { events: EventRecorder; views: Con
   return async (trx, row) => {
     const object = await deps.views.view(createConnectionsRepository(trx), row);
     await deps.events.record(trx, {
-      type: 'connection.status_changed', platformId: row.platform_id, legalEntityId: row.legal_entity_id, data: { object: { ...object }, changed: ['status'] },
+      type: 'connection.status_changed',
+      platformId: row.platform_id,
+      legalEntityId: row.legal_entity_id,
+      data: { object: { ...object }, changed: ['status'] },
     });
   };
 }

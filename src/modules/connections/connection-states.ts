@@ -3,7 +3,14 @@ import type { Db } from '../../db/database.js';
 import type { ConnectionRow, ConnectionStatus, Database } from '../../db/schema.js';
 import { createConnectionsRepository, type MovedConnection } from './connections.repository.js';
 
-export const CONNECTION_STATUSES = ['pending', 'authenticating', 'registering', 'connected', 'disconnected', 'canceled'] as const satisfies readonly ConnectionStatus[];
+export const CONNECTION_STATUSES = [
+  'pending',
+  'authenticating',
+  'registering',
+  'connected',
+  'disconnected',
+  'canceled',
+] as const satisfies readonly ConnectionStatus[];
 
 /**
  * The one place a connection's allowed moves are defined. `disconnected → authenticating` is the person
@@ -68,11 +75,22 @@ export async function transition(db: Db, request: TransitionRequest): Promise<Tr
   return db.transaction().execute(async (trx) => {
     const repo = createConnectionsRepository(trx);
     const row = await repo.moveStatus({
-      connectionId: request.connectionId, legalEntityId: request.legalEntityId, from: request.from, to: request.to, reason: request.reason,
+      connectionId: request.connectionId,
+      legalEntityId: request.legalEntityId,
+      from: request.from,
+      to: request.to,
+      reason: request.reason,
       loginId: request.set?.login_id,
     });
     if (!row) return null;
-    await repo.insertEvent({ connection_id: row.id, legal_entity_id: row.legal_entity_id, from_status: row.previous_status, to_status: request.to, reason: request.reason, occurred_at: row.status_changed_at });
+    await repo.insertEvent({
+      connection_id: row.id,
+      legal_entity_id: row.legal_entity_id,
+      from_status: row.previous_status,
+      to_status: request.to,
+      reason: request.reason,
+      occurred_at: row.status_changed_at,
+    });
     const { previous_status: _, ...connection } = row;
     if (request.effects) await request.effects(trx, connection);
     if (request.announce) await request.announce(trx, connection);
@@ -83,6 +101,11 @@ export async function transition(db: Db, request: TransitionRequest): Promise<Tr
 /** Records the creation of a connection (no previous status) in its event log. */
 export async function recordCreated(trx: Transaction<Database> | Db, row: ConnectionRow): Promise<void> {
   await createConnectionsRepository(trx).insertEvent({
-    connection_id: row.id, legal_entity_id: row.legal_entity_id, from_status: null, to_status: row.status, reason: row.status_reason, occurred_at: row.created_at,
+    connection_id: row.id,
+    legal_entity_id: row.legal_entity_id,
+    from_status: null,
+    to_status: row.status,
+    reason: row.status_reason,
+    occurred_at: row.created_at,
   });
 }

@@ -53,8 +53,13 @@ export function createConnectionViews(deps: { accounts: Pick<AccountsService, 'o
         ? {
             id: account.id,
             agency_account: { id: account.id, agency_id: account.agency_id, region: account.region_code, name: account.name },
-            status: details.status, id_number: details.id_number, has_tpa: details.has_tpa, tax_rate_percent: details.tax_rate_percent,
-            reporting_schedule: details.reporting_schedule, balance: details.balance, history: details.history,
+            status: details.status,
+            id_number: details.id_number,
+            has_tpa: details.has_tpa,
+            tax_rate_percent: details.tax_rate_percent,
+            reporting_schedule: details.reporting_schedule,
+            balance: details.balance,
+            history: details.history,
             // Agency notices arrive with mail (a later capability).
             notices: [],
             account_login: await accountLogin(repo, row),

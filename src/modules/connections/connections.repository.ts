@@ -20,23 +20,44 @@ export function createConnectionsRepository(db: Db) {
 
     /** The entity's connections, newest first. */
     findConnections: (legalEntityId: string) =>
-      db.selectFrom('account_connections').selectAll().where('legal_entity_id', '=', legalEntityId).orderBy('created_at', 'desc').orderBy('id').execute(),
+      db
+        .selectFrom('account_connections')
+        .selectAll()
+        .where('legal_entity_id', '=', legalEntityId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute(),
 
     /** The newest connection of the account in one of `statuses` (the live one a second connect reuses). */
     findNewestConnection: (legalEntityId: string, agencyAccountId: string, statuses: readonly ConnectionStatus[]) =>
-      db.selectFrom('account_connections').selectAll()
-        .where('legal_entity_id', '=', legalEntityId).where('agency_account_id', '=', agencyAccountId).where('status', 'in', [...statuses])
-        .orderBy('created_at', 'desc').limit(1).executeTakeFirst(),
+      db
+        .selectFrom('account_connections')
+        .selectAll()
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('agency_account_id', '=', agencyAccountId)
+        .where('status', 'in', [...statuses])
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
 
     /** Connections in one of `statuses` whose last move is older than `seconds` (oldest first, at most 500). */
     findUnmovedSince: (statuses: readonly ConnectionStatus[], seconds: number) =>
-      db.selectFrom('account_connections').select(['id', 'status', 'status_changed_at'])
+      db
+        .selectFrom('account_connections')
+        .select(['id', 'status', 'status_changed_at'])
         .where('status', 'in', [...statuses])
         .where('status_changed_at', '<', sql<Date>`now() - make_interval(secs => ${seconds})`)
-        .orderBy('status_changed_at').limit(500).execute(),
+        .orderBy('status_changed_at')
+        .limit(500)
+        .execute(),
 
-    insertConnection: (row: { id: string; legal_entity_id: string; platform_id: string; agency_account_id: string; status: ConnectionStatus }) =>
-      db.insertInto('account_connections').values(row).returningAll().executeTakeFirstOrThrow(),
+    insertConnection: (row: {
+      id: string;
+      legal_entity_id: string;
+      platform_id: string;
+      agency_account_id: string;
+      status: ConnectionStatus;
+    }) => db.insertInto('account_connections').values(row).returningAll().executeTakeFirstOrThrow(),
 
     /**
      * One conditional UPDATE: the connection moves to `to` only if it is in one of `from` now. The sub-select
@@ -44,7 +65,12 @@ export function createConnectionsRepository(db: Db) {
      * against the newest row version if another transaction changed it meanwhile. Undefined: nothing moved.
      */
     moveStatus: async (move: {
-      connectionId: string; legalEntityId?: string | undefined; from: readonly ConnectionStatus[]; to: ConnectionStatus; reason: string | null; loginId?: string | undefined;
+      connectionId: string;
+      legalEntityId?: string | undefined;
+      from: readonly ConnectionStatus[];
+      to: ConnectionStatus;
+      reason: string | null;
+      loginId?: string | undefined;
     }): Promise<MovedConnection | undefined> => {
       const { rows } = await sql<MovedConnection>`
         update account_connections c
@@ -62,8 +88,14 @@ export function createConnectionsRepository(db: Db) {
       return rows[0];
     },
 
-    insertEvent: (row: { connection_id: string; legal_entity_id: string; from_status: ConnectionStatus | null; to_status: ConnectionStatus; reason: string | null; occurred_at: Date }) =>
-      db.insertInto('account_connection_events').values(row).execute(),
+    insertEvent: (row: {
+      connection_id: string;
+      legal_entity_id: string;
+      from_status: ConnectionStatus | null;
+      to_status: ConnectionStatus;
+      reason: string | null;
+      occurred_at: Date;
+    }) => db.insertInto('account_connection_events').values(row).execute(),
 
     /** The event logs of these connections, oldest first. */
     findEvents: (connectionIds: string[]) =>
@@ -72,26 +104,59 @@ export function createConnectionsRepository(db: Db) {
         : db.selectFrom('account_connection_events').selectAll().where('connection_id', 'in', connectionIds).orderBy('id').execute(),
 
     findAccount: (legalEntityId: string, id: string) =>
-      db.selectFrom('agency_accounts').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', id).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('agency_accounts')
+        .selectAll()
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow(),
 
     /** The account row locked for the transaction: concurrent connects of one account queue behind it. */
     lockAccount: (legalEntityId: string, id: string) =>
-      db.selectFrom('agency_accounts').select('id').where('legal_entity_id', '=', legalEntityId).where('id', '=', id).forUpdate().executeTakeFirst(),
+      db
+        .selectFrom('agency_accounts')
+        .select('id')
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst(),
 
     /** The account's data, locked: the connected step merges into what is there now. */
     lockAccountData: async (legalEntityId: string, id: string): Promise<AgencyAccountDatum[]> =>
-      (await db.selectFrom('agency_accounts').select('data').where('legal_entity_id', '=', legalEntityId).where('id', '=', id).forUpdate().executeTakeFirstOrThrow()).data,
+      (
+        await db
+          .selectFrom('agency_accounts')
+          .select('data')
+          .where('legal_entity_id', '=', legalEntityId)
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirstOrThrow()
+      ).data,
 
     updateAccountDetails: (legalEntityId: string, id: string, details: AgencyAccountDetails, data: AgencyAccountDatum[]) =>
-      db.updateTable('agency_accounts').set({ details: JSON.stringify(details), data: JSON.stringify(data), updated_at: new Date() })
-        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).execute(),
+      db
+        .updateTable('agency_accounts')
+        .set({ details: JSON.stringify(details), data: JSON.stringify(data), updated_at: new Date() })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .execute(),
 
     findLoginUrl: (legalEntityId: string, loginId: string) =>
-      db.selectFrom('account_logins').select(['id', 'login_url']).where('legal_entity_id', '=', legalEntityId).where('id', '=', loginId).executeTakeFirst(),
+      db
+        .selectFrom('account_logins')
+        .select(['id', 'login_url'])
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', loginId)
+        .executeTakeFirst(),
 
     /** The connector signed in and worked with this login: automation can use it. */
     markLoginSupported: (legalEntityId: string, loginId: string) =>
-      db.updateTable('account_logins').set({ is_supported: true }).where('legal_entity_id', '=', legalEntityId).where('id', '=', loginId).execute(),
+      db
+        .updateTable('account_logins')
+        .set({ is_supported: true })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', loginId)
+        .execute(),
   };
 }
 

@@ -4,7 +4,8 @@ import { CONNECTION_STATUSES } from './connection-states.js';
 
 export const ConnectionStatusSchema = StringEnum(CONNECTION_STATUSES, {
   title: 'PlatformConnectionStatus',
-  description: 'pending → authenticating → registering → connected; disconnected when the agency refuses (enter credentials again); canceled is final.',
+  description:
+    'pending → authenticating → registering → connected; disconnected when the agency refuses (enter credentials again); canceled is final.',
 });
 
 export const ConnectRequestSchema = Type.Object(
@@ -55,7 +56,9 @@ export const PlatformAccountSchema = Type.Object(
     reporting_schedule: Nullable(Type.String()),
     balance: Nullable(Type.Integer({ description: 'Cents owed.' })),
     history: Nullable(Type.Array(HistoryItemSchema)),
-    notices: Nullable(Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Always empty for now (notices arrive with mail).' })),
+    notices: Nullable(
+      Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Always empty for now (notices arrive with mail).' }),
+    ),
     account_login: Nullable(AccountLoginSchema),
     synced_at: Type.String({ format: 'date-time', description: 'When the connector last read the account.' }),
   },
@@ -68,7 +71,9 @@ export const ConnectionSchema = Type.Object(
     status: ConnectionStatusSchema,
     account: Nullable(PlatformAccountSchema),
     agency_account_id: Type.String(),
-    status_reason: Nullable(Type.String({ description: 'Why the connection is in its status (e.g. why the agency refused); never a secret.' })),
+    status_reason: Nullable(
+      Type.String({ description: 'Why the connection is in its status (e.g. why the agency refused); never a secret.' }),
+    ),
     status_changed_at: Type.String({ format: 'date-time' }),
     created_at: Type.String({ format: 'date-time' }),
   },
@@ -79,7 +84,10 @@ export const ConnectSessionSchema = Type.Object(
   {
     connect_url: Type.String({ description: 'Single-use link to the hosted connect page, valid HOSTED_SESSION_TTL_SECONDS.' }),
     connection: ConnectionSchema,
-    connection_id: Type.String({ description: 'The same as `connection.id`: the interface\'s prose names the connect result\'s id `connection_id`, its schema nests the connection; both are given.' }),
+    connection_id: Type.String({
+      description:
+        "The same as `connection.id`: the interface's prose names the connect result's id `connection_id`, its schema nests the connection; both are given.",
+    }),
   },
   { title: 'PlatformConnectSession' },
 );

@@ -66,14 +66,21 @@ export function createConnectionsService(deps: ConnectionsDeps) {
         const live = await inTrx.findNewestConnection(scope.legalEntityId, account.id, CANCELABLE);
         if (live) return live;
         const created = await inTrx.insertConnection({
-          id: newId(CONNECTION_ID_PREFIX), legal_entity_id: scope.legalEntityId, platform_id: scope.platformId, agency_account_id: account.id,
+          id: newId(CONNECTION_ID_PREFIX),
+          legal_entity_id: scope.legalEntityId,
+          platform_id: scope.platformId,
+          agency_account_id: account.id,
           status: 'pending',
         });
         await recordCreated(trx, created);
         return created;
       });
       const session = await deps.sessions.issue({
-        purpose: 'connect', legalEntityId: scope.legalEntityId, callbackUrl: null, ttlSeconds: deps.hostedSessionTtlSeconds, scope: { connection_id: row.id },
+        purpose: 'connect',
+        legalEntityId: scope.legalEntityId,
+        callbackUrl: null,
+        ttlSeconds: deps.hostedSessionTtlSeconds,
+        scope: { connection_id: row.id },
       });
       return { connect_url: session.url, connection: await view(row), connection_id: row.id };
     },
@@ -86,9 +93,15 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const rows = await repo.findConnections(legalEntityId);
       const events = await repo.findEvents(rows.map((r) => r.id));
       return rows.map((row) => ({
-        id: row.id, platform_id: row.platform_id, agency_account_id: row.agency_account_id, status: row.status, status_reason: row.status_reason,
-        created_at: row.created_at.toISOString(), status_changed_at: row.status_changed_at.toISOString(),
-        events: events.filter((e) => e.connection_id === row.id)
+        id: row.id,
+        platform_id: row.platform_id,
+        agency_account_id: row.agency_account_id,
+        status: row.status,
+        status_reason: row.status_reason,
+        created_at: row.created_at.toISOString(),
+        status_changed_at: row.status_changed_at.toISOString(),
+        events: events
+          .filter((e) => e.connection_id === row.id)
           .map((e) => ({ from_status: e.from_status, to_status: e.to_status, reason: e.reason, occurred_at: e.occurred_at.toISOString() })),
       }));
     },
@@ -97,11 +110,20 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     async cancel(scope: AccessScope, id: string): Promise<ConnectionView> {
       // A disconnected connection can become authenticating between our attempt and our read: try again then.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const moved = await transition(db, { connectionId: id, legalEntityId: scope.legalEntityId, from: CANCELABLE, to: 'canceled', reason: CANCELED_REASON, announce });
+        const moved = await transition(db, {
+          connectionId: id,
+          legalEntityId: scope.legalEntityId,
+          from: CANCELABLE,
+          to: 'canceled',
+          reason: CANCELED_REASON,
+          announce,
+        });
         if (moved) return view(moved);
         const current = await requireConnection(scope, id);
         if (!CANCELABLE.includes(current.status)) {
-          throw new ConflictError(`Connection '${id}' is ${current.status}; only pending, authenticating or registering connections can be canceled`);
+          throw new ConflictError(
+            `Connection '${id}' is ${current.status}; only pending, authenticating or registering connections can be canceled`,
+          );
         }
       }
       throw new ConflictError(`Connection '${id}' is changing right now; try again`);
@@ -113,7 +135,12 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       if (!connection) return null;
       const account = await repo.findAccount(legalEntityId, connection.agency_account_id);
       const agency = deps.catalog.regions.get(account.region_code)?.agencies.get(account.agency_id);
-      return { connection, account, agencyName: agency?.name ?? account.agency_id, regionName: regionByCode(account.region_code)?.name ?? account.region_code };
+      return {
+        connection,
+        account,
+        agencyName: agency?.name ?? account.agency_id,
+        regionName: regionByCode(account.region_code)?.name ?? account.region_code,
+      };
     },
 
     /**
@@ -126,10 +153,20 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     async submitCredentials(legalEntityId: string, id: string, secrets: LoginSecrets): Promise<boolean> {
       const row = await repo.findConnection(legalEntityId, id);
       if (!row || !ACCEPTS_CREDENTIALS.includes(row.status)) return false;
-      const login = await deps.accounts.saveLoginCredentials(legalEntityId, { agencyAccountId: row.agency_account_id, loginId: row.login_id, secrets });
+      const login = await deps.accounts.saveLoginCredentials(legalEntityId, {
+        agencyAccountId: row.agency_account_id,
+        loginId: row.login_id,
+        secrets,
+      });
       const moved = await transition(db, {
-        connectionId: id, legalEntityId, from: ACCEPTS_CREDENTIALS, to: 'authenticating', reason: null, set: { login_id: login.id },
-        effects: (trx) => connector.scheduleAdvance(id, trx), announce,
+        connectionId: id,
+        legalEntityId,
+        from: ACCEPTS_CREDENTIALS,
+        to: 'authenticating',
+        reason: null,
+        set: { login_id: login.id },
+        effects: (trx) => connector.scheduleAdvance(id, trx),
+        announce,
       });
       return moved !== null;
     },

@@ -52,7 +52,12 @@ export function mergeAttributes(data: AgencyAccountDatum[], learned: LearnedAttr
 }
 
 const connectorAccount = (account: AgencyAccountRow): ConnectorAccount => ({
-  id: account.id, legalEntityId: account.legal_entity_id, regionCode: account.region_code, agencyId: account.agency_id, name: account.name, data: account.data,
+  id: account.id,
+  legalEntityId: account.legal_entity_id,
+  regionCode: account.region_code,
+  agencyId: account.agency_id,
+  name: account.name,
+  data: account.data,
 });
 
 /** The connector's work on connections in progress: one step per job, and the sweep that re-sends lost steps. */
@@ -62,7 +67,11 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
   /** The next connector step, durable in the job queue; `not_before` keeps sub-second steps exact. */
   async function scheduleAdvance(connectionId: string, transaction: Transaction<Database>) {
     const notBefore = new Date(Date.now() + deps.stepMs).toISOString();
-    await deps.jobs.send(ADVANCE_JOB, { connection_id: connectionId, not_before: notBefore }, { startAfterSeconds: Math.floor(deps.stepMs / 1000), transaction });
+    await deps.jobs.send(
+      ADVANCE_JOB,
+      { connection_id: connectionId, not_before: notBefore },
+      { startAfterSeconds: Math.floor(deps.stepMs / 1000), transaction },
+    );
   }
 
   /** The connection's credentials from the vault; null when its login is gone (other failures retry the job). */
@@ -99,7 +108,12 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
       if (!result.ok) return fail(result.reason);
       // The next step is queued in the transaction of the move: both happen, or neither.
       const moved = await transition(deps.db, {
-        connectionId, from: ['authenticating'], to: 'registering', reason: null, effects: (trx) => scheduleAdvance(connectionId, trx), announce: deps.announce,
+        connectionId,
+        from: ['authenticating'],
+        to: 'registering',
+        reason: null,
+        effects: (trx) => scheduleAdvance(connectionId, trx),
+        announce: deps.announce,
       });
       if (!moved) return 'superseded';
       return 'authenticating → registering';
@@ -109,7 +123,10 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
     if (!registered.ok) return fail(registered.reason);
     const synced = await deps.connector.sync(connectorAccount(account), deps.now());
     const moved = await transition(deps.db, {
-      connectionId, from: ['registering'], to: 'connected', reason: null,
+      connectionId,
+      from: ['registering'],
+      to: 'connected',
+      reason: null,
       // The account's details and data change with the move, or not at all (a cancel that won leaves them untouched).
       effects: async (trx, connection) => {
         const inMove = createConnectionsRepository(trx);
@@ -130,7 +147,16 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
     let timedOut = 0;
     for (const row of rows) {
       if (Date.now() - row.status_changed_at.getTime() > GIVE_UP_AFTER_SECONDS * 1000) {
-        if (await transition(deps.db, { connectionId: row.id, from: [row.status], to: 'disconnected', reason: TIMED_OUT_REASON, announce: deps.announce })) timedOut++;
+        if (
+          await transition(deps.db, {
+            connectionId: row.id,
+            from: [row.status],
+            to: 'disconnected',
+            reason: TIMED_OUT_REASON,
+            announce: deps.announce,
+          })
+        )
+          timedOut++;
       } else {
         await deps.jobs.send(ADVANCE_JOB, { connection_id: row.id });
         resent++;

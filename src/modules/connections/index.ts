@@ -42,7 +42,8 @@ export function createConnectionsModule(deps: ConnectionsModuleDeps) {
     /** POST /accounts/connect, GET and cancel /accounts/connections/{id}, the hosted connect page. */
     routes: (http: { auth: AuthHooks; publicOrigin: string }) => async (app: FastifyInstance) => {
       await app.register(connectionRoutes({ connections, auth: http.auth }));
-      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ sessions: deps.sessions, publicOrigin: http.publicOrigin }, purposes);
+      const hostedPage = (purposes: HostedPurpose[]) =>
+        requireHostedSession({ sessions: deps.sessions, publicOrigin: http.publicOrigin }, purposes);
       await app.register(connectPageRoutes({ hostedPage, connections }));
     },
   };

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { mergeAttributes } from './connector-jobs.js';
 import {
-  AUTH_REJECTED_REASON, createSandboxConnector, REGISTER_REJECTED_REASON, sandboxHistory, sandboxIdNumber, sandboxTaxRate,
+  AUTH_REJECTED_REASON,
+  createSandboxConnector,
+  REGISTER_REJECTED_REASON,
+  sandboxHistory,
+  sandboxIdNumber,
+  sandboxTaxRate,
 } from './sandbox-connector.js';
 
 const account = { id: 'acct_sandbox1', legalEntityId: 'le_1', regionCode: 'CA', agencyId: 'ca-edd', name: 'EDD', data: [] };
@@ -11,16 +16,28 @@ describe('the sandbox connector', () => {
 
   it('fails authentication for a password containing fail-auth, registration for fail-register', async () => {
     expect(await connector.authenticate({ username: 'u', password: 'secret' }, account)).toEqual({ ok: true });
-    expect(await connector.authenticate({ username: 'u', password: 'my-fail-auth-pw' }, account)).toEqual({ ok: false, reason: AUTH_REJECTED_REASON });
+    expect(await connector.authenticate({ username: 'u', password: 'my-fail-auth-pw' }, account)).toEqual({
+      ok: false,
+      reason: AUTH_REJECTED_REASON,
+    });
     expect(await connector.register({ username: 'u', password: 'secret' }, account)).toEqual({ ok: true });
-    expect(await connector.register({ username: 'u', password: 'x-fail-register' }, account)).toEqual({ ok: false, reason: REGISTER_REJECTED_REASON });
+    expect(await connector.register({ username: 'u', password: 'x-fail-register' }, account)).toEqual({
+      ok: false,
+      reason: REGISTER_REJECTED_REASON,
+    });
   });
 
   it('derives the same details from the same account id and date', async () => {
     const now = new Date('2026-05-10T12:00:00Z');
     const a = await connector.sync(account, now);
     expect(a).toEqual(await connector.sync(account, now));
-    expect(a.details).toMatchObject({ status: 'active', has_tpa: false, reporting_schedule: 'quarterly', balance: 0, synced_at: now.toISOString() });
+    expect(a.details).toMatchObject({
+      status: 'active',
+      has_tpa: false,
+      reporting_schedule: 'quarterly',
+      balance: 0,
+      synced_at: now.toISOString(),
+    });
     expect(a.details.id_number).toMatch(/^\d{4}-\d{4}$/);
     expect(a.details.id_number).toBe(sandboxIdNumber(account.id));
     expect(sandboxIdNumber('acct_other')).not.toBe(a.details.id_number);
@@ -34,8 +51,10 @@ describe('the sandbox connector', () => {
     // On 10 May 2026, Q1 2026 is due 30 April (filed); Q2 is still running.
     const may = sandboxHistory(account.id, new Date('2026-05-10T00:00:00Z'));
     expect(may.map((h) => [h.period_start_date, h.period_end_date, h.filing_date])).toEqual([
-      ['2025-04-01', '2025-06-30', '2025-07-31'], ['2025-07-01', '2025-09-30', '2025-10-31'],
-      ['2025-10-01', '2025-12-31', '2026-01-31'], ['2026-01-01', '2026-03-31', '2026-04-30'],
+      ['2025-04-01', '2025-06-30', '2025-07-31'],
+      ['2025-07-01', '2025-09-30', '2025-10-31'],
+      ['2025-10-01', '2025-12-31', '2026-01-31'],
+      ['2026-01-01', '2026-03-31', '2026-04-30'],
     ]);
     // On 15 April 2026, Q1 2026 is not filed yet.
     expect(sandboxHistory(account.id, new Date('2026-04-15T00:00:00Z')).at(-1)!.period_start_date).toBe('2025-10-01');
@@ -56,9 +75,12 @@ describe('the sandbox connector', () => {
       { name: 'UI rate', description: null, value: null, status: 'todo' as const },
     ];
     expect(mergeAttributes(data, [{ name: 'Account number', description: 'x', value: '1234-5678' }])).toEqual([
-      { name: 'Account Number', description: 'From the agency letter', value: '1234-5678', status: 'done' }, data[1],
+      { name: 'Account Number', description: 'From the agency letter', value: '1234-5678', status: 'done' },
+      data[1],
     ]);
-    expect(mergeAttributes([], [{ name: 'Account number', description: 'x', value: '1' }])).toEqual([{ name: 'Account number', description: 'x', value: '1', status: 'done' }]);
+    expect(mergeAttributes([], [{ name: 'Account number', description: 'x', value: '1' }])).toEqual([
+      { name: 'Account number', description: 'x', value: '1', status: 'done' },
+    ]);
     expect(data[0]!.value).toBeNull(); // not mutated
   });
 });

@@ -47,8 +47,13 @@ export function sandboxHistory(accountId: string, now: Date): AgencyAccountHisto
       const periodStart = isoDate(start);
       const amount = 10_000 + (parseInt(sha256(`${accountId}:${periodStart}`).slice(0, 8), 16) % 490_001);
       items.unshift({
-        period_start_date: periodStart, period_end_date: isoDate(end), payment_date: isoDate(filed), filing_date: isoDate(filed),
-        payment_amount: amount, amount_due: amount, amount_applied: amount,
+        period_start_date: periodStart,
+        period_end_date: isoDate(end),
+        payment_date: isoDate(filed),
+        filing_date: isoDate(filed),
+        payment_amount: amount,
+        amount_due: amount,
+        amount_applied: amount,
         raw_data: { source: 'sandbox', quarter: `${year}-Q${quarter + 1}` },
       });
     }
@@ -79,8 +84,14 @@ export function createSandboxConnector(): Connector {
       const idNumber = sandboxIdNumber(account.id);
       return {
         details: {
-          status: 'active', id_number: idNumber, has_tpa: false, tax_rate_percent: sandboxTaxRate(account.id), reporting_schedule: 'quarterly',
-          balance: 0, history: sandboxHistory(account.id, now), synced_at: now.toISOString(),
+          status: 'active',
+          id_number: idNumber,
+          has_tpa: false,
+          tax_rate_percent: sandboxTaxRate(account.id),
+          reporting_schedule: 'quarterly',
+          balance: 0,
+          history: sandboxHistory(account.id, now),
+          synced_at: now.toISOString(),
         },
         attributes: [{ name: ACCOUNT_NUMBER_ATTRIBUTE, description: 'The employer account number at the agency', value: idNumber }],
       };

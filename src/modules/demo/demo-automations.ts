@@ -11,10 +11,17 @@ export type DemoAutomationsService = Pick<AutomationsModule, 'automations' | 'ru
  * at every try, so after its tries it waits in the operator queue, for a person.
  */
 export const DEMO_AUTOMATIONS = {
-  filed: { requirementId: 'ny-employer-registration', input: { first_payroll_date: '2026-12-01', ein: '12-3456789', officer_name: 'Dana Demo' } },
+  filed: {
+    requirementId: 'ny-employer-registration',
+    input: { first_payroll_date: '2026-12-01', ein: '12-3456789', officer_name: 'Dana Demo' },
+  },
   queued: {
     requirementId: 'ca-foreign-qualification-corporation',
-    input: { registered_agent_name: 'connector-error', principal_office_address: '500 Market St, San Francisco, CA 94105', good_standing_certificate_date: '2026-11-02' },
+    input: {
+      registered_agent_name: 'connector-error',
+      principal_office_address: '500 Market St, San Francisco, CA 94105',
+      good_standing_certificate_date: '2026-11-02',
+    },
   },
 } as const;
 
@@ -26,7 +33,8 @@ export interface DemoAutomation {
 }
 
 /** Settled for the demo: nothing left for a connector to do now (complete, canceled, or with a person). */
-const settled = (v: AutomationView) => FINAL_AUTOMATION_STATUSES.includes(v.status) || v.performer === 'operator' || v.status === 'waiting_on_customer_response';
+const settled = (v: AutomationView) =>
+  FINAL_AUTOMATION_STATUSES.includes(v.status) || v.performer === 'operator' || v.status === 'waiting_on_customer_response';
 /** Steps performed here at most (the workflow needs 3, the failing one its tries); a pause when the queue's worker holds one. */
 const MAX_TURNS = 60;
 const HELD_PAUSE_MS = 50;
@@ -37,7 +45,12 @@ const HELD_PAUSE_MS = 50;
  * Each step goes through the workflow's own `runStep` (its lease and step key), so a step the job queue's worker
  * performs at the same moment is performed once; a later start finds the automation and leaves it.
  */
-async function seedOne(scope: AccessScope, taskId: string, input: Record<string, unknown>, service: DemoAutomationsService): Promise<DemoAutomation | null> {
+async function seedOne(
+  scope: AccessScope,
+  taskId: string,
+  input: Record<string, unknown>,
+  service: DemoAutomationsService,
+): Promise<DemoAutomation | null> {
   const { automations, runStep } = service;
   let view = await automations.forTask(scope, taskId);
   if (!view) {

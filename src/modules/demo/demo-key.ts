@@ -24,7 +24,14 @@ export interface DemoKeyOptions {
 export async function demoApiKey(platforms: PlatformsService, platformId: string, options: DemoKeyOptions | undefined): Promise<string> {
   if (options?.reuse) {
     const kept = await readKept(options.file);
-    if (kept && (await platforms.authenticate(kept).then((p) => p.platformId === platformId, () => false))) return kept;
+    if (
+      kept &&
+      (await platforms.authenticate(kept).then(
+        (p) => p.platformId === platformId,
+        () => false,
+      ))
+    )
+      return kept;
   }
   const old = await platforms.listKeys(platformId);
   const issued = await platforms.rotateKey(platformId);

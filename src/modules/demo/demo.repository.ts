@@ -4,8 +4,18 @@ import type { Db } from '../../db/database.js';
 export function createDemoRepository(db: Db) {
   return {
     findEntityByExternalId: (platformId: string, externalId: string) =>
-      db.selectFrom('legal_entities').select('id').where('platform_id', '=', platformId).where('external_company_id', '=', externalId).executeTakeFirst(),
+      db
+        .selectFrom('legal_entities')
+        .select('id')
+        .where('platform_id', '=', platformId)
+        .where('external_company_id', '=', externalId)
+        .executeTakeFirst(),
     findTaskByDefinition: (legalEntityId: string, definitionId: string) =>
-      db.selectFrom('tasks').select('id').where('legal_entity_id', '=', legalEntityId).where('definition_id', '=', definitionId).executeTakeFirst(),
+      db
+        .selectFrom('tasks')
+        .select('id')
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('definition_id', '=', definitionId)
+        .executeTakeFirst(),
   };
 }

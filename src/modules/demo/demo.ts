@@ -49,7 +49,12 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
   // Tasks follow from the entities' profiles and locations: signup and locations re-plan them.
   const catalog = loadCatalog();
   const events = createEventsService();
-  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents: createTaskEvents({ catalog, publicBaseUrl, events }) });
+  const { planning } = createPlanningModule({
+    db,
+    catalog,
+    now: () => new Date(),
+    taskEvents: createTaskEvents({ catalog, publicBaseUrl, events }),
+  });
   const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
   const { locations } = createLocationsModule({ db, planning });
 
@@ -80,7 +85,15 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
       incorporation_date: '2021-03-15',
       ein: '12-3456789',
       external_company_id: DEMO_EXTERNAL_ID,
-      business_address: { id: null, address_line_1: '500 Market St', address_line_2: null, city: 'San Francisco', state: 'CA', country: 'US', postal_code: '94105' },
+      business_address: {
+        id: null,
+        address_line_1: '500 Market St',
+        address_line_2: null,
+        city: 'San Francisco',
+        state: 'CA',
+        country: 'US',
+        postal_code: '94105',
+      },
     });
     await signup.activate(principal, created.id);
     const scope = { platformId, legalEntityId: created.id };
@@ -105,7 +118,9 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
   // A repeated run plans the existing entities' tasks up to today.
   await planning.replanBatch([entity.id, pending.id]);
   if (extras) await seedAccountsAndMail(entity.id, extras);
-  const automations = extras?.automations && await seedDemoAutomations({ platformId, legalEntityId: entity.id }, repo.findTaskByDefinition, extras.automations);
+  const automations =
+    extras?.automations &&
+    (await seedDemoAutomations({ platformId, legalEntityId: entity.id }, repo.findTaskByDefinition, extras.automations));
   return { platformId, apiKey, legalEntityId: entity.id, inactiveLegalEntityId: pending.id, ...(automations && { automations }) };
 }
 
@@ -117,15 +132,29 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
 async function seedAccountsAndMail(legalEntityId: string, extras: DemoExtras): Promise<void> {
   if ((await extras.accounts.listAccounts({ legalEntityId })).length > 0) return;
   const account = await extras.accounts.createAccount(legalEntityId, {
-    region_code: 'CA', agency_id: 'ca-edd', name: 'Employer payroll tax account',
-    data: [{ name: 'Account number', description: 'The employer account number at the agency', value: '123-4567-8' }, { name: 'UI rate', description: 'Unemployment insurance rate for this year' }],
+    region_code: 'CA',
+    agency_id: 'ca-edd',
+    name: 'Employer payroll tax account',
+    data: [
+      { name: 'Account number', description: 'The employer account number at the agency', value: '123-4567-8' },
+      { name: 'UI rate', description: 'Unemployment insurance rate for this year' },
+    ],
   });
   await extras.accounts.createLogin(legalEntityId, {
-    agency_account_id: account.id, region_code: 'CA', name: 'EDD e-Services for Business', login_url: 'https://eddservices.edd.ca.gov/',
-    is_supported: true, secrets: { username: 'demo-coffee-payroll', password: 'demo-only-password', totp_seed: 'JBSWY3DPEHPK3PXP' },
+    agency_account_id: account.id,
+    region_code: 'CA',
+    name: 'EDD e-Services for Business',
+    login_url: 'https://eddservices.edd.ca.gov/',
+    is_supported: true,
+    secrets: { username: 'demo-coffee-payroll', password: 'demo-only-password', totp_seed: 'JBSWY3DPEHPK3PXP' },
   });
   await extras.mail.ingest({
-    legalEntityId, regionCode: 'CA', type: 'registered-agent', sender: 'California Secretary of State', subject: 'Statement of Information reminder', fileName: 'statement-of-information-reminder.pdf',
+    legalEntityId,
+    regionCode: 'CA',
+    type: 'registered-agent',
+    sender: 'California Secretary of State',
+    subject: 'Statement of Information reminder',
+    fileName: 'statement-of-information-reminder.pdf',
     bytes: textPdf([
       'California Secretary of State',
       'Statement of Information reminder (DEMO)',
@@ -135,4 +164,3 @@ async function seedAccountsAndMail(legalEntityId: string, extras: DemoExtras): P
     ]),
   });
 }
-

@@ -7,7 +7,9 @@ describe('event log retention', () => {
   it('deletes in batches until a batch comes back short, everything older than the retention period', async () => {
     const calls: { cutoff: Date; limit: number }[] = [];
     const counts = [PRUNE_BATCH, PRUNE_BATCH, 3];
-    const repo = { deleteCreatedBefore: async (cutoff: Date, limit: number) => (calls.push({ cutoff, limit }), counts.shift() ?? 0) } as unknown as EventsRepository;
+    const repo = {
+      deleteCreatedBefore: async (cutoff: Date, limit: number) => (calls.push({ cutoff, limit }), counts.shift() ?? 0),
+    } as unknown as EventsRepository;
     const now = new Date('2026-11-24T04:00:00Z');
     const log = createEventLog({ db: {} as Db, now: () => now, retentionDays: 30, repositoryFor: () => repo });
     expect(await log.prune()).toBe(2 * PRUNE_BATCH + 3);

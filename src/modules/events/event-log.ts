@@ -31,11 +31,19 @@ export function createEventLog(deps: EventLogDeps) {
       const repo = repositoryFor(deps.db);
       const after = query.startingAfter === undefined ? undefined : await repo.positionOf(platformId, query.startingAfter);
       if (query.startingAfter !== undefined && !after) {
-        throw new InvalidInputError(['starting_after'], 'Not an event of this platform (or older than the retention period): pass the id of an event you listed', query.startingAfter);
+        throw new InvalidInputError(
+          ['starting_after'],
+          'Not an event of this platform (or older than the retention period): pass the id of an event you listed',
+          query.startingAfter,
+        );
       }
       const rows = await repo.list(platformId, { types: query.types, legalEntityId: query.legalEntityId, after, limit: query.limit + 1 });
       const events = rows.slice(0, query.limit).map((r): PlatformEvent => ({
-        id: r.id, type: r.type as EventType, created_at: r.created_at.toISOString(), legal_entity_id: r.legal_entity_id, data: r.data as unknown as EventData,
+        id: r.id,
+        type: r.type as EventType,
+        created_at: r.created_at.toISOString(),
+        legal_entity_id: r.legal_entity_id,
+        data: r.data as unknown as EventData,
       }));
       return { events, hasMore: rows.length > query.limit };
     },

@@ -8,7 +8,10 @@ const header = (name: string, description: string) => ({ name, in: 'header', req
 const SIGNATURE_HEADERS = [
   header('webhook-id', 'The event id: the same for every attempt of one delivery, so a receiver can drop repeats.'),
   header('webhook-timestamp', 'Seconds since the epoch when this attempt was signed; refuse stale ones (replay protection).'),
-  header('webhook-signature', 'Standard Webhooks signatures, `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, space separated: one per active secret of the endpoint.'),
+  header(
+    'webhook-signature',
+    'Standard Webhooks signatures, `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, space separated: one per active secret of the endpoint.',
+  ),
 ];
 
 /** `webhooks` and the payload schemas they reference (`#/components/schemas/<title>`, shared by the types of one resource). */
@@ -25,7 +28,12 @@ export function eventWebhooksDocument(): { webhooks: Record<string, unknown>; sc
         summary: type,
         description: `${when} Delivered at least once to every enabled endpoint subscribed to \`${type}\`; any 2xx answer acknowledges it.`,
         parameters: SIGNATURE_HEADERS,
-        requestBody: { required: true, content: { 'application/json': { schema: typedEventSchema(type, { $ref: `#/components/schemas/${name}` } as unknown as TSchema) } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: typedEventSchema(type, { $ref: `#/components/schemas/${name}` } as unknown as TSchema) },
+          },
+        },
         responses: { '2XX': { description: 'Received. Anything else (or no answer within the time limit) is retried with backoff.' } },
       },
     };

@@ -31,13 +31,18 @@ export function createEventsRepository(db: Db) {
      */
     async insert(events: readonly NewEvent[]): Promise<void> {
       for (let start = 0; start < events.length; start += INSERT_CHUNK) {
-        await db.insertInto('events').values(events.slice(start, start + INSERT_CHUNK).map((e) => ({
-          id: newId(EVENT_ID_PREFIX),
-          platform_id: e.platformId,
-          legal_entity_id: e.legalEntityId,
-          type: e.type,
-          data: JSON.stringify(e.data),
-        }))).execute();
+        await db
+          .insertInto('events')
+          .values(
+            events.slice(start, start + INSERT_CHUNK).map((e) => ({
+              id: newId(EVENT_ID_PREFIX),
+              platform_id: e.platformId,
+              legal_entity_id: e.legalEntityId,
+              type: e.type,
+              data: JSON.stringify(e.data),
+            })),
+          )
+          .execute();
       }
     },
 
@@ -50,17 +55,25 @@ export function createEventsRepository(db: Db) {
      * running: an event committed later can then never sort before one already read (a cursor skips nothing).
      */
     list: (platformId: string, filter: EventFilter) =>
-      db.selectFrom('events').select(['id', 'type', 'created_at', 'legal_entity_id', 'data', 'xid', 'seq'])
+      db
+        .selectFrom('events')
+        .select(['id', 'type', 'created_at', 'legal_entity_id', 'data', 'xid', 'seq'])
         .where('platform_id', '=', platformId)
         .where(sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`)
         .$if(Boolean(filter.types?.length), (q) => q.where('type', 'in', [...filter.types!]))
         .$if(filter.legalEntityId !== undefined, (q) => q.where('legal_entity_id', '=', filter.legalEntityId!))
-        .$if(filter.after !== undefined, (q) => q.where(sql<boolean>`(xid, seq) > (${filter.after!.xid}::xid8, ${String(filter.after!.seq)}::bigint)`))
-        .orderBy('xid').orderBy('seq').limit(filter.limit).execute(),
+        .$if(filter.after !== undefined, (q) =>
+          q.where(sql<boolean>`(xid, seq) > (${filter.after!.xid}::xid8, ${String(filter.after!.seq)}::bigint)`),
+        )
+        .orderBy('xid')
+        .orderBy('seq')
+        .limit(filter.limit)
+        .execute(),
 
     /** Deletes up to `limit` events created before `cutoff` (their deliveries and attempts cascade); the count deleted. */
     deleteCreatedBefore: async (cutoff: Date, limit: number): Promise<number> => {
-      const result = await db.deleteFrom('events')
+      const result = await db
+        .deleteFrom('events')
         .where('id', 'in', db.selectFrom('events').select('id').where('created_at', '<', cutoff).limit(limit))
         .executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -9,7 +9,16 @@ import { createEventsService } from './events.service.js';
 export { EVENT_TYPES, isEventType } from './events.types.js';
 export { eventWebhooksDocument } from './events.openapi.js';
 export { createEventsService } from './events.service.js';
-export type { EventType, EventData, NewEvent, PlatformEvent, EventRecorder, TaskChange, TaskChangeCause, TaskEvents } from './events.types.js';
+export type {
+  EventType,
+  EventData,
+  NewEvent,
+  PlatformEvent,
+  EventRecorder,
+  TaskChange,
+  TaskChangeCause,
+  TaskEvents,
+} from './events.types.js';
 
 export interface EventsModuleDeps {
   db: Db;
@@ -30,9 +39,11 @@ export function createEventsModule(deps: EventsModuleDeps) {
     log,
     jobs: eventJobs(log),
     /** GET /v2/events. */
-    routes: (http: { auth: AuthHooks; entities: EventRoutesDeps['entities'] }): FastifyPluginAsync => async (app) => {
-      await app.register(eventRoutes({ log, auth: http.auth, entities: http.entities }));
-    },
+    routes:
+      (http: { auth: AuthHooks; entities: EventRoutesDeps['entities'] }): FastifyPluginAsync =>
+      async (app) => {
+        await app.register(eventRoutes({ log, auth: http.auth, entities: http.entities }));
+      },
   };
 }
 

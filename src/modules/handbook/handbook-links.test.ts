@@ -4,7 +4,12 @@ import { createHandbookLinks } from './handbook-links.js';
 
 describe('handbook links', () => {
   let now = new Date('2026-11-24T10:00:00Z');
-  const links = createHandbookLinks({ key: async () => Buffer.alloc(32, 3), publicBaseUrl: 'https://sh.example', ttlSeconds: 60, now: () => now });
+  const links = createHandbookLinks({
+    key: async () => Buffer.alloc(32, 3),
+    publicBaseUrl: 'https://sh.example',
+    ttlSeconds: 60,
+    now: () => now,
+  });
   const query = (url: string) => Object.fromEntries(new URL(url).searchParams) as { expires: string; signature: string };
 
   it('a PDF link verifies for its entity and version until it expires; anything altered is a forgery', async () => {
@@ -27,7 +32,11 @@ describe('handbook links', () => {
     expect(await links.ackLink('le_a', 'emp_1', 'hbv_1')).toEqual(a);
     const token = a.url.split('/').at(-1)!;
     expect(a.tokenHash).toEqual(hashSecret(token));
-    const others = await Promise.all([links.ackLink('le_b', 'emp_1', 'hbv_1'), links.ackLink('le_a', 'emp_2', 'hbv_1'), links.ackLink('le_a', 'emp_1', 'hbv_2')]);
+    const others = await Promise.all([
+      links.ackLink('le_b', 'emp_1', 'hbv_1'),
+      links.ackLink('le_a', 'emp_2', 'hbv_1'),
+      links.ackLink('le_a', 'emp_1', 'hbv_2'),
+    ]);
     expect(new Set([a.url, ...others.map((o) => o.url)]).size).toBe(4);
   });
 });

@@ -16,9 +16,14 @@ export type PdfLinkCheck = 'ok' | 'forged' | 'expired';
  * again, only its SHA-256 is stored, and it cannot be made for another employee, version or entity.
  */
 export function createHandbookLinks(deps: { key: () => Promise<Buffer>; publicBaseUrl: string; ttlSeconds: number; now: () => Date }) {
-  const pdfMessage = (legalEntityId: string, versionId: string, expires: number) => `statehouse-handbook-pdf:v1\n${legalEntityId}\n${versionId}\n${expires}`;
-  const ackMessage = (legalEntityId: string, employeeId: string, versionId: string) => `statehouse-handbook-ack:v1\n${legalEntityId}\n${employeeId}\n${versionId}`;
-  const mac = async (message: string) => createHmac('sha256', await deps.key()).update(message).digest('base64url');
+  const pdfMessage = (legalEntityId: string, versionId: string, expires: number) =>
+    `statehouse-handbook-pdf:v1\n${legalEntityId}\n${versionId}\n${expires}`;
+  const ackMessage = (legalEntityId: string, employeeId: string, versionId: string) =>
+    `statehouse-handbook-ack:v1\n${legalEntityId}\n${employeeId}\n${versionId}`;
+  const mac = async (message: string) =>
+    createHmac('sha256', await deps.key())
+      .update(message)
+      .digest('base64url');
 
   return {
     async pdfUrl(legalEntityId: string, versionId: string): Promise<string> {

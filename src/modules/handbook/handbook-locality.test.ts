@@ -7,7 +7,9 @@ import { buildDocument, deriveHandbook } from './handbook.fns.js';
 
 // A small catalog of our own with one city policy, to test the `in_locality` condition and its loader rules.
 const dirs: string[] = [];
-afterAll(() => { for (const dir of dirs) rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 const source = '    sources: [{ title: A source, url: "https://example.gov/rule" }]\n    confidence: confirmed\n';
 const US = `region: US
@@ -69,7 +71,10 @@ describe('a city policy (applies_when.in_locality)', () => {
     expect(d.applicable.every((a) => a.included)).toBe(true);
     expect(d.publishable).toBe(true);
     const doc = buildDocument(catalog, d, draft, { businessName: 'Acme LLC', version: 1, publishedAt: new Date('2026-11-28T00:00:00Z') });
-    expect(doc.sections.map((s) => [s.region, s.policies.map((p) => p.id)])).toEqual([['US', ['us-rule']], ['IL', ['il-state-leave', 'il-chicago-leave']]]);
+    expect(doc.sections.map((s) => [s.region, s.policies.map((p) => p.id)])).toEqual([
+      ['US', ['us-rule']],
+      ['IL', ['il-state-leave', 'il-chicago-leave']],
+    ]);
   });
 
   it('leaves the city policy out when no employee works there', () => {
@@ -89,19 +94,31 @@ describe('the loader, for locality questions and conditions', () => {
   const il = (question: string, policies = IL_POLICIES) => ({ 'IL.yaml': `region: IL\nquestions:\n${question}policies:\n${policies}` });
 
   it('refuses a locality question that is not yes/no, or that has a default', () => {
-    expect(() => loadHandbookCatalog(catalogDir(il(IL_QUESTION.replace('type: boolean', 'type: text'))))).toThrow(/IL\.yaml: \/questions\/0\/type: a locality question is a yes\/no/);
-    expect(() => loadHandbookCatalog(catalogDir(il(`${IL_QUESTION}    default: false\n`)))).toThrow(/\/questions\/0\/default: a locality question has no default/);
+    expect(() => loadHandbookCatalog(catalogDir(il(IL_QUESTION.replace('type: boolean', 'type: text'))))).toThrow(
+      /IL\.yaml: \/questions\/0\/type: a locality question is a yes\/no/,
+    );
+    expect(() => loadHandbookCatalog(catalogDir(il(`${IL_QUESTION}    default: false\n`)))).toThrow(
+      /\/questions\/0\/default: a locality question has no default/,
+    );
   });
 
   it('refuses a locality question outside a state file', () => {
-    expect(() => loadHandbookCatalog(catalogDir(il(IL_QUESTION), `questions:\n${IL_QUESTION.replace('il-chicago', 'chicago')}`))).toThrow(/questions\.yaml: \/questions\/0\/locality: a locality question belongs to the file of its state/);
+    expect(() => loadHandbookCatalog(catalogDir(il(IL_QUESTION), `questions:\n${IL_QUESTION.replace('il-chicago', 'chicago')}`))).toThrow(
+      /questions\.yaml: \/questions\/0\/locality: a locality question belongs to the file of its state/,
+    );
   });
 
-  it('refuses in_locality naming an ordinary question, an unknown one, or another state\'s', () => {
+  it("refuses in_locality naming an ordinary question, an unknown one, or another state's", () => {
     const plain = IL_QUESTION.replace('    locality: Chicago\n', '');
-    expect(() => loadHandbookCatalog(catalogDir(il(plain)))).toThrow(/\/policies\/1\/applies_when\/in_locality: 'il-chicago' is not a locality question of this file/);
-    expect(() => loadHandbookCatalog(catalogDir(il(IL_QUESTION, IL_POLICIES.replace('in_locality: il-chicago', 'in_locality: il-peoria'))))).toThrow(/'il-peoria' is not a locality question/);
+    expect(() => loadHandbookCatalog(catalogDir(il(plain)))).toThrow(
+      /\/policies\/1\/applies_when\/in_locality: 'il-chicago' is not a locality question of this file/,
+    );
+    expect(() =>
+      loadHandbookCatalog(catalogDir(il(IL_QUESTION, IL_POLICIES.replace('in_locality: il-chicago', 'in_locality: il-peoria')))),
+    ).toThrow(/'il-peoria' is not a locality question/);
     const ny = `region: NY\npolicies:\n  - id: ny-city\n    title: City\n    category: leave\n    adoption: required\n    summary: City.\n    body: "City."\n    applies_when: { in_locality: il-chicago }\n${source}`;
-    expect(() => loadHandbookCatalog(catalogDir({ ...il(IL_QUESTION), 'NY.yaml': ny }))).toThrow(/NY\.yaml: \/policies\/0\/applies_when\/in_locality: 'il-chicago' is not a locality question of this file/);
+    expect(() => loadHandbookCatalog(catalogDir({ ...il(IL_QUESTION), 'NY.yaml': ny }))).toThrow(
+      /NY\.yaml: \/policies\/0\/applies_when\/in_locality: 'il-chicago' is not a locality question of this file/,
+    );
   });
 });

@@ -4,8 +4,10 @@ import { fillPolicyText, loadHandbookCatalog } from '../../catalog/handbook.js';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
 import { pdfText, renderHandbookPdf } from './handbook-pdf.js';
 
-const paragraph = 'We explain what we do and why, in plain words an employee can read on paper or on a phone, and whom to ask when something is unclear.';
-const policyText = (n: number) => [...Array.from({ length: n }, () => paragraph), '- the first thing to know\n- the second thing to know'].join('\n\n');
+const paragraph =
+  'We explain what we do and why, in plain words an employee can read on paper or on a phone, and whom to ask when something is unclear.';
+const policyText = (n: number) =>
+  [...Array.from({ length: n }, () => paragraph), '- the first thing to know\n- the second thing to know'].join('\n\n');
 
 /** Policies of varied lengths, so that headings land at every height of a page. */
 function handbook(federalPolicies: number, overrides: Partial<HandbookDocument> = {}): HandbookDocument {
@@ -16,8 +18,20 @@ function handbook(federalPolicies: number, overrides: Partial<HandbookDocument> 
     regionNames: ['California', 'New York'],
     contact: 'Dana Lee (dana@acme.test)',
     sections: [
-      { region: 'US', heading: 'Policies for every employee', policies: Array.from({ length: federalPolicies }, (_, i) => ({ id: `us-policy-${i}`, title: `Federal policy number ${i}`, text: policyText(1 + ((i * 7) % 6)) })) },
-      { region: 'CA', heading: 'California', policies: [{ id: 'ca-sick-leave', title: 'Paid sick leave in California', text: policyText(3) }] },
+      {
+        region: 'US',
+        heading: 'Policies for every employee',
+        policies: Array.from({ length: federalPolicies }, (_, i) => ({
+          id: `us-policy-${i}`,
+          title: `Federal policy number ${i}`,
+          text: policyText(1 + ((i * 7) % 6)),
+        })),
+      },
+      {
+        region: 'CA',
+        heading: 'California',
+        policies: [{ id: 'ca-sick-leave', title: 'Paid sick leave in California', text: policyText(3) }],
+      },
       { region: 'NY', heading: 'New York', policies: [{ id: 'ny-sick-leave', title: 'Paid sick leave in New York', text: policyText(3) }] },
     ],
     ...overrides,
@@ -45,7 +59,14 @@ describe('the handbook PDF', () => {
     expect(pages[0]).toContain('About this handbook');
     expect(pages[1]).toMatch(/^Contents/);
     const body = pages.slice(2).join('\n');
-    const order = ['Policies for every employee', 'Federal policy number 0', 'Federal policy number 2', 'Paid sick leave in California', 'Paid sick leave in New York', 'Acknowledgement of receipt'].map((t) => body.indexOf(t));
+    const order = [
+      'Policies for every employee',
+      'Federal policy number 0',
+      'Federal policy number 2',
+      'Paid sick leave in California',
+      'Paid sick leave in New York',
+      'Acknowledgement of receipt',
+    ].map((t) => body.indexOf(t));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     const last = pages.at(-1)!;
@@ -88,7 +109,12 @@ describe('the handbook PDF', () => {
 
   it('describes itself in its metadata, dated by its publication', async () => {
     const { info } = await parse(await renderHandbookPdf(handbook(1)));
-    expect(info).toMatchObject({ Title: 'Acme Widgets LLC employee handbook', Author: 'Acme Widgets LLC', Creator: 'Statehouse', Language: 'en-US' });
+    expect(info).toMatchObject({
+      Title: 'Acme Widgets LLC employee handbook',
+      Author: 'Acme Widgets LLC',
+      Creator: 'Statehouse',
+      Language: 'en-US',
+    });
     expect(String(info.Subject)).toContain('version 3');
     expect(String(info.CreationDate)).toMatch(/^D:20260304/);
   });
@@ -106,25 +132,48 @@ describe('the handbook PDF', () => {
 
   it('renders every federal policy of the catalog, each listed in the contents and printed in full', async () => {
     const catalog = loadHandbookCatalog();
-    const answers = { ...Object.fromEntries([...catalog.questions.values()].map((q) => [q.id, q.default])), 'hr-contact': 'Dana Lee (dana@acme.test)' };
+    const answers = {
+      ...Object.fromEntries([...catalog.questions.values()].map((q) => [q.id, q.default])),
+      'hr-contact': 'Dana Lee (dana@acme.test)',
+    };
     const federal = catalog.byRegion.get('US')!;
     const doc = handbook(0, {
-      sections: [{ region: 'US', heading: 'Policies for every employee', policies: federal.map((p) => ({ id: p.id, title: p.title, text: fillPolicyText(p.body, { company: 'Acme Widgets LLC', regionName: 'Ohio', answers, questions: catalog.questions }) })) }],
+      sections: [
+        {
+          region: 'US',
+          heading: 'Policies for every employee',
+          policies: federal.map((p) => ({
+            id: p.id,
+            title: p.title,
+            text: fillPolicyText(p.body, { company: 'Acme Widgets LLC', regionName: 'Ohio', answers, questions: catalog.questions }),
+          })),
+        },
+      ],
     });
     const { pages } = await parse(await renderHandbookPdf(doc));
     const firstSection = pages.findIndex((text) => text.startsWith('Policies for every employee\n'));
     const contents = pages.slice(1, firstSection).join('\n');
     // The running footer sits between the last line of one page and the first of the next.
-    const body = pages.slice(firstSection).map((text) => text.replace(/^.*Version 3.*Page \d+ of \d+$/m, '')).join('\n').replace(/\s+/g, ' ');
+    const body = pages
+      .slice(firstSection)
+      .map((text) => text.replace(/^.*Version 3.*Page \d+ of \d+$/m, ''))
+      .join('\n')
+      .replace(/\s+/g, ' ');
     for (const policy of federal) {
       expect(contents, policy.id).toMatch(new RegExp(`${policy.title.replace(/[()]/g, '\\$&')}\\s+\\d+`));
-      const lastWords = doc.sections[0]!.policies.find((p) => p.id === policy.id)!.text.trim().split(/\s+/).slice(-6).join(' ').replace(/^- /, '');
+      const lastWords = doc.sections[0]!.policies.find((p) => p.id === policy.id)!
+        .text.trim()
+        .split(/\s+/)
+        .slice(-6)
+        .join(' ')
+        .replace(/^- /, '');
       expect(body, policy.id).toContain(lastWords);
     }
   });
 
   it('keeps a very long business name to one footer line, without adding pages', async () => {
-    const longName = 'The Extraordinarily Long-Named Family Bakery, Catering and Event Planning Cooperative of the Greater Metropolitan Area LLC';
+    const longName =
+      'The Extraordinarily Long-Named Family Bakery, Catering and Event Planning Cooperative of the Greater Metropolitan Area LLC';
     const short = await parse(await renderHandbookPdf(handbook(4)));
     const long = await parse(await renderHandbookPdf(handbook(4, { businessName: longName })));
     expect(long.pages.length).toBe(short.pages.length);

@@ -1,7 +1,13 @@
 import PDFDocument from 'pdfkit';
 import {
-  acknowledgementStatement, handbookIntroduction, handbookTitle, listInWords, publishedOn, textBlocks,
-  type HandbookDocument, type TextBlock,
+  acknowledgementStatement,
+  handbookIntroduction,
+  handbookTitle,
+  listInWords,
+  publishedOn,
+  textBlocks,
+  type HandbookDocument,
+  type TextBlock,
 } from '../../pages/handbook-document.js';
 
 /*
@@ -104,12 +110,17 @@ function cover(pdf: Pdf, doc: HandbookDocument) {
   pdf.font('Helvetica-Bold').fontSize(30).fillColor(INK).text(doc.businessName, { width });
   rule(pdf, 3, ACCENT);
   pdf.font('Helvetica').fontSize(12).fillColor(INK);
-  for (const [label, value] of [['Version', String(doc.version)], ['Published', publishedOn(doc)], ['Covers', listInWords(doc.regionNames)]] as const) {
+  for (const [label, value] of [
+    ['Version', String(doc.version)],
+    ['Published', publishedOn(doc)],
+    ['Covers', listInWords(doc.regionNames)],
+  ] as const) {
     pdf.font('Helvetica-Bold').text(`${label}: `, { continued: true }).font('Helvetica').text(value);
   }
   pdf.moveDown(2.5);
   pdf.font('Helvetica-Bold').fontSize(13).text('About this handbook', { paragraphGap: 6 });
-  for (const paragraph of handbookIntroduction(doc)) pdf.font('Helvetica').fontSize(BODY_SIZE).fillColor(INK).text(paragraph, { paragraphGap: 6, lineGap: 2 });
+  for (const paragraph of handbookIntroduction(doc))
+    pdf.font('Helvetica').fontSize(BODY_SIZE).fillColor(INK).text(paragraph, { paragraphGap: 6, lineGap: 2 });
 }
 
 function contents(pdf: Pdf, doc: HandbookDocument, pageOf: ReadonlyMap<string, number> | null) {
@@ -126,7 +137,13 @@ function contents(pdf: Pdf, doc: HandbookDocument, pageOf: ReadonlyMap<string, n
     const y = pdf.y;
     pdf.fillColor(INK).text(title, x, y, { width, goTo: anchor });
     const after = pdf.y;
-    pdf.fillColor(MUTED).text(String(pageOf?.get(anchor) ?? ''), pdf.page.width - pdf.page.margins.right - PAGE_NUMBER_WIDTH, y, { width: PAGE_NUMBER_WIDTH, align: 'right', lineBreak: false });
+    pdf
+      .fillColor(MUTED)
+      .text(String(pageOf?.get(anchor) ?? ''), pdf.page.width - pdf.page.margins.right - PAGE_NUMBER_WIDTH, y, {
+        width: PAGE_NUMBER_WIDTH,
+        align: 'right',
+        lineBreak: false,
+      });
     pdf.x = pdf.page.margins.left;
     pdf.y = after + 2;
   };
@@ -144,7 +161,7 @@ function keepWithNext(pdf: Pdf, heading: string, first: TextBlock | undefined) {
   let needed = pdf.heightOfString(heading, { width }) + 4;
   pdf.font('Helvetica').fontSize(BODY_SIZE);
   if (first) {
-    const firstText = first.kind === 'paragraph' ? first.text : first.items[0] ?? '';
+    const firstText = first.kind === 'paragraph' ? first.text : (first.items[0] ?? '');
     needed += Math.min(pdf.heightOfString(firstText, { width, lineGap: 2 }), LINES_KEPT_WITH_HEADING * pdf.currentLineHeight(true));
   }
   if (pdf.y + needed > pdf.page.maxY()) pdf.addPage();
@@ -152,9 +169,19 @@ function keepWithNext(pdf: Pdf, heading: string, first: TextBlock | undefined) {
 
 function writeBlock(pdf: Pdf, block: TextBlock) {
   pdf.font('Helvetica').fontSize(BODY_SIZE).fillColor(INK);
-  if (block.kind === 'paragraph') pdf.text(block.text, pdf.page.margins.left, pdf.y, { width: contentWidth(pdf), lineGap: 2, paragraphGap: 6 });
+  if (block.kind === 'paragraph')
+    pdf.text(block.text, pdf.page.margins.left, pdf.y, { width: contentWidth(pdf), lineGap: 2, paragraphGap: 6 });
   else {
-    pdf.list(block.items, pdf.page.margins.left + 6, pdf.y, { bulletRadius: 1.8, bulletIndent: 0, textIndent: 12, lineGap: 2, paragraphGap: 3, width: contentWidth(pdf) - 6 }).moveDown(0.4);
+    pdf
+      .list(block.items, pdf.page.margins.left + 6, pdf.y, {
+        bulletRadius: 1.8,
+        bulletIndent: 0,
+        textIndent: 12,
+        lineGap: 2,
+        paragraphGap: 3,
+        width: contentWidth(pdf) - 6,
+      })
+      .moveDown(0.4);
     pdf.x = pdf.page.margins.left;
   }
 }
@@ -166,12 +193,27 @@ function acknowledgementForm(pdf: Pdf, doc: HandbookDocument) {
   pdf.font('Helvetica-Bold').fontSize(20).fillColor(INK).text('Acknowledgement of receipt');
   rule(pdf);
   pdf.font('Helvetica').fontSize(11).text(acknowledgementStatement(doc), { width, lineGap: 3, paragraphGap: 10 });
-  pdf.fillColor(MUTED).fontSize(BODY_SIZE).text(`Sign and date this page and give it to ${doc.contact ?? 'your manager'}; keep the rest of the handbook. If you received this handbook by e-mail, you can acknowledge it through your link instead.`, { width, lineGap: 2 });
+  pdf
+    .fillColor(MUTED)
+    .fontSize(BODY_SIZE)
+    .text(
+      `Sign and date this page and give it to ${doc.contact ?? 'your manager'}; keep the rest of the handbook. If you received this handbook by e-mail, you can acknowledge it through your link instead.`,
+      { width, lineGap: 2 },
+    );
   pdf.moveDown(3);
   for (const label of ['Employee name (print)', 'Signature', 'Date']) {
     const y = pdf.y + 28;
-    pdf.moveTo(left, y).lineTo(left + width * 0.7, y).lineWidth(0.8).strokeColor(INK).stroke();
-    pdf.font('Helvetica').fontSize(9.5).fillColor(MUTED).text(label, left, y + 4);
+    pdf
+      .moveTo(left, y)
+      .lineTo(left + width * 0.7, y)
+      .lineWidth(0.8)
+      .strokeColor(INK)
+      .stroke();
+    pdf
+      .font('Helvetica')
+      .fontSize(9.5)
+      .fillColor(MUTED)
+      .text(label, left, y + 4);
     pdf.moveDown(1.5);
   }
 }
@@ -198,7 +240,12 @@ function footers(pdf: Pdf, doc: HandbookDocument) {
 
 function rule(pdf: Pdf, thickness = 1, color = '#d0d7de') {
   const y = pdf.y + 6;
-  pdf.moveTo(pdf.page.margins.left, y).lineTo(pdf.page.width - pdf.page.margins.right, y).lineWidth(thickness).strokeColor(color).stroke();
+  pdf
+    .moveTo(pdf.page.margins.left, y)
+    .lineTo(pdf.page.width - pdf.page.margins.right, y)
+    .lineWidth(thickness)
+    .strokeColor(color)
+    .stroke();
   pdf.x = pdf.page.margins.left;
   pdf.y = y + 14;
 }
@@ -208,14 +255,29 @@ function rule(pdf: Pdf, thickness = 1, color = '#d0d7de') {
  * garbage. Common symbols get a readable stand-in, anything else a '?'.
  */
 const WIN_ANSI_BEYOND_LATIN1 = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-const STAND_INS: Record<string, string> = { '≥': '>=', '≤': '<=', '≠': '!=', '→': '->', '←': '<-', '−': '-', '‐': '-', '‑': '-', '′': "'", '″': '"', '✓': '*', '✔': '*' };
+const STAND_INS: Record<string, string> = {
+  '≥': '>=',
+  '≤': '<=',
+  '≠': '!=',
+  '→': '->',
+  '←': '<-',
+  '−': '-',
+  '‐': '-',
+  '‑': '-',
+  '′': "'",
+  '″': '"',
+  '✓': '*',
+  '✔': '*',
+};
 export function pdfText(text: string): string {
-  return [...text.normalize('NFC')].map((c) => {
-    const code = c.codePointAt(0)!;
-    if ((code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code <= 0xff) || c === '\n' || WIN_ANSI_BEYOND_LATIN1.has(c)) return c;
-    if (c === '\t' || /\s/u.test(c)) return ' ';
-    return STAND_INS[c] ?? '?';
-  }).join('');
+  return [...text.normalize('NFC')]
+    .map((c) => {
+      const code = c.codePointAt(0)!;
+      if ((code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code <= 0xff) || c === '\n' || WIN_ANSI_BEYOND_LATIN1.has(c)) return c;
+      if (c === '\t' || /\s/u.test(c)) return ' ';
+      return STAND_INS[c] ?? '?';
+    })
+    .join('');
 }
 
 function printable(doc: HandbookDocument): HandbookDocument {

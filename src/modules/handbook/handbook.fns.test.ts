@@ -9,12 +9,17 @@ import { acknowledgementStats, buildDocument, deriveHandbook, parseAnswer } from
 const dir = mkdtempSync(path.join(tmpdir(), 'handbook-fns-'));
 mkdirSync(path.join(dir, 'policies'));
 const source = '    sources: [{ title: A source, url: "https://example.gov/rule" }]\n    confidence: confirmed\n';
-writeFileSync(path.join(dir, 'questions.yaml'), `questions:
+writeFileSync(
+  path.join(dir, 'questions.yaml'),
+  `questions:
   - { id: contact, prompt: Whom to contact?, type: text }
   - { id: offers-bonus, prompt: Do you pay bonuses?, type: boolean, default: false }
   - { id: bonus-month, prompt: In which month?, type: integer, min: 1, max: 12 }
-`);
-writeFileSync(path.join(dir, 'policies', 'US.yaml'), `region: US
+`,
+);
+writeFileSync(
+  path.join(dir, 'policies', 'US.yaml'),
+  `region: US
 policies:
   - id: us-big
     title: Big employer rule
@@ -32,8 +37,11 @@ ${source}  - id: us-bonus
     body: "{company} pays a bonus in month {answer:bonus-month}."
     uses: [bonus-month]
     applies_when: { answers: [{ question: offers-bonus, equals: true }] }
-${source}`);
-writeFileSync(path.join(dir, 'policies', 'CA.yaml'), `region: CA
+${source}`,
+);
+writeFileSync(
+  path.join(dir, 'policies', 'CA.yaml'),
+  `region: CA
 policies:
   - id: ca-sick
     title: Sick leave
@@ -48,8 +56,11 @@ ${source}  - id: ca-five
     summary: From five employees in California.
     body: "Training for everyone at {company}."
     applies_when: { min_employees: 5 }
-${source}`);
-writeFileSync(path.join(dir, 'policies', 'NY.yaml'), `region: NY
+${source}`,
+);
+writeFileSync(
+  path.join(dir, 'policies', 'NY.yaml'),
+  `region: NY
 policies:
   - id: ny-rest
     title: Rest
@@ -57,11 +68,16 @@ policies:
     adoption: required
     summary: Rest.
     body: "Rest in {region}."
-${source}`);
+${source}`,
+);
 const catalog = loadHandbookCatalog(dir);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const loc = (regionCode: string, employeeCount: number | null, hasEmployees: boolean | null = true) => ({ regionCode, hasEmployees, employeeCount });
+const loc = (regionCode: string, employeeCount: number | null, hasEmployees: boolean | null = true) => ({
+  regionCode,
+  hasEmployees,
+  employeeCount,
+});
 const ids = (d: ReturnType<typeof deriveHandbook>) => d.applicable.map((a) => a.policy.id);
 
 describe('deriveHandbook', () => {
@@ -75,7 +91,12 @@ describe('deriveHandbook', () => {
 
   it('federal thresholds count every state; a state threshold counts only that state', () => {
     expect(ids(deriveHandbook(catalog, [loc('CA', 4), loc('NY', 10)], { answers: {}, choices: {} }))).toEqual(['ca-sick', 'ny-rest']);
-    expect(ids(deriveHandbook(catalog, [loc('CA', 5), loc('NY', 10)], { answers: {}, choices: {} }))).toEqual(['us-big', 'ca-five', 'ca-sick', 'ny-rest']);
+    expect(ids(deriveHandbook(catalog, [loc('CA', 5), loc('NY', 10)], { answers: {}, choices: {} }))).toEqual([
+      'us-big',
+      'ca-five',
+      'ca-sick',
+      'ny-rest',
+    ]);
   });
 
   it('an unknown employee count blocks publishing and a policy that depends on it', () => {
@@ -94,13 +115,19 @@ describe('deriveHandbook', () => {
     expect(ids(after)).toContain('us-bonus');
     expect(after.questions.map((q) => q.id)).toEqual(['contact', 'offers-bonus', 'bonus-month']);
     expect(after.publishable).toBe(false);
-    const done = deriveHandbook(catalog, [loc('CA', 20)], { answers: { contact: 'Ana', 'offers-bonus': true, 'bonus-month': 12 }, choices: {} });
+    const done = deriveHandbook(catalog, [loc('CA', 20)], {
+      answers: { contact: 'Ana', 'offers-bonus': true, 'bonus-month': 12 },
+      choices: {},
+    });
     expect(done.publishable).toBe(true);
     expect(done.adoptable).toBe(4);
   });
 
   it('a skipped optional policy still counts as adoptable but is not included, and its questions are no longer asked', () => {
-    const d = deriveHandbook(catalog, [loc('CA', 20)], { answers: { contact: 'Ana', 'offers-bonus': true }, choices: { 'us-bonus': 'skip', 'ca-sick': 'skip' } });
+    const d = deriveHandbook(catalog, [loc('CA', 20)], {
+      answers: { contact: 'Ana', 'offers-bonus': true },
+      choices: { 'us-bonus': 'skip', 'ca-sick': 'skip' },
+    });
     expect(d.adoptable).toBe(4);
     expect(d.applicable.find((a) => a.policy.id === 'us-bonus')?.included).toBe(false);
     // A required policy cannot be skipped.
@@ -112,12 +139,21 @@ describe('deriveHandbook', () => {
 
 describe('buildDocument', () => {
   it('federal section first, then each state; placeholders filled; skipped policies left out', () => {
-    const draft = { answers: { contact: 'Ana at hr@example.com', 'offers-bonus': true, 'bonus-month': 12 }, choices: { 'ca-five': 'skip' as const } };
+    const draft = {
+      answers: { contact: 'Ana at hr@example.com', 'offers-bonus': true, 'bonus-month': 12 },
+      choices: { 'ca-five': 'skip' as const },
+    };
     const d = deriveHandbook(catalog, [loc('NY', 1), loc('CA', 20)], draft);
-    const doc = buildDocument(catalog, d, draft, { businessName: 'Rose & Thorn', version: 2, publishedAt: new Date('2026-11-24T10:00:00Z') });
+    const doc = buildDocument(catalog, d, draft, {
+      businessName: 'Rose & Thorn',
+      version: 2,
+      publishedAt: new Date('2026-11-24T10:00:00Z'),
+    });
     expect(doc.regionNames).toEqual(['California', 'New York']);
     expect(doc.sections.map((s) => [s.region, s.policies.map((p) => p.id)])).toEqual([
-      ['US', ['us-big', 'us-bonus']], ['CA', ['ca-sick']], ['NY', ['ny-rest']],
+      ['US', ['us-big', 'us-bonus']],
+      ['CA', ['ca-sick']],
+      ['NY', ['ny-rest']],
     ]);
     expect(doc.sections[0]!.policies[0]!.text).toBe('Ask Ana at hr@example.com.');
     expect(doc.sections[0]!.policies[1]!.text).toBe('Rose & Thorn pays a bonus in month 12.');
@@ -128,13 +164,18 @@ describe('buildDocument', () => {
 
 describe('acknowledgementStats', () => {
   it('puts each active employee in exactly one bucket', () => {
-    expect(acknowledgementStats([
-      { hasEmail: true, acknowledged: [1, 2] },
-      { hasEmail: false, acknowledged: [2] },
-      { hasEmail: true, acknowledged: [1] },
-      { hasEmail: true, acknowledged: [] },
-      { hasEmail: false, acknowledged: [] },
-    ], 2)).toEqual({ signed: 2, outdated: 1, pending: 1, missing_emails: 1 });
+    expect(
+      acknowledgementStats(
+        [
+          { hasEmail: true, acknowledged: [1, 2] },
+          { hasEmail: false, acknowledged: [2] },
+          { hasEmail: true, acknowledged: [1] },
+          { hasEmail: true, acknowledged: [] },
+          { hasEmail: false, acknowledged: [] },
+        ],
+        2,
+      ),
+    ).toEqual({ signed: 2, outdated: 1, pending: 1, missing_emails: 1 });
   });
 });
 
@@ -158,7 +199,12 @@ describe('buildDocument on the real catalog', () => {
     const d = deriveHandbook(real, [loc('CA', 20)], draft);
     const doc = buildDocument(real, d, draft, { businessName: 'Harbor Labs', version: 1, publishedAt: new Date('2026-11-24T10:00:00Z') });
     expect((doc as { contact?: string }).contact).toBe('Dana Reyes');
-    const none = buildDocument(real, d, { answers: {}, choices: {} }, { businessName: 'Harbor Labs', version: 1, publishedAt: new Date('2026-11-24T10:00:00Z') });
+    const none = buildDocument(
+      real,
+      d,
+      { answers: {}, choices: {} },
+      { businessName: 'Harbor Labs', version: 1, publishedAt: new Date('2026-11-24T10:00:00Z') },
+    );
     expect('contact' in none).toBe(false);
   });
 });

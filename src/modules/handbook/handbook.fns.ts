@@ -44,7 +44,12 @@ export interface Derivation {
 }
 
 /** Whether a condition holds; `null` when it depends on an employee count or a locality answer not known yet. */
-function holds(condition: PolicyCondition | undefined, region: string, counts: ReadonlyMap<string, number | null>, answers: HandbookDraft['answers']): boolean | null {
+function holds(
+  condition: PolicyCondition | undefined,
+  region: string,
+  counts: ReadonlyMap<string, number | null>,
+  answers: HandbookDraft['answers'],
+): boolean | null {
   if (!condition) return true;
   for (const wanted of condition.answers ?? []) if (answers[wanted.question] !== wanted.equals) return false;
   if (condition.in_locality !== undefined) {
@@ -95,32 +100,50 @@ export function deriveHandbook(catalog: HandbookCatalog, locations: readonly Han
     ...(missingCounts.length ? [`Say how many employees you have in ${missingCounts.map(regionName).join(', ')}.`] : []),
     ...(unanswered.length ? [`Answer ${unanswered.length === 1 ? 'one more question' : `${unanswered.length} more questions`}.`] : []),
   ];
-  return { employeeRegions, missingCounts, applicable, questions, unanswered, adoptable: applicable.length, publishable: blockers.length === 0, blockers };
+  return {
+    employeeRegions,
+    missingCounts,
+    applicable,
+    questions,
+    unanswered,
+    adoptable: applicable.length,
+    publishable: blockers.length === 0,
+    blockers,
+  };
 }
 
 /** The question whose answer names whom employees ask (catalog/handbook/questions.yaml). */
 export const HR_CONTACT = 'hr-contact';
 
-export const regionName = (code: string) => (code === FEDERAL ? 'the United States' : regionByCode(code)?.name ?? code);
+export const regionName = (code: string) => (code === FEDERAL ? 'the United States' : (regionByCode(code)?.name ?? code));
 
 /** The document a publication freezes: the included policies, their text filled with the owner's answers. */
 export function buildDocument(
-  catalog: HandbookCatalog, derivation: Derivation, draft: HandbookDraft,
+  catalog: HandbookCatalog,
+  derivation: Derivation,
+  draft: HandbookDraft,
   meta: { businessName: string; version: number; publishedAt: Date },
 ): HandbookDocument {
   const included = derivation.applicable.filter((a) => a.included).map((a) => a.policy);
   const sections = [FEDERAL, ...derivation.employeeRegions].flatMap((region) => {
     const policies = included.filter((p) => p.region === region);
     if (policies.length === 0) return [];
-    return [{
-      region,
-      heading: region === FEDERAL ? 'Policies for every employee' : `Employees in ${regionName(region)}`,
-      policies: policies.map((p) => ({
-        id: p.id,
-        title: p.title,
-        text: fillPolicyText(p.body, { company: meta.businessName, regionName: regionName(region), answers: draft.answers, questions: catalog.questions }),
-      })),
-    }];
+    return [
+      {
+        region,
+        heading: region === FEDERAL ? 'Policies for every employee' : `Employees in ${regionName(region)}`,
+        policies: policies.map((p) => ({
+          id: p.id,
+          title: p.title,
+          text: fillPolicyText(p.body, {
+            company: meta.businessName,
+            regionName: regionName(region),
+            answers: draft.answers,
+            questions: catalog.questions,
+          }),
+        })),
+      },
+    ];
   });
   // Whom employees ask: the owner's answer to the HR contact question, when the handbook asked it.
   const contact = draft.answers[HR_CONTACT];
@@ -171,9 +194,17 @@ export function parseAnswer(question: HandbookQuestion, raw: string | undefined)
   if (text === '') return undefined;
   let value: AnswerValue;
   switch (question.type) {
-    case 'boolean': if (text !== 'true' && text !== 'false') return null; value = text === 'true'; break;
-    case 'integer': if (!/^-?\d{1,9}$/.test(text)) return null; value = Number(text); break;
-    default: if (text.length > 500) return null; value = text;
+    case 'boolean':
+      if (text !== 'true' && text !== 'false') return null;
+      value = text === 'true';
+      break;
+    case 'integer':
+      if (!/^-?\d{1,9}$/.test(text)) return null;
+      value = Number(text);
+      break;
+    default:
+      if (text.length > 500) return null;
+      value = text;
   }
   return answerFits(question, value) ? value : null;
 }
@@ -181,9 +212,13 @@ export function parseAnswer(question: HandbookQuestion, raw: string | undefined)
 /** What the builder says when an answer does not fit its question. */
 export function answerProblem(question: HandbookQuestion): string {
   switch (question.type) {
-    case 'boolean': return 'Choose yes or no.';
-    case 'integer': return `Enter a whole number${question.min !== undefined && question.max !== undefined ? ` from ${question.min} to ${question.max}` : ''}.`;
-    case 'choice': return 'Choose one of the options.';
-    case 'text': return 'Enter an answer of at most 500 characters.';
+    case 'boolean':
+      return 'Choose yes or no.';
+    case 'integer':
+      return `Enter a whole number${question.min !== undefined && question.max !== undefined ? ` from ${question.min} to ${question.max}` : ''}.`;
+    case 'choice':
+      return 'Choose one of the options.';
+    case 'text':
+      return 'Enter an answer of at most 500 characters.';
   }
 }

@@ -12,12 +12,20 @@ export const AcknowledgementStatsSchema = Type.Object(
     pending: Count('Active employees with an e-mail address who acknowledged no version yet.'),
     missing_emails: Count('Active employees without an e-mail address who acknowledged no version yet.'),
   },
-  { title: 'PlatformHandbookAcknowledgementStats', description: 'One bucket per active employee: the four add up to the employee list. null before the first publication.' },
+  {
+    title: 'PlatformHandbookAcknowledgementStats',
+    description: 'One bucket per active employee: the four add up to the employee list. null before the first publication.',
+  },
 );
 
 const summaryFields = {
-  number_of_adoptable_policies: Count('Policies that apply to the entity (required and optional) from its states with employees and its answers.'),
-  publishable: Type.Boolean({ description: 'Whether the owner can publish now: a state with employees, every employee count known, every question the policies need answered.' }),
+  number_of_adoptable_policies: Count(
+    'Policies that apply to the entity (required and optional) from its states with employees and its answers.',
+  ),
+  publishable: Type.Boolean({
+    description:
+      'Whether the owner can publish now: a state with employees, every employee count known, every question the policies need answered.',
+  }),
   has_published: Type.Boolean({ description: 'Whether a version was ever published.' }),
   acknowledgement_stats: Nullable(AcknowledgementStatsSchema),
 };
@@ -36,7 +44,11 @@ export const HandbookSchema = Type.Object(
     ...summaryFields,
     summary: HandbookSummarySchema,
     details: Type.Object(
-      { handbook_automation_url: Type.String({ description: 'A fresh single-use link to the hosted handbook builder (expires like every session link).' }) },
+      {
+        handbook_automation_url: Type.String({
+          description: 'A fresh single-use link to the hosted handbook builder (expires like every session link).',
+        }),
+      },
       { title: 'PlatformHandbookDetails' },
     ),
   },
@@ -47,7 +59,9 @@ export const HandbookSchema = Type.Object(
 );
 
 export const HandbookSessionBodySchema = Type.Object(
-  { callback_url: HttpUrlString({ description: 'Where the owner returns from the builder (an allowed callback origin of the platform).' }) },
+  {
+    callback_url: HttpUrlString({ description: 'Where the owner returns from the builder (an allowed callback origin of the platform).' }),
+  },
   { title: 'HostedSessionRequest' },
 );
 

@@ -11,8 +11,14 @@ import type { EventRecorder, NewEvent } from '../events/index.js';
 import type { LocationsService } from '../locations/index.js';
 import type { Replanner } from '../planning/index.js';
 import {
-  acknowledgementStats, answerProblem, buildDocument, deriveHandbook, parseAnswer,
-  type AcknowledgementStats, type Derivation, type HandbookDraft,
+  acknowledgementStats,
+  answerProblem,
+  buildDocument,
+  deriveHandbook,
+  parseAnswer,
+  type AcknowledgementStats,
+  type Derivation,
+  type HandbookDraft,
 } from './handbook.fns.js';
 import type { HandbookLinks } from './handbook-links.js';
 import { createHandbookRepository, type HandbookRepository } from './handbook.repository.js';
@@ -92,8 +98,10 @@ const MAX_COUNT = 1_000_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A value as JSON with sorted keys: jsonb does not keep the key order a document was written with. */
-const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) =>
-  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 
 /** Same content (sections, texts, regions, business name, contact): only the version number and date may differ. */
 const sameContent = (a: HandbookDocument, b: HandbookDocument) =>
@@ -118,7 +126,11 @@ export function createHandbookService(deps: HandbookServiceDeps) {
 
   async function derive(repo: HandbookRepository, scope: AccessScope) {
     const [draft, locations] = await Promise.all([draftOf(repo, scope.legalEntityId), deps.locations.list(scope)]);
-    const handbookLocations = locations.map((l) => ({ regionCode: l.region.code, hasEmployees: l.config.has_employees, employeeCount: l.config.employee_count }));
+    const handbookLocations = locations.map((l) => ({
+      regionCode: l.region.code,
+      hasEmployees: l.config.has_employees,
+      employeeCount: l.config.employee_count,
+    }));
     return { draft, derivation: deriveHandbook(catalog, handbookLocations, draft), locations: handbookLocations };
   }
 
@@ -129,26 +141,41 @@ export function createHandbookService(deps: HandbookServiceDeps) {
     return out;
   }
 
-  async function statsOf(repo: HandbookRepository, legalEntityId: string, latestNumber: number | null): Promise<AcknowledgementStats | null> {
+  async function statsOf(
+    repo: HandbookRepository,
+    legalEntityId: string,
+    latestNumber: number | null,
+  ): Promise<AcknowledgementStats | null> {
     if (latestNumber === null) return null;
     const [employees, acks] = await Promise.all([repo.findEmployees(legalEntityId), acknowledgedBy(repo, legalEntityId)]);
-    return acknowledgementStats(employees.map((e) => ({ hasEmail: !!e.email, acknowledged: acks.get(e.id) ?? [] })), latestNumber);
+    return acknowledgementStats(
+      employees.map((e) => ({ hasEmail: !!e.email, acknowledged: acks.get(e.id) ?? [] })),
+      latestNumber,
+    );
   }
 
   function checkEmployee(input: { name?: string; email?: string }): { value: { name: string; email: string | null }; errors: FormErrors } {
     const name = (input.name ?? '').trim();
     const email = (input.email ?? '').trim();
     const errors: FormErrors = {};
-    if (!name) errors.name = 'Enter the employee\'s full name.';
+    if (!name) errors.name = "Enter the employee's full name.";
     else if (name.length > MAX_NAME) errors.name = `Use at most ${MAX_NAME} characters.`;
-    if (email && (email.length > MAX_EMAIL || !EMAIL.test(email))) errors.email = 'Enter an e-mail address like name@example.com, or leave it empty.';
+    if (email && (email.length > MAX_EMAIL || !EMAIL.test(email)))
+      errors.email = 'Enter an e-mail address like name@example.com, or leave it empty.';
     return { value: { name, email: email || null }, errors };
   }
 
   /** Two active employees with one address would get each other's mail: refuse it, keeping what was typed. */
-  async function duplicateEmail(legalEntityId: string, email: string | null, exceptId: string | null, repo = repositoryFor(deps.db)): Promise<FormErrors> {
+  async function duplicateEmail(
+    legalEntityId: string,
+    email: string | null,
+    exceptId: string | null,
+    repo = repositoryFor(deps.db),
+  ): Promise<FormErrors> {
     if (!email) return {};
-    const taken = (await repo.findEmployees(legalEntityId)).find((e) => e.id !== exceptId && e.email?.toLowerCase() === email.toLowerCase());
+    const taken = (await repo.findEmployees(legalEntityId)).find(
+      (e) => e.id !== exceptId && e.email?.toLowerCase() === email.toLowerCase(),
+    );
     return taken ? { email: `${taken.name} already has this e-mail address. Enter another one, or leave it empty.` } : {};
   }
 
@@ -163,26 +190,54 @@ export function createHandbookService(deps: HandbookServiceDeps) {
     async state(scope: AccessScope): Promise<BuilderState> {
       const repo = repositoryFor(deps.db);
       const [{ draft, derivation, locations }, entity, employees, latest, versions, acks] = await Promise.all([
-        derive(repo, scope), repo.findEntity(scope.legalEntityId), repo.findEmployees(scope.legalEntityId),
-        repo.findLatestVersion(scope.legalEntityId), repo.listVersions(scope.legalEntityId), acknowledgedBy(repo, scope.legalEntityId),
+        derive(repo, scope),
+        repo.findEntity(scope.legalEntityId),
+        repo.findEmployees(scope.legalEntityId),
+        repo.findLatestVersion(scope.legalEntityId),
+        repo.listVersions(scope.legalEntityId),
+        acknowledgedBy(repo, scope.legalEntityId),
       ]);
       const latestNumber = latest?.number ?? null;
       const businessName = entity?.business_name || 'Your company';
-      const unchanged = !!latest && derivation.publishable
-        && sameContent(buildDocument(catalog, derivation, draft, { businessName, version: latest.number, publishedAt: latest.published_at }), latest.document as HandbookDocument);
-      const builderEmployees = await Promise.all(employees.map(async (e): Promise<BuilderEmployee> => ({
-        id: e.id, name: e.name, email: e.email,
-        status: statusOf(acks.get(e.id) ?? [], !!e.email, latestNumber ?? 0),
-        ackUrl: latest ? (await deps.links.ackLink(scope.legalEntityId, e.id, latest.id)).url : null,
-      })));
+      const unchanged =
+        !!latest &&
+        derivation.publishable &&
+        sameContent(
+          buildDocument(catalog, derivation, draft, { businessName, version: latest.number, publishedAt: latest.published_at }),
+          latest.document as HandbookDocument,
+        );
+      const builderEmployees = await Promise.all(
+        employees.map(async (e): Promise<BuilderEmployee> => ({
+          id: e.id,
+          name: e.name,
+          email: e.email,
+          status: statusOf(acks.get(e.id) ?? [], !!e.email, latestNumber ?? 0),
+          ackUrl: latest ? (await deps.links.ackLink(scope.legalEntityId, e.id, latest.id)).url : null,
+        })),
+      );
       return {
         businessName,
-        draft, derivation,
+        draft,
+        derivation,
         counts: Object.fromEntries(locations.filter((l) => l.hasEmployees).map((l) => [l.regionCode, l.employeeCount])),
         employees: builderEmployees,
-        latest: latest ? { id: latest.id, number: latest.number, publishedAt: latest.published_at, regions: latest.regions, document: latest.document as HandbookDocument } : null,
+        latest: latest
+          ? {
+              id: latest.id,
+              number: latest.number,
+              publishedAt: latest.published_at,
+              regions: latest.regions,
+              document: latest.document as HandbookDocument,
+            }
+          : null,
         versions: versions.map((v) => ({ id: v.id, number: v.number, publishedAt: v.published_at, regions: v.regions })),
-        stats: latestNumber === null ? null : acknowledgementStats(builderEmployees.map((e) => ({ hasEmail: !!e.email, acknowledged: acks.get(e.id) ?? [] })), latestNumber),
+        stats:
+          latestNumber === null
+            ? null
+            : acknowledgementStats(
+                builderEmployees.map((e) => ({ hasEmail: !!e.email, acknowledged: acks.get(e.id) ?? [] })),
+                latestNumber,
+              ),
         unchangedSince: latest && unchanged ? latest.number : null,
       };
     },
@@ -192,7 +247,9 @@ export function createHandbookService(deps: HandbookServiceDeps) {
       const repo = repositoryFor(deps.db);
       const [{ derivation }, latest] = await Promise.all([derive(repo, scope), repo.findLatestVersion(scope.legalEntityId)]);
       return {
-        adoptable: derivation.adoptable, publishable: derivation.publishable, hasPublished: !!latest,
+        adoptable: derivation.adoptable,
+        publishable: derivation.publishable,
+        hasPublished: !!latest,
         stats: await statsOf(repo, scope.legalEntityId, latest?.number ?? null),
       };
     },
@@ -208,7 +265,8 @@ export function createHandbookService(deps: HandbookServiceDeps) {
       for (const code of derivation.employeeRegions) {
         const field = `count_${code}`;
         const raw = (form[field] ?? '').trim();
-        if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_COUNT) errors[field] = 'Enter a whole number of employees, 1 or more.';
+        if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_COUNT)
+          errors[field] = 'Enter a whole number of employees, 1 or more.';
         else values.set(code, Number(raw));
       }
       if (Object.keys(errors).length) return errors;
@@ -271,7 +329,10 @@ export function createHandbookService(deps: HandbookServiceDeps) {
         await repo.insertEmployee(scope.legalEntityId, { id, ...value });
         // Published already: the new employee gets a link to the latest version at once.
         const latest = await repo.findLatestVersion(scope.legalEntityId);
-        if (latest) await repo.insertAckLinks(scope.legalEntityId, [{ ...(await deps.links.ackLink(scope.legalEntityId, id, latest.id)), employeeId: id, versionId: latest.id }]);
+        if (latest)
+          await repo.insertAckLinks(scope.legalEntityId, [
+            { ...(await deps.links.ackLink(scope.legalEntityId, id, latest.id)), employeeId: id, versionId: latest.id },
+          ]);
         return {};
       });
     },
@@ -280,13 +341,15 @@ export function createHandbookService(deps: HandbookServiceDeps) {
       const { value, errors } = checkEmployee(input);
       Object.assign(errors, errors.email ? {} : await duplicateEmail(scope.legalEntityId, value.email, employeeId));
       if (Object.keys(errors).length) return errors;
-      if ((await repositoryFor(deps.db).updateEmployee(scope.legalEntityId, employeeId, value)) === 0) throw new NotFoundError(`Employee '${employeeId}' not found`);
+      if ((await repositoryFor(deps.db).updateEmployee(scope.legalEntityId, employeeId, value)) === 0)
+        throw new NotFoundError(`Employee '${employeeId}' not found`);
       return {};
     },
 
     /** Removed employees leave the list and the counts; their acknowledgements stay on record, their links stop working. */
     async removeEmployee(scope: AccessScope, employeeId: string): Promise<void> {
-      if ((await repositoryFor(deps.db).removeEmployee(scope.legalEntityId, employeeId, deps.now())) === 0) throw new NotFoundError(`Employee '${employeeId}' not found`);
+      if ((await repositoryFor(deps.db).removeEmployee(scope.legalEntityId, employeeId, deps.now())) === 0)
+        throw new NotFoundError(`Employee '${employeeId}' not found`);
     },
 
     employee: (scope: AccessScope, employeeId: string) => requireActiveEmployee(repositoryFor(deps.db), scope.legalEntityId, employeeId),
@@ -303,28 +366,67 @@ export function createHandbookService(deps: HandbookServiceDeps) {
         const { draft, derivation } = await derive(repo, scope);
         if (!derivation.publishable) throw new ConflictError(`The handbook cannot be published yet: ${derivation.blockers.join(' ')}`);
         const [entity, latest, employees] = await Promise.all([
-          repo.findEntity(scope.legalEntityId), repo.findLatestVersion(scope.legalEntityId), repo.findEmployees(scope.legalEntityId),
+          repo.findEntity(scope.legalEntityId),
+          repo.findLatestVersion(scope.legalEntityId),
+          repo.findEmployees(scope.legalEntityId),
         ]);
-        const version = { id: newId('hbv'), number: (latest?.number ?? 0) + 1, publishedAt: deps.now(), regions: derivation.employeeRegions };
-        const document = buildDocument(catalog, derivation, draft, { businessName: entity?.business_name || 'Your company', version: version.number, publishedAt: version.publishedAt });
+        const version = {
+          id: newId('hbv'),
+          number: (latest?.number ?? 0) + 1,
+          publishedAt: deps.now(),
+          regions: derivation.employeeRegions,
+        };
+        const document = buildDocument(catalog, derivation, draft, {
+          businessName: entity?.business_name || 'Your company',
+          version: version.number,
+          publishedAt: version.publishedAt,
+        });
         // Re-publishing the same content would only make every employee acknowledge it again.
         if (latest && sameContent(document, latest.document as HandbookDocument)) throw new ConflictError(unchangedMessage(latest.number));
         await repo.insertVersion(scope.legalEntityId, { ...version, document });
-        await repo.insertAckLinks(scope.legalEntityId, await Promise.all(employees.map(async (e) => ({
-          tokenHash: (await deps.links.ackLink(scope.legalEntityId, e.id, version.id)).tokenHash, employeeId: e.id, versionId: version.id,
-        }))));
+        await repo.insertAckLinks(
+          scope.legalEntityId,
+          await Promise.all(
+            employees.map(async (e) => ({
+              tokenHash: (await deps.links.ackLink(scope.legalEntityId, e.id, version.id)).tokenHash,
+              employeeId: e.id,
+              versionId: version.id,
+            })),
+          ),
+        );
         const tasks = await repo.findOpenHandbookTasks(scope.legalEntityId, HANDBOOK_REQUIREMENT_ID, version.regions);
-        await repo.completeTasks(scope.legalEntityId, tasks.map((t) => t.id), version.publishedAt);
+        await repo.completeTasks(
+          scope.legalEntityId,
+          tasks.map((t) => t.id),
+          version.publishedAt,
+        );
         const event: NewEvent = {
-          type: 'handbook.published', platformId: scope.platformId, legalEntityId: scope.legalEntityId,
-          data: { object: { version: version.number, published_at: version.publishedAt.toISOString(), regions: version.regions, policies: document.sections.flatMap((s) => s.policies.map((p) => p.id)) } },
+          type: 'handbook.published',
+          platformId: scope.platformId,
+          legalEntityId: scope.legalEntityId,
+          data: {
+            object: {
+              version: version.number,
+              published_at: version.publishedAt.toISOString(),
+              regions: version.regions,
+              policies: document.sections.flatMap((s) => s.policies.map((p) => p.id)),
+            },
+          },
         };
-        await deps.planning.replan(trx, [scope.legalEntityId], { events: [event], tasks: tasks.map((t) => ({ taskId: t.id, kind: 'updated', changed: ['status'] })) });
+        await deps.planning.replan(trx, [scope.legalEntityId], {
+          events: [event],
+          tasks: tasks.map((t) => ({ taskId: t.id, kind: 'updated', changed: ['status'] })),
+        });
         return version;
       }),
 
     /** A version's PDF behind a signed link; `expired`/`forged` say why not. */
-    async pdf(legalEntityId: string, versionId: string, expires: unknown, signature: unknown): Promise<{ state: 'ok'; document: HandbookDocument } | { state: 'expired' | 'forged' }> {
+    async pdf(
+      legalEntityId: string,
+      versionId: string,
+      expires: unknown,
+      signature: unknown,
+    ): Promise<{ state: 'ok'; document: HandbookDocument } | { state: 'expired' | 'forged' }> {
       const check = await deps.links.verifyPdf(legalEntityId, versionId, expires, signature);
       if (check !== 'ok') return { state: check };
       const version = await repositoryFor(deps.db).findVersion(legalEntityId, versionId);
@@ -340,14 +442,20 @@ export function createHandbookService(deps: HandbookServiceDeps) {
       const link = await repo.findAckLink(hashSecret(token));
       if (!link) return { state: 'unknown' };
       const [employee, version, latest, ack] = await Promise.all([
-        repo.findEmployee(link.legal_entity_id, link.employee_id), repo.findVersion(link.legal_entity_id, link.version_id),
-        repo.findLatestVersion(link.legal_entity_id), repo.findAcknowledgement(link.legal_entity_id, link.employee_id, link.version_id),
+        repo.findEmployee(link.legal_entity_id, link.employee_id),
+        repo.findVersion(link.legal_entity_id, link.version_id),
+        repo.findLatestVersion(link.legal_entity_id),
+        repo.findAcknowledgement(link.legal_entity_id, link.employee_id, link.version_id),
       ]);
       if (!employee || !version) return { state: 'unknown' };
       if (employee.removed_at) return { state: 'removed' };
       return {
-        state: 'ok', employeeName: employee.name, document: version.document as HandbookDocument,
-        superseded: !!latest && latest.number > version.number, acknowledgedAt: ack?.acknowledged_at ?? null, typedName: ack?.typed_name ?? null,
+        state: 'ok',
+        employeeName: employee.name,
+        document: version.document as HandbookDocument,
+        superseded: !!latest && latest.number > version.number,
+        acknowledgedAt: ack?.acknowledged_at ?? null,
+        typedName: ack?.typed_name ?? null,
       };
     },
 
@@ -355,7 +463,10 @@ export function createHandbookService(deps: HandbookServiceDeps) {
      * The employee acknowledges the version their link names, typing their full name. Only the latest version can
      * be acknowledged; a second acknowledgement keeps the first. Records handbook.acknowledged.
      */
-    async acknowledge(token: string, typedNameRaw: string | undefined): Promise<{ state: 'unknown' | 'removed' | 'superseded' | 'acknowledged' } | { state: 'invalid'; error: string }> {
+    async acknowledge(
+      token: string,
+      typedNameRaw: string | undefined,
+    ): Promise<{ state: 'unknown' | 'removed' | 'superseded' | 'acknowledged' } | { state: 'invalid'; error: string }> {
       const typedName = (typedNameRaw ?? '').trim();
       if (!typedName) return { state: 'invalid', error: 'Type your full name to acknowledge.' };
       if (typedName.length > MAX_NAME) return { state: 'invalid', error: `Use at most ${MAX_NAME} characters.` };
@@ -368,8 +479,10 @@ export function createHandbookService(deps: HandbookServiceDeps) {
         await deps.planning.lock(trx, [link.legal_entity_id]);
         const repo = repositoryFor(trx);
         const [employee, version, latest, entity] = await Promise.all([
-          repo.findEmployee(link.legal_entity_id, link.employee_id), repo.findVersion(link.legal_entity_id, link.version_id),
-          repo.findLatestVersion(link.legal_entity_id), repo.findEntity(link.legal_entity_id),
+          repo.findEmployee(link.legal_entity_id, link.employee_id),
+          repo.findVersion(link.legal_entity_id, link.version_id),
+          repo.findLatestVersion(link.legal_entity_id),
+          repo.findEntity(link.legal_entity_id),
         ]);
         if (!employee || !version || !entity) return { state: 'unknown' as const };
         if (employee.removed_at) return { state: 'removed' as const };
@@ -377,7 +490,9 @@ export function createHandbookService(deps: HandbookServiceDeps) {
         const at = deps.now();
         if (await repo.insertAcknowledgement(link.legal_entity_id, { employeeId: employee.id, versionId: version.id, typedName, at })) {
           await deps.events.record(trx, {
-            type: 'handbook.acknowledged', platformId: entity.platform_id, legalEntityId: entity.id,
+            type: 'handbook.acknowledged',
+            platformId: entity.platform_id,
+            legalEntityId: entity.id,
             data: { object: { employee_id: employee.id, version: version.number, acknowledged_at: at.toISOString() } },
           });
         }

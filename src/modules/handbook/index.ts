@@ -33,14 +33,31 @@ export interface HandbookModuleDeps {
 /** The employee handbook (docs/handbook.md): the builder, publishing, acknowledgements and GET /v2/handbook. */
 export function createHandbookModule(deps: HandbookModuleDeps) {
   const catalog = deps.catalog ?? loadHandbookCatalog();
-  const links = createHandbookLinks({ key: deps.linkKey, publicBaseUrl: deps.publicBaseUrl, ttlSeconds: deps.fileUrlTtlSeconds, now: deps.now });
-  const handbook = createHandbookService({ db: deps.db, catalog, locations: deps.locations, planning: deps.planning, events: deps.events, links, now: deps.now });
+  const links = createHandbookLinks({
+    key: deps.linkKey,
+    publicBaseUrl: deps.publicBaseUrl,
+    ttlSeconds: deps.fileUrlTtlSeconds,
+    now: deps.now,
+  });
+  const handbook = createHandbookService({
+    db: deps.db,
+    catalog,
+    locations: deps.locations,
+    planning: deps.planning,
+    events: deps.events,
+    links,
+    now: deps.now,
+  });
   return {
     handbook,
     catalog,
     jobs: [] as JobDefinition[],
     /** GET /v2/handbook, POST /v2/handbook/automate/sessions and /v2/handbook/session; the builder, PDF and acknowledgement pages. */
-    routes(http: { auth: AuthHooks; sessions: Pick<HostedSessionsService, 'check' | 'issueForCallback'>; publicOrigin: string }): FastifyPluginAsync {
+    routes(http: {
+      auth: AuthHooks;
+      sessions: Pick<HostedSessionsService, 'check' | 'issueForCallback'>;
+      publicOrigin: string;
+    }): FastifyPluginAsync {
       return async (app) => {
         await app.register(handbookRoutes({ handbook, sessions: http.sessions, auth: http.auth }));
         await app.register(handbookPageRoutes({ handbook, catalog, sessions: http.sessions, publicOrigin: http.publicOrigin }));

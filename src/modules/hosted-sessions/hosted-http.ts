@@ -44,7 +44,10 @@ export function sendPage(reply: FastifyReply, html: string, options: { status?: 
   const formAction = ["'self'", options.formTarget ? new URL(options.formTarget).origin : null].filter(Boolean).join(' ');
   return reply
     .code(options.status ?? 200)
-    .header('content-security-policy', `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    )
     .header('referrer-policy', 'no-referrer')
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
@@ -63,9 +66,11 @@ const ERROR_PAGES: Record<number, { title: string; body: string }> = {
 export const hostedPageErrors: PageErrors = {
   matches: (request) => (request.routeOptions.url ?? '').startsWith('/hosted/'),
   send: (reply, status, headers) => {
-    const page = ERROR_PAGES[status] ?? (status < 500
-      ? { title: 'This address is not valid', body: 'Something in the address or the form could not be read. Go back and try again.' }
-      : { title: 'Something went wrong', body: 'Please try again later.' });
+    const page =
+      ERROR_PAGES[status] ??
+      (status < 500
+        ? { title: 'This address is not valid', body: 'Something in the address or the form could not be read. Go back and try again.' }
+        : { title: 'Something went wrong', body: 'Please try again later.' });
     return sendPage(reply.headers(headers), renderMessagePage(page), { status });
   },
 };
@@ -84,15 +89,22 @@ export function formOf(request: FastifyRequest): Record<string, string> {
  * A preHandler for hosted pages: a live browser session of one of these purposes, and for every POST a
  * valid CSRF token and (when the browser sends one) a same-origin Origin header (HostedSessionsService.check).
  */
-export function requireHostedSession(deps: { sessions: Pick<HostedSessionsService, 'check'>; publicOrigin: string }, purposes: HostedPurpose[]) {
+export function requireHostedSession(
+  deps: { sessions: Pick<HostedSessionsService, 'check'>; publicOrigin: string },
+  purposes: HostedPurpose[],
+) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const access = await deps.sessions.check({
       cookieToken: parseCookies(request.headers.cookie)[SESSION_COOKIE],
       purposes,
       ...(request.method === 'POST' && { post: { sameOrigin: isSameOrigin(request, deps.publicOrigin), csrf: formOf(request)._csrf } }),
     });
-    if (access.state === 'ended') return sendPage(reply, renderMessagePage({ ...EXPIRED_MESSAGE, title: 'Your session has ended' }), { status: 401 });
-    if (access.state === 'forbidden') return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
+    if (access.state === 'ended')
+      return sendPage(reply, renderMessagePage({ ...EXPIRED_MESSAGE, title: 'Your session has ended' }), { status: 401 });
+    if (access.state === 'forbidden')
+      return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), {
+        status: 403,
+      });
     request.hosted = access.context;
   };
 }

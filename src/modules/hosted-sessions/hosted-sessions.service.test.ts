@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { BrowserSessionRow } from '../../db/schema.js';
 import { InvalidInputError } from '../../lib/errors.js';
 import type { HostedSessionsRepository, NewLink, UsedLink } from './hosted-sessions.repository.js';
-import { BROWSER_SESSION_MINUTES, createHostedSessionsService, HOSTED_SESSION_PATH, type CallbackOriginCheck } from './hosted-sessions.service.js';
+import {
+  BROWSER_SESSION_MINUTES,
+  createHostedSessionsService,
+  HOSTED_SESSION_PATH,
+  type CallbackOriginCheck,
+} from './hosted-sessions.service.js';
 
 // The rules of hosted sessions over an in-memory repository: expiry, one-time links, the CSRF check and the
 // callback-origin check before a link exists. The SQL itself is covered by test/hosted-*.test.ts.
 
-interface StoredLink extends NewLink { consumedAt: Date | null }
+interface StoredLink extends NewLink {
+  consumedAt: Date | null;
+}
 
 function memoryRepository() {
   const links: StoredLink[] = [];
@@ -19,12 +26,20 @@ function memoryRepository() {
       const link = links.find((l) => same(l.tokenHash, tokenHash) && l.consumedAt === null && l.expiresAt > at);
       if (!link) return undefined;
       link.consumedAt = at;
-      const used: UsedLink = { id: link.id, legal_entity_id: link.legalEntityId, purpose: link.purpose, scope: link.scope, callback_url: link.callbackUrl };
+      const used: UsedLink = {
+        id: link.id,
+        legal_entity_id: link.legalEntityId,
+        purpose: link.purpose,
+        scope: link.scope,
+        callback_url: link.callbackUrl,
+      };
       return used;
     },
     findLink: async (tokenHash) => {
       const link = links.find((l) => same(l.tokenHash, tokenHash));
-      return link && { legal_entity_id: link.legalEntityId, purpose: link.purpose, consumed_at: link.consumedAt, expires_at: link.expiresAt };
+      return (
+        link && { legal_entity_id: link.legalEntityId, purpose: link.purpose, consumed_at: link.consumedAt, expires_at: link.expiresAt }
+      );
     },
     findLinkUse: async (tokenHash) => {
       const link = links.find((l) => same(l.tokenHash, tokenHash));
@@ -32,8 +47,15 @@ function memoryRepository() {
     },
     insertBrowserSession: async (s) => {
       const row: BrowserSessionRow = {
-        id: s.id, token_hash: s.tokenHash, hosted_session_id: s.link.id, legal_entity_id: s.link.legal_entity_id, purpose: s.link.purpose,
-        scope: s.link.scope, callback_url: s.link.callback_url, created_at: new Date(0), expires_at: s.expiresAt,
+        id: s.id,
+        token_hash: s.tokenHash,
+        hosted_session_id: s.link.id,
+        legal_entity_id: s.link.legal_entity_id,
+        purpose: s.link.purpose,
+        scope: s.link.scope,
+        callback_url: s.link.callback_url,
+        created_at: new Date(0),
+        expires_at: s.expiresAt,
       };
       browserSessions.push(row);
       return row;
@@ -58,7 +80,8 @@ function setup(options: { allowed?: string[] } = {}) {
   const callbackOrigins: CallbackOriginCheck = {
     check: async (_platformId, url, field) => {
       checked.push(field);
-      if (url && options.allowed && !options.allowed.includes(new URL(url).origin)) throw new InvalidInputError([field], 'not allowed', url);
+      if (url && options.allowed && !options.allowed.includes(new URL(url).origin))
+        throw new InvalidInputError([field], 'not allowed', url);
     },
   };
   const sessions = createHostedSessionsService({
@@ -71,7 +94,15 @@ function setup(options: { allowed?: string[] } = {}) {
     linkTtlSeconds: 600,
   });
   const tokenOf = (url: string) => url.slice(`https://sh.example${HOSTED_SESSION_PATH}`.length);
-  return { sessions, memory, checked, tokenOf, advance: (ms: number) => { clock = new Date(clock.getTime() + ms); } };
+  return {
+    sessions,
+    memory,
+    checked,
+    tokenOf,
+    advance: (ms: number) => {
+      clock = new Date(clock.getTime() + ms);
+    },
+  };
 }
 
 const LINK = { purpose: 'tasks', legalEntityId: 'le_1', callbackUrl: 'https://app.example/back', ttlSeconds: 600 } as const;
@@ -105,7 +136,13 @@ describe('hosted sessions: issue and exchange', () => {
   it('a preview names what the link opens and never uses it up; afterwards it says "used", and "expired" after its time', async () => {
     const { sessions, tokenOf, advance } = setup();
     const token = tokenOf((await sessions.issue(LINK)).url);
-    expect(await sessions.preview(token)).toEqual({ state: 'ok', purpose: 'tasks', platformName: 'Acme Payroll', businessName: 'Widgets Inc', brand: null });
+    expect(await sessions.preview(token)).toEqual({
+      state: 'ok',
+      purpose: 'tasks',
+      platformName: 'Acme Payroll',
+      businessName: 'Widgets Inc',
+      brand: null,
+    });
     expect((await sessions.preview(token)).state).toBe('ok');
     expect((await sessions.exchange(token)).state).toBe('ok');
     expect((await sessions.preview(token)).state).toBe('used');
@@ -138,7 +175,11 @@ describe('hosted sessions: check on each page request', () => {
     const access = await sessions.check({ cookieToken, purposes: ['tasks', 'task'] });
     expect(access.state).toBe('ok');
     if (access.state !== 'ok') return;
-    expect(access.context).toMatchObject({ platformName: 'Acme Payroll', businessName: 'Widgets Inc', scope: { platformId: 'plt_1', legalEntityId: 'le_1' } });
+    expect(access.context).toMatchObject({
+      platformName: 'Acme Payroll',
+      businessName: 'Widgets Inc',
+      scope: { platformId: 'plt_1', legalEntityId: 'le_1' },
+    });
     expect(access.context.csrf).toMatch(/^[\w-]{43}$/);
     const post = await sessions.check({ cookieToken, purposes: ['tasks'], post: { sameOrigin: true, csrf: access.context.csrf } });
     expect(post.state).toBe('ok');
@@ -175,10 +216,21 @@ describe('hosted sessions: check on each page request', () => {
 describe('hosted sessions: issueForCallback', () => {
   it('checks the callback origin on the named field, then answers {url, created_at, expires_at} with the configured lifetime', async () => {
     const { sessions, checked } = setup({ allowed: ['https://app.example'] });
-    const link = await sessions.issueForCallback({ platformId: 'plt_1', legalEntityId: 'le_1', purpose: 'documents', callbackUrl: 'https://app.example/x' });
+    const link = await sessions.issueForCallback({
+      platformId: 'plt_1',
+      legalEntityId: 'le_1',
+      purpose: 'documents',
+      callbackUrl: 'https://app.example/x',
+    });
     expect(Object.keys(link).sort()).toEqual(['created_at', 'expires_at', 'url']);
     expect(link.expires_at).toBe('2026-01-01T12:10:00.000Z');
-    await sessions.issueForCallback({ platformId: 'plt_1', legalEntityId: 'le_1', purpose: 'payroll', callbackUrl: 'https://app.example/x', callbackField: 'authorization_callback_url' });
+    await sessions.issueForCallback({
+      platformId: 'plt_1',
+      legalEntityId: 'le_1',
+      purpose: 'payroll',
+      callbackUrl: 'https://app.example/x',
+      callbackField: 'authorization_callback_url',
+    });
     expect(checked).toEqual(['callback_url', 'authorization_callback_url']);
   });
 
@@ -186,8 +238,13 @@ describe('hosted sessions: issueForCallback', () => {
     const { sessions, memory } = setup({ allowed: ['https://app.example'] });
     let started = false;
     const refused = sessions.issueForCallback({
-      platformId: 'plt_1', legalEntityId: 'le_1', purpose: 'automation', callbackUrl: 'https://evil.example/x',
-      beforeIssue: async () => { started = true; },
+      platformId: 'plt_1',
+      legalEntityId: 'le_1',
+      purpose: 'automation',
+      callbackUrl: 'https://evil.example/x',
+      beforeIssue: async () => {
+        started = true;
+      },
     });
     await expect(refused).rejects.toMatchObject({ path: ['callback_url'], input: 'https://evil.example/x' });
     expect(started).toBe(false);
@@ -198,8 +255,14 @@ describe('hosted sessions: issueForCallback', () => {
     const { sessions, memory } = setup();
     const linksWhenStarted: number[] = [];
     await sessions.issueForCallback({
-      platformId: 'plt_1', legalEntityId: 'le_1', purpose: 'automation', callbackUrl: null, scope: { task_id: 'task_1' },
-      beforeIssue: async () => { linksWhenStarted.push(memory.links.length); },
+      platformId: 'plt_1',
+      legalEntityId: 'le_1',
+      purpose: 'automation',
+      callbackUrl: null,
+      scope: { task_id: 'task_1' },
+      beforeIssue: async () => {
+        linksWhenStarted.push(memory.links.length);
+      },
     });
     expect(linksWhenStarted).toEqual([0]);
     expect(memory.links[0]).toMatchObject({ purpose: 'automation', callbackUrl: null, scope: { task_id: 'task_1' } });

@@ -24,9 +24,7 @@ export interface IssuedSession {
 /** What the session operations answer (POST /tasks/sessions, /v2/documents/manage/session, …). */
 export type SessionLink = Pick<IssuedSession, 'url' | 'created_at' | 'expires_at'>;
 
-export type Exchange =
-  | { state: 'ok'; cookieToken: string; session: BrowserSessionRow }
-  | { state: 'used' | 'expired' | 'unknown' };
+export type Exchange = { state: 'ok'; cookieToken: string; session: BrowserSessionRow } | { state: 'used' | 'expired' | 'unknown' };
 
 /** What the confirmation page of an unused link shows, without using it up. */
 export type LinkPreview =
@@ -86,7 +84,10 @@ const MAX_LINK_TOKEN = 128;
 export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const csrfKey = deps.csrfKey ?? (() => Promise.reject(new Error('no CSRF key given to this hosted-sessions service')));
-  const csrfFor = async (sessionId: string) => createHmac('sha256', await csrfKey()).update(sessionId).digest('base64url');
+  const csrfFor = async (sessionId: string) =>
+    createHmac('sha256', await csrfKey())
+      .update(sessionId)
+      .digest('base64url');
 
   async function verifyCsrf(sessionId: string, token: unknown): Promise<boolean> {
     if (typeof token !== 'string' || token.length > MAX_CSRF_TOKEN) return false;
@@ -101,16 +102,33 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
     return session && session.expires_at.getTime() > now().getTime() ? session : null;
   }
 
-  async function issue(input: { purpose: SessionPurpose; legalEntityId: string; callbackUrl: string | null; ttlSeconds: number; scope?: HostedScope }): Promise<IssuedSession> {
+  async function issue(input: {
+    purpose: SessionPurpose;
+    legalEntityId: string;
+    callbackUrl: string | null;
+    ttlSeconds: number;
+    scope?: HostedScope;
+  }): Promise<IssuedSession> {
     const token = newSecret('');
     const createdAt = now();
     const expiresAt = new Date(createdAt.getTime() + input.ttlSeconds * 1000);
     const id = newId(ID_PREFIX.hostedSession);
     await deps.repository.insertLink({
-      id, purpose: input.purpose, scope: input.scope ?? {}, legalEntityId: input.legalEntityId,
-      tokenHash: hashSecret(token), callbackUrl: input.callbackUrl, createdAt, expiresAt,
+      id,
+      purpose: input.purpose,
+      scope: input.scope ?? {},
+      legalEntityId: input.legalEntityId,
+      tokenHash: hashSecret(token),
+      callbackUrl: input.callbackUrl,
+      createdAt,
+      expiresAt,
     });
-    return { id, url: `${deps.publicBaseUrl}${HOSTED_SESSION_PATH}${token}`, created_at: createdAt.toISOString(), expires_at: expiresAt.toISOString() };
+    return {
+      id,
+      url: `${deps.publicBaseUrl}${HOSTED_SESSION_PATH}${token}`,
+      created_at: createdAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    };
   }
 
   return {
@@ -122,14 +140,22 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
      * `beforeIssue` is work the operation does only for an allowed callback, before the link exists.
      */
     async issueForCallback(input: {
-      platformId: string; legalEntityId: string; purpose: SessionPurpose; callbackUrl: string | null | undefined;
-      scope?: HostedScope; callbackField?: string; beforeIssue?: () => Promise<unknown>;
+      platformId: string;
+      legalEntityId: string;
+      purpose: SessionPurpose;
+      callbackUrl: string | null | undefined;
+      scope?: HostedScope;
+      callbackField?: string;
+      beforeIssue?: () => Promise<unknown>;
     }): Promise<SessionLink> {
       await deps.callbackOrigins.check(input.platformId, input.callbackUrl, input.callbackField ?? 'callback_url');
       await input.beforeIssue?.();
       const { url, created_at, expires_at } = await issue({
-        purpose: input.purpose, legalEntityId: input.legalEntityId, callbackUrl: input.callbackUrl ?? null,
-        ttlSeconds: deps.linkTtlSeconds, ...(input.scope && { scope: input.scope }),
+        purpose: input.purpose,
+        legalEntityId: input.legalEntityId,
+        callbackUrl: input.callbackUrl ?? null,
+        ttlSeconds: deps.linkTtlSeconds,
+        ...(input.scope && { scope: input.scope }),
       });
       return { url, created_at, expires_at };
     },
@@ -145,7 +171,13 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
       if (link.consumed_at) return { state: 'used' };
       if (link.expires_at.getTime() <= now().getTime()) return { state: 'expired' };
       const names = await deps.repository.pageNames(link.legal_entity_id);
-      return { state: 'ok', purpose: link.purpose, platformName: names.platformName, businessName: names.businessName, brand: pageBrand(names.brand) };
+      return {
+        state: 'ok',
+        purpose: link.purpose,
+        platformName: names.platformName,
+        businessName: names.businessName,
+        brand: pageBrand(names.brand),
+      };
     },
 
     /** Uses up a link (exactly one concurrent caller wins) and opens a browser session for it. */
@@ -160,7 +192,10 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
         }
         const cookieToken = newSecret('');
         const session = await repository.insertBrowserSession({
-          id: newId('hbs'), tokenHash: hashSecret(cookieToken), link, expiresAt: new Date(now().getTime() + BROWSER_SESSION_MINUTES * 60_000),
+          id: newId('hbs'),
+          tokenHash: hashSecret(cookieToken),
+          link,
+          expiresAt: new Date(now().getTime() + BROWSER_SESSION_MINUTES * 60_000),
         });
         return { state: 'ok', cookieToken, session };
       });
@@ -189,7 +224,8 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
     },
 
     /** A page's work is done (signup completed, payroll connected, …): its browser session ends. */
-    endBrowserSession: (session: Pick<BrowserSessionRow, 'id' | 'legal_entity_id'>) => deps.repository.deleteBrowserSession(session.legal_entity_id, session.id),
+    endBrowserSession: (session: Pick<BrowserSessionRow, 'id' | 'legal_entity_id'>) =>
+      deps.repository.deleteBrowserSession(session.legal_entity_id, session.id),
 
     /** A platform's logo, by the digest in its URL. */
     logo: (sha256: string) => (/^[0-9a-f]{64}$/.test(sha256) ? deps.repository.findLogo(sha256) : Promise.resolve(undefined)),

@@ -24,19 +24,25 @@ export interface IdempotencyHttpDeps {
 
 /** 1–255 printable ASCII characters (a UUID, or any token the client keeps for its retries). */
 export const IdempotencyKeySchema = Type.String({
-  minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$',
-  description: 'Makes a retry of this request safe: the same key with the same request (kept 24 hours by default) returns the first response ' +
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x20-\\x7E]+$',
+  description:
+    'Makes a retry of this request safe: the same key with the same request (kept 24 hours by default) returns the first response ' +
     '(with `Idempotent-Replayed: true`) without doing the work again. 1–255 printable ASCII characters, e.g. a UUID. See docs/idempotency.md.',
 });
 
 class KeyInFlightError extends HttpError {
   override readonly style = 'platform';
   constructor(retryAfterSeconds: number) {
-    super(409, 'A request with this Idempotency-Key is still in progress; retry once it has completed', { 'retry-after': String(retryAfterSeconds) });
+    super(409, 'A request with this Idempotency-Key is still in progress; retry once it has completed', {
+      'retry-after': String(retryAfterSeconds),
+    });
   }
 }
 
-const MISMATCH = 'This Idempotency-Key was already used with a different request (method, path, query, body or legal entity); use a new key for a new request';
+const MISMATCH =
+  'This Idempotency-Key was already used with a different request (method, path, query, body or legal entity); use a new key for a new request';
 
 /** Who the key belongs to: the platform (API key or entity token), or the operator key. */
 function callerOf(request: FastifyRequest): { scope: string; legalEntityId: string | null } | null {
@@ -49,7 +55,10 @@ function callerOf(request: FastifyRequest): { scope: string; legalEntityId: stri
 function withKeyHeader(options: RouteOptions): void {
   const schema = (options.schema ?? {}) as { headers?: { properties?: Record<string, unknown> } };
   const headers = schema.headers ?? Type.Object({});
-  options.schema = { ...schema, headers: { ...headers, properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: Type.Optional(IdempotencyKeySchema) } } };
+  options.schema = {
+    ...schema,
+    headers: { ...headers, properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: Type.Optional(IdempotencyKeySchema) } },
+  };
 }
 
 /**
@@ -68,7 +77,12 @@ export function idempotencyPlugin(service: IdempotencyService, deps: Idempotency
     if (!caller) return;
     const body = request.body instanceof RawBody ? Buffer.from(request.body.text) : request.body;
     const fingerprint = fingerprintOf({
-      method: request.method, route: request.routeOptions.url ?? request.url, params: request.params, query: request.query, body, legalEntityId: caller.legalEntityId,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url,
+      params: request.params,
+      query: request.query,
+      body,
+      legalEntityId: caller.legalEntityId,
     });
     const outcome = await service.begin(caller.scope, key, fingerprint);
     switch (outcome.kind) {
@@ -76,7 +90,10 @@ export function idempotencyPlugin(service: IdempotencyService, deps: Idempotency
         request.idempotencyClaim = outcome.claim;
         return;
       case 'replay':
-        return reply.code(outcome.response.status).headers({ ...outcome.response.headers, [REPLAYED_HEADER]: 'true' }).send(outcome.response.body);
+        return reply
+          .code(outcome.response.status)
+          .headers({ ...outcome.response.headers, [REPLAYED_HEADER]: 'true' })
+          .send(outcome.response.body);
       case 'mismatch':
         throw fieldError(['header', IDEMPOTENCY_KEY_HEADER], MISMATCH, key, request.body);
       case 'in_flight':
@@ -89,11 +106,17 @@ export function idempotencyPlugin(service: IdempotencyService, deps: Idempotency
     if (!claim) return payload;
     request.idempotencyClaim = null;
     // A streamed body cannot be kept: the key is let go, so a retry runs the operation again.
-    const body = payload === undefined || payload === null ? Buffer.alloc(0)
-      : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+    const body =
+      payload === undefined || payload === null
+        ? Buffer.alloc(0)
+        : typeof payload === 'string'
+          ? Buffer.from(payload)
+          : Buffer.isBuffer(payload)
+            ? payload
+            : null;
     try {
       const result = await service.finish(claim, body && { status: reply.statusCode, headers: replayedHeaders(reply.getHeaders()), body });
-      if (result === 'lost') request.log.warn('an idempotent request ran past its key\'s lock and another request took the key over');
+      if (result === 'lost') request.log.warn("an idempotent request ran past its key's lock and another request took the key over");
     } catch (error) {
       // The operation's answer still goes out; the key stays in flight until its lock lapses.
       request.log.warn({ err: error }, 'could not record the response of an idempotent request');

@@ -31,13 +31,33 @@ export function createIdempotencyRepository(db: Db) {
      */
     async claim(claim: KeyClaim, lockSeconds: number, retentionHours: number): Promise<boolean> {
       const lockedUntil = sql<Date>`now() + make_interval(secs => ${lockSeconds})`;
-      const row = await db.insertInto('idempotency_keys')
-        .values({ scope: claim.scope, key: claim.key, fingerprint: claim.fingerprint, state: 'in_flight', claim_id: claim.claimId, locked_until: lockedUntil })
-        .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({
-          fingerprint: claim.fingerprint, state: 'in_flight', claim_id: claim.claimId, locked_until: lockedUntil, created_at: sql`now()`,
-          response_status: null, response_headers: null, response_body: null, response_iv: null, response_tag: null, response_key_id: null,
-        }).where(sql<boolean>`(idempotency_keys.state = 'in_flight' and idempotency_keys.locked_until <= now() and idempotency_keys.fingerprint = excluded.fingerprint)
-          or idempotency_keys.created_at < now() - make_interval(hours => ${retentionHours})`))
+      const row = await db
+        .insertInto('idempotency_keys')
+        .values({
+          scope: claim.scope,
+          key: claim.key,
+          fingerprint: claim.fingerprint,
+          state: 'in_flight',
+          claim_id: claim.claimId,
+          locked_until: lockedUntil,
+        })
+        .onConflict((oc) =>
+          oc.columns(['scope', 'key']).doUpdateSet({
+            fingerprint: claim.fingerprint,
+            state: 'in_flight',
+            claim_id: claim.claimId,
+            locked_until: lockedUntil,
+            created_at: sql`now()`,
+            response_status: null,
+            response_headers: null,
+            response_body: null,
+            response_iv: null,
+            response_tag: null,
+            response_key_id: null,
+          })
+            .where(sql<boolean>`(idempotency_keys.state = 'in_flight' and idempotency_keys.locked_until <= now() and idempotency_keys.fingerprint = excluded.fingerprint)
+          or idempotency_keys.created_at < now() - make_interval(hours => ${retentionHours})`),
+        )
         .returning('claim_id')
         .executeTakeFirst();
       return row !== undefined;
@@ -45,45 +65,78 @@ export function createIdempotencyRepository(db: Db) {
 
     /** The key as another request left it (undefined: released meanwhile). */
     async find(scope: string, key: string): Promise<KeyRecord | undefined> {
-      const row = await db.selectFrom('idempotency_keys')
-        .select(['fingerprint', 'state', 'response_status', 'response_headers', 'response_body', 'response_iv', 'response_tag', 'response_key_id',
-          sql<number>`extract(epoch from locked_until - now())::float8`.as('locked_for')])
-        .where('scope', '=', scope).where('key', '=', key)
+      const row = await db
+        .selectFrom('idempotency_keys')
+        .select([
+          'fingerprint',
+          'state',
+          'response_status',
+          'response_headers',
+          'response_body',
+          'response_iv',
+          'response_tag',
+          'response_key_id',
+          sql<number>`extract(epoch from locked_until - now())::float8`.as('locked_for'),
+        ])
+        .where('scope', '=', scope)
+        .where('key', '=', key)
         .executeTakeFirst();
       if (!row) return undefined;
-      const complete = row.state === 'complete' && row.response_status !== null && row.response_body && row.response_iv && row.response_tag && row.response_key_id;
+      const complete =
+        row.state === 'complete' &&
+        row.response_status !== null &&
+        row.response_body &&
+        row.response_iv &&
+        row.response_tag &&
+        row.response_key_id;
       return {
         fingerprint: row.fingerprint,
         state: row.state,
         lockedForSeconds: row.locked_for,
         response: complete
-          ? { status: row.response_status!, headers: row.response_headers ?? {}, sealed: { ciphertext: row.response_body!, iv: row.response_iv!, tag: row.response_tag!, keyId: row.response_key_id! } }
+          ? {
+              status: row.response_status!,
+              headers: row.response_headers ?? {},
+              sealed: { ciphertext: row.response_body!, iv: row.response_iv!, tag: row.response_tag!, keyId: row.response_key_id! },
+            }
           : null,
       };
     },
 
     /** Stores the response of the request that holds the key; false when it no longer holds it (taken over). */
     async complete(claim: KeyClaim, status: number, headers: Record<string, string>, sealed: SealedBytes): Promise<boolean> {
-      const result = await db.updateTable('idempotency_keys')
+      const result = await db
+        .updateTable('idempotency_keys')
         .set({
-          state: 'complete', response_status: status, response_headers: JSON.stringify(headers),
-          response_body: sealed.ciphertext, response_iv: sealed.iv, response_tag: sealed.tag, response_key_id: sealed.keyId,
+          state: 'complete',
+          response_status: status,
+          response_headers: JSON.stringify(headers),
+          response_body: sealed.ciphertext,
+          response_iv: sealed.iv,
+          response_tag: sealed.tag,
+          response_key_id: sealed.keyId,
         })
-        .where('scope', '=', claim.scope).where('key', '=', claim.key).where('claim_id', '=', claim.claimId)
+        .where('scope', '=', claim.scope)
+        .where('key', '=', claim.key)
+        .where('claim_id', '=', claim.claimId)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
     /** Lets the key go (nothing stored), if this request still holds it. */
     async release(claim: KeyClaim): Promise<void> {
-      await db.deleteFrom('idempotency_keys')
-        .where('scope', '=', claim.scope).where('key', '=', claim.key).where('claim_id', '=', claim.claimId)
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', claim.scope)
+        .where('key', '=', claim.key)
+        .where('claim_id', '=', claim.claimId)
         .execute();
     },
 
     /** Deletes the keys older than the retention; returns how many. */
     async prune(retentionHours: number): Promise<number> {
-      const result = await db.deleteFrom('idempotency_keys')
+      const result = await db
+        .deleteFrom('idempotency_keys')
         .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${retentionHours})`)
         .executeTakeFirst();
       return Number(result.numDeletedRows);

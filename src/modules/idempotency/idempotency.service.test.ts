@@ -7,7 +7,12 @@ import { createIdempotencyService } from './idempotency.service.js';
 // The rules over an in-memory store: what makes two requests the same, what is kept, what a second request with
 // the key gets. The SQL (claims, takeovers, expiry) is covered by test/idempotency-*.test.ts.
 
-interface Row { claimId: string; fingerprint: string; lockedUntil: number; response: KeyRecord['response'] }
+interface Row {
+  claimId: string;
+  fingerprint: string;
+  lockedUntil: number;
+  response: KeyRecord['response'];
+}
 
 function memoryRepository(now: () => number) {
   const rows = new Map<string, Row>();
@@ -16,12 +21,24 @@ function memoryRepository(now: () => number) {
     async claim(claim, lockSeconds) {
       const row = rows.get(id(claim.scope, claim.key));
       if (row && !(row.response === null && row.lockedUntil <= now() && row.fingerprint === claim.fingerprint)) return false;
-      rows.set(id(claim.scope, claim.key), { claimId: claim.claimId, fingerprint: claim.fingerprint, lockedUntil: now() + lockSeconds * 1000, response: null });
+      rows.set(id(claim.scope, claim.key), {
+        claimId: claim.claimId,
+        fingerprint: claim.fingerprint,
+        lockedUntil: now() + lockSeconds * 1000,
+        response: null,
+      });
       return true;
     },
     async find(scope, key) {
       const row = rows.get(id(scope, key));
-      return row && { fingerprint: row.fingerprint, state: row.response ? 'complete' : 'in_flight', lockedForSeconds: (row.lockedUntil - now()) / 1000, response: row.response };
+      return (
+        row && {
+          fingerprint: row.fingerprint,
+          state: row.response ? 'complete' : 'in_flight',
+          lockedForSeconds: (row.lockedUntil - now()) / 1000,
+          response: row.response,
+        }
+      );
     },
     async complete(claim, status, headers, sealed) {
       const row = rows.get(id(claim.scope, claim.key));
@@ -42,20 +59,45 @@ function setup() {
   const { repository, rows } = memoryRepository(() => clock);
   const vault = createVault([Buffer.alloc(32, 3)]);
   const service = createIdempotencyService({ repository, vault, retentionHours: 24, lockSeconds: 60 });
-  return { service, rows, vault, advance: (ms: number) => { clock += ms; } };
+  return {
+    service,
+    rows,
+    vault,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
 }
 
-const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from(JSON.stringify(body)) });
+const json = (status: number, body: unknown) => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: Buffer.from(JSON.stringify(body)),
+});
 
 describe('fingerprints', () => {
-  const base: RequestIdentity = { method: 'POST', route: '/v2/signup', params: {}, query: {}, body: { a: 1, b: { c: [1, 2], d: 'x' } }, legalEntityId: null };
+  const base: RequestIdentity = {
+    method: 'POST',
+    route: '/v2/signup',
+    params: {},
+    query: {},
+    body: { a: 1, b: { c: [1, 2], d: 'x' } },
+    legalEntityId: null,
+  };
 
   it('ignore member order and members left undefined, and nothing else', () => {
     expect(fingerprintOf({ ...base, body: { b: { d: 'x', c: [1, 2] }, a: 1, e: undefined } })).toBe(fingerprintOf(base));
     for (const changed of [
-      { body: { a: 1, b: { c: [2, 1], d: 'x' } } }, { body: { a: '1', b: { c: [1, 2], d: 'x' } } }, { method: 'PATCH' }, { route: '/v2/signup/session' },
-      { query: { verbose: true } }, { params: { task_id: 'tsk_1' } }, { legalEntityId: 'le_1' }, { body: null },
-    ]) expect(fingerprintOf({ ...base, ...changed })).not.toBe(fingerprintOf(base));
+      { body: { a: 1, b: { c: [2, 1], d: 'x' } } },
+      { body: { a: '1', b: { c: [1, 2], d: 'x' } } },
+      { method: 'PATCH' },
+      { route: '/v2/signup/session' },
+      { query: { verbose: true } },
+      { params: { task_id: 'tsk_1' } },
+      { legalEntityId: 'le_1' },
+      { body: null },
+    ])
+      expect(fingerprintOf({ ...base, ...changed })).not.toBe(fingerprintOf(base));
   });
 
   it('hash raw bodies as bytes, distinct from the same text as JSON', () => {
@@ -76,8 +118,16 @@ describe('what is kept', () => {
   });
 
   it('only the headers that describe the body', () => {
-    expect(replayedHeaders({ 'content-type': 'application/json', location: '/x', 'x-total': 3, 'x-request-id': 'r', 'set-cookie': 'a=b', 'retry-after': '5' }))
-      .toEqual({ 'content-type': 'application/json', location: '/x', 'x-total': '3' });
+    expect(
+      replayedHeaders({
+        'content-type': 'application/json',
+        location: '/x',
+        'x-total': 3,
+        'x-request-id': 'r',
+        'set-cookie': 'a=b',
+        'retry-after': '5',
+      }),
+    ).toEqual({ 'content-type': 'application/json', location: '/x', 'x-total': '3' });
   });
 });
 

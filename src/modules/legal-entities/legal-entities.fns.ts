@@ -1,18 +1,40 @@
 import type { AddressValue, LegalEntityRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import {
-  MONTH_NAMES, type AccountLegalEntity, type EmbeddedSignupRequest, type HostedSignupRequest, type PlatformLegalEntity,
+  MONTH_NAMES,
+  type AccountLegalEntity,
+  type EmbeddedSignupRequest,
+  type HostedSignupRequest,
+  type PlatformLegalEntity,
   type PlatformSignupRequest,
 } from './legal-entities.schemas.js';
 
 /** The stored profile of a legal entity, in the database's (unversioned) spelling. */
 export type EntityProfile = Omit<
   LegalEntityRow,
-  'id' | 'platform_id' | 'status' | 'payroll_connected_at' | 'last_payroll_update' | 'activated_at' | 'signup_step' | 'signup_confirmed_steps' | 'created_at' | 'updated_at'
-  | 'next_replan_on' | 'catalog_revision'
+  | 'id'
+  | 'platform_id'
+  | 'status'
+  | 'payroll_connected_at'
+  | 'last_payroll_update'
+  | 'activated_at'
+  | 'signup_step'
+  | 'signup_confirmed_steps'
+  | 'created_at'
+  | 'updated_at'
+  | 'next_replan_on'
+  | 'catalog_revision'
 >;
 
-type AddressInput = { id?: string | null; address_line_1: string; address_line_2?: string | null; city: string; state: string; country: string; postal_code: string };
+type AddressInput = {
+  id?: string | null;
+  address_line_1: string;
+  address_line_2?: string | null;
+  city: string;
+  state: string;
+  country: string;
+  postal_code: string;
+};
 
 /** Keeps a caller's address id, or gives the address one so it can be referred to later. */
 function address(input: AddressInput | null | undefined): AddressValue | null | undefined {
@@ -78,10 +100,25 @@ export function profileFromHosted(body: HostedSignupRequest): Partial<EntityProf
 /** A complete profile for a new entity: what was not sent is null. */
 export function completeProfile(partial: Partial<EntityProfile> & { business_name: string }): EntityProfile {
   const empty: Omit<EntityProfile, 'business_name'> = {
-    user_email: null, entity_type: null, tax_classification: null, incorporation_region: null, incorporation_date: null,
-    ein: null, llc_managed_type: null, business_purpose: null, business_phone: null, business_email: null,
-    business_address: null, mailing_address: null, naics_code: null, accounting_method: null, accounting_period: null,
-    accounting_year_end: null, futa_liability_year: null, external_company_id: null, authorization_callback_url: null,
+    user_email: null,
+    entity_type: null,
+    tax_classification: null,
+    incorporation_region: null,
+    incorporation_date: null,
+    ein: null,
+    llc_managed_type: null,
+    business_purpose: null,
+    business_phone: null,
+    business_email: null,
+    business_address: null,
+    mailing_address: null,
+    naics_code: null,
+    accounting_method: null,
+    accounting_period: null,
+    accounting_year_end: null,
+    futa_liability_year: null,
+    external_company_id: null,
+    authorization_callback_url: null,
   };
   return { ...empty, ...partial };
 }

@@ -16,12 +16,20 @@ const FIND_LEGAL_ENTITY = 'select * from legal_entities where id = $1 and platfo
 export function createLegalEntitiesRepository(db: Db) {
   return {
     insertLegalEntity: (row: { id: string; platform_id: string } & EntityProfile): Promise<LegalEntityRow> =>
-      db.insertInto('legal_entities').values({ ...toColumns(row), id: row.id, platform_id: row.platform_id, business_name: row.business_name, status: 'inactive' })
-        .returningAll().executeTakeFirstOrThrow(),
+      db
+        .insertInto('legal_entities')
+        .values({ ...toColumns(row), id: row.id, platform_id: row.platform_id, business_name: row.business_name, status: 'inactive' })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
 
     updateProfile: (platformId: string, id: string, profile: Partial<EntityProfile>) =>
-      db.updateTable('legal_entities').set({ ...toColumns(profile), updated_at: new Date() })
-        .where('platform_id', '=', platformId).where('id', '=', id).returningAll().executeTakeFirst(),
+      db
+        .updateTable('legal_entities')
+        .set({ ...toColumns(profile), updated_at: new Date() })
+        .where('platform_id', '=', platformId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst(),
 
     /**
      * Every read is scoped by platform: another platform's entity is simply not found.
@@ -31,24 +39,40 @@ export function createLegalEntitiesRepository(db: Db) {
       (await preparedQuery<LegalEntityRow>(db, 'find-legal-entity', FIND_LEGAL_ENTITY, [id, platformId]))[0],
 
     /** The hosted signup knows the entity by its session, not by platform. */
-    findById: (id: string): Promise<LegalEntityRow | undefined> => db.selectFrom('legal_entities').selectAll().where('id', '=', id).executeTakeFirst(),
+    findById: (id: string): Promise<LegalEntityRow | undefined> =>
+      db.selectFrom('legal_entities').selectAll().where('id', '=', id).executeTakeFirst(),
 
     /**
      * A hosted signup step: the details entered (none for the introduction), where to resume, and the steps the owner has
      * now confirmed; only while the entity is inactive.
      */
     saveSignupStep: (id: string, profile: Partial<EntityProfile>, nextStep: string, confirmedSteps: string[]) =>
-      db.updateTable('legal_entities').set({ ...toColumns(profile), signup_step: nextStep, signup_confirmed_steps: confirmedSteps, updated_at: new Date() })
-        .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),
+      db
+        .updateTable('legal_entities')
+        .set({ ...toColumns(profile), signup_step: nextStep, signup_confirmed_steps: confirmedSteps, updated_at: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'inactive')
+        .returningAll()
+        .executeTakeFirst(),
 
     /** The hosted signup's last step: active, once. */
     completeSignup: (id: string) =>
-      db.updateTable('legal_entities').set({ status: 'active', activated_at: new Date(), signup_step: 'done', updated_at: new Date() })
-        .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),
+      db
+        .updateTable('legal_entities')
+        .set({ status: 'active', activated_at: new Date(), signup_step: 'done', updated_at: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'inactive')
+        .returningAll()
+        .executeTakeFirst(),
 
     activate: (id: string) =>
-      db.updateTable('legal_entities').set({ status: 'active', activated_at: new Date(), updated_at: new Date() })
-        .where('id', '=', id).where('status', '=', 'inactive').returningAll().executeTakeFirst(),
+      db
+        .updateTable('legal_entities')
+        .set({ status: 'active', activated_at: new Date(), updated_at: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'inactive')
+        .returningAll()
+        .executeTakeFirst(),
   };
 }
 

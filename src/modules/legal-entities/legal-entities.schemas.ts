@@ -1,9 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { REGION_CODES } from '../../catalog/regions.js';
+import { BoundedString, DateString, EmailString, HttpUrlString, IntegerEnum, LONG_TEXT, Nullable, StringEnum } from '../../http/schemas.js';
 import {
-  BoundedString, DateString, EmailString, HttpUrlString, IntegerEnum, LONG_TEXT, Nullable, StringEnum,
-} from '../../http/schemas.js';
-import { ACCOUNTING_METHODS, ACCOUNTING_PERIODS, ENTITY_TYPES, LLC_MANAGED_TYPES, MONTH_NAMES, TAX_CLASSES } from '../../lib/entity-values.js';
+  ACCOUNTING_METHODS,
+  ACCOUNTING_PERIODS,
+  ENTITY_TYPES,
+  LLC_MANAGED_TYPES,
+  MONTH_NAMES,
+  TAX_CLASSES,
+} from '../../lib/entity-values.js';
 
 export { ACCOUNTING_METHODS, ACCOUNTING_PERIODS, ENTITY_TYPES, LLC_MANAGED_TYPES, MONTH_NAMES, TAX_CLASSES };
 export const MONTH_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
@@ -25,7 +30,10 @@ export const StateCode = StringEnum(REGION_CODES as unknown as readonly [string,
 
 // Formats the reference leaves open; see docs/decisions.md.
 const Ein = Type.String({ pattern: '^\\d{2}-?\\d{7}$', description: 'Federal EIN, 9 digits, e.g. 12-3456789.' });
-const Phone = Type.String({ pattern: '^\\+?[0-9][0-9 ().-]{5,30}$', description: 'Phone number: digits, spaces, ( ) . - and an optional leading +.' });
+const Phone = Type.String({
+  pattern: '^\\+?[0-9][0-9 ().-]{5,30}$',
+  description: 'Phone number: digits, spaces, ( ) . - and an optional leading +.',
+});
 const Naics = Type.String({ pattern: '^\\d{2,6}$', description: 'NAICS code, 2 to 6 digits.' });
 const Year = Type.String({ pattern: '^(19|20)\\d{2}$', description: 'A four-digit year, e.g. 2024.' });
 const Name = BoundedString(200, { minLength: 1 });

@@ -12,8 +12,11 @@ export function legalEntityEvents(before: LegalEntityRow | undefined, after: Leg
   if (!before) return [];
   const object = toPlatformLegalEntity(after);
   const base = { platformId: after.platform_id, legalEntityId: after.id };
-  if (before.status !== 'active' && after.status === 'active') return [{ ...base, type: 'legal_entity.signup_completed', data: { object } }];
+  if (before.status !== 'active' && after.status === 'active')
+    return [{ ...base, type: 'legal_entity.signup_completed', data: { object } }];
   const previous: Record<string, unknown> = toPlatformLegalEntity(before);
-  const changed = Object.entries(object).filter(([field, value]) => JSON.stringify(previous[field]) !== JSON.stringify(value)).map(([field]) => field);
+  const changed = Object.entries(object)
+    .filter(([field, value]) => JSON.stringify(previous[field]) !== JSON.stringify(value))
+    .map(([field]) => field);
   return changed.length ? [{ ...base, type: 'legal_entity.updated', data: { object, changed } }] : [];
 }

@@ -10,31 +10,39 @@ import { assertV2Scope } from './v2-scope.js';
 export function legalEntityRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    r.get('/legal_entity', {
-      onRequest: deps.auth.bearer,
-      schema: {
-        operationId: 'getLegalEntity',
-        tags: ['Legal entity'],
-        summary: 'The authenticated legal entity',
-        security: [{ bearer: [] }],
-        response: { 200: AccountLegalEntitySchema, ...errorResponses(401) },
+    r.get(
+      '/legal_entity',
+      {
+        onRequest: deps.auth.bearer,
+        schema: {
+          operationId: 'getLegalEntity',
+          tags: ['Legal entity'],
+          summary: 'The authenticated legal entity',
+          security: [{ bearer: [] }],
+          response: { 200: AccountLegalEntitySchema, ...errorResponses(401) },
+        },
       },
-    }, async (request) => toAccountLegalEntity(await deps.signup.get(scopeOf(request), scopeOf(request).legalEntityId)));
+      async (request) => toAccountLegalEntity(await deps.signup.get(scopeOf(request), scopeOf(request).legalEntityId)),
+    );
 
-    r.get('/v2/legal_entity', {
-      onRequest: deps.auth.bearer,
-      schema: {
-        operationId: 'getLegalEntityV2',
-        tags: ['Legal entity'],
-        summary: 'The authenticated legal entity (v2 spelling)',
-        security: [{ bearer: [] }],
-        querystring: V2ScopeQuerySchema,
-        response: { 200: PlatformLegalEntitySchema, ...errorResponses(401, 404, 422) },
+    r.get(
+      '/v2/legal_entity',
+      {
+        onRequest: deps.auth.bearer,
+        schema: {
+          operationId: 'getLegalEntityV2',
+          tags: ['Legal entity'],
+          summary: 'The authenticated legal entity (v2 spelling)',
+          security: [{ bearer: [] }],
+          querystring: V2ScopeQuerySchema,
+          response: { 200: PlatformLegalEntitySchema, ...errorResponses(401, 404, 422) },
+        },
       },
-    }, async (request) => {
-      const scope = scopeOf(request);
-      assertV2Scope(scope, request.query);
-      return toPlatformLegalEntity(await deps.signup.get(scope, scope.legalEntityId));
-    });
+      async (request) => {
+        const scope = scopeOf(request);
+        assertV2Scope(scope, request.query);
+        return toPlatformLegalEntity(await deps.signup.get(scope, scope.legalEntityId));
+      },
+    );
   };
 }

@@ -5,15 +5,45 @@ import { prefilledSteps, resumeStep, startStep, validateStep } from './signup-wi
 /** An inactive entity as a platform's hosted signup session leaves it: a name and the owner's email. */
 function entity(overrides: Partial<LegalEntityRow> = {}): LegalEntityRow {
   return {
-    id: 'le_1', platform_id: 'pl_1', status: 'inactive', business_name: 'Rose & Thorn Florists', user_email: 'rose@example.com',
-    entity_type: null, tax_classification: null, incorporation_region: null, incorporation_date: null, ein: null, llc_managed_type: null,
-    business_purpose: null, business_phone: null, business_email: null, business_address: null, mailing_address: null, naics_code: null,
-    accounting_method: null, accounting_period: null, accounting_year_end: null, futa_liability_year: null, external_company_id: null,
-    authorization_callback_url: null, payroll_connected_at: null, last_payroll_update: null, activated_at: null, signup_step: null,
-    signup_confirmed_steps: [], created_at: new Date(), updated_at: new Date(), ...overrides,
+    id: 'le_1',
+    platform_id: 'pl_1',
+    status: 'inactive',
+    business_name: 'Rose & Thorn Florists',
+    user_email: 'rose@example.com',
+    entity_type: null,
+    tax_classification: null,
+    incorporation_region: null,
+    incorporation_date: null,
+    ein: null,
+    llc_managed_type: null,
+    business_purpose: null,
+    business_phone: null,
+    business_email: null,
+    business_address: null,
+    mailing_address: null,
+    naics_code: null,
+    accounting_method: null,
+    accounting_period: null,
+    accounting_year_end: null,
+    futa_liability_year: null,
+    external_company_id: null,
+    authorization_callback_url: null,
+    payroll_connected_at: null,
+    last_payroll_update: null,
+    activated_at: null,
+    signup_step: null,
+    signup_confirmed_steps: [],
+    created_at: new Date(),
+    updated_at: new Date(),
+    ...overrides,
   } as LegalEntityRow;
 }
-const complete = { entity_type: 'llc', tax_classification: 'disregarded', incorporation_region: 'OR', incorporation_date: '2021-04-09' } as const;
+const complete = {
+  entity_type: 'llc',
+  tax_classification: 'disregarded',
+  incorporation_region: 'OR',
+  incorporation_date: '2021-04-09',
+} as const;
 
 describe('resumeStep and startStep', () => {
   it('an owner who has not started sees the introduction', () => {
@@ -28,13 +58,23 @@ describe('resumeStep and startStep', () => {
 
   it('a returning owner resumes at the first incomplete step, else where they left', () => {
     expect(resumeStep(entity({ signup_step: 'review' }))).toBe('business');
-    expect(resumeStep(entity({ ...complete, signup_step: 'accounting', signup_confirmed_steps: ['business', 'contact'] }))).toBe('accounting');
+    expect(resumeStep(entity({ ...complete, signup_step: 'accounting', signup_confirmed_steps: ['business', 'contact'] }))).toBe(
+      'accounting',
+    );
   });
 });
 
 describe('prefilledSteps', () => {
   it('lists, per step not saved by the owner, the fields the platform gave (the address once, its default country never)', () => {
-    const address = { id: null, address_line_1: '1 Main St', address_line_2: null, city: 'Portland', state: 'OR', country: 'US', postal_code: '97201' };
+    const address = {
+      id: null,
+      address_line_1: '1 Main St',
+      address_line_2: null,
+      city: 'Portland',
+      state: 'OR',
+      country: 'US',
+      postal_code: '97201',
+    };
     expect(prefilledSteps(entity({ ...complete, business_address: address, naics_code: '453110' }))).toEqual({
       business: ['business_name', 'entity_type', 'tax_classification', 'incorporation_location', 'incorporation_date'],
       contact: ['user_email', 'business_address'],
@@ -51,7 +91,10 @@ describe('validateStep: the phone', () => {
   const contact = { user_email: 'rose@example.com' };
 
   it('stores E.164 whatever the format typed', () => {
-    expect(validateStep('contact', { ...contact, business_phone: '(415) 555-0134' })).toMatchObject({ ok: true, profile: { business_phone: '+14155550134' } });
+    expect(validateStep('contact', { ...contact, business_phone: '(415) 555-0134' })).toMatchObject({
+      ok: true,
+      profile: { business_phone: '+14155550134' },
+    });
   });
 
   it('a blank phone clears the stored one', () => {
@@ -73,7 +116,8 @@ describe('validateStep: the formation date against the app clock', () => {
     const today = new Date('2026-03-10T12:00:00Z');
     expect(validateStep('business', { ...form, incorporation_date: '2026-03-10' }, today).ok).toBe(true);
     expect(validateStep('business', { ...form, incorporation_date: '2026-03-11' }, today)).toMatchObject({
-      ok: false, errors: { incorporation_date: 'The date of incorporation or formation cannot be in the future' },
+      ok: false,
+      errors: { incorporation_date: 'The date of incorporation or formation cannot be in the future' },
     });
   });
 });

@@ -45,7 +45,9 @@ function toInput(step: FormStep, form: Record<string, string>): Record<string, u
   const schema = STEP_SCHEMAS[step] as unknown as { properties: Record<string, unknown> };
   for (const name of Object.keys(schema.properties)) {
     if (name === 'business_address') {
-      const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (form[`business_address.${f}`] ?? '').trim()]).filter(([, v]) => v !== ''));
+      const address = Object.fromEntries(
+        ADDRESS_FIELDS.map((f) => [f, (form[`business_address.${f}`] ?? '').trim()]).filter(([, v]) => v !== ''),
+      );
       // The country is prefilled (US): an address is given when anything else is.
       if (Object.keys(address).some((k) => k !== 'country')) out.business_address = address;
       continue;
@@ -63,10 +65,17 @@ const FRIENDLY: Record<string, string> = {
 
 /** What to do when a required field is empty, naming the field (the API's "missing" says only that it is). */
 const REQUIRED: Record<string, string> = {
-  business_name: 'Enter the business name', entity_type: 'Choose the entity type', tax_classification: 'Choose the tax classification',
-  incorporation_location: 'Choose the state of incorporation or formation', incorporation_date: 'Enter the date of incorporation or formation',
-  user_email: 'Enter your email', 'business_address.address_line_1': 'Enter the street address', 'business_address.city': 'Enter the city',
-  'business_address.state': 'Choose the state', 'business_address.postal_code': 'Enter the ZIP code', 'business_address.country': 'Choose the country',
+  business_name: 'Enter the business name',
+  entity_type: 'Choose the entity type',
+  tax_classification: 'Choose the tax classification',
+  incorporation_location: 'Choose the state of incorporation or formation',
+  incorporation_date: 'Enter the date of incorporation or formation',
+  user_email: 'Enter your email',
+  'business_address.address_line_1': 'Enter the street address',
+  'business_address.city': 'Enter the city',
+  'business_address.state': 'Choose the state',
+  'business_address.postal_code': 'Enter the ZIP code',
+  'business_address.country': 'Choose the country',
 };
 
 /** Pattern errors that say what is expected. */
@@ -81,10 +90,14 @@ function fieldErrors(issues: ValidationIssue[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of issues) {
     const name = issue.loc.slice(1).join('.');
-    const friendly = issue.type === 'missing' ? REQUIRED[name] ?? 'Enter this detail'
-      : issue.type === 'string_pattern_mismatch' && EXPECTED[name] ? EXPECTED[name]
-      : issue.type === 'value_error' ? issue.msg.replace(/^value is not a valid email address: /, 'Enter a valid email address. ')
-      : FRIENDLY[issue.type] ?? issue.msg.replace(/^Input should be a valid date or datetime, .*/, 'Enter a valid date');
+    const friendly =
+      issue.type === 'missing'
+        ? (REQUIRED[name] ?? 'Enter this detail')
+        : issue.type === 'string_pattern_mismatch' && EXPECTED[name]
+          ? EXPECTED[name]
+          : issue.type === 'value_error'
+            ? issue.msg.replace(/^value is not a valid email address: /, 'Enter a valid email address. ')
+            : (FRIENDLY[issue.type] ?? issue.msg.replace(/^Input should be a valid date or datetime, .*/, 'Enter a valid date'));
     out[name] ??= friendly;
   }
   return out;
@@ -109,7 +122,8 @@ const EARLIEST_FORMATION = '1800-01-01';
 function hostedChecks(value: Record<string, unknown>, today: Date, errors: Record<string, string>): void {
   const date = value.incorporation_date;
   if (typeof date === 'string' && !errors.incorporation_date) {
-    if (date > today.toISOString().slice(0, 10)) errors.incorporation_date = 'The date of incorporation or formation cannot be in the future';
+    if (date > today.toISOString().slice(0, 10))
+      errors.incorporation_date = 'The date of incorporation or formation cannot be in the future';
     else if (date < EARLIEST_FORMATION) errors.incorporation_date = 'Enter a date from 1 January 1800 onwards';
   }
   const type = value.entity_type as string | undefined;
@@ -117,7 +131,8 @@ function hostedChecks(value: Record<string, unknown>, today: Date, errors: Recor
     const of = ` (the entity type is ${ENTITY_TYPE_LABELS[type as keyof typeof ENTITY_TYPE_LABELS] ?? type})`;
     const rule = TAX_RULES[value.tax_classification as string];
     if (rule && !rule.types.includes(type) && !errors.tax_classification) errors.tax_classification = rule.message + of;
-    if (value.llc_managed_type && !LLCS.includes(type) && !errors.llc_managed_type) errors.llc_managed_type = `Only an LLC or PLLC has LLC management: leave it blank${of}`;
+    if (value.llc_managed_type && !LLCS.includes(type) && !errors.llc_managed_type)
+      errors.llc_managed_type = `Only an LLC or PLLC has LLC management: leave it blank${of}`;
   }
   const address = value.business_address as Record<string, string> | undefined;
   if (address) {
@@ -125,18 +140,22 @@ function hostedChecks(value: Record<string, unknown>, today: Date, errors: Recor
     const state = REGIONS.find((r) => r.code === address.state?.toUpperCase() || r.name.toLowerCase() === address.state?.toLowerCase());
     if (state) address.state = state.code;
     else if (address.state) errors['business_address.state'] = 'Choose the state';
-    if (address.postal_code && !/^\d{5}(-\d{4})?$/.test(address.postal_code)) errors['business_address.postal_code'] = 'Enter a 5-digit ZIP code, like 78701, or ZIP+4, like 78701-1234';
+    if (address.postal_code && !/^\d{5}(-\d{4})?$/.test(address.postal_code))
+      errors['business_address.postal_code'] = 'Enter a 5-digit ZIP code, like 78701, or ZIP+4, like 78701-1234';
     if (address.country && US_COUNTRY.test(address.country)) address.country = 'US';
     else if (address.country) errors['business_address.country'] = 'Only addresses in the United States can be given';
   }
 }
 
-export type StepResult = { ok: true; profile: Partial<EntityProfile> } | { ok: false; errors: Record<string, string>; values: Record<string, string> };
+export type StepResult =
+  { ok: true; profile: Partial<EntityProfile> } | { ok: false; errors: Record<string, string>; values: Record<string, string> };
 
 /** The names of a step's form fields, in the order the form shows them (the address's parts dotted). */
 export function stepFieldNames(step: FormStep): string[] {
   const schema = STEP_SCHEMAS[step] as unknown as { properties: Record<string, unknown> };
-  return Object.keys(schema.properties).flatMap((name) => (name === 'business_address' ? ADDRESS_FIELDS.map((f) => `business_address.${f}`) : [name]));
+  return Object.keys(schema.properties).flatMap((name) =>
+    name === 'business_address' ? ADDRESS_FIELDS.map((f) => `business_address.${f}`) : [name],
+  );
 }
 
 /** Errors in the order of the form's fields, so the summary at the top reads like the form. */
@@ -177,13 +196,28 @@ export function formValues(entity: LegalEntityRow): Record<string, string> {
   const v = (x: unknown) => (x === null || x === undefined ? '' : String(x));
   const address = entity.business_address;
   return {
-    business_name: v(entity.business_name), entity_type: v(entity.entity_type), tax_classification: v(entity.tax_classification),
-    llc_managed_type: v(entity.llc_managed_type), incorporation_location: v(entity.incorporation_region), incorporation_date: v(entity.incorporation_date),
-    ein: v(entity.ein), user_email: v(entity.user_email), business_email: v(entity.business_email), business_phone: entity.business_phone ? formatPhone(entity.business_phone) : '',
+    business_name: v(entity.business_name),
+    entity_type: v(entity.entity_type),
+    tax_classification: v(entity.tax_classification),
+    llc_managed_type: v(entity.llc_managed_type),
+    incorporation_location: v(entity.incorporation_region),
+    incorporation_date: v(entity.incorporation_date),
+    ein: v(entity.ein),
+    user_email: v(entity.user_email),
+    business_email: v(entity.business_email),
+    business_phone: entity.business_phone ? formatPhone(entity.business_phone) : '',
     // The form offers only the United States; an API-given "USA" shows as it.
-    ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [`business_address.${f}`, f === 'country' && (!address || US_COUNTRY.test(address.country)) ? 'US' : v(address?.[f])])),
-    naics_code: v(entity.naics_code), accounting_method: v(entity.accounting_method), accounting_period: v(entity.accounting_period),
-    accounting_year_end: v(entity.accounting_year_end), futa_liability_year: v(entity.futa_liability_year),
+    ...Object.fromEntries(
+      ADDRESS_FIELDS.map((f) => [
+        `business_address.${f}`,
+        f === 'country' && (!address || US_COUNTRY.test(address.country)) ? 'US' : v(address?.[f]),
+      ]),
+    ),
+    naics_code: v(entity.naics_code),
+    accounting_method: v(entity.accounting_method),
+    accounting_period: v(entity.accounting_period),
+    accounting_year_end: v(entity.accounting_year_end),
+    futa_liability_year: v(entity.futa_liability_year),
   };
 }
 

@@ -7,18 +7,34 @@ import type { SignupService } from './signup.service.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
 import type { HostedContext, HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
-import { confirmedWith, firstIncompleteStep, formValues, nextStep, prefilledSteps, previousStep, resumeStep, startStep, validateStep } from './signup-wizard.js';
+import {
+  confirmedWith,
+  firstIncompleteStep,
+  formValues,
+  nextStep,
+  prefilledSteps,
+  previousStep,
+  resumeStep,
+  startStep,
+  validateStep,
+} from './signup-wizard.js';
 
 const StepParams = Type.Object({ step: StringEnum(STEPS) });
 
 /** The hosted signup: an introduction, one step per page validated like the API, resumable, ending with a review. */
-export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>; signup: SignupService; publicOrigin: string; now?: () => Date }) {
+export function signupPageRoutes(deps: {
+  sessions: Pick<HostedSessionsService, 'check' | 'endBrowserSession'>;
+  signup: SignupService;
+  publicOrigin: string;
+  now?: () => Date;
+}) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
     const guard = { preHandler: requireHostedSession(deps, ['signup']), schema: { hide: true } } as const;
 
     const entityOf = async (id: string) => (await deps.signup.find(id))!;
-    const done = (hosted: Pick<HostedContext, 'platformName' | 'brand'>, businessName: string) => renderSignupDonePage({ platformName: hosted.platformName, brand: hosted.brand, businessName });
+    const done = (hosted: Pick<HostedContext, 'platformName' | 'brand'>, businessName: string) =>
+      renderSignupDonePage({ platformName: hosted.platformName, brand: hosted.brand, businessName });
     const backOf = (step: Step) => `/hosted/signup/${previousStep(step)}`;
     const today = () => (deps.now ? deps.now() : new Date());
 
@@ -34,7 +50,16 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
       const hosted = hostedOf(request);
       const entity = await entityOf(hosted.session.legal_entity_id);
       if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
-      return sendPage(reply, renderSignupWelcome({ entity, prefilled: prefilledSteps(entity), csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }));
+      return sendPage(
+        reply,
+        renderSignupWelcome({
+          entity,
+          prefilled: prefilledSteps(entity),
+          csrf: hosted.csrf,
+          platformName: hosted.platformName,
+          brand: hosted.brand,
+        }),
+      );
     });
 
     r.post('/hosted/signup/welcome', guard, async (request, reply) => {
@@ -55,11 +80,25 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
       if (step === 'review') {
         const missing = firstIncompleteStep(entity, today());
         if (missing) return reply.redirect(`/hosted/signup/${missing}`, 303);
-        return sendPage(reply, renderSignupReview({ entity, prefilled, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }), { formTarget: hosted.session.callback_url });
+        return sendPage(
+          reply,
+          renderSignupReview({ entity, prefilled, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand }),
+          { formTarget: hosted.session.callback_url },
+        );
       }
-      return sendPage(reply, renderSignupStep({
-        step, values: formValues(entity), errors: {}, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: backOf(step), prefilled: step in prefilled,
-      }));
+      return sendPage(
+        reply,
+        renderSignupStep({
+          step,
+          values: formValues(entity),
+          errors: {},
+          csrf: hosted.csrf,
+          platformName: hosted.platformName,
+          brand: hosted.brand,
+          back: backOf(step),
+          prefilled: step in prefilled,
+        }),
+      );
     });
 
     r.post('/hosted/signup/:step', { ...guard, schema: { hide: true, params: StepParams } }, async (request, reply) => {
@@ -80,9 +119,20 @@ export function signupPageRoutes(deps: { sessions: Pick<HostedSessionsService, '
       const result = validateStep(step, form, today());
       const entity = await entityOf(entityId);
       if (!result.ok) {
-        return sendPage(reply, renderSignupStep({
-          step, values: result.values, errors: result.errors, csrf: hosted.csrf, platformName: hosted.platformName, brand: hosted.brand, back: backOf(step), prefilled: step in prefilledSteps(entity),
-        }), { status: 422 });
+        return sendPage(
+          reply,
+          renderSignupStep({
+            step,
+            values: result.values,
+            errors: result.errors,
+            csrf: hosted.csrf,
+            platformName: hosted.platformName,
+            brand: hosted.brand,
+            back: backOf(step),
+            prefilled: step in prefilledSteps(entity),
+          }),
+          { status: 422 },
+        );
       }
       if (entity.status === 'active') return sendPage(reply, done(hosted, entity.business_name));
       await deps.signup.saveSignupStep(entityId, result.profile, nextStep(step), confirmedWith(entity, step as FormStep));

@@ -50,7 +50,10 @@ export function createSignupService(deps: SignupDeps) {
    * One transaction: the planning lock, the change, one re-planning of the entity (when the change made one) that
    * records the change's events with its own.
    */
-  const changeAndReplan = <T extends LegalEntityRow | undefined>(legalEntityId: string, change: (repo: LegalEntitiesRepository) => Promise<T>) =>
+  const changeAndReplan = <T extends LegalEntityRow | undefined>(
+    legalEntityId: string,
+    change: (repo: LegalEntitiesRepository) => Promise<T>,
+  ) =>
     db.transaction().execute(async (trx) => {
       await planning.lock(trx, [legalEntityId]);
       const repo = repositoryFor(trx);
@@ -63,7 +66,9 @@ export function createSignupService(deps: SignupDeps) {
   async function create(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }) {
     const id = newId(ID_PREFIX.legalEntity);
     try {
-      return await changeAndReplan(id, (trx) => trx.insertLegalEntity({ id, platform_id: principal.platformId, ...completeProfile(profile) }));
+      return await changeAndReplan(id, (trx) =>
+        trx.insertLegalEntity({ id, platform_id: principal.platformId, ...completeProfile(profile) }),
+      );
     } catch (error) {
       if (isExternalIdConflict(error)) throw conflict(profile.external_company_id);
       throw error;
@@ -77,7 +82,8 @@ export function createSignupService(deps: SignupDeps) {
     return entity;
   }
 
-  const alreadyCompleted = (legalEntityId: string) => new SignupConflictError(`Legal entity '${legalEntityId}' has already completed signup`);
+  const alreadyCompleted = (legalEntityId: string) =>
+    new SignupConflictError(`Legal entity '${legalEntityId}' has already completed signup`);
 
   return {
     /** POST /accounts/signup and POST /v2/signup: a new, inactive entity and the link where its user completes signup. */
@@ -102,7 +108,8 @@ export function createSignupService(deps: SignupDeps) {
         if (!existing) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
         if (existing.status === 'active') throw alreadyCompleted(existing.id);
         try {
-          entity = (await changeAndReplan(existing.id, (trx) => trx.updateProfile(principal.platformId, existing.id, input.profile))) ?? existing;
+          entity =
+            (await changeAndReplan(existing.id, (trx) => trx.updateProfile(principal.platformId, existing.id, input.profile))) ?? existing;
         } catch (error) {
           if (isExternalIdConflict(error)) throw conflict(input.profile.external_company_id);
           throw error;
@@ -122,7 +129,12 @@ export function createSignupService(deps: SignupDeps) {
       }
       const callback = (await deps.sessions.lastCallbackUrl(entity.id)) ?? entity.authorization_callback_url;
       const session = await issueSignupSession(entity.id, callback);
-      return { legal_entity_status: 'inactive', signup_complete: false, signup_url: session.url, signup_url_expires_at: session.expires_at };
+      return {
+        legal_entity_status: 'inactive',
+        signup_complete: false,
+        signup_url: session.url,
+        signup_url_expires_at: session.expires_at,
+      };
     },
 
     /** Operator action (demo data, support): activate without the hosted flow (signup_completed like the hosted flow). */
@@ -135,7 +147,12 @@ export function createSignupService(deps: SignupDeps) {
      * A step of the hosted signup (or its introduction, with no details): store what the user entered, where to resume
      * and the steps the user has confirmed.
      */
-    async saveSignupStep(legalEntityId: string, profile: Partial<EntityProfile>, nextStep: string, confirmedSteps: string[]): Promise<LegalEntityRow> {
+    async saveSignupStep(
+      legalEntityId: string,
+      profile: Partial<EntityProfile>,
+      nextStep: string,
+      confirmedSteps: string[],
+    ): Promise<LegalEntityRow> {
       const updated = await changeAndReplan(legalEntityId, (trx) => trx.saveSignupStep(legalEntityId, profile, nextStep, confirmedSteps));
       if (!updated) throw alreadyCompleted(legalEntityId);
       return updated;

@@ -7,17 +7,22 @@ import type { EntityLocation } from './locations.service.js';
 const CONFIG_FIELDS = ['has_employees', 'has_physical_location', 'employee_count'] as const;
 
 /** The AccountLegalEntityLocation shape of GET /locations. */
-export const toLocation = ({ region, config }: EntityLocation) => ({ location: { id: region.id, code: region.code, name: region.name }, config });
+export const toLocation = ({ region, config }: EntityLocation) => ({
+  location: { id: region.id, code: region.code, name: region.name },
+  config,
+});
 
 /**
  * The event of one location's change, or null when nothing a platform sees changed. `before` null: the location
  * was added (`changed` then names `location` and the settings it was added with).
  */
 export function locationEvent(scope: AccessScope, before: LocationConfigState | null, after: EntityLocation): NewEvent | null {
-  const changed = [
-    ...(before ? [] : ['location']),
-    ...CONFIG_FIELDS.filter((field) => (before?.[field] ?? null) !== after.config[field]),
-  ];
+  const changed = [...(before ? [] : ['location']), ...CONFIG_FIELDS.filter((field) => (before?.[field] ?? null) !== after.config[field])];
   if (changed.length === 0) return null;
-  return { type: 'location.updated', platformId: scope.platformId, legalEntityId: scope.legalEntityId, data: { object: toLocation(after), changed } };
+  return {
+    type: 'location.updated',
+    platformId: scope.platformId,
+    legalEntityId: scope.legalEntityId,
+    data: { object: toLocation(after), changed },
+  };
 }

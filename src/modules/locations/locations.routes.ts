@@ -4,7 +4,11 @@ import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import {
-  CreateLocationRequestSchema, LocationIdParamsSchema, LocationSchema, RegionPlatformIdParamsSchema, UpdateLocationRequestSchema,
+  CreateLocationRequestSchema,
+  LocationIdParamsSchema,
+  LocationSchema,
+  RegionPlatformIdParamsSchema,
+  UpdateLocationRequestSchema,
 } from './locations.schemas.js';
 import type { LocationsService } from './locations.service.js';
 import { toLocation } from './location-events.js';
@@ -21,39 +25,57 @@ export function locationRoutes(deps: { locations: LocationsService; auth: AuthHo
     const tags = ['Locations'];
     const security = [{ bearer: [] }];
 
-    r.get('/locations', {
-      ...common,
-      schema: {
-        operationId: 'listLocations', tags, security,
-        summary: 'Locations of the authenticated legal entity',
-        response: { 200: Type.Array(LocationSchema), ...errorResponses(401) },
+    r.get(
+      '/locations',
+      {
+        ...common,
+        schema: {
+          operationId: 'listLocations',
+          tags,
+          security,
+          summary: 'Locations of the authenticated legal entity',
+          response: { 200: Type.Array(LocationSchema), ...errorResponses(401) },
+        },
       },
-    }, async (request) => (await deps.locations.list(scopeOf(request))).map(toLocation));
+      async (request) => (await deps.locations.list(scopeOf(request))).map(toLocation),
+    );
 
-    r.put('/locations/:location_public_id', {
-      ...common,
-      schema: {
-        operationId: 'addLocation', tags, security,
-        summary: 'Add a location (idempotent)',
-        description: `Adds the location to the legal entity; adding it again changes nothing but the configuration sent. ${CONFIG_DOC}`,
-        params: LocationIdParamsSchema,
-        body: CreateLocationRequestSchema,
-        response: { 200: LocationSchema, ...errorResponses(401, 404, 409, 422) },
+    r.put(
+      '/locations/:location_public_id',
+      {
+        ...common,
+        schema: {
+          operationId: 'addLocation',
+          tags,
+          security,
+          summary: 'Add a location (idempotent)',
+          description: `Adds the location to the legal entity; adding it again changes nothing but the configuration sent. ${CONFIG_DOC}`,
+          params: LocationIdParamsSchema,
+          body: CreateLocationRequestSchema,
+          response: { 200: LocationSchema, ...errorResponses(401, 404, 409, 422) },
+        },
       },
-    }, async (request) =>
-      toLocation(await deps.locations.add(scopeOf(request), request.params.location_public_id, request.body?.config ?? null)));
+      async (request) =>
+        toLocation(await deps.locations.add(scopeOf(request), request.params.location_public_id, request.body?.config ?? null)),
+    );
 
-    r.patch('/locations/:region_platform_public_id', {
-      ...common,
-      schema: {
-        operationId: 'updateLocation', tags, security,
-        summary: 'Update the configuration of an added location',
-        description: `The location must have been added first (404 otherwise). ${CONFIG_DOC}`,
-        params: RegionPlatformIdParamsSchema,
-        body: UpdateLocationRequestSchema,
-        response: { 200: LocationSchema, ...errorResponses(401, 404, 409, 422) },
+    r.patch(
+      '/locations/:region_platform_public_id',
+      {
+        ...common,
+        schema: {
+          operationId: 'updateLocation',
+          tags,
+          security,
+          summary: 'Update the configuration of an added location',
+          description: `The location must have been added first (404 otherwise). ${CONFIG_DOC}`,
+          params: RegionPlatformIdParamsSchema,
+          body: UpdateLocationRequestSchema,
+          response: { 200: LocationSchema, ...errorResponses(401, 404, 409, 422) },
+        },
       },
-    }, async (request) =>
-      toLocation(await deps.locations.update(scopeOf(request), request.params.region_platform_public_id, request.body.config ?? null)));
+      async (request) =>
+        toLocation(await deps.locations.update(scopeOf(request), request.params.region_platform_public_id, request.body.config ?? null)),
+    );
   };
 }

@@ -7,9 +7,15 @@ export const LocationRefSchema = Type.Object(
   { title: 'LocationRef' },
 );
 
-const hasEmployees = Nullable(Type.Boolean({ description: 'Whether employees live or work in the location. Kept in sync by payroll once it is connected.' }));
-const hasPhysicalLocation = Nullable(Type.Boolean({ description: 'Whether the entity has a physical presence (such as an office) in the location.' }));
-const employeeCount = Nullable(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Current full-time employees in the location.' }));
+const hasEmployees = Nullable(
+  Type.Boolean({ description: 'Whether employees live or work in the location. Kept in sync by payroll once it is connected.' }),
+);
+const hasPhysicalLocation = Nullable(
+  Type.Boolean({ description: 'Whether the entity has a physical presence (such as an office) in the location.' }),
+);
+const employeeCount = Nullable(
+  Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'Current full-time employees in the location.' }),
+);
 
 export const LocationConfigInputSchema = Type.Object(
   {
@@ -25,7 +31,10 @@ export const LocationConfigSchema = Type.Object(
   { title: 'LocationConfig' },
 );
 
-export const LocationSchema = Type.Object({ location: LocationRefSchema, config: LocationConfigSchema }, { title: 'AccountLegalEntityLocation' });
+export const LocationSchema = Type.Object(
+  { location: LocationRefSchema, config: LocationConfigSchema },
+  { title: 'AccountLegalEntityLocation' },
+);
 export type Location = Static<typeof LocationSchema>;
 
 export const CreateLocationRequestSchema = Nullable(
@@ -41,7 +50,11 @@ export const RegionPlatformIdParamsSchema = Type.Object({ region_platform_public
 
 // v2
 export const PlatformRegionConfigSchema = Type.Object(
-  { employee_count: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000_000 }), Type.Null()], { description: 'All current full-time employees in the region; null if unknown.' }) },
+  {
+    employee_count: Type.Union([Type.Integer({ minimum: 0, maximum: 10_000_000 }), Type.Null()], {
+      description: 'All current full-time employees in the region; null if unknown.',
+    }),
+  },
   { title: 'PlatformRegionConfig' },
 );
 

@@ -62,13 +62,21 @@ export function createLocationsService(deps: LocationsDeps) {
    * Adds (when `create`) or updates one location under a row lock, inside the caller's transaction;
    * refuses employee changes once payroll is connected. Does not re-plan: the caller does, once.
    */
-  async function configureIn(trx: Db, scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions): Promise<ConfiguredLocation> {
+  async function configureIn(
+    trx: Db,
+    scope: AccessScope,
+    region: Region,
+    change: LocationConfigChange,
+    options: ConfigureOptions,
+  ): Promise<ConfiguredLocation> {
     const repo = repositoryFor(trx);
     const added = options.create && (await repo.ensureLocation(scope.legalEntityId, region.id));
     const row = await repo.findLocationForUpdate(scope.legalEntityId, region.id);
     if (!row) {
       // The wire text names the operation that adds a location (kept as documented; see docs/decisions.md, "Planning").
-      throw new NotFoundError(`Location '${region.code}' has not been added to this legal entity; add it first with PUT /locations/${region.id}`);
+      throw new NotFoundError(
+        `Location '${region.code}' has not been added to this legal entity; add it first with PUT /locations/${region.id}`,
+      );
     }
     const current = toEntityLocation(row).config;
     const next = applyConfigChange(current, change);
@@ -95,7 +103,8 @@ export function createLocationsService(deps: LocationsDeps) {
 
   return {
     /** The entity's locations in the catalog's region order. */
-    list: async (scope: AccessScope): Promise<EntityLocation[]> => inRegionOrder(await repositoryFor(db).findLocations(scope.legalEntityId)),
+    list: async (scope: AccessScope): Promise<EntityLocation[]> =>
+      inRegionOrder(await repositoryFor(db).findLocations(scope.legalEntityId)),
 
     /** Payroll sync, inside its transaction: the entity's locations, row-locked, in region order. */
     lockAllIn: async (trx: Db, legalEntityId: string): Promise<EntityLocation[]> =>
@@ -108,7 +117,9 @@ export function createLocationsService(deps: LocationsDeps) {
      * holds the planning lock and re-plans.
      */
     setEmployeesFromPayrollIn: (trx: Db, legalEntityId: string, regionId: string, employeeCount: number): Promise<void> =>
-      repositoryFor(trx).setEmployeesFromPayroll(legalEntityId, regionId, employeeCount).then(() => undefined),
+      repositoryFor(trx)
+        .setEmployeesFromPayroll(legalEntityId, regionId, employeeCount)
+        .then(() => undefined),
 
     /** PUT /locations/{id}: input `{config}`. */
     add: (scope: AccessScope, idOrCode: string, change: LocationConfigChange | null) =>
@@ -133,7 +144,8 @@ export function createLocationsService(deps: LocationsDeps) {
       changeAndReplan(scope, async (trx) => {
         const codes = Object.keys(changes).sort((a, b) => regionOrder.get(requireRegion(a).id)! - regionOrder.get(requireRegion(b).id)!);
         const results: ConfiguredLocation[] = [];
-        for (const code of codes) results.push(await configureIn(trx, scope, requireRegion(code), changes[code]!, { create: false, inputPath: [code] }));
+        for (const code of codes)
+          results.push(await configureIn(trx, scope, requireRegion(code), changes[code]!, { create: false, inputPath: [code] }));
         return results;
       }),
 

@@ -17,9 +17,12 @@ export function createFileLinks(deps: { key: () => Promise<Buffer>; publicBaseUr
   const signingKey = deps.key;
 
   // A versioned, newline-separated message: ids never contain newlines, so fields cannot run together.
-  const message = (mailId: string, legalEntityId: string, expires: number) => `statehouse-mail-file:v1\n${mailId}\n${legalEntityId}\n${expires}`;
+  const message = (mailId: string, legalEntityId: string, expires: number) =>
+    `statehouse-mail-file:v1\n${mailId}\n${legalEntityId}\n${expires}`;
   const mac = async (mailId: string, legalEntityId: string, expires: number) =>
-    createHmac('sha256', await signingKey()).update(message(mailId, legalEntityId, expires)).digest();
+    createHmac('sha256', await signingKey())
+      .update(message(mailId, legalEntityId, expires))
+      .digest();
 
   /**
    * A synchronous signer for many links at once (a listing): the key is read once and every link of
@@ -29,7 +32,9 @@ export function createFileLinks(deps: { key: () => Promise<Buffer>; publicBaseUr
     const signingKeyValue = await signingKey();
     const expires = Math.floor(deps.now().getTime() / 1000) + deps.ttlSeconds;
     return (item) => {
-      const signature = createHmac('sha256', signingKeyValue).update(message(item.id, item.legalEntityId, expires)).digest('base64url');
+      const signature = createHmac('sha256', signingKeyValue)
+        .update(message(item.id, item.legalEntityId, expires))
+        .digest('base64url');
       return `${deps.publicBaseUrl}${MAIL_FILE_PATH}${encodeURIComponent(item.id)}?expires=${expires}&signature=${signature}`;
     };
   }

@@ -90,7 +90,9 @@ export function createLocalFileStorage(rootDir: string): FileStorage {
       }
       await fsyncDirectory(dir);
       // A directory made just now is itself an entry of its parent: make those entries durable too.
-      if (created) for (let d = path.dirname(dir); d.length >= path.dirname(created).length && d !== path.dirname(d); d = path.dirname(d)) await fsyncDirectory(d);
+      if (created)
+        for (let d = path.dirname(dir); d.length >= path.dirname(created).length && d !== path.dirname(d); d = path.dirname(d))
+          await fsyncDirectory(d);
       return { sha256, size: bytes.length };
     },
 
@@ -126,7 +128,15 @@ export function createLocalFileStorage(rootDir: string): FileStorage {
           if (!name.endsWith('.tmp')) continue;
           const file = path.join(rootDir, 'sha256', dir, name);
           const info = await stat(file).catch(() => null);
-          if (info && info.mtime < before && (await unlink(file).then(() => true, () => false))) removed++;
+          if (
+            info &&
+            info.mtime < before &&
+            (await unlink(file).then(
+              () => true,
+              () => false,
+            ))
+          )
+            removed++;
         }
       }
       return removed;

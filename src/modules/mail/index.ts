@@ -52,11 +52,21 @@ export interface MailRoutesDeps {
 export function createMailModule(deps: MailModuleDeps) {
   const { config, db } = deps;
   const now = deps.now ?? (() => new Date());
-  const instanceKeys = deps.instanceKeys ?? createInstanceKeys(db, createVault(() => loadVaultKeys(config)));
+  const instanceKeys =
+    deps.instanceKeys ??
+    createInstanceKeys(
+      db,
+      createVault(() => loadVaultKeys(config)),
+    );
   const mail = createMailService({
     db,
     storage: createLocalFileStorage(filesDir(config)),
-    links: createFileLinks({ key: () => instanceKeys.get(INSTANCE_KEY.fileLinks), publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.fileUrlTtlSeconds, now }),
+    links: createFileLinks({
+      key: () => instanceKeys.get(INSTANCE_KEY.fileLinks),
+      publicBaseUrl: config.publicBaseUrl,
+      ttlSeconds: config.fileUrlTtlSeconds,
+      now,
+    }),
     maxBytes: config.mailMaxBytes,
     now,
     events: deps.events,
@@ -71,10 +81,17 @@ export function createMailModule(deps: MailModuleDeps) {
     jobs,
     /** GET /mail, /locations/{id}/mail, /v2/mail, signed file links, the documents page and its session, operator intake and listing. */
     routes: (http: MailRoutesDeps) => async (app: FastifyInstance) => {
-      const hostedPage = (purposes: HostedPurpose[]) => requireHostedSession({ sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
-      await app.register(mailRoutes({
-        mail, auth: http.auth, sessions: http.sessions, fileUrlTtlSeconds: config.fileUrlTtlSeconds, hostedPage,
-      }));
+      const hostedPage = (purposes: HostedPurpose[]) =>
+        requireHostedSession({ sessions: http.sessions, publicOrigin: http.publicOrigin }, purposes);
+      await app.register(
+        mailRoutes({
+          mail,
+          auth: http.auth,
+          sessions: http.sessions,
+          fileUrlTtlSeconds: config.fileUrlTtlSeconds,
+          hostedPage,
+        }),
+      );
       await app.register(mailOperatorRoutes({ mail, operatorAuth: http.operatorAuth, audit: http.audit, maxBytes: config.mailMaxBytes }));
     },
   };

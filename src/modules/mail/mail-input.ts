@@ -23,7 +23,12 @@ export function checkPdf(bytes: Buffer, maxBytes: number): void {
   if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') {
     throw new InvalidInputError(['file'], 'the file is not a PDF (a PDF starts with %PDF-)', null);
   }
-  if (!bytes.subarray(Math.max(0, bytes.length - EOF_WINDOW)).toString('latin1').includes('%%EOF')) {
+  if (
+    !bytes
+      .subarray(Math.max(0, bytes.length - EOF_WINDOW))
+      .toString('latin1')
+      .includes('%%EOF')
+  ) {
     throw new InvalidInputError(['file'], 'the PDF is incomplete: it has no %%EOF marker at its end (was the upload cut short?)', null);
   }
 }
@@ -33,7 +38,8 @@ export function checkReceived(value: string | null | undefined, now: Date): stri
   const today = now.toISOString().slice(0, 10);
   if (value === undefined || value === null || value === '') return today;
   const parsed = parseDate(value);
-  if (!parsed.ok || typeof parsed.value !== 'string') throw new InvalidInputError(['received'], `'${value}' is not a date (use YYYY-MM-DD)`, value);
+  if (!parsed.ok || typeof parsed.value !== 'string')
+    throw new InvalidInputError(['received'], `'${value}' is not a date (use YYYY-MM-DD)`, value);
   // "Today" anywhere in the US is at most the UTC date: one day of slack covers clocks and time zones.
   const latest = new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10);
   if (parsed.value > latest) throw new InvalidInputError(['received'], `the received date ${parsed.value} is in the future`, value);
@@ -53,7 +59,8 @@ export function optionalText(value: string | null | undefined, field: string, ma
 export function checkRegion(code: string | null | undefined): Region | null {
   if (!code) return null;
   const region = regionByCode(code);
-  if (!region || code.length !== 2) throw new InvalidInputError(['region'], `unknown region '${code}': use a two-letter state code such as CA`, code);
+  if (!region || code.length !== 2)
+    throw new InvalidInputError(['region'], `unknown region '${code}': use a two-letter state code such as CA`, code);
   return region;
 }
 

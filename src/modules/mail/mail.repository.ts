@@ -25,8 +25,16 @@ export function createMailRepository(db: Db) {
       (await db.selectFrom('legal_entities').select('platform_id').where('id', '=', legalEntityId).executeTakeFirst())?.platform_id,
 
     insertItem: (row: {
-      id: string; legal_entity_id: string; region_code: string | null; type: MailType; received_on: string; sender: string | null;
-      subject: string | null; file_sha256: string; file_size: number; file_name: string | null;
+      id: string;
+      legal_entity_id: string;
+      region_code: string | null;
+      type: MailType;
+      received_on: string;
+      sender: string | null;
+      subject: string | null;
+      file_sha256: string;
+      file_size: number;
+      file_name: string | null;
     }) => db.insertInto('mail_items').values(row).returningAll().executeTakeFirstOrThrow(),
 
     /** The entity's mail, newest received first; dates inclusive. */
@@ -40,15 +48,24 @@ export function createMailRepository(db: Db) {
 
     /** The entity's item, marked opened (the first time only): the documents page stops calling it new. */
     markOpened: (legalEntityId: string, id: string, at: Date) =>
-      db.updateTable('mail_items').set({ opened_at: sql<Date>`coalesce(opened_at, ${at})` })
-        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).returningAll().executeTakeFirst(),
+      db
+        .updateTable('mail_items')
+        .set({ opened_at: sql<Date>`coalesce(opened_at, ${at})` })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst(),
 
     /** The item behind a signed link (the link names no entity; its signature covers it). */
     findItemForLink: (id: string) => db.selectFrom('mail_items').selectAll().where('id', '=', id).executeTakeFirst(),
 
     /** Of these files, the ones some mail item refers to. */
     findReferencedFiles: async (sha256s: string[]) =>
-      new Set((await db.selectFrom('mail_items').select('file_sha256').distinct().where('file_sha256', 'in', sha256s).execute()).map((r) => r.file_sha256)),
+      new Set(
+        (await db.selectFrom('mail_items').select('file_sha256').distinct().where('file_sha256', 'in', sha256s).execute()).map(
+          (r) => r.file_sha256,
+        ),
+      ),
 
     /** Uploads take the file store's lock shared, for the rest of their transaction. */
     lockFileStoreShared: async () => {

@@ -22,14 +22,24 @@ export const MailSchema = Type.Object(
   {
     id: common.id,
     location_id: Nullable(Type.String({ description: 'The location (state) the mail concerns, if any.' })),
-    type: common.type, received: common.received, sender: common.sender, file_url: common.file_url,
+    type: common.type,
+    received: common.received,
+    sender: common.sender,
+    file_url: common.file_url,
   },
   { title: 'PlatformMail' },
 );
 
 /** v2 mail item: the state as its two-letter code. */
 export const MailV2Schema = Type.Object(
-  { id: common.id, region: Nullable(StateCode), type: common.type, received: common.received, sender: common.sender, file_url: common.file_url },
+  {
+    id: common.id,
+    region: Nullable(StateCode),
+    type: common.type,
+    received: common.received,
+    sender: common.sender,
+    file_url: common.file_url,
+  },
   { title: 'PlatformMailV2' },
 );
 
@@ -42,10 +52,17 @@ export const MailEventSchema = Type.Object(
 /** What operators see: the v2 item plus where its file is. */
 export const OperatorMailSchema = Type.Object(
   {
-    id: common.id, legal_entity_id: Type.String(), region: Nullable(StateCode), type: common.type, received: common.received, sender: common.sender,
+    id: common.id,
+    legal_entity_id: Type.String(),
+    region: Nullable(StateCode),
+    type: common.type,
+    received: common.received,
+    sender: common.sender,
     file_name: Nullable(Type.String()),
     subject: Nullable(Type.String({ description: 'What the mail is about (shown on the documents page).' })),
-    opened_at: Nullable(Type.String({ format: 'date-time', description: 'When the owner first opened it from the documents page; null: new to them.' })),
+    opened_at: Nullable(
+      Type.String({ format: 'date-time', description: 'When the owner first opened it from the documents page; null: new to them.' }),
+    ),
     file_sha256: Type.String({ description: 'Hex SHA-256 of the PDF: its key in the file store.' }),
     file_size: Type.Integer({ description: 'Size of the PDF in bytes.' }),
     created_at: Type.String({ format: 'date-time' }),
@@ -56,7 +73,9 @@ export const OperatorMailSchema = Type.Object(
 
 const dates = {
   start_date: Type.Optional(Nullable(DateString({ description: 'Keep mail received on or after this day (inclusive).' }))),
-  end_date: Type.Optional(Nullable(DateString({ description: 'Keep mail received on or before this day (inclusive); before start_date is a 422.' }))),
+  end_date: Type.Optional(
+    Nullable(DateString({ description: 'Keep mail received on or before this day (inclusive); before start_date is a 422.' })),
+  ),
 };
 
 export const MailQuerySchema = Type.Object(dates);
@@ -74,8 +93,12 @@ export const DocumentsSessionBodySchema = Type.Object({ callback_url: HttpUrlStr
 export const UploadQuerySchema = Type.Object({
   region: Type.Optional(Nullable(StateCode)),
   type: Type.Optional(Nullable(MailTypeSchema)),
-  received: Type.Optional(Nullable(DateString({ description: 'The day the mail was received; today (UTC) when absent. Not in the future.' }))),
+  received: Type.Optional(
+    Nullable(DateString({ description: 'The day the mail was received; today (UTC) when absent. Not in the future.' })),
+  ),
   sender: Type.Optional(Nullable(BoundedString(MAX_SENDER_LENGTH))),
-  subject: Type.Optional(Nullable(BoundedString(MAX_SUBJECT_LENGTH, { description: 'What the mail is about, shown to the owner on the documents page.' }))),
+  subject: Type.Optional(
+    Nullable(BoundedString(MAX_SUBJECT_LENGTH, { description: 'What the mail is about, shown to the owner on the documents page.' })),
+  ),
   file_name: Type.Optional(Nullable(BoundedString(MAX_FILE_NAME_LENGTH))),
 });

@@ -8,7 +8,17 @@ import type { AccessScope } from '../../http/principals.js';
 import type { EventRecorder } from '../events/index.js';
 import type { FileLinks } from './file-links.js';
 import type { FileStorage } from './file-storage.js';
-import { checkDateRange, checkPdf, checkReceived, checkRegion, checkType, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, MAX_SUBJECT_LENGTH, optionalText } from './mail-input.js';
+import {
+  checkDateRange,
+  checkPdf,
+  checkReceived,
+  checkRegion,
+  checkType,
+  MAX_FILE_NAME_LENGTH,
+  MAX_SENDER_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  optionalText,
+} from './mail-input.js';
 import { createMailRepository, type MailItemFilter } from './mail.repository.js';
 
 export const MAIL_ID_PREFIX = 'mail';
@@ -56,7 +66,12 @@ export type MailFilter = MailItemFilter;
 
 /** A filename safe for a `Content-Disposition` header: printable ASCII without quotes or separators. */
 export function downloadName(item: { id: string; fileName: string | null }): string {
-  const base = (item.fileName ?? '').replace(/\.pdf$/i, '').replace(/[^A-Za-z0-9._ -]+/g, '_').replace(/^[._ ]+/, '').slice(0, 100).trim();
+  const base = (item.fileName ?? '')
+    .replace(/\.pdf$/i, '')
+    .replace(/[^A-Za-z0-9._ -]+/g, '_')
+    .replace(/^[._ ]+/, '')
+    .slice(0, 100)
+    .trim();
   return `${base || item.id}.pdf`;
 }
 
@@ -66,7 +81,11 @@ export function downloadName(item: { id: string; fileName: string | null }): str
  * and a payload is kept (and redelivered) far longer; GET /v2/mail gives a fresh link when the file is wanted.
  */
 export const toMailEventObject = (row: MailItemRow) => ({
-  id: row.id, region: row.region_code, type: row.type, received: row.received_on, sender: row.sender,
+  id: row.id,
+  region: row.region_code,
+  type: row.type,
+  received: row.received_on,
+  sender: row.sender,
 });
 
 export interface MailServiceDeps {
@@ -94,7 +113,7 @@ export function createMailService(deps: MailServiceDeps) {
     return {
       id: row.id,
       legalEntityId: row.legal_entity_id,
-      region: row.region_code ? regionByCode(row.region_code) ?? null : null,
+      region: row.region_code ? (regionByCode(row.region_code) ?? null) : null,
       type: row.type,
       receivedOn: row.received_on,
       sender: row.sender,
@@ -132,12 +151,25 @@ export function createMailService(deps: MailServiceDeps) {
     await inTrx.lockFileStoreShared();
     const stored = await deps.storage.put(input.bytes);
     const row = await inTrx.insertItem({
-      id: newId(MAIL_ID_PREFIX), legal_entity_id: input.legalEntityId, region_code: region?.code ?? null, type, received_on: receivedOn,
-      sender, subject, file_sha256: stored.sha256, file_size: stored.size, file_name: fileName,
+      id: newId(MAIL_ID_PREFIX),
+      legal_entity_id: input.legalEntityId,
+      region_code: region?.code ?? null,
+      type,
+      received_on: receivedOn,
+      sender,
+      subject,
+      file_sha256: stored.sha256,
+      file_size: stored.size,
+      file_name: fileName,
     });
     const platformId = await inTrx.platformOf(input.legalEntityId);
     if (!platformId) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
-    await deps.events.record(trx, { type: 'mail.received', platformId, legalEntityId: input.legalEntityId, data: { object: toMailEventObject(row) } });
+    await deps.events.record(trx, {
+      type: 'mail.received',
+      platformId,
+      legalEntityId: input.legalEntityId,
+      data: { object: toMailEventObject(row) },
+    });
     return row;
   }
 
@@ -230,7 +262,11 @@ export function createMailService(deps: MailServiceDeps) {
      * The file behind a signed link. The link names the item; its signature must be for that item and
      * its entity (403 otherwise), then unexpired (410).
      */
-    async openSignedFile(mailId: string, expires: unknown, signature: unknown): Promise<{ stream: Readable; size: number; fileName: string }> {
+    async openSignedFile(
+      mailId: string,
+      expires: unknown,
+      signature: unknown,
+    ): Promise<{ stream: Readable; size: number; fileName: string }> {
       const row = await repo.findItemForLink(mailId);
       if (!row) throw new NotFoundError(`Mail item '${mailId}' not found`);
       const check = await deps.links.verify({ id: row.id, legalEntityId: row.legal_entity_id }, expires, signature);

@@ -28,15 +28,26 @@ export interface ScrapeSources {
 export function createAppMetrics(sources: ScrapeSources) {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'statehouse_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'statehouse_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
-    name: 'statehouse_http_request_duration_seconds', help: 'Time from receiving a request to sending its response, by method, route pattern and status code',
-    labelNames, buckets: LATENCY_BUCKETS, registers: [registry],
+    name: 'statehouse_http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its response, by method, route pattern and status code',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
   });
 
   const { pool } = sources;
   new Gauge({
-    name: 'statehouse_db_pool_clients', help: 'Connections of the database pool: total open, idle, and checked out (active)', labelNames: ['state'], registers: [registry],
+    name: 'statehouse_db_pool_clients',
+    help: 'Connections of the database pool: total open, idle, and checked out (active)',
+    labelNames: ['state'],
+    registers: [registry],
     collect() {
       const total = pool?.totalCount ?? 0;
       const idle = pool?.idleCount ?? 0;
@@ -46,12 +57,23 @@ export function createAppMetrics(sources: ScrapeSources) {
     },
   });
   new Gauge({
-    name: 'statehouse_db_pool_waiting_requests', help: 'Queries waiting for a free connection of the database pool', registers: [registry],
-    collect() { this.set(pool?.waitingCount ?? 0); },
+    name: 'statehouse_db_pool_waiting_requests',
+    help: 'Queries waiting for a free connection of the database pool',
+    registers: [registry],
+    collect() {
+      this.set(pool?.waitingCount ?? 0);
+    },
   });
-  new Gauge({ name: 'statehouse_db_pool_max_clients', help: 'Size limit of the database pool (DATABASE_POOL_SIZE)', registers: [registry] }).set(sources.poolMax);
+  new Gauge({
+    name: 'statehouse_db_pool_max_clients',
+    help: 'Size limit of the database pool (DATABASE_POOL_SIZE)',
+    registers: [registry],
+  }).set(sources.poolMax);
   new Counter({
-    name: 'statehouse_db_errors_total', help: 'Failed database operations (queries, connection checkouts, broken idle connections), by class', labelNames: ['class'], registers: [registry],
+    name: 'statehouse_db_errors_total',
+    help: 'Failed database operations (queries, connection checkouts, broken idle connections), by class',
+    labelNames: ['class'],
+    registers: [registry],
     collect() {
       this.reset();
       for (const [kind, count] of sources.databaseErrors()) this.inc({ class: kind }, count);
@@ -85,12 +107,41 @@ const QUEUE_STATS_TIMEOUT_MS = 2_000;
  * max across processes), and the function that fills them from one query (run before each scrape). */
 function queueMetrics(registry: Registry, read: () => Promise<QueueStats[]>) {
   const queue = ['queue'] as const;
-  const waiting = new Gauge({ name: 'statehouse_job_queue_waiting_jobs', help: 'Jobs not yet started (new or waiting to retry, including scheduled ones) (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
-  const active = new Gauge({ name: 'statehouse_job_queue_active_jobs', help: 'Jobs being worked on (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
-  const failed = new Gauge({ name: 'statehouse_job_queue_failed_jobs', help: 'Jobs that failed for good (retries exhausted) and are still retained (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
-  const oldest = new Gauge({ name: 'statehouse_job_queue_oldest_due_age_seconds', help: 'How long the oldest due job has been waiting to start (0: none waiting) (installation-wide: every process reports the same figure; aggregate with max, not sum)', labelNames: queue, registers: [registry] });
-  const handlerFailures = new Counter({ name: 'statehouse_job_failures_total', help: 'Job runs that threw in this process (each is retried until its retry limit)', labelNames: queue, registers: [registry] });
-  const up = new Gauge({ name: 'statehouse_job_queue_stats_up', help: '1 when this scrape could read the job queue, else 0 (the per-queue metrics are then absent)', registers: [registry] });
+  const waiting = new Gauge({
+    name: 'statehouse_job_queue_waiting_jobs',
+    help: 'Jobs not yet started (new or waiting to retry, including scheduled ones) (installation-wide: every process reports the same figure; aggregate with max, not sum)',
+    labelNames: queue,
+    registers: [registry],
+  });
+  const active = new Gauge({
+    name: 'statehouse_job_queue_active_jobs',
+    help: 'Jobs being worked on (installation-wide: every process reports the same figure; aggregate with max, not sum)',
+    labelNames: queue,
+    registers: [registry],
+  });
+  const failed = new Gauge({
+    name: 'statehouse_job_queue_failed_jobs',
+    help: 'Jobs that failed for good (retries exhausted) and are still retained (installation-wide: every process reports the same figure; aggregate with max, not sum)',
+    labelNames: queue,
+    registers: [registry],
+  });
+  const oldest = new Gauge({
+    name: 'statehouse_job_queue_oldest_due_age_seconds',
+    help: 'How long the oldest due job has been waiting to start (0: none waiting) (installation-wide: every process reports the same figure; aggregate with max, not sum)',
+    labelNames: queue,
+    registers: [registry],
+  });
+  const handlerFailures = new Counter({
+    name: 'statehouse_job_failures_total',
+    help: 'Job runs that threw in this process (each is retried until its retry limit)',
+    labelNames: queue,
+    registers: [registry],
+  });
+  const up = new Gauge({
+    name: 'statehouse_job_queue_stats_up',
+    help: '1 when this scrape could read the job queue, else 0 (the per-queue metrics are then absent)',
+    registers: [registry],
+  });
   return async () => {
     const rows = await withTimeout(read(), QUEUE_STATS_TIMEOUT_MS).catch(() => null);
     for (const metric of [waiting, active, failed, oldest, handlerFailures]) metric.reset();

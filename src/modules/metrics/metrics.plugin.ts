@@ -30,12 +30,16 @@ export async function registerMetrics(app: FastifyInstance, deps: { db: Db; jobs
   });
 
   const checkAccess = metricsAccessCheck(deps.token);
-  app.get(METRICS_PATH, {
-    // Scrapes come every few seconds: keep them out of the request log unless something goes wrong.
-    logLevel: 'warn',
-    schema: { hide: true },
-  }, async (request, reply) => {
-    checkAccess(request);
-    return reply.type(metrics.contentType).send(await metrics.render());
-  });
+  app.get(
+    METRICS_PATH,
+    {
+      // Scrapes come every few seconds: keep them out of the request log unless something goes wrong.
+      logLevel: 'warn',
+      schema: { hide: true },
+    },
+    async (request, reply) => {
+      checkAccess(request);
+      return reply.type(metrics.contentType).send(await metrics.render());
+    },
+  );
 }

@@ -20,7 +20,10 @@ export interface AuditFilter {
 export function createAuditRepository(db: Db) {
   return {
     insert: (row: NewAuditEvent) =>
-      db.insertInto('operator_audit_events').values({ ...row, details: JSON.stringify(row.details) }).execute(),
+      db
+        .insertInto('operator_audit_events')
+        .values({ ...row, details: JSON.stringify(row.details) })
+        .execute(),
 
     find: (id: string) => db.selectFrom('operator_audit_events').selectAll().where('id', '=', id).executeTakeFirst(),
 

@@ -25,7 +25,10 @@ const AuditEvent = Type.Object(
     action: Type.String(),
     subject: Type.Object({ type: Type.String(), id: Type.String() }),
     legal_entity_id: Nullable(Type.String()),
-    details: Type.Object({}, { additionalProperties: true, description: 'What the action concerned (never a secret: a revealed field is named, not shown).' }),
+    details: Type.Object(
+      {},
+      { additionalProperties: true, description: 'What the action concerned (never a secret: a revealed field is named, not shown).' },
+    ),
     created_at: Type.String({ format: 'date-time' }),
   },
   { title: 'OperatorAuditEvent' },
@@ -43,29 +46,43 @@ const AuditPage = Type.Object(
 export function auditRoutes(deps: { audit: Pick<AuditService, 'list'>; operatorAuth: OperatorHook }) {
   return async (app: FastifyInstance) => {
     const r = app.withTypeProvider<TypeBoxTypeProvider>();
-    r.get('/operator/v1/audit-events', {
-      onRequest: deps.operatorAuth,
-      config: { inputAt: 'query' },
-      schema: {
-        operationId: 'operatorListAuditEvents', tags: ['Operator'], security: OPERATOR_SECURITY,
-        summary: 'Audit trail: everything operators did',
-        description: 'Newest first, at most `limit` (1 to 200, default 50) events a page; every filter narrows. Page on with `before` = the previous page\'s `next_before`.',
-        querystring: AuditQuery,
-        response: { 200: AuditPage, ...errorResponses(401, 422) },
+    r.get(
+      '/operator/v1/audit-events',
+      {
+        onRequest: deps.operatorAuth,
+        config: { inputAt: 'query' },
+        schema: {
+          operationId: 'operatorListAuditEvents',
+          tags: ['Operator'],
+          security: OPERATOR_SECURITY,
+          summary: 'Audit trail: everything operators did',
+          description:
+            "Newest first, at most `limit` (1 to 200, default 50) events a page; every filter narrows. Page on with `before` = the previous page's `next_before`.",
+          querystring: AuditQuery,
+          response: { 200: AuditPage, ...errorResponses(401, 422) },
+        },
       },
-    }, async (request) => {
-      const q = request.query;
-      const limit = q.limit ?? 50;
-      try {
-        const events = await deps.audit.list({
-          limit, legalEntityId: q.legal_entity_id, subjectType: q.subject_type, subjectId: q.subject_id, operatorKeyId: q.operator_key_id, action: q.action, before: q.before,
-        });
-        return { events, next_before: events.length === limit ? events.at(-1)!.id : null };
-      } catch (error) {
-        // An unknown `before` is a bad filter, not a missing resource.
-        if (error instanceof HttpError && error.status === 404) throw new InvalidInputError(['before'], 'Unknown audit event id', q.before);
-        throw error;
-      }
-    });
+      async (request) => {
+        const q = request.query;
+        const limit = q.limit ?? 50;
+        try {
+          const events = await deps.audit.list({
+            limit,
+            legalEntityId: q.legal_entity_id,
+            subjectType: q.subject_type,
+            subjectId: q.subject_id,
+            operatorKeyId: q.operator_key_id,
+            action: q.action,
+            before: q.before,
+          });
+          return { events, next_before: events.length === limit ? events.at(-1)!.id : null };
+        } catch (error) {
+          // An unknown `before` is a bad filter, not a missing resource.
+          if (error instanceof HttpError && error.status === 404)
+            throw new InvalidInputError(['before'], 'Unknown audit event id', q.before);
+          throw error;
+        }
+      },
+    );
   };
 }

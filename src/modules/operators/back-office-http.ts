@@ -44,14 +44,22 @@ export function requireOperatorSession(deps: BackOfficeHttp) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const access = await deps.sessions.check({
       cookieToken: parseCookies(request.headers.cookie)[operatorCookieName(deps.secureCookies)],
-      ...(request.method === 'POST' && { post: { sameOrigin: isSameOrigin(request, deps.publicOrigin), csrf: formFieldOf(request, '_csrf') } }),
+      ...(request.method === 'POST' && {
+        post: { sameOrigin: isSameOrigin(request, deps.publicOrigin), csrf: formFieldOf(request, '_csrf') },
+      }),
     });
     if (access.state === 'ended') {
       if (request.method === 'GET') return reply.header('cache-control', 'no-store').redirect('/operator/sign-in', 303);
-      return sendPage(reply, renderOperatorMessage({ title: 'You are signed out', body: 'Your session has ended. Sign in again.', signInLink: true }), { status: 401 });
+      return sendPage(
+        reply,
+        renderOperatorMessage({ title: 'You are signed out', body: 'Your session has ended. Sign in again.', signInLink: true }),
+        { status: 401 },
+      );
     }
     if (access.state === 'forbidden') {
-      return sendPage(reply, renderOperatorMessage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
+      return sendPage(reply, renderOperatorMessage({ title: 'This form has expired', body: 'Reload the page and try again.' }), {
+        status: 403,
+      });
     }
     request.backOffice = access.context;
   };
@@ -100,9 +108,17 @@ const ERROR_PAGES: Record<number, { title: string; body: string }> = {
 };
 
 /** Errors of back-office pages are pages too: an operator reads them. Set on each back-office page plugin. */
-export function backOfficeErrorPage(error: FastifyError | HttpError | RequestValidationError, _request: FastifyRequest, reply: FastifyReply) {
-  const status = error instanceof RequestValidationError ? 400 : error instanceof HttpError ? error.status : (error as FastifyError).statusCode ?? 500;
+export function backOfficeErrorPage(
+  error: FastifyError | HttpError | RequestValidationError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const status =
+    error instanceof RequestValidationError ? 400 : error instanceof HttpError ? error.status : ((error as FastifyError).statusCode ?? 500);
   if (status >= 500) throw error; // the app's handler logs it and answers (503 for a database outage)
-  const page = ERROR_PAGES[status] ?? { title: 'This address is not valid', body: 'Something in the address or the form could not be read. Go back and try again.' };
+  const page = ERROR_PAGES[status] ?? {
+    title: 'This address is not valid',
+    body: 'Something in the address or the form could not be read. Go back and try again.',
+  };
   return sendPage(reply, renderOperatorMessage(page), { status });
 }

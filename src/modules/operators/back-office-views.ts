@@ -3,13 +3,22 @@ import { REGIONS } from '../../catalog/regions.js';
 import type { RequirementSheet } from '../../pages/operator-automation-page.js';
 import { statusLabel } from '../../pages/operator-queue-page.js';
 import type { PlanningService } from '../planning/index.js';
-import { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES, type AutomationQueueItem, type AutomationsService } from '../automations/automations.types.js';
+import {
+  AUTOMATION_STATUSES,
+  FINAL_AUTOMATION_STATUSES,
+  type AutomationQueueItem,
+  type AutomationsService,
+} from '../automations/automations.types.js';
 
 /** What the back office and the operator API call of the automations service (src/modules/automations). */
-export type OperatorAutomations = Pick<AutomationsService, 'queue' | 'get' | 'revealInput' | 'claim' | 'complete' | 'requestCustomerResponse' | 'cancel'>;
+export type OperatorAutomations = Pick<
+  AutomationsService,
+  'queue' | 'get' | 'revealInput' | 'claim' | 'complete' | 'requestCustomerResponse' | 'cancel'
+>;
 
 /** Whether an operator can act on it: live, and with a person (not being filed by a connector). */
-export const isOpen = (item: Pick<AutomationQueueItem, 'status' | 'performer'>) => !FINAL_AUTOMATION_STATUSES.includes(item.status) && item.performer === 'operator';
+export const isOpen = (item: Pick<AutomationQueueItem, 'status' | 'performer'>) =>
+  !FINAL_AUTOMATION_STATUSES.includes(item.status) && item.performer === 'operator';
 
 /** The catalog's side of an automation: the agency and its links, the input fields and the outputs to record. */
 export function requirementSheet(catalog: Pick<Catalog, 'requirement'>, requirementId: string): RequirementSheet | null {
@@ -23,7 +32,16 @@ export function requirementSheet(catalog: Pick<Catalog, 'requirement'>, requirem
     resources: found.definition.resources,
     fields: automation.fields.map((f) => ({ name: f.name, label: f.label })),
     outputs: {
-      account: account ? { name: account.name, data: account.data.map((d) => ({ name: d.name, required: d.kind === 'identifier', ...(d.description && { description: d.description }) })) } : null,
+      account: account
+        ? {
+            name: account.name,
+            data: account.data.map((d) => ({
+              name: d.name,
+              required: d.kind === 'identifier',
+              ...(d.description && { description: d.description }),
+            })),
+          }
+        : null,
       login: automation.outputs.login,
       documentTitle: automation.outputs.document.title,
       dates: automation.outputs.dates,
@@ -32,7 +50,10 @@ export function requirementSheet(catalog: Pick<Catalog, 'requirement'>, requirem
 }
 
 /** Why the requirement applies to the entity today, in planning's words (as `statehouse catalog explain` says it). */
-export async function whyItApplies(planning: Pick<PlanningService, 'explain'>, item: Pick<AutomationQueueItem, 'legalEntityId' | 'region' | 'requirementId'>): Promise<string[]> {
+export async function whyItApplies(
+  planning: Pick<PlanningService, 'explain'>,
+  item: Pick<AutomationQueueItem, 'legalEntityId' | 'region' | 'requirementId'>,
+): Promise<string[]> {
   const { regions } = await planning.explain(item.legalEntityId);
   const requirement = regions.find((r) => r.regionCode === item.region)?.requirements.find((r) => r.id === item.requirementId);
   return requirement?.applies ? requirement.reasons.map((m) => m.reason) : [];

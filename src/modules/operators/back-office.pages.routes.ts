@@ -5,7 +5,14 @@ import { BoundedString } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
 import { renderOperatorLinkConfirm, renderOperatorMessage, renderSignIn } from '../../pages/operator-pages.js';
 import { formOf, isSameOrigin, parseCookies, sendPage } from '../hosted-sessions/hosted-http.js';
-import { backOfficeErrorPage, clearOperatorCookie, operatorCookie, operatorCookieName, requireOperatorSession, type BackOfficeHttp } from './back-office-http.js';
+import {
+  backOfficeErrorPage,
+  clearOperatorCookie,
+  operatorCookie,
+  operatorCookieName,
+  requireOperatorSession,
+  type BackOfficeHttp,
+} from './back-office-http.js';
 import type { OperatorSessionsService } from './operator-sessions.service.js';
 
 const NOTICES: Record<string, string> = { 'signed-out': 'You are signed out.' };
@@ -19,13 +26,18 @@ export function backOfficeSessionRoutes(deps: BackOfficeHttp & { sessions: Opera
     const signedIn = (reply: FastifyReply, opened: { cookieToken: string; maxAgeSeconds: number }) =>
       reply.header('set-cookie', operatorCookie(deps.secureCookies, opened.cookieToken, opened.maxAgeSeconds));
 
-    r.get('/operator/sign-in', { schema: { ...hide, querystring: Type.Object({ notice: Type.Optional(BoundedString(40)) }) } }, async (request, reply) =>
-      sendPage(reply, renderSignIn({ notice: NOTICES[request.query.notice ?? ''] ?? null })));
+    r.get(
+      '/operator/sign-in',
+      { schema: { ...hide, querystring: Type.Object({ notice: Type.Optional(BoundedString(40)) }) } },
+      async (request, reply) => sendPage(reply, renderSignIn({ notice: NOTICES[request.query.notice ?? ''] ?? null })),
+    );
 
     // No session yet, so no CSRF token: the post must come from our own origin, and the cookie is SameSite=Strict.
     r.post('/operator/sign-in', { schema: hide }, async (request, reply) => {
       if (!isSameOrigin(request, deps.publicOrigin)) {
-        return sendPage(reply, renderOperatorMessage({ title: 'This form has expired', body: 'Reload the page and try again.' }), { status: 403 });
+        return sendPage(reply, renderOperatorMessage({ title: 'This form has expired', body: 'Reload the page and try again.' }), {
+          status: 403,
+        });
       }
       const key = formOf(request).key?.trim();
       if (!key) return sendPage(reply, renderSignIn({ error: 'Enter your operator key' }), { status: 422 });
@@ -38,22 +50,36 @@ export function backOfficeSessionRoutes(deps: BackOfficeHttp & { sessions: Opera
       return reply.redirect('/operator', 303);
     });
 
-    const linkUnusable = (reply: FastifyReply) => sendPage(reply.header('x-robots-tag', 'noindex'), renderOperatorMessage({
-      title: 'This link cannot be used', body: 'Sign-in links work once and for 10 minutes. Run statehouse operators login again, or sign in with your key.', signInLink: true,
-    }), { status: 401 });
+    const linkUnusable = (reply: FastifyReply) =>
+      sendPage(
+        reply.header('x-robots-tag', 'noindex'),
+        renderOperatorMessage({
+          title: 'This link cannot be used',
+          body: 'Sign-in links work once and for 10 minutes. Run statehouse operators login again, or sign in with your key.',
+          signInLink: true,
+        }),
+        { status: 401 },
+      );
 
     // Opening a link only shows whom it signs in: mail security scanners fetch links before their person does.
     r.get('/operator/link/:token', { schema: { ...hide, params: Type.Object({ token: BoundedString(200) }) } }, async (request, reply) => {
       const preview = await deps.sessions.previewLink(request.params.token);
       if (!preview) return linkUnusable(reply);
-      return sendPage(reply.header('x-robots-tag', 'noindex'), renderOperatorLinkConfirm({ operatorName: preview.operatorName, token: request.params.token }));
+      return sendPage(
+        reply.header('x-robots-tag', 'noindex'),
+        renderOperatorLinkConfirm({ operatorName: preview.operatorName, token: request.params.token }),
+      );
     });
 
     // The button uses the link up. It posts from our own page, so the redirect that follows is same-site and
     // carries the SameSite=Strict cookie (a link opened from another application would not).
     r.post('/operator/link', { schema: hide }, async (request, reply) => {
       if (!isSameOrigin(request, deps.publicOrigin)) {
-        return sendPage(reply, renderOperatorMessage({ title: 'This form has expired', body: 'Open the link again and continue from its page.' }), { status: 403 });
+        return sendPage(
+          reply,
+          renderOperatorMessage({ title: 'This form has expired', body: 'Open the link again and continue from its page.' }),
+          { status: 403 },
+        );
       }
       const opened = await deps.sessions.exchangeLink(formOf(request).token ?? '');
       if (!opened) return linkUnusable(reply);

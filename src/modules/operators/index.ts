@@ -60,7 +60,11 @@ export function createOperatorsModule(deps: OperatorsModuleDeps) {
   const operators = createOperatorsService(deps.db);
   const audit = createAuditService({ db: deps.db });
   const sessions = createOperatorSessionsService({
-    repository: createOperatorSessionsRepository(deps.db), operators, audit, publicBaseUrl: deps.publicBaseUrl, now,
+    repository: createOperatorSessionsRepository(deps.db),
+    operators,
+    audit,
+    publicBaseUrl: deps.publicBaseUrl,
+    now,
     csrfKey: deps.csrfKey ?? (() => Promise.reject(new Error('no CSRF key given to the operators module'))),
   });
   return {

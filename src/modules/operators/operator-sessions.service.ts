@@ -48,15 +48,31 @@ export interface OperatorSessionsDeps {
  */
 export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
   const { repository } = deps;
-  const csrfFor = async (sessionId: string) => createHmac('sha256', await deps.csrfKey()).update(`operator-session:${sessionId}`).digest('base64url');
+  const csrfFor = async (sessionId: string) =>
+    createHmac('sha256', await deps.csrfKey())
+      .update(`operator-session:${sessionId}`)
+      .digest('base64url');
 
   async function open(operator: OperatorPrincipal, via: 'key' | 'link'): Promise<OpenedSession> {
     const cookieToken = newSecret('');
     const now = deps.now();
     const maxAgeSeconds = OPERATOR_SESSION_LIMITS.absoluteHours * 3600;
     const id = newId('ops');
-    await repository.insertSession({ id, token_hash: hashSecret(cookieToken), operator_key_id: operator.keyId, expires_at: new Date(now.getTime() + maxAgeSeconds * 1000), now });
-    await deps.audit.recordCommitted({ operator, action: 'session.sign_in', subjectType: 'operator_session', subjectId: id, legalEntityId: null, details: { via } });
+    await repository.insertSession({
+      id,
+      token_hash: hashSecret(cookieToken),
+      operator_key_id: operator.keyId,
+      expires_at: new Date(now.getTime() + maxAgeSeconds * 1000),
+      now,
+    });
+    await deps.audit.recordCommitted({
+      operator,
+      action: 'session.sign_in',
+      subjectType: 'operator_session',
+      subjectId: id,
+      legalEntityId: null,
+      details: { via },
+    });
     return { cookieToken, operator, maxAgeSeconds };
   }
 
@@ -69,15 +85,21 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
       const keys = await repository.findLiveKeys(keyIdOrName);
       const key = keys.find((k) => k.id === keyIdOrName) ?? (keys.length === 1 ? keys[0] : undefined);
       if (!key) {
-        throw new NotFoundError(keys.length > 1
-          ? `${keys.length} live operator keys are named '${keyIdOrName}': use the key id (statehouse operators keys list)`
-          : `No live operator key '${keyIdOrName}' (statehouse operators keys list)`);
+        throw new NotFoundError(
+          keys.length > 1
+            ? `${keys.length} live operator keys are named '${keyIdOrName}': use the key id (statehouse operators keys list)`
+            : `No live operator key '${keyIdOrName}' (statehouse operators keys list)`,
+        );
       }
       const token = newSecret('');
       const now = deps.now();
       const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_LIMITS.linkMinutes * 60_000);
       await repository.insertLink({ id: newId('opl'), token_hash: hashSecret(token), operator_key_id: key.id, expires_at: expiresAt, now });
-      return { url: `${deps.publicBaseUrl}${OPERATOR_LINK_PATH}${token}`, expires_at: expiresAt.toISOString(), operator: { keyId: key.id, name: key.name } };
+      return {
+        url: `${deps.publicBaseUrl}${OPERATOR_LINK_PATH}${token}`,
+        expires_at: expiresAt.toISOString(),
+        operator: { keyId: key.id, name: key.name },
+      };
     },
 
     /** Whom a sign-in link would sign in (null when it cannot be used), without using it up: mail scanners open links too. */
@@ -116,7 +138,10 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
         if (!request.post.sameOrigin || !valid) return { state: 'forbidden' };
       }
       if (now - session.last_seen_at.getTime() > TOUCH_EVERY_MS) await repository.touchSession(session.id, new Date(now));
-      return { state: 'ok', context: { operator: { keyId: session.operator_key_id, name: session.operator_name }, sessionId: session.id, csrf } };
+      return {
+        state: 'ok',
+        context: { operator: { keyId: session.operator_key_id, name: session.operator_name }, sessionId: session.id, csrf },
+      };
     },
 
     async signOut(cookieToken: string | undefined): Promise<void> {
@@ -125,7 +150,11 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
       if (!session) return;
       await repository.deleteSession(session.id);
       await deps.audit.recordCommitted({
-        operator: { keyId: session.operator_key_id, name: session.operator_name }, action: 'session.sign_out', subjectType: 'operator_session', subjectId: session.id, legalEntityId: null,
+        operator: { keyId: session.operator_key_id, name: session.operator_name },
+        action: 'session.sign_out',
+        subjectType: 'operator_session',
+        subjectId: session.id,
+        legalEntityId: null,
       });
     },
   };

@@ -6,19 +6,34 @@ export function createOperatorsRepository(db: Db) {
     insertKey: (row: { id: string; name: string; key_hash: Buffer; key_hint: string }) =>
       db.insertInto('operator_keys').values(row).returning(['id', 'name', 'key_hint', 'created_at']).executeTakeFirstOrThrow(),
 
-    findKeys: () => db.selectFrom('operator_keys').select(['id', 'name', 'key_hint', 'created_at', 'last_used_at', 'revoked_at']).orderBy('created_at').execute(),
+    findKeys: () =>
+      db
+        .selectFrom('operator_keys')
+        .select(['id', 'name', 'key_hint', 'created_at', 'last_used_at', 'revoked_at'])
+        .orderBy('created_at')
+        .execute(),
 
     keyExists: async (id: string) => Boolean(await db.selectFrom('operator_keys').select('id').where('id', '=', id).executeTakeFirst()),
 
     /** Revokes a key not yet revoked; undefined when there is none such. */
     revokeKey: (id: string) =>
-      db.updateTable('operator_keys').set({ revoked_at: new Date() }).where('id', '=', id).where('revoked_at', 'is', null).returning(['id']).executeTakeFirst(),
+      db
+        .updateTable('operator_keys')
+        .set({ revoked_at: new Date() })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returning(['id'])
+        .executeTakeFirst(),
 
     /** The unrevoked key with this hash, stamped as used now. */
     useKey: (keyHash: Buffer) =>
-      db.updateTable('operator_keys').set({ last_used_at: new Date() })
-        .where('key_hash', '=', keyHash).where('revoked_at', 'is', null)
-        .returning(['id', 'name']).executeTakeFirst(),
+      db
+        .updateTable('operator_keys')
+        .set({ last_used_at: new Date() })
+        .where('key_hash', '=', keyHash)
+        .where('revoked_at', 'is', null)
+        .returning(['id', 'name'])
+        .executeTakeFirst(),
 
     /** Every platform, by name (the back office's platform filter). */
     listPlatforms: () => db.selectFrom('platforms').select(['id', 'name']).orderBy('name').orderBy('id').execute(),

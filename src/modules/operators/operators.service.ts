@@ -24,7 +24,8 @@ export function createOperatorsService(db: Db) {
   const repo = createOperatorsRepository(db);
 
   async function authenticateKey(key: string | undefined): Promise<OperatorPrincipal> {
-    if (!key || !key.startsWith(OPERATOR_KEY_PREFIX) || key.length > MAX_KEY_LENGTH) throw new UnauthorizedError('Missing or invalid operator key');
+    if (!key || !key.startsWith(OPERATOR_KEY_PREFIX) || key.length > MAX_KEY_LENGTH)
+      throw new UnauthorizedError('Missing or invalid operator key');
     const row = await repo.useKey(hashSecret(key));
     if (!row) throw new UnauthorizedError('Missing or invalid operator key');
     return { keyId: row.id, name: row.name };

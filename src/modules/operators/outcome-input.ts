@@ -9,17 +9,21 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export type OutcomeCheck = { outcome: AutomationOutcome } | { errors: Record<string, string> };
 
-const isRealDate = (value: string) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+const isRealDate = (value: string) =>
+  ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
 /**
  * The outcome form checked against the catalog's outputs, by the service's rules: identifiers (account
  * numbers) required, other data optional, dates optional (the service takes today), a login complete or
  * absent, a PDF. Errors by form field, so each shows next to its field.
  */
-export function checkOutcomeForm(sheet: RequirementSheet, input: {
-  text: (field: string) => string;
-  document: { fileName: string; bytes: Buffer } | null;
-}): OutcomeCheck {
+export function checkOutcomeForm(
+  sheet: RequirementSheet,
+  input: {
+    text: (field: string) => string;
+    document: { fileName: string; bytes: Buffer } | null;
+  },
+): OutcomeCheck {
   const errors: Record<string, string> = {};
   const outcome: AutomationOutcome = {};
   const accountData: { name: string; value: string }[] = [];
@@ -54,7 +58,11 @@ export function checkOutcomeForm(sheet: RequirementSheet, input: {
 }
 
 /** The service's refusals of `complete` (paths in the outcome, snake case) placed on the form's fields. */
-export function outcomeFormErrors(sheet: RequirementSheet, outcome: AutomationOutcome, error: InvalidInputError | InvalidInputsError): Record<string, string> {
+export function outcomeFormErrors(
+  sheet: RequirementSheet,
+  outcome: AutomationOutcome,
+  error: InvalidInputError | InvalidInputsError,
+): Record<string, string> {
   const fieldOf = ([head, next]: (string | number)[]): string => {
     const spec = sheet.outputs.account?.data ?? [];
     const name = typeof next === 'number' ? outcome.accountData?.[next]?.name : next;

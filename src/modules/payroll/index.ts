@@ -25,19 +25,30 @@ export interface PayrollModuleDeps {
 /** The payroll connection: POST/DELETE /v2/auth/payroll, its hosted consent page and the employee reports. */
 export function createPayrollModule(deps: PayrollModuleDeps) {
   const payroll = createPayrollService({
-    db: deps.db, repositoryFor: createPayrollRepository, events: deps.events, sessions: deps.sessions, entities: deps.entities, now: deps.now,
+    db: deps.db,
+    repositoryFor: createPayrollRepository,
+    events: deps.events,
+    sessions: deps.sessions,
+    entities: deps.entities,
+    now: deps.now,
   });
   const sync = createPayrollSyncService({
-    db: deps.db, repositoryFor: createPayrollRepository, locations: deps.locations, planning: deps.planning, now: deps.now,
+    db: deps.db,
+    repositoryFor: createPayrollRepository,
+    locations: deps.locations,
+    planning: deps.planning,
+    now: deps.now,
   });
   const jobs: JobDefinition[] = [];
   return {
     payroll,
     sync,
     jobs,
-    routes: (http: { auth: AuthHooks; publicOrigin: string }): FastifyPluginAsync => async (app) => {
-      await app.register(payrollRoutes({ payroll, sessions: deps.sessions, auth: http.auth, publicOrigin: http.publicOrigin }));
-      await app.register(payrollSyncRoutes({ payroll, sync, auth: http.auth }));
-    },
+    routes:
+      (http: { auth: AuthHooks; publicOrigin: string }): FastifyPluginAsync =>
+      async (app) => {
+        await app.register(payrollRoutes({ payroll, sessions: deps.sessions, auth: http.auth, publicOrigin: http.publicOrigin }));
+        await app.register(payrollSyncRoutes({ payroll, sync, auth: http.auth }));
+      },
   };
 }

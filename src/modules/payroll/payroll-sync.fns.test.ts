@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { employeeChanges, firstRepeatedRegion, type LocationEmployees } from './payroll-sync.fns.js';
 
-const location = (regionId: string, hasEmployees: boolean | null, employeeCount: number | null): LocationEmployees => ({ regionId, hasEmployees, employeeCount });
+const location = (regionId: string, hasEmployees: boolean | null, employeeCount: number | null): LocationEmployees => ({
+  regionId,
+  hasEmployees,
+  employeeCount,
+});
 
 describe('employeeChanges', () => {
   it('sets the reported counts and adds locations where employees newly appear', () => {
-    expect(employeeChanges([location('CA', null, null)], [{ regionId: 'CA', employeeCount: 12 }, { regionId: 'NY', employeeCount: 3 }])).toEqual([
+    expect(
+      employeeChanges(
+        [location('CA', null, null)],
+        [
+          { regionId: 'CA', employeeCount: 12 },
+          { regionId: 'NY', employeeCount: 3 },
+        ],
+      ),
+    ).toEqual([
       { regionId: 'CA', employeeCount: 12, add: false },
       { regionId: 'NY', employeeCount: 3, add: true },
     ]);
@@ -29,20 +41,36 @@ describe('employeeChanges', () => {
   });
 
   it('the same report twice changes nothing the second time', () => {
-    const report = [{ regionId: 'CA', employeeCount: 12 }, { regionId: 'NY', employeeCount: 3 }];
+    const report = [
+      { regionId: 'CA', employeeCount: 12 },
+      { regionId: 'NY', employeeCount: 3 },
+    ];
     const after = employeeChanges([location('CA', true, 5)], report).map((c) => location(c.regionId, c.employeeCount > 0, c.employeeCount));
     expect(after).toHaveLength(2);
     expect(employeeChanges(after, report)).toEqual([]);
   });
 
   it('a count change where the entity already has employees is a change', () => {
-    expect(employeeChanges([location('CA', true, 12)], [{ regionId: 'CA', employeeCount: 13 }])).toEqual([{ regionId: 'CA', employeeCount: 13, add: false }]);
+    expect(employeeChanges([location('CA', true, 12)], [{ regionId: 'CA', employeeCount: 13 }])).toEqual([
+      { regionId: 'CA', employeeCount: 13, add: false },
+    ]);
   });
 });
 
 describe('firstRepeatedRegion', () => {
   it('names the index of the second mention of a region', () => {
-    expect(firstRepeatedRegion([{ regionId: 'CA', employeeCount: 1 }, { regionId: 'NY', employeeCount: 2 }])).toBeNull();
-    expect(firstRepeatedRegion([{ regionId: 'CA', employeeCount: 1 }, { regionId: 'NY', employeeCount: 2 }, { regionId: 'CA', employeeCount: 1 }])).toBe(2);
+    expect(
+      firstRepeatedRegion([
+        { regionId: 'CA', employeeCount: 1 },
+        { regionId: 'NY', employeeCount: 2 },
+      ]),
+    ).toBeNull();
+    expect(
+      firstRepeatedRegion([
+        { regionId: 'CA', employeeCount: 1 },
+        { regionId: 'NY', employeeCount: 2 },
+        { regionId: 'CA', employeeCount: 1 },
+      ]),
+    ).toBe(2);
   });
 });

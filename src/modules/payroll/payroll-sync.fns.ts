@@ -46,7 +46,8 @@ export function employeeChanges(locations: readonly LocationEmployees[], report:
   }
   const known = new Set(locations.map((l) => l.regionId));
   for (const item of report) {
-    if (!known.has(item.regionId) && item.employeeCount > 0) changes.push({ regionId: item.regionId, employeeCount: item.employeeCount, add: true });
+    if (!known.has(item.regionId) && item.employeeCount > 0)
+      changes.push({ regionId: item.regionId, employeeCount: item.employeeCount, add: true });
   }
   return changes;
 }

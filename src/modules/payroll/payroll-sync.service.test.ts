@@ -19,20 +19,30 @@ const NY = regionByCode('NY')!;
 function harness(options: { connected?: boolean; locations?: EntityLocation[] } = {}) {
   const events: string[] = [];
   let transactions = 0;
-  let stored = options.locations ?? [{ region: CA, config: { has_employees: true, has_physical_location: true, employee_count: 12 }, addedBy: 'api' }];
-  const db = { transaction: () => ({ execute: async <T>(fn: (trx: Db) => Promise<T>) => fn({ trx: ++transactions } as unknown as Db) }) } as unknown as Db;
+  let stored = options.locations ?? [
+    { region: CA, config: { has_employees: true, has_physical_location: true, employee_count: 12 }, addedBy: 'api' },
+  ];
+  const db = {
+    transaction: () => ({ execute: async <T>(fn: (trx: Db) => Promise<T>) => fn({ trx: ++transactions } as unknown as Db) }),
+  } as unknown as Db;
   const trxOf = (trx: Db) => (trx as unknown as { trx?: number }).trx ?? 'db';
-  const repositoryFor = (on: Db) => ({
-    connectionForUpdate: async () => {
-      events.push(`connection in ${trxOf(on)}`);
-      return { payroll_connected_at: options.connected === false ? null : NOW, last_payroll_update: null };
-    },
-    recordSync: async (_le: string, at: Date) => void events.push(`sync ${at.toISOString()} in ${trxOf(on)}`),
-  }) as unknown as PayrollRepository;
+  const repositoryFor = (on: Db) =>
+    ({
+      connectionForUpdate: async () => {
+        events.push(`connection in ${trxOf(on)}`);
+        return { payroll_connected_at: options.connected === false ? null : NOW, last_payroll_update: null };
+      },
+      recordSync: async (_le: string, at: Date) => void events.push(`sync ${at.toISOString()} in ${trxOf(on)}`),
+    }) as unknown as PayrollRepository;
   const planning: Replanner = {
     lock: async (trx) => void events.push(`lock in ${trxOf(trx)}`),
     replan: async (trx, _ids, cause) => {
-      events.push(`replan in ${trxOf(trx)}`, ...(cause?.events ?? []).map((e) => `${e.type} ${String((e.data.object.location as { code: string }).code)} ${e.data.changed?.join(',')}`));
+      events.push(
+        `replan in ${trxOf(trx)}`,
+        ...(cause?.events ?? []).map(
+          (e) => `${e.type} ${String((e.data.object.location as { code: string }).code)} ${e.data.changed?.join(',')}`,
+        ),
+      );
       return new Map();
     },
   };
@@ -44,8 +54,14 @@ function harness(options: { connected?: boolean; locations?: EntityLocation[] } 
     setEmployeesFromPayrollIn: async (trx: Db, _le: string, regionId: string, count: number) => {
       events.push(`set ${regionId}=${count} in ${trxOf(trx)}`);
       const existing = stored.find((l) => l.region.id === regionId);
-      const config = { has_employees: count > 0, has_physical_location: existing?.config.has_physical_location ?? null, employee_count: count };
-      stored = existing ? stored.map((l) => (l === existing ? { ...l, config } : l)) : [...stored, { region: regionById(regionId)!, config, addedBy: 'payroll' as const }];
+      const config = {
+        has_employees: count > 0,
+        has_physical_location: existing?.config.has_physical_location ?? null,
+        employee_count: count,
+      };
+      stored = existing
+        ? stored.map((l) => (l === existing ? { ...l, config } : l))
+        : [...stored, { region: regionById(regionId)!, config, addedBy: 'payroll' as const }];
     },
   };
   const sync = createPayrollSyncService({ db, repositoryFor, locations, planning, now: () => NOW });
@@ -55,13 +71,25 @@ function harness(options: { connected?: boolean; locations?: EntityLocation[] } 
 describe('payroll sync service', () => {
   it('locks, checks the connection, writes only differences, records the sync and re-plans once, all in one transaction', async () => {
     const h = harness();
-    const result = await h.sync.reportEmployees(scope, [{ region: 'CA', employee_count: 12 }, { region: 'NY', employee_count: 3 }]);
+    const result = await h.sync.reportEmployees(scope, [
+      { region: 'CA', employee_count: 12 },
+      { region: 'NY', employee_count: 3 },
+    ]);
     expect(h.events).toEqual([
-      'lock in 1', 'connection in 1', 'locations in 1', `set ${NY.id}=3 in 1`, `sync ${NOW.toISOString()} in 1`, 'locations in 1',
-      'replan in 1', 'location.updated NY location,has_employees,employee_count',
+      'lock in 1',
+      'connection in 1',
+      'locations in 1',
+      `set ${NY.id}=3 in 1`,
+      `sync ${NOW.toISOString()} in 1`,
+      'locations in 1',
+      'replan in 1',
+      'location.updated NY location,has_employees,employee_count',
     ]);
     expect(result).toMatchObject({ legalEntityId: 'le_a', added: [NY], updated: [], lastPayrollUpdate: NOW });
-    expect(result.locations.map((l) => [l.region.code, l.config.employee_count, l.addedBy])).toEqual([['CA', 12, 'api'], ['NY', 3, 'payroll']]);
+    expect(result.locations.map((l) => [l.region.code, l.config.employee_count, l.addedBy])).toEqual([
+      ['CA', 12, 'api'],
+      ['NY', 3, 'payroll'],
+    ]);
   });
 
   it('a report that confirms the picture records the sync and does not re-plan', async () => {
@@ -73,7 +101,12 @@ describe('payroll sync service', () => {
 
   it('refuses a repeated region before opening a transaction, naming the second mention', async () => {
     const h = harness();
-    const error = await h.sync.reportEmployees(scope, [{ region: 'NY', employee_count: 1 }, { region: 'CA', employee_count: 2 }, { region: 'NY', employee_count: 1 }])
+    const error = await h.sync
+      .reportEmployees(scope, [
+        { region: 'NY', employee_count: 1 },
+        { region: 'CA', employee_count: 2 },
+        { region: 'NY', employee_count: 1 },
+      ])
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error).toMatchObject({ path: ['regions', 2, 'region'], input: 'NY' });

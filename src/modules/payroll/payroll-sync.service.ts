@@ -47,7 +47,11 @@ export function createPayrollSyncService(deps: PayrollSyncDeps) {
       const repeated = firstRepeatedRegion(reported);
       if (repeated !== null) {
         const code = report[repeated]!.region;
-        throw new InvalidInputError(['regions', repeated, 'region'], `region ${code} is reported more than once; report each region once with all its employees`, code);
+        throw new InvalidInputError(
+          ['regions', repeated, 'region'],
+          `region ${code} is reported more than once; report each region once with all its employees`,
+          code,
+        );
       }
       const legalEntityId = scope.legalEntityId;
       return deps.db.transaction().execute(async (trx) => {
@@ -59,7 +63,8 @@ export function createPayrollSyncService(deps: PayrollSyncDeps) {
           before.map((l) => ({ regionId: l.region.id, hasEmployees: l.config.has_employees, employeeCount: l.config.employee_count })),
           reported,
         );
-        for (const change of changes) await deps.locations.setEmployeesFromPayrollIn(trx, legalEntityId, change.regionId, change.employeeCount);
+        for (const change of changes)
+          await deps.locations.setEmployeesFromPayrollIn(trx, legalEntityId, change.regionId, change.employeeCount);
         // Every accepted report is a sync, even one that confirms the picture: the time says how fresh it is.
         const at = deps.now();
         await repository.recordSync(legalEntityId, at);

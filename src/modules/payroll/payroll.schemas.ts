@@ -3,15 +3,19 @@ import { Nullable, StringEnum } from '../../http/schemas.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { LocationRefSchema } from '../locations/locations.schemas.js';
 
-const employeeCount = Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'All current employees who live or work in the region; 0: none.' });
+const employeeCount = Type.Integer({
+  minimum: 0,
+  maximum: 10_000_000,
+  description: 'All current employees who live or work in the region; 0: none.',
+});
 const lastPayrollUpdate = Type.String({ format: 'date-time', description: 'When payroll last reported (PUT /v2/payroll/employees).' });
 
 export const PayrollEmployeesReportSchema = Type.Object(
   {
-    regions: Type.Array(
-      Type.Object({ region: StateCode, employee_count: employeeCount }, { title: 'PayrollRegionEmployees' }),
-      { maxItems: 51, description: 'Every region with employees, each once. A region left out has no employees.' },
-    ),
+    regions: Type.Array(Type.Object({ region: StateCode, employee_count: employeeCount }, { title: 'PayrollRegionEmployees' }), {
+      maxItems: 51,
+      description: 'Every region with employees, each once. A region left out has no employees.',
+    }),
   },
   { title: 'PayrollEmployeesReport' },
 );
@@ -21,7 +25,9 @@ const PayrollLocationSchema = Type.Object(
     region: LocationRefSchema,
     has_employees: Nullable(Type.Boolean()),
     employee_count: Nullable(Type.Integer({ minimum: 0 })),
-    added_by: StringEnum(['api', 'payroll'] as const, { description: 'Who added the location: the platform (`api`) or a payroll report (`payroll`).' }),
+    added_by: StringEnum(['api', 'payroll'] as const, {
+      description: 'Who added the location: the platform (`api`) or a payroll report (`payroll`).',
+    }),
   },
   { title: 'PayrollLocation' },
 );
@@ -31,7 +37,9 @@ export const PayrollEmployeesSyncSchema = Type.Object(
     legal_entity_id: Type.String(),
     regions: Type.Array(PayrollLocationSchema, { description: 'Every location of the legal entity after the report, in region order.' }),
     added: Type.Array(LocationRefSchema, { description: 'Locations this report added (employees where the entity had no location).' }),
-    updated: Type.Array(LocationRefSchema, { description: 'Locations whose employee settings this report changed; empty when it confirmed the picture.' }),
+    updated: Type.Array(LocationRefSchema, {
+      description: 'Locations whose employee settings this report changed; empty when it confirmed the picture.',
+    }),
     last_payroll_update: lastPayrollUpdate,
   },
   { title: 'PayrollEmployeesSync' },

@@ -25,7 +25,9 @@ export interface PayrollConnection {
 
 /** The PayrollConnection shape of DELETE /v2/auth/payroll (and of the payroll events). */
 export const toPayrollConnection = (connection: PayrollConnection) => ({
-  legal_entity_id: connection.legalEntityId, connected: connection.connected, last_payroll_update: connection.lastPayrollUpdate?.toISOString() ?? null,
+  legal_entity_id: connection.legalEntityId,
+  connected: connection.connected,
+  last_payroll_update: connection.lastPayrollUpdate?.toISOString() ?? null,
 });
 
 /**
@@ -39,14 +41,21 @@ export function createPayrollService(deps: PayrollServiceDeps) {
   const change = (scope: AccessScope, to: 'connect' | 'disconnect'): Promise<PayrollConnection> =>
     deps.db.transaction().execute(async (trx) => {
       const repository = deps.repositoryFor(trx);
-      const changed = to === 'connect'
-        ? await repository.markConnected(scope.legalEntityId, deps.now())
-        : await repository.markDisconnected(scope.legalEntityId, deps.now());
+      const changed =
+        to === 'connect'
+          ? await repository.markConnected(scope.legalEntityId, deps.now())
+          : await repository.markDisconnected(scope.legalEntityId, deps.now());
       const row = await repository.connection(scope.legalEntityId);
-      const connection = { legalEntityId: scope.legalEntityId, connected: row.payroll_connected_at !== null, lastPayrollUpdate: row.last_payroll_update };
+      const connection = {
+        legalEntityId: scope.legalEntityId,
+        connected: row.payroll_connected_at !== null,
+        lastPayrollUpdate: row.last_payroll_update,
+      };
       if (changed) {
         await deps.events.record(trx, {
-          type: to === 'connect' ? 'payroll.connected' : 'payroll.disconnected', platformId: scope.platformId, legalEntityId: scope.legalEntityId,
+          type: to === 'connect' ? 'payroll.connected' : 'payroll.disconnected',
+          platformId: scope.platformId,
+          legalEntityId: scope.legalEntityId,
           data: { object: toPayrollConnection(connection) },
         });
       }
@@ -58,12 +67,17 @@ export function createPayrollService(deps: PayrollServiceDeps) {
     async setupSession(platform: PlatformPrincipal, legalEntityId: string, callbackUrl: string): Promise<{ url: string }> {
       const entity = await deps.entities.get(platform, legalEntityId);
       const { url } = await deps.sessions.issueForCallback({
-        platformId: platform.platformId, legalEntityId: entity.id, purpose: 'payroll', callbackUrl, callbackField: 'authorization_callback_url',
+        platformId: platform.platformId,
+        legalEntityId: entity.id,
+        purpose: 'payroll',
+        callbackUrl,
+        callbackField: 'authorization_callback_url',
       });
       return { url };
     },
 
-    isConnected: async (legalEntityId: string) => (await deps.repositoryFor(deps.db).connection(legalEntityId)).payroll_connected_at !== null,
+    isConnected: async (legalEntityId: string) =>
+      (await deps.repositoryFor(deps.db).connection(legalEntityId)).payroll_connected_at !== null,
 
     /** POST /hosted/payroll: the owner consented. */
     connect: (scope: AccessScope) => change(scope, 'connect'),

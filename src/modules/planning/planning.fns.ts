@@ -7,7 +7,8 @@ import { PLANNING_ENGINE_VERSION, type EngineInput, type PlannedTask } from '../
 import { ESTIMATED_PREFIX, estimatedPeriodKey } from '../../engine/schedule.js';
 import type { PlanningEntityRow } from './planning.repository.js';
 
-export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) => `${t.definition_id}|${t.region_code}|${t.period_key}`;
+export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) =>
+  `${t.definition_id}|${t.region_code}|${t.period_key}`;
 export const plannedIdentity = (t: PlannedTask) => `${t.definitionId}|${t.regionCode}|${t.periodKey}`;
 
 /**
@@ -17,7 +18,9 @@ export const plannedIdentity = (t: PlannedTask) => `${t.definitionId}|${t.region
  */
 export function catalogHash(catalog: Catalog): string {
   const { regions, federal, questions, employerRequirements } = catalog;
-  const text = JSON.stringify({ regions, federal, questions, employerRequirements }, (_key, value: unknown) => (value instanceof Map ? [...value] : value));
+  const text = JSON.stringify({ regions, federal, questions, employerRequirements }, (_key, value: unknown) =>
+    value instanceof Map ? [...value] : value,
+  );
   return createHash('sha256').update(`engine ${PLANNING_ENGINE_VERSION}\n`).update(text).digest('base64url');
 }
 
@@ -27,7 +30,11 @@ export function catalogHash(catalog: Catalog): string {
  * or it was planned with an older catalog, or not since the roll-forward became incremental. A newer catalog's
  * plan alone is never a reason (a process of the previous release during a rolling deploy: see docs/scaling.md).
  */
-export function isDueForRollForward(entity: { next_replan_on: string | null; catalog_revision: number | null }, today: string, revision: number): boolean {
+export function isDueForRollForward(
+  entity: { next_replan_on: string | null; catalog_revision: number | null },
+  today: string,
+  revision: number,
+): boolean {
   const dateDue = entity.next_replan_on === null || entity.next_replan_on <= today;
   const olderCatalog = entity.catalog_revision === null || entity.catalog_revision < revision;
   return dateDue || olderCatalog;
@@ -91,10 +98,12 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
   const matches: [TaskRow | undefined, PlannedTask][] = planned.map((task) => [byIdentity.get(plannedIdentity(task)), task]);
   for (const [current] of matches) if (current) byIdentity.delete(identityOf(current));
   // Then the same filing under its other key: identity matches first, so no task is taken from its own plan.
-  const byFilingYear = new Map([...byIdentity.values()].flatMap((t) => {
-    const year = filingYearKey(t.definition_id, t.region_code, t.period_key, t.due_date);
-    return year ? [[year, t] as const] : [];
-  }));
+  const byFilingYear = new Map(
+    [...byIdentity.values()].flatMap((t) => {
+      const year = filingYearKey(t.definition_id, t.region_code, t.period_key, t.due_date);
+      return year ? [[year, t] as const] : [];
+    }),
+  );
   for (const match of matches) {
     if (match[0]) continue;
     const year = filingYearKey(match[1].definitionId, match[1].regionCode, match[1].periodKey, match[1].dueDate);
@@ -113,10 +122,14 @@ export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconcil
     const task = match[1];
     if (match[0] || !isFederal(task.definitionId)) continue;
     const year = filingYearKey(task.definitionId, task.regionCode, task.periodKey, task.dueDate);
-    const sameFiling = (t: TaskRow) => t.period_key === task.periodKey || (year !== null &&
-      filingYearKey(t.definition_id, task.regionCode, t.period_key, t.due_date) === year &&
-      t.period_key.startsWith(ESTIMATED_PREFIX) !== task.periodKey.startsWith(ESTIMATED_PREFIX));
-    const candidates = [...byIdentity.values()].filter((t) => t.definition_id === task.definitionId && t.region_code !== task.regionCode && sameFiling(t));
+    const sameFiling = (t: TaskRow) =>
+      t.period_key === task.periodKey ||
+      (year !== null &&
+        filingYearKey(t.definition_id, task.regionCode, t.period_key, t.due_date) === year &&
+        t.period_key.startsWith(ESTIMATED_PREFIX) !== task.periodKey.startsWith(ESTIMATED_PREFIX));
+    const candidates = [...byIdentity.values()].filter(
+      (t) => t.definition_id === task.definitionId && t.region_code !== task.regionCode && sameFiling(t),
+    );
     // Prefer the same key, then one that still applies (an older move may have left a retired copy behind), then one
     // someone acted on.
     const rank = (t: TaskRow) => (t.period_key === task.periodKey ? 4 : 0) + (t.applicable ? 2 : 0) + (t.acted_at ? 1 : 0);
@@ -183,7 +196,8 @@ function shownChanges(current: TaskRow, planned: PlannedTask): string[] {
 }
 
 function differs(current: TaskRow, planned: PlannedTask) {
-  return current.region_code !== planned.regionCode ||
+  return (
+    current.region_code !== planned.regionCode ||
     current.period_key !== planned.periodKey ||
     current.due_date !== planned.dueDate ||
     !sameBasis(current, planned) ||
@@ -191,18 +205,26 @@ function differs(current: TaskRow, planned: PlannedTask) {
     current.period_end_date !== planned.periodEndDate ||
     !current.applicable ||
     canonical(current.criteria_met) !== canonical(planned.criteriaMet) ||
-    canonical(current.blocked_by) !== canonical(planned.blockedBy);
+    canonical(current.blocked_by) !== canonical(planned.blockedBy)
+  );
 }
 
 function sameBasis(current: TaskRow, planned: PlannedTask) {
   const basis = planned.dueDateBasis;
-  return current.due_date_rule === (basis?.rule ?? null) && current.due_date_exact === (basis?.exact ?? null) && current.due_date_question === (basis?.questionId ?? null);
+  return (
+    current.due_date_rule === (basis?.rule ?? null) &&
+    current.due_date_exact === (basis?.exact ?? null) &&
+    current.due_date_question === (basis?.questionId ?? null)
+  );
 }
 
 /** JSON with object keys sorted: jsonb reorders keys, so a stored value reads back in another order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 /**
@@ -210,9 +232,19 @@ function canonical(value: unknown): string {
  * requirements (by definition and region) it would gain and lose against its stored, applicable tasks. Occurrences
  * are not compared (a window rolling forward is not a change of the catalog). `only`: these requirement ids alone.
  */
-export function requirementImpact(stored: TaskRow[], planned: PlannedTask[], only?: ReadonlySet<string>): { gained: string[]; lost: string[] } {
+export function requirementImpact(
+  stored: TaskRow[],
+  planned: PlannedTask[],
+  only?: ReadonlySet<string>,
+): { gained: string[]; lost: string[] } {
   const wanted = (id: string) => !only || only.has(id);
-  const have = new Set(stored.filter((t) => t.kind === 'requirement' && t.applicable && wanted(t.definition_id)).map((t) => `${t.definition_id}|${t.region_code}`));
-  const will = new Set(planned.filter((t) => t.kind === 'requirement' && wanted(t.definitionId)).map((t) => `${t.definitionId}|${t.regionCode}`));
+  const have = new Set(
+    stored
+      .filter((t) => t.kind === 'requirement' && t.applicable && wanted(t.definition_id))
+      .map((t) => `${t.definition_id}|${t.region_code}`),
+  );
+  const will = new Set(
+    planned.filter((t) => t.kind === 'requirement' && wanted(t.definitionId)).map((t) => `${t.definitionId}|${t.regionCode}`),
+  );
   return { gained: [...will].filter((k) => !have.has(k)), lost: [...have].filter((k) => !will.has(k)) };
 }

@@ -116,7 +116,11 @@ export function planningJobs(planning: DueRollForwardSource, jobs: JobSender, to
       handler: async () => {
         const day = today();
         const { ranges, due } = await findDueRanges(planning);
-        await jobs.sendMany(ROLL_FORWARD_BATCH_JOB, ranges.map((r) => ({ ...r })), { singleton: { key: (r) => `${day}:${String(r.through)}`, seconds: 86_400 } });
+        await jobs.sendMany(
+          ROLL_FORWARD_BATCH_JOB,
+          ranges.map((r) => ({ ...r })),
+          { singleton: { key: (r) => `${day}:${String(r.through)}`, seconds: 86_400 } },
+        );
         return { due, batches: ranges.length };
       },
     },

@@ -18,10 +18,23 @@ export function createPlanningRepository(db: Db) {
     },
 
     findPlanningEntities: (ids: string[]) =>
-      db.selectFrom('legal_entities')
-        .select(['id', 'platform_id', 'entity_type', 'tax_classification', 'incorporation_region', 'incorporation_date', 'accounting_year_end', 'created_at',
-          'next_replan_on', 'catalog_revision'])
-        .where('id', 'in', ids).orderBy('id').execute(),
+      db
+        .selectFrom('legal_entities')
+        .select([
+          'id',
+          'platform_id',
+          'entity_type',
+          'tax_classification',
+          'incorporation_region',
+          'incorporation_date',
+          'accounting_year_end',
+          'created_at',
+          'next_replan_on',
+          'catalog_revision',
+        ])
+        .where('id', 'in', ids)
+        .orderBy('id')
+        .execute(),
 
     findLocationsOf: (ids: string[]) => db.selectFrom('legal_entity_locations').selectAll().where('legal_entity_id', 'in', ids).execute(),
 
@@ -36,9 +49,14 @@ export function createPlanningRepository(db: Db) {
      * release it is (null: unreleased changes). A release id is filled in on a row numbered before it was known.
      */
     registerCatalog: async (hash: string, releaseId: string | null = null): Promise<number> => {
-      const row = await db.insertInto('catalog_versions').values({ hash, release_id: releaseId })
-        .onConflict((c) => c.column('hash').doUpdateSet((eb) => ({ release_id: eb.fn.coalesce('catalog_versions.release_id', 'excluded.release_id') })))
-        .returning('revision').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('catalog_versions')
+        .values({ hash, release_id: releaseId })
+        .onConflict((c) =>
+          c.column('hash').doUpdateSet((eb) => ({ release_id: eb.fn.coalesce('catalog_versions.release_id', 'excluded.release_id') })),
+        )
+        .returning('revision')
+        .executeTakeFirstOrThrow();
       return row.revision;
     },
 
@@ -47,22 +65,38 @@ export function createPlanningRepository(db: Db) {
      * the key, then finds it taken), so its `catalog.released` is recorded once.
      */
     claimRelease: async (releaseId: string, revision: number): Promise<boolean> =>
-      (await db.insertInto('catalog_releases').values({ id: releaseId, revision }).onConflict((c) => c.column('id').doNothing())
-        .returning('id').execute()).length > 0,
+      (
+        await db
+          .insertInto('catalog_releases')
+          .values({ id: releaseId, revision })
+          .onConflict((c) => c.column('id').doNothing())
+          .returning('id')
+          .execute()
+      ).length > 0,
 
     /** The release a catalog revision is (null: unreleased content, or no such revision). */
     releaseOfRevision: async (revision: number): Promise<string | null> =>
-      (await db.selectFrom('catalog_versions').select('release_id').where('revision', '=', revision).executeTakeFirst())?.release_id ?? null,
+      (await db.selectFrom('catalog_versions').select('release_id').where('revision', '=', revision).executeTakeFirst())?.release_id ??
+      null,
 
     /** Every platform (each is told of a new catalog release). */
     platformIds: async (): Promise<string[]> => (await db.selectFrom('platforms').select('id').orderBy('id').execute()).map((p) => p.id),
 
     /** How many entities were last planned with each release (null: unreleased content, or not planned since releases). */
     entitiesByRelease: async (): Promise<{ release_id: string | null; revision: number | null; entities: number }[]> =>
-      (await db.selectFrom('legal_entities').leftJoin('catalog_versions', 'catalog_versions.revision', 'legal_entities.catalog_revision')
-        .select((eb) => ['catalog_versions.release_id', 'legal_entities.catalog_revision as revision', eb.fn.countAll<string>().as('entities')])
-        .groupBy(['catalog_versions.release_id', 'legal_entities.catalog_revision']).orderBy('legal_entities.catalog_revision').execute())
-        .map((r) => ({ release_id: r.release_id ?? null, revision: r.revision, entities: Number(r.entities) })),
+      (
+        await db
+          .selectFrom('legal_entities')
+          .leftJoin('catalog_versions', 'catalog_versions.revision', 'legal_entities.catalog_revision')
+          .select((eb) => [
+            'catalog_versions.release_id',
+            'legal_entities.catalog_revision as revision',
+            eb.fn.countAll<string>().as('entities'),
+          ])
+          .groupBy(['catalog_versions.release_id', 'legal_entities.catalog_revision'])
+          .orderBy('legal_entities.catalog_revision')
+          .execute()
+      ).map((r) => ({ release_id: r.release_id ?? null, revision: r.revision, entities: Number(r.entities) })),
 
     /**
      * One page of the ids, in id order, of the entities the roll-forward must re-plan on `today` with catalog
@@ -71,11 +105,18 @@ export function createPlanningRepository(db: Db) {
      * `through`: only ids up to this one (a batch's range).
      */
     dueEntityIds: async (after: string, limit: number, today: string, revision: number, through?: string): Promise<string[]> => {
-      let query = db.selectFrom('legal_entities').select('id').where('id', '>', after)
-        .where((eb) => eb.or([
-          eb('next_replan_on', 'is', null), eb('next_replan_on', '<=', today),
-          eb('catalog_revision', 'is', null), eb('catalog_revision', '<', revision),
-        ]));
+      let query = db
+        .selectFrom('legal_entities')
+        .select('id')
+        .where('id', '>', after)
+        .where((eb) =>
+          eb.or([
+            eb('next_replan_on', 'is', null),
+            eb('next_replan_on', '<=', today),
+            eb('catalog_revision', 'is', null),
+            eb('catalog_revision', '<', revision),
+          ]),
+        );
       if (through !== undefined) query = query.where('id', '<=', through);
       return (await query.orderBy('id').limit(limit).execute()).map((e) => e.id);
     },
@@ -115,23 +156,28 @@ export function createPlanningRepository(db: Db) {
     },
 
     updatePlanned: async (legalEntityId: string, id: string, t: PlannedTask): Promise<void> => {
-      await db.updateTable('tasks').set({
-        // A federal task follows its anchor to another region, and an estimated filing's key becomes its exact one
-        // (planning.fns reconcile). tasks_identity_key cannot be hit: a stored task holding the new identity would
-        // have been matched to the plan instead.
-        region_code: t.regionCode,
-        period_key: t.periodKey,
-        period_start_date: t.periodStartDate,
-        period_end_date: t.periodEndDate,
-        due_date: t.dueDate,
-        due_date_rule: t.dueDateBasis?.rule ?? null,
-        due_date_exact: t.dueDateBasis?.exact ?? null,
-        due_date_question: t.dueDateBasis?.questionId ?? null,
-        criteria_met: JSON.stringify(t.criteriaMet),
-        blocked_by: JSON.stringify(t.blockedBy),
-        applicable: true,
-        updated_at: new Date(),
-      }).where('legal_entity_id', '=', legalEntityId).where('id', '=', id).execute();
+      await db
+        .updateTable('tasks')
+        .set({
+          // A federal task follows its anchor to another region, and an estimated filing's key becomes its exact one
+          // (planning.fns reconcile). tasks_identity_key cannot be hit: a stored task holding the new identity would
+          // have been matched to the plan instead.
+          region_code: t.regionCode,
+          period_key: t.periodKey,
+          period_start_date: t.periodStartDate,
+          period_end_date: t.periodEndDate,
+          due_date: t.dueDate,
+          due_date_rule: t.dueDateBasis?.rule ?? null,
+          due_date_exact: t.dueDateBasis?.exact ?? null,
+          due_date_question: t.dueDateBasis?.questionId ?? null,
+          criteria_met: JSON.stringify(t.criteriaMet),
+          blocked_by: JSON.stringify(t.blockedBy),
+          applicable: true,
+          updated_at: new Date(),
+        })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .execute();
     },
 
     deleteTasks: async (legalEntityIds: string[], ids: string[]): Promise<void> => {
@@ -140,8 +186,12 @@ export function createPlanningRepository(db: Db) {
 
     markNotApplicable: async (legalEntityIds: string[], ids: string[]): Promise<void> => {
       if (ids.length) {
-        await db.updateTable('tasks').set({ applicable: false, updated_at: new Date() })
-          .where('legal_entity_id', 'in', legalEntityIds).where('id', 'in', ids).execute();
+        await db
+          .updateTable('tasks')
+          .set({ applicable: false, updated_at: new Date() })
+          .where('legal_entity_id', 'in', legalEntityIds)
+          .where('id', 'in', ids)
+          .execute();
       }
     },
   };

@@ -11,8 +11,16 @@ import { createPlanningService } from './planning.service.js';
 const catalog = loadCatalog();
 const TODAY = new Date('2026-06-01T12:00:00Z');
 const ENTITY: PlanningEntityRow = {
-  id: 'le_a', platform_id: 'pl_a', entity_type: 'c_corp', tax_classification: 'corp', incorporation_region: 'DE', incorporation_date: '2022-01-15',
-  accounting_year_end: 12, created_at: new Date('2026-01-10T00:00:00Z'), next_replan_on: null, catalog_revision: null,
+  id: 'le_a',
+  platform_id: 'pl_a',
+  entity_type: 'c_corp',
+  tax_classification: 'corp',
+  incorporation_region: 'DE',
+  incorporation_date: '2022-01-15',
+  accounting_year_end: 12,
+  created_at: new Date('2026-01-10T00:00:00Z'),
+  next_replan_on: null,
+  catalog_revision: null,
 };
 
 /** The planning queries over arrays: what the service asks for and writes. */
@@ -21,24 +29,51 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
   const calls: string[] = [];
   let next = 0;
   const row = (legalEntityId: string, t: PlannedTask): TaskRow => ({
-    id: `task_${++next}`, legal_entity_id: legalEntityId, kind: t.kind, definition_id: t.definitionId, region_code: t.regionCode, period_key: t.periodKey,
-    period_start_date: t.periodStartDate, period_end_date: t.periodEndDate, due_date: t.dueDate, status: 'todo', answer: null,
-    criteria_met: t.criteriaMet as TaskRow['criteria_met'], blocked_by: t.blockedBy, applicable: true, acted_at: null, completed_at: null, revision: 0,
-    due_date_rule: t.dueDateBasis?.rule ?? null, due_date_exact: t.dueDateBasis?.exact ?? null, due_date_question: t.dueDateBasis?.questionId ?? null,
-    created_at: TODAY, updated_at: TODAY,
+    id: `task_${++next}`,
+    legal_entity_id: legalEntityId,
+    kind: t.kind,
+    definition_id: t.definitionId,
+    region_code: t.regionCode,
+    period_key: t.periodKey,
+    period_start_date: t.periodStartDate,
+    period_end_date: t.periodEndDate,
+    due_date: t.dueDate,
+    status: 'todo',
+    answer: null,
+    criteria_met: t.criteriaMet as TaskRow['criteria_met'],
+    blocked_by: t.blockedBy,
+    applicable: true,
+    acted_at: null,
+    completed_at: null,
+    revision: 0,
+    due_date_rule: t.dueDateBasis?.rule ?? null,
+    due_date_exact: t.dueDateBasis?.exact ?? null,
+    due_date_question: t.dueDateBasis?.questionId ?? null,
+    created_at: TODAY,
+    updated_at: TODAY,
   });
   const repo: PlanningRepository = {
     lockEntities: async (ids) => void calls.push(`lock ${ids.join(',')}`),
     findPlanningEntities: async (ids) => entities.filter((e) => ids.includes(e.id)),
     findLocationsOf: async (ids) => locations.filter((l) => ids.includes(l.legal_entity_id)),
     findTasksOf: async (ids) => tasks.filter((t) => ids.includes(t.legal_entity_id)).map((t) => ({ ...t })),
-    entityIdsAfter: async (after, limit) => entities.map((e) => e.id).filter((id) => id > after).sort().slice(0, limit),
-    insertPlanned: async (rows) => rows.map(({ legalEntityId, task }) => {
-      const created = row(legalEntityId, task);
-      tasks.push(created);
-      return { ...created };
-    }),
-    updatePlanned: async (_le, id, t) => void Object.assign(tasks.find((x) => x.id === id)!, { due_date: t.dueDate, applicable: true }),
+    entityIdsAfter: async (after, limit) =>
+      entities
+        .map((e) => e.id)
+        .filter((id) => id > after)
+        .sort()
+        .slice(0, limit),
+    insertPlanned: async (rows) =>
+      rows.map(({ legalEntityId, task }) => {
+        const created = row(legalEntityId, task);
+        tasks.push(created);
+        return { ...created };
+      }),
+    updatePlanned: async (_le, id, t) =>
+      void Object.assign(
+        tasks.find((x) => x.id === id)!,
+        { due_date: t.dueDate, applicable: true },
+      ),
     deleteTasks: async (_les, ids) => void tasks.splice(0, tasks.length, ...tasks.filter((t) => !ids.includes(t.id))),
     markNotApplicable: async (_les, ids) => void tasks.filter((t) => ids.includes(t.id)).forEach((t) => (t.applicable = false)),
     registerCatalog: async () => 1,
@@ -46,7 +81,12 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
     platformIds: async () => [],
     entitiesByRelease: async () => [],
     releaseOfRevision: async () => null,
-    dueEntityIds: async (after, limit) => entities.map((e) => e.id).filter((id) => id > after).sort().slice(0, limit),
+    dueEntityIds: async (after, limit) =>
+      entities
+        .map((e) => e.id)
+        .filter((id) => id > after)
+        .sort()
+        .slice(0, limit),
     recordPlanned: async () => {},
   };
   return { repo, tasks, calls };
@@ -55,7 +95,8 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
 /** Task events as planning reports them: what it describes and records, by kind. */
 const recordedChanges: TaskChange[] = [];
 const taskEvents: TaskEvents = {
-  describe: async (_trx, changes) => changes.map((c) => ({ type: `task.${c.kind}`, platformId: 'pl_a', legalEntityId: 'le_a', data: { object: { id: c.taskId } } })),
+  describe: async (_trx, changes) =>
+    changes.map((c) => ({ type: `task.${c.kind}`, platformId: 'pl_a', legalEntityId: 'le_a', data: { object: { id: c.taskId } } })),
   record: async (_trx, changes, described = []) => {
     recordedChanges.push(...described.map((e): TaskChange => ({ taskId: String(e.data.object.id), kind: 'deleted' })), ...changes);
   },
@@ -89,7 +130,14 @@ describe('planning service', () => {
 
   it('removes tasks that stop applying unless someone acted on them, which are kept as not applicable', async () => {
     const location: LocationRow = {
-      legal_entity_id: 'le_a', region_id: regionByCode('CA')!.id, has_employees: true, has_physical_location: true, employee_count: 5, added_by: 'api', created_at: TODAY, updated_at: TODAY,
+      legal_entity_id: 'le_a',
+      region_id: regionByCode('CA')!.id,
+      has_employees: true,
+      has_physical_location: true,
+      employee_count: 5,
+      added_by: 'api',
+      created_at: TODAY,
+      updated_at: TODAY,
     };
     const withCa = fakeRepository([ENTITY], [location]);
     await serviceOver(withCa.repo).replan({} as Db, ['le_a']);
@@ -102,11 +150,15 @@ describe('planning service', () => {
     withoutCa.tasks.push(...withCa.tasks);
     recordedChanges.length = 0;
     await serviceOver(withoutCa.repo).replan({} as Db, ['le_a']);
-    expect(withoutCa.tasks.filter((t) => t.region_code === 'CA')).toEqual([expect.objectContaining({ id: caTasks[0]!.id, applicable: false })]);
-    expect(recordedChanges).toEqual(expect.arrayContaining([
-      ...caTasks.slice(1).map((t) => ({ taskId: t.id, kind: 'deleted' })),
-      { taskId: caTasks[0]!.id, kind: 'updated', changed: ['applicable'] },
-    ]));
+    expect(withoutCa.tasks.filter((t) => t.region_code === 'CA')).toEqual([
+      expect.objectContaining({ id: caTasks[0]!.id, applicable: false }),
+    ]);
+    expect(recordedChanges).toEqual(
+      expect.arrayContaining([
+        ...caTasks.slice(1).map((t) => ({ taskId: t.id, kind: 'deleted' })),
+        { taskId: caTasks[0]!.id, kind: 'updated', changed: ['applicable'] },
+      ]),
+    );
     // Only those: the federal tasks of the Delaware anchor change their reasons (no employees any more), nothing else.
     expect(recordedChanges.filter((c) => caTasks.some((t) => t.id === c.taskId))).toHaveLength(caTasks.length);
   });

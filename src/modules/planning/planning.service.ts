@@ -98,7 +98,10 @@ export function createPlanningService(deps: PlanningDeps) {
       const number = await repo.registerCatalog(hash, release.id);
       if (await repo.claimRelease(release.id, number)) {
         const events = (await repo.platformIds()).map((platformId): NewEvent => ({
-          type: 'catalog.released', platformId, legalEntityId: null, data: { object: { ...release, summary: { ...release.summary } } },
+          type: 'catalog.released',
+          platformId,
+          legalEntityId: null,
+          data: { object: { ...release, summary: { ...release.summary } } },
         }));
         await deps.taskEvents.record(trx, [], events);
       }
@@ -131,7 +134,12 @@ export function createPlanningService(deps: PlanningDeps) {
    * catalog's plan is re-planned here only when its date comes (isDueForRollForward).
    */
   async function replanEntities(
-    trx: Db, legalEntityIds: string[], cause: ReplanCause, rollForward: boolean, planned?: (entities: number) => void, operator = false,
+    trx: Db,
+    legalEntityIds: string[],
+    cause: ReplanCause,
+    rollForward: boolean,
+    planned?: (entities: number) => void,
+    operator = false,
   ): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
     if (ids.length === 0) {
@@ -155,8 +163,11 @@ export function createPlanningService(deps: PlanningDeps) {
     // Entities planned with another catalog revision, re-planned by the roll-forward (the daily job, or the operator's
     // `tasks roll-forward`), not for a change of their facts: what their re-planning changes, the catalog changed
     // (docs/events.md, `cause`). A re-planning after a change of facts carries no cause, even when the catalog changed too.
-    const byCatalog = new Set(!(rollForward || operator) ? [] : entities
-      .filter((e) => e.catalog_revision !== null && e.catalog_revision !== ownRevision).map((e) => e.id));
+    const byCatalog = new Set(
+      !(rollForward || operator)
+        ? []
+        : entities.filter((e) => e.catalog_revision !== null && e.catalog_revision !== ownRevision).map((e) => e.id),
+    );
     const causeOf = (legalEntityId: string): Pick<TaskChange, 'cause'> => (byCatalog.has(legalEntityId) ? { cause: 'catalog' } : {});
     const entityOfTask = new Map<string, string>();
     for (const entity of entities) {
@@ -165,23 +176,40 @@ export function createPlanningService(deps: PlanningDeps) {
       replanned.push({ id: entity.id, nextReplanOn });
       const plan = reconcile(existing, tasks);
       for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
-      changes.push(...plan.updates.filter((u) => u.changed.length).map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed, ...causeOf(entity.id) })));
+      changes.push(
+        ...plan.updates
+          .filter((u) => u.changed.length)
+          .map((u): TaskChange => ({ taskId: u.id, kind: 'updated', changed: u.changed, ...causeOf(entity.id) })),
+      );
       for (const id of [...plan.deletes, ...plan.notApplicable]) entityOfTask.set(id, entity.id);
       inserts.push(...plan.inserts.map((task) => ({ legalEntityId: entity.id, task })));
       deletes.push(...plan.deletes);
       notApplicable.push(...plan.notApplicable);
     }
     // A deleted task's payload is read before it goes; every event of the re-planning is then one insert.
-    const deleted = await deps.taskEvents.describe(trx, deletes.map((taskId): TaskChange => ({ taskId, kind: 'deleted', ...causeOf(entityOfTask.get(taskId)!) })));
+    const deleted = await deps.taskEvents.describe(
+      trx,
+      deletes.map((taskId): TaskChange => ({ taskId, kind: 'deleted', ...causeOf(entityOfTask.get(taskId)!) })),
+    );
     await repo.deleteTasks(ids, deletes);
     await repo.markNotApplicable(ids, notApplicable);
     const created = await repo.insertPlanned(inserts);
     await repo.recordPlanned(replanned, ownRevision);
     const platformOf = new Map(entities.map((e) => [e.id, e.platform_id]));
     changes.push(
-      ...notApplicable.map((taskId): TaskChange => ({ taskId, kind: 'updated', changed: ['applicable'], ...causeOf(entityOfTask.get(taskId)!) })),
+      ...notApplicable.map((taskId): TaskChange => ({
+        taskId,
+        kind: 'updated',
+        changed: ['applicable'],
+        ...causeOf(entityOfTask.get(taskId)!),
+      })),
       // With the inserted row: no read-back for the event (most of a first planning's work).
-      ...created.map((t): TaskChange => ({ taskId: t.id, kind: 'created', inserted: { ...t, platform_id: platformOf.get(t.legal_entity_id)! }, ...causeOf(t.legal_entity_id) })),
+      ...created.map((t): TaskChange => ({
+        taskId: t.id,
+        kind: 'created',
+        inserted: { ...t, platform_id: platformOf.get(t.legal_entity_id)! },
+        ...causeOf(t.legal_entity_id),
+      })),
     );
     await deps.taskEvents.record(trx, mergeUpdates(changes), [...(cause.events ?? []), ...deleted]);
     return groupBy(created, (t) => t.legal_entity_id);
@@ -209,7 +237,8 @@ export function createPlanningService(deps: PlanningDeps) {
     replanBatch,
     replanDueBatch,
     /** One page of the ids of the entities due for the roll-forward today, in id order. */
-    dueEntityIdsAfter: async (after: string, limit: number) => repositoryFor(deps.db).dueEntityIds(after, limit, today(), await catalogRevision()),
+    dueEntityIdsAfter: async (after: string, limit: number) =>
+      repositoryFor(deps.db).dueEntityIds(after, limit, today(), await catalogRevision()),
     /** The catalog revision this process plans with (catalog_versions). */
     catalogRevision,
 
@@ -239,7 +268,11 @@ export function createPlanningService(deps: PlanningDeps) {
       for (let after = ''; ;) {
         const ids = await repo.entityIdsAfter(after, IMPACT_PAGE_SIZE);
         if (ids.length === 0) break;
-        const [found, locations, tasks] = await Promise.all([repo.findPlanningEntities(ids), repo.findLocationsOf(ids), repo.findTasksOf(ids)]);
+        const [found, locations, tasks] = await Promise.all([
+          repo.findPlanningEntities(ids),
+          repo.findLocationsOf(ids),
+          repo.findTasksOf(ids),
+        ]);
         const locationsOf = groupBy(locations, (l) => l.legal_entity_id);
         const tasksOf = groupBy(tasks, (t) => t.legal_entity_id);
         for (const entity of found) {
@@ -248,7 +281,10 @@ export function createPlanningService(deps: PlanningDeps) {
           const { gained, lost } = requirementImpact(stored, planned, only);
           entities++;
           if (gained.length || lost.length) affected++;
-          for (const [keys, field] of [[gained, 'gained'], [lost, 'lost']] as const) {
+          for (const [keys, field] of [
+            [gained, 'gained'],
+            [lost, 'lost'],
+          ] as const) {
             for (const key of keys) {
               const count = counts.get(key) ?? { gained: 0, lost: 0 };
               count[field]++;
@@ -258,10 +294,12 @@ export function createPlanningService(deps: PlanningDeps) {
         }
         after = ids.at(-1)!;
       }
-      const requirements = [...counts].map(([key, count]) => {
-        const [id, region] = key.split('|') as [string, string];
-        return { id, region, ...count };
-      }).sort((a, b) => b.gained + b.lost - (a.gained + a.lost) || a.id.localeCompare(b.id) || a.region.localeCompare(b.region));
+      const requirements = [...counts]
+        .map(([key, count]) => {
+          const [id, region] = key.split('|') as [string, string];
+          return { id, region, ...count };
+        })
+        .sort((a, b) => b.gained + b.lost - (a.gained + a.lost) || a.id.localeCompare(b.id) || a.region.localeCompare(b.region));
       return { entities, affected, requirements, plannedWith: await repo.entitiesByRelease() };
     },
 

@@ -15,7 +15,9 @@ describe('accent colour', () => {
   });
 
   it('refuses a light colour, naming its ratio and the nearest darker shade that passes', () => {
-    expect(() => checkAccent('#7fb2ff', at)).toThrow(/^#7fb2ff reaches only 2\.\d\d:1 against white; buttons \(white text\) and links need 4\.5:1\. The nearest darker shade that does is #[0-9a-f]{6}$/);
+    expect(() => checkAccent('#7fb2ff', at)).toThrow(
+      /^#7fb2ff reaches only 2\.\d\d:1 against white; buttons \(white text\) and links need 4\.5:1\. The nearest darker shade that does is #[0-9a-f]{6}$/,
+    );
     expect(() => checkAccent('#777777', at)).toThrow(/reaches only 4\.47:1/);
     expect(() => checkAccent('#ffffff', at)).toThrow(/reaches only 1\.00:1/);
   });
@@ -54,7 +56,9 @@ describe('logo', () => {
   });
 
   it('refuses SVG, other files, empty and oversized files, and images over 2048 px a side', () => {
-    expect(() => checkLogo(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), ['logo'])).toThrow('SVG logos are not accepted');
+    expect(() => checkLogo(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), ['logo'])).toThrow(
+      'SVG logos are not accepted',
+    );
     expect(() => checkLogo(Buffer.from('GIF89a........'), ['logo'])).toThrow('A logo must be a PNG or JPEG image');
     expect(() => checkLogo(Buffer.alloc(0), ['logo'])).toThrow('The logo is empty');
     const big = Buffer.concat([solidPng(10, 10), Buffer.alloc(100 * 1024)]);

@@ -18,8 +18,10 @@ const WHITE = '#ffffff';
 /** A display name as shown in the header and the pages' sentences: trimmed, 1–100 characters, one line. */
 export function checkDisplayName(input: string, path: (string | number)[]): string {
   const name = input.trim();
-  if (name.length === 0 || name.length > MAX_DISPLAY_NAME) throw new InvalidInputError(path, `A display name must have 1 to ${MAX_DISPLAY_NAME} characters`, input);
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new InvalidInputError(path, 'A display name must be one line of text, without control characters', input);
+  if (name.length === 0 || name.length > MAX_DISPLAY_NAME)
+    throw new InvalidInputError(path, `A display name must have 1 to ${MAX_DISPLAY_NAME} characters`, input);
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    throw new InvalidInputError(path, 'A display name must be one line of text, without control characters', input);
   return name;
 }
 
@@ -31,13 +33,17 @@ export function checkDisplayName(input: string, path: (string | number)[]): stri
  */
 export function checkAccent(input: string, path: (string | number)[]): string {
   const text = input.trim();
-  if (!/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text)) throw new InvalidInputError(path, 'An accent colour is a hex colour such as #0b5fff', input);
+  if (!/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(text))
+    throw new InvalidInputError(path, 'An accent colour is a hex colour such as #0b5fff', input);
   const color = colord(text);
   const ratio = color.contrast(WHITE);
   if (ratio < MIN_ACCENT_CONTRAST) {
-    throw new InvalidInputError(path,
+    throw new InvalidInputError(
+      path,
       `${color.toHex()} reaches only ${ratio.toFixed(2)}:1 against white; buttons (white text) and links need ${MIN_ACCENT_CONTRAST}:1. ` +
-      `The nearest darker shade that does is ${nearestReadableShade(text)}`, input);
+        `The nearest darker shade that does is ${nearestReadableShade(text)}`,
+      input,
+    );
   }
   return color.toHex();
 }
@@ -68,15 +74,27 @@ export function checkLogo(bytes: Buffer, path: (string | number)[]): CheckedLogo
   const describe = `${bytes.length} bytes`;
   if (bytes.length === 0) throw new InvalidInputError(path, 'The logo is empty', describe);
   if (bytes.length > MAX_LOGO_BYTES) {
-    throw new InvalidInputError(path, `A logo may be at most ${MAX_LOGO_BYTES / 1024} KB; this one is ${Math.ceil(bytes.length / 1024)} KB`, describe);
+    throw new InvalidInputError(
+      path,
+      `A logo may be at most ${MAX_LOGO_BYTES / 1024} KB; this one is ${Math.ceil(bytes.length / 1024)} KB`,
+      describe,
+    );
   }
   const image = pngSize(bytes) ?? jpegSize(bytes);
   if (!image) {
     const svg = /^\s*(<\?xml|<svg)/i.test(bytes.subarray(0, 200).toString('utf8'));
-    throw new InvalidInputError(path, svg ? 'SVG logos are not accepted (an SVG can carry scripts): upload a PNG or JPEG' : 'A logo must be a PNG or JPEG image', describe);
+    throw new InvalidInputError(
+      path,
+      svg ? 'SVG logos are not accepted (an SVG can carry scripts): upload a PNG or JPEG' : 'A logo must be a PNG or JPEG image',
+      describe,
+    );
   }
   if (image.width < 1 || image.height < 1 || image.width > MAX_LOGO_SIDE || image.height > MAX_LOGO_SIDE) {
-    throw new InvalidInputError(path, `A logo may be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels; this one is ${image.width}×${image.height}`, describe);
+    throw new InvalidInputError(
+      path,
+      `A logo may be at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels; this one is ${image.width}×${image.height}`,
+      describe,
+    );
   }
   return { bytes, ...image, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
@@ -96,7 +114,10 @@ function jpegSize(bytes: Buffer): { contentType: 'image/jpeg'; width: number; he
   while (at + 9 < bytes.length) {
     if (bytes[at] !== 0xff) return null;
     const marker = bytes[at + 1]!;
-    if (marker === 0xff) { at += 1; continue; }
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
     const length = bytes.readUInt16BE(at + 2);
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       return { contentType: 'image/jpeg', height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };

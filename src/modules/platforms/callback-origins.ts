@@ -33,7 +33,11 @@ export function createCallbackOrigins(db: Db, options: { requireRegistered?: boo
       if (allowed.includes(origin)) return;
       if (allowed.length === 0) {
         if (!options.requireRegistered) return;
-        throw new InvalidInputError([field], `this platform has no registered callback origins, so no callback URL is accepted; the operator registers one with: statehouse platforms callbacks add ${platformId} ${origin}`, callbackUrl);
+        throw new InvalidInputError(
+          [field],
+          `this platform has no registered callback origins, so no callback URL is accepted; the operator registers one with: statehouse platforms callbacks add ${platformId} ${origin}`,
+          callbackUrl,
+        );
       }
       const msg = `the callback origin ${origin} is not among this platform's allowed callback origins (register it with: statehouse platforms callbacks add ${platformId} ${origin})`;
       throw new InvalidInputError([field], msg, callbackUrl);

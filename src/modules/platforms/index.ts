@@ -13,7 +13,10 @@ export type { PlatformBrandsService } from './platform-brands.service.js';
  * Platforms, their API keys and allowed callback origins. No routes of its own: the API-key hook
  * (http/auth.ts) authenticates with `platforms`, the CLI manages them.
  */
-export function createPlatformsModule(deps: { db: Db; /** Production: a platform without registered callback origins may use none. */ requireRegisteredCallbacks?: boolean }) {
+export function createPlatformsModule(deps: {
+  db: Db;
+  /** Production: a platform without registered callback origins may use none. */ requireRegisteredCallbacks?: boolean;
+}) {
   return {
     platforms: createPlatformsService(createPlatformsRepository(deps.db)),
     /** Display name, accent colour and logo of the hosted pages (operator API, CLI). */

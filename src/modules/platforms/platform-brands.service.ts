@@ -44,7 +44,10 @@ export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }) 
       platform_id: platformId,
       display_name: row?.display_name ?? null,
       accent_color: row?.accent_color ?? null,
-      logo: row?.logo_sha256 && row.logo_content_type ? { content_type: row.logo_content_type, size_bytes: Number(row.logo_bytes), sha256: row.logo_sha256 } : null,
+      logo:
+        row?.logo_sha256 && row.logo_content_type
+          ? { content_type: row.logo_content_type, size_bytes: Number(row.logo_bytes), sha256: row.logo_sha256 }
+          : null,
       updated_at: row?.updated_at.toISOString() ?? null,
     };
   }
@@ -61,12 +64,22 @@ export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }) 
       }
     };
     const { display_name: name, accent_color: accent, logo } = update;
-    if (name !== undefined) attempt(() => { changes.display_name = name === null ? null : checkDisplayName(name, paths.display_name); });
-    if (accent !== undefined) attempt(() => { changes.accent_color = accent === null ? null : checkAccent(accent, paths.accent_color); });
+    if (name !== undefined)
+      attempt(() => {
+        changes.display_name = name === null ? null : checkDisplayName(name, paths.display_name);
+      });
+    if (accent !== undefined)
+      attempt(() => {
+        changes.accent_color = accent === null ? null : checkAccent(accent, paths.accent_color);
+      });
     if (logo !== undefined) {
       attempt(() => {
         const checked = logo ? checkLogo(logo, paths.logo) : null;
-        Object.assign(changes, { logo: checked?.bytes ?? null, logo_content_type: checked?.contentType ?? null, logo_sha256: checked?.sha256 ?? null });
+        Object.assign(changes, {
+          logo: checked?.bytes ?? null,
+          logo_content_type: checked?.contentType ?? null,
+          logo_sha256: checked?.sha256 ?? null,
+        });
       });
     }
     if (refusals.length > 0) throw new InvalidInputsError(refusals);
@@ -83,7 +96,12 @@ export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }) 
      * Checks every field, then writes them in one transaction with `onWritten` (the operator API's audit
      * line), so a change without its audit line cannot commit. Answers the brand as it now is.
      */
-    async update(platformId: string, update: BrandUpdate, paths: BrandFieldPaths, onWritten?: (trx: Db, brand: BrandView) => Promise<void>): Promise<BrandView> {
+    async update(
+      platformId: string,
+      update: BrandUpdate,
+      paths: BrandFieldPaths,
+      onWritten?: (trx: Db, brand: BrandView) => Promise<void>,
+    ): Promise<BrandView> {
       await requirePlatform(deps.db, platformId);
       const changes = changesOf(update, paths);
       return deps.db.transaction().execute(async (trx) => {

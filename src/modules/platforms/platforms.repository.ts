@@ -21,9 +21,14 @@ export function createPlatformsRepository(db: Db) {
 
     /** Runs on every signup and auth call: a prepared statement. */
     findApiKeyByHash: async (keyHash: Buffer) =>
-      (await preparedQuery<{ id: string; platform_id: string; revoked_at: Date | null; platform_name: string }>(
-        db, 'find-api-key-by-hash', FIND_API_KEY_BY_HASH, [keyHash],
-      ))[0],
+      (
+        await preparedQuery<{ id: string; platform_id: string; revoked_at: Date | null; platform_name: string }>(
+          db,
+          'find-api-key-by-hash',
+          FIND_API_KEY_BY_HASH,
+          [keyHash],
+        )
+      )[0],
 
     /** False for a revoked or unknown key. */
     isApiKeyActive: async (keyId: string) =>
@@ -50,13 +55,27 @@ export function createPlatformsRepository(db: Db) {
     findApiKey: (keyId: string) => db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst(),
 
     findCallbackOrigins: async (platformId: string) =>
-      (await db.selectFrom('platform_callback_origins').select('origin').where('platform_id', '=', platformId).orderBy('origin').execute()).map((r) => r.origin),
+      (
+        await db.selectFrom('platform_callback_origins').select('origin').where('platform_id', '=', platformId).orderBy('origin').execute()
+      ).map((r) => r.origin),
 
     insertCallbackOrigin: (platformId: string, origin: string) =>
-      db.insertInto('platform_callback_origins').values({ platform_id: platformId, origin }).onConflict((oc) => oc.doNothing()).execute(),
+      db
+        .insertInto('platform_callback_origins')
+        .values({ platform_id: platformId, origin })
+        .onConflict((oc) => oc.doNothing())
+        .execute(),
 
     deleteCallbackOrigin: async (platformId: string, origin: string) =>
-      Number((await db.deleteFrom('platform_callback_origins').where('platform_id', '=', platformId).where('origin', '=', origin).executeTakeFirst()).numDeletedRows),
+      Number(
+        (
+          await db
+            .deleteFrom('platform_callback_origins')
+            .where('platform_id', '=', platformId)
+            .where('origin', '=', origin)
+            .executeTakeFirst()
+        ).numDeletedRows,
+      ),
   };
 }
 

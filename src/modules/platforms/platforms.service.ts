@@ -19,7 +19,12 @@ export function createPlatformsService(repo: PlatformsRepository) {
   async function issueKey(platformId: string): Promise<IssuedKey> {
     const key = newSecret(API_KEY_PREFIX);
     const hint = `${key.slice(0, API_KEY_PREFIX.length + 4)}…${key.slice(-4)}`;
-    const row = await repo.insertApiKey({ id: newId(ID_PREFIX.apiKey), platform_id: platformId, key_hash: hashSecret(key), key_hint: hint });
+    const row = await repo.insertApiKey({
+      id: newId(ID_PREFIX.apiKey),
+      platform_id: platformId,
+      key_hash: hashSecret(key),
+      key_hint: hint,
+    });
     return { id: row.id, key, hint };
   }
 

@@ -56,8 +56,10 @@ export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = D
       return vault.openBytes({ ciphertext: row.value, iv: row.iv, tag: row.tag, keyId: row.key_id }, aad(row.name));
     } catch (error) {
       // The usual cause across hosts: a host that made its own vault key file (docs/scaling.md, "Vault key").
-      const otherHost = row.key_id !== vault.currentKeyId()
-        ? `; this process's vault key is ${vault.currentKeyId()}: every process and host of an installation needs the same STATEHOUSE_VAULT_KEY` : '';
+      const otherHost =
+        row.key_id !== vault.currentKeyId()
+          ? `; this process's vault key is ${vault.currentKeyId()}: every process and host of an installation needs the same STATEHOUSE_VAULT_KEY`
+          : '';
       throw new VaultError(`the instance key '${row.name}' cannot be opened: ${(error as Error).message}${otherHost}`);
     }
   }
@@ -96,11 +98,16 @@ export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = D
       return load(name);
     })();
     checking.set(name, next);
-    next.then((set) => {
-      if ((rotations.get(name) ?? 0) === generation) sets.set(name, set);
-    }, () => {}).finally(() => {
-      if (checking.get(name) === next) checking.delete(name);
-    });
+    next
+      .then(
+        (set) => {
+          if ((rotations.get(name) ?? 0) === generation) sets.set(name, set);
+        },
+        () => {},
+      )
+      .finally(() => {
+        if (checking.get(name) === next) checking.delete(name);
+      });
     return next;
   }
 

@@ -64,21 +64,43 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
       }
     }
     const notFound = (reply: FastifyReply, hosted: HostedContext) =>
-      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task cannot be automated here.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
+      sendPage(
+        reply,
+        renderMessagePage({
+          title: 'Task not found',
+          body: 'This task cannot be automated here.',
+          platformName: hosted.platformName,
+          brand: hosted.brand,
+        }),
+        { status: 404 },
+      );
     type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
 
-    async function progress(hosted: HostedContext, { view, definition }: Loaded, automation: AutomationView, extra: Partial<AutomationProgressPage> = {}) {
+    async function progress(
+      hosted: HostedContext,
+      { view, definition }: Loaded,
+      automation: AutomationView,
+      extra: Partial<AutomationProgressPage> = {},
+    ) {
       const documentId = automation.status === 'complete' ? automation.outputs?.documentId : null;
-      const prefill = Object.fromEntries(definition.fields.filter((f) => !isSensitive(f) && automation.input[f.name] != null).map((f) => [f.name, String(automation.input[f.name])]));
+      const prefill = Object.fromEntries(
+        definition.fields
+          .filter((f) => !isSensitive(f) && automation.input[f.name] != null)
+          .map((f) => [f.name, String(automation.input[f.name])]),
+      );
       return renderAutomationProgress({
-        platformName: hosted.platformName, brand: hosted.brand,
+        platformName: hosted.platformName,
+        brand: hosted.brand,
         title: view.kind === 'requirement' ? view.definition.title : '',
         agencyName: view.kind === 'requirement' ? view.agency.name : '',
         taskId: view.row.id,
         automation,
         dateLabels: Object.fromEntries(definition.outputs.dates.map((d) => [d.name, d.label])),
         documentUrl: documentId ? await deps.documentUrl(hosted.scope, documentId) : null,
-        answer: automation.status === 'waiting_on_customer_response' ? { fields: definition.fields, values: prefill, errors: {}, csrf: hosted.csrf } : null,
+        answer:
+          automation.status === 'waiting_on_customer_response'
+            ? { fields: definition.fields, values: prefill, errors: {}, csrf: hosted.csrf }
+            : null,
         notice: null,
         callbackUrl: hosted.session.callback_url,
         ...extra,
@@ -86,9 +108,22 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
     }
 
     /** The input form; a sensitive value typed before is never written back into the page. */
-    const form = (hosted: HostedContext, { view, definition }: Loaded, values: Record<string, string>, errors: Record<string, string>, refusal: string | null) =>
+    const form = (
+      hosted: HostedContext,
+      { view, definition }: Loaded,
+      values: Record<string, string>,
+      errors: Record<string, string>,
+      refusal: string | null,
+    ) =>
       renderAutomationForm({
-        platformName: hosted.platformName, brand: hosted.brand, title: titleOf(view), taskId: view.row.id, fields: definition.fields, errors, csrf: hosted.csrf, refusal,
+        platformName: hosted.platformName,
+        brand: hosted.brand,
+        title: titleOf(view),
+        taskId: view.row.id,
+        fields: definition.fields,
+        errors,
+        csrf: hosted.csrf,
+        refusal,
         values: withoutSensitive(definition.fields, values),
       });
 
@@ -96,7 +131,9 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
     async function refusedStart(reply: FastifyReply, hosted: HostedContext, loaded: Loaded, values: Record<string, string>) {
       const live = await deps.automations.forTask(hosted.scope, loaded.view.row.id);
       if (live && live.status !== 'canceled' && live.status !== 'complete') {
-        return sendPage(reply, await progress(hosted, loaded, live, { notice: { kind: 'error', text: refusalText('running') } }), { status: 409 });
+        return sendPage(reply, await progress(hosted, loaded, live, { notice: { kind: 'error', text: refusalText('running') } }), {
+          status: 409,
+        });
       }
       const status = (await deps.tasks.get(hosted.scope, loaded.view.row.id)).row.status;
       const reason = refusalText(status === 'dismissed' ? 'dismissed' : 'done');
@@ -112,15 +149,28 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
       // A completed filing whose task was reopened by hand (to-do again) can be filed anew.
       const reopened = automation?.status === 'complete' && offersAutomation(status);
       if (automation && automation.status !== 'canceled' && !reopened) {
-        const notice = request.query.answered ? { kind: 'success' as const, text: 'Your answer was sent. The filing goes on; this page shows its progress.' } : null;
+        const notice = request.query.answered
+          ? { kind: 'success' as const, text: 'Your answer was sent. The filing goes on; this page shows its progress.' }
+          : null;
         return sendPage(reply, await progress(hosted, loaded, automation, { notice }));
       }
       if (status === 'done' || status === 'dismissed') {
-        return sendPage(reply, renderAutomationRefused({ platformName: hosted.platformName, brand: hosted.brand, title: titleOf(loaded.view), reason: refusalText(status), callbackUrl: hosted.session.callback_url }));
+        return sendPage(
+          reply,
+          renderAutomationRefused({
+            platformName: hosted.platformName,
+            brand: hosted.brand,
+            title: titleOf(loaded.view),
+            reason: refusalText(status),
+            callbackUrl: hosted.session.callback_url,
+          }),
+        );
       }
-      const again = !automation ? null : reopened
-        ? 'The last automation completed, and the task was reopened since. You can start it again below.'
-        : `The last automation was canceled${automation.statusReason ? ` (${automation.statusReason})` : ''}. You can start it again below.`;
+      const again = !automation
+        ? null
+        : reopened
+          ? 'The last automation completed, and the task was reopened since. You can start it again below.'
+          : `The last automation was canceled${automation.statusReason ? ` (${automation.statusReason})` : ''}. You can start it again below.`;
       return sendPage(reply, form(hosted, loaded, {}, {}, again), { formTarget: hosted.session.callback_url });
     });
 
@@ -134,7 +184,8 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
         started = await deps.automations.start(hosted.scope, loaded.view.row.id, values);
       } catch (error) {
         const errors = fieldErrors(error);
-        if (errors) return sendPage(reply, form(hosted, loaded, values, errors, null), { status: 422, formTarget: hosted.session.callback_url });
+        if (errors)
+          return sendPage(reply, form(hosted, loaded, values, errors, null), { status: 422, formTarget: hosted.session.callback_url });
         if (error instanceof HttpError && error.status === 409) return refusedStart(reply, hosted, loaded, values);
         throw error;
       }
@@ -156,7 +207,9 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
       const response = (submitted[ANSWER_FIELD] ?? '').trim();
       // Only what the owner changed is sent: a prefilled value sent back as it was is not an answer.
       const before = (await deps.automations.forTask(hosted.scope, loaded.view.row.id))?.input ?? {};
-      const fields = Object.fromEntries(Object.entries(valuesOf(loaded.definition.fields, submitted, false)).filter(([name, v]) => String(before[name] ?? '') !== v));
+      const fields = Object.fromEntries(
+        Object.entries(valuesOf(loaded.definition.fields, submitted, false)).filter(([name, v]) => String(before[name] ?? '') !== v),
+      );
       try {
         await deps.automations.answer(hosted.scope, loaded.view.row.id, { ...(response && { [ANSWER_FIELD]: response }), ...fields });
       } catch (error) {
@@ -164,7 +217,12 @@ export function automationPageRoutes(deps: AutomationPagesDeps) {
         const current = await deps.automations.forTask(hosted.scope, loaded.view.row.id);
         if (!current) return notFound(reply, hosted);
         if (errors && current.status === 'waiting_on_customer_response') {
-          const answer = { fields: loaded.definition.fields, values: { ...withoutSensitive(loaded.definition.fields, fields), [ANSWER_FIELD]: response }, errors, csrf: hosted.csrf };
+          const answer = {
+            fields: loaded.definition.fields,
+            values: { ...withoutSensitive(loaded.definition.fields, fields), [ANSWER_FIELD]: response },
+            errors,
+            csrf: hosted.csrf,
+          };
           return sendPage(reply, await progress(hosted, loaded, current, { answer }), { status: 422 });
         }
         if (error instanceof HttpError && error.status === 409) {

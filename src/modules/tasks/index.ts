@@ -41,23 +41,43 @@ export function createTasksModule(deps: TasksModuleDeps) {
   const repository = createTasksRepository(deps.db);
   const { automations } = deps;
   /** Signed download links of the entity's documents, by id (one listing for a whole page). */
-  const documentUrls = async (scope: Parameters<MailService['list']>[0]) => new Map((await deps.mail.list(scope)).map((m) => [m.id, m.fileUrl]));
+  const documentUrls = async (scope: Parameters<MailService['list']>[0]) =>
+    new Map((await deps.mail.list(scope)).map((m) => [m.id, m.fileUrl]));
   return {
     tasks,
     jobs: [] as JobDefinition[],
     /** GET/PATCH /tasks…, /v2/tasks…, the session operations and the hosted task and automation pages they link to. */
-    routes(http: { auth: AuthHooks; sessions: HostedSessionsService; publicOrigin: string; calendar: Pick<CalendarSubscriptions, 'current'> }): FastifyPluginAsync {
+    routes(http: {
+      auth: AuthHooks;
+      sessions: HostedSessionsService;
+      publicOrigin: string;
+      calendar: Pick<CalendarSubscriptions, 'current'>;
+    }): FastifyPluginAsync {
       const cache = createTaskListCache(repository);
       const records = { catalog: deps.catalog, publicBaseUrl: deps.publicBaseUrl };
       return async (app) => {
         await app.register(taskRoutes({ tasks, records, auth: http.auth, cache }));
         await app.register(taskV2Routes({ tasks, records, auth: http.auth, cache }));
         await app.register(taskSessionRoutes({ tasks, automations, sessions: http.sessions, auth: http.auth }));
-        await app.register(taskPageRoutes({ sessions: http.sessions, tasks, catalog: deps.catalog, documentUrls, publicOrigin: http.publicOrigin, calendar: http.calendar }));
-        await app.register(automationPageRoutes({
-          sessions: http.sessions, tasks, automations, publicOrigin: http.publicOrigin,
-          documentUrl: async (scope, id) => (await documentUrls(scope)).get(id) ?? null,
-        }));
+        await app.register(
+          taskPageRoutes({
+            sessions: http.sessions,
+            tasks,
+            catalog: deps.catalog,
+            documentUrls,
+            publicOrigin: http.publicOrigin,
+            calendar: http.calendar,
+          }),
+        );
+        await app.register(
+          automationPageRoutes({
+            sessions: http.sessions,
+            tasks,
+            automations,
+            publicOrigin: http.publicOrigin,
+            documentUrl: async (scope, id) => (await documentUrls(scope)).get(id) ?? null,
+          }),
+        );
       };
     },
   };

@@ -15,7 +15,8 @@ export const locationChangeOf = (question: QuestionDefinition, value: unknown): 
  * than this is a typo (2031 for 2021), and it would push the due dates counted from it years out.
  */
 const NEAR_DATE_FACTS = new Set<string>(['registration_date', 'operations_start_date']);
-export const FUTURE_DATE_MESSAGE = 'this date is more than one year in the future: enter the date the business registered or started (or plans to, within a year)';
+export const FUTURE_DATE_MESSAGE =
+  'this date is more than one year in the future: enter the date the business registered or started (or plans to, within a year)';
 
 /** Number facts whose answers run past the default 10 000 000: a business's sales into a state, in dollars and in number. */
 const NUMBER_LIMITS: Record<string, number> = { annual_sales: 1_000_000_000_000, annual_transactions: 1_000_000_000 };
@@ -38,7 +39,12 @@ export function checkAnswer(question: QuestionDefinition, answer: unknown, today
       return answer;
     }
     case 'date':
-      if (typeof answer !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(answer) || Number.isNaN(Date.parse(`${answer}T00:00:00Z`)) || toIso(new Date(`${answer}T00:00:00Z`)) !== answer) {
+      if (
+        typeof answer !== 'string' ||
+        !/^\d{4}-\d{2}-\d{2}$/.test(answer) ||
+        Number.isNaN(Date.parse(`${answer}T00:00:00Z`)) ||
+        toIso(new Date(`${answer}T00:00:00Z`)) !== answer
+      ) {
         throw fail('this question takes a date (YYYY-MM-DD)');
       }
       if (NEAR_DATE_FACTS.has(question.fact) && answer > addMonths(today, 12)) throw fail(FUTURE_DATE_MESSAGE);

@@ -13,16 +13,36 @@ const context = { catalog, publicBaseUrl: 'https://statehouse.example/base/' };
 function requirementView(definitionId: string, status: TaskRow['status'], automation?: TaskAutomation): TaskView {
   const found = catalog.requirement(definitionId)!;
   const row: TaskRow = {
-    id: 'task_1', legal_entity_id: 'le_a', kind: 'requirement', definition_id: definitionId, region_code: 'CA', period_key: 'once',
-    period_start_date: null, period_end_date: null, due_date: null, status, answer: null, criteria_met: [], blocked_by: [],
-    applicable: true, acted_at: null, completed_at: null, revision: 0, due_date_rule: null, due_date_exact: null, due_date_question: null, created_at: NOW, updated_at: NOW,
+    id: 'task_1',
+    legal_entity_id: 'le_a',
+    kind: 'requirement',
+    definition_id: definitionId,
+    region_code: 'CA',
+    period_key: 'once',
+    period_start_date: null,
+    period_end_date: null,
+    due_date: null,
+    status,
+    answer: null,
+    criteria_met: [],
+    blocked_by: [],
+    applicable: true,
+    acted_at: null,
+    completed_at: null,
+    revision: 0,
+    due_date_rule: null,
+    due_date_exact: null,
+    due_date_question: null,
+    created_at: NOW,
+    updated_at: NOW,
   };
   return { row, kind: 'requirement', region: regionByCode('CA')!, definition: found.definition, agency: found.agency, automation };
 }
 
 describe('form_spec: the catalog fields as a JSON Schema', () => {
   it('maps every field type to a JSON type, our type as format, and what the hosted form checks', () => {
-    const field = (type: Parameters<typeof formSpecProperty>[0]['type']) => formSpecProperty({ name: 'x', label: 'X', type, required: true });
+    const field = (type: Parameters<typeof formSpecProperty>[0]['type']) =>
+      formSpecProperty({ name: 'x', label: 'X', type, required: true });
     expect(field('string')).toEqual({ type: 'string', title: 'X', maxLength: 500 });
     expect(field('number')).toEqual({ type: 'number', title: 'X' });
     expect(field('boolean')).toEqual({ type: 'boolean', title: 'X' });
@@ -79,10 +99,17 @@ describe('task records of an automatable requirement', () => {
       { status: 'started' as const, reason: null, actor: 'owner', at: '2026-06-01T12:00:00.000Z' },
       { status: 'complete' as const, reason: 'Filed', actor: 'sandbox', at: '2026-06-01T12:00:05.000Z' },
     ];
-    const task = toPlatformTask(context, requirementView(automatable, 'in-progress', { status: 'complete', statusReason: null, logs, outputs: null, performer: 'sandbox' }));
+    const task = toPlatformTask(
+      context,
+      requirementView(automatable, 'in-progress', { status: 'complete', statusReason: null, logs, outputs: null, performer: 'sandbox' }),
+    );
     if (task.source.type !== 'requirement') throw new Error('a requirement task');
     expect(task.source.default_resolution_name).toBe('hosted');
-    expect(task.source.resolutions.hosted).toMatchObject({ type: 'hosted', method: 'POST', url: 'https://statehouse.example/base/tasks/task_1/automate/sessions' });
+    expect(task.source.resolutions.hosted).toMatchObject({
+      type: 'hosted',
+      method: 'POST',
+      url: 'https://statehouse.example/base/tasks/task_1/automate/sessions',
+    });
     expect(task.source.resolutions.hosted?.fields.map((f) => f.name)).toEqual(['callback_url']);
     expect(task.source.automation_status).toBe('complete');
     expect(task.source.automation_status_logs).toEqual([

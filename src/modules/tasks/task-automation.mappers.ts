@@ -60,7 +60,12 @@ const base = (links: RecordLinks) => links.publicBaseUrl.replace(/\/+$/, '');
 
 /** The body of the owner's answer: free text and/or corrected fields, none required (one of them is). */
 export function answerFormSpec(fields: readonly AutomationField[]) {
-  const response: FormSpecProperty = { type: 'string', title: 'Your answer', description: 'The answer to the question in the automation\'s customer_message.', maxLength: MAX_ANSWER };
+  const response: FormSpecProperty = {
+    type: 'string',
+    title: 'Your answer',
+    description: "The answer to the question in the automation's customer_message.",
+    maxLength: MAX_ANSWER,
+  };
   const spec = formSpec(fields);
   return { ...spec, properties: { response, ...spec.properties }, required: [] };
 }
@@ -82,7 +87,8 @@ export function automateResolution(links: RecordLinks, taskId: string, fields: r
 export function hostedResolution(links: RecordLinks, taskId: string) {
   return {
     type: 'hosted' as const,
-    description: 'Statehouse files this for the business. POST a callback_url to get a hosted page (automation_url) that collects what the filing needs.',
+    description:
+      'Statehouse files this for the business. POST a callback_url to get a hosted page (automation_url) that collects what the filing needs.',
     method: 'POST',
     url: `${base(links)}/tasks/${taskId}/automate/sessions`,
     content_type: 'application/json',

@@ -27,13 +27,22 @@ function dueBasisOf(catalog: Catalog, view: TaskView, findQuestion: QuestionTask
   return {
     rule: row.due_date_rule,
     exact,
-    question: question ? { title: questionTitle(catalog, question, view.region.code, view.region.name, 'once'), taskId: findQuestion(question.id, view.region.code) } : null,
+    question: question
+      ? {
+          title: questionTitle(catalog, question, view.region.code, view.region.name, 'once'),
+          taskId: findQuestion(question.id, view.region.code),
+        }
+      : null,
   };
 }
 
 /** What a hosted page shows of a task. */
 export function toTaskItem(
-  catalog: Catalog, view: TaskView, today: string, documents: ReadonlyMap<string, string> = new Map(), findQuestion: QuestionTaskLookup = () => null,
+  catalog: Catalog,
+  view: TaskView,
+  today: string,
+  documents: ReadonlyMap<string, string> = new Map(),
+  findQuestion: QuestionTaskLookup = () => null,
 ): TaskItem {
   const common = {
     id: view.row.id,
@@ -50,21 +59,43 @@ export function toTaskItem(
   };
   if (view.kind === 'question') {
     return {
-      ...common, kind: 'question', title: questionTitle(catalog, view.question, view.region.code, view.region.name, view.row.period_key), summary: null,
-      description: view.question.description, fee: null, priority: view.question.priority, resources: [], steps: [], agency: null, unlocks: [],
-      answerType: view.question.answer_type, answer: view.row.answer === null || view.row.answer === undefined ? null : String(view.row.answer), automation: null,
+      ...common,
+      kind: 'question',
+      title: questionTitle(catalog, view.question, view.region.code, view.region.name, view.row.period_key),
+      summary: null,
+      description: view.question.description,
+      fee: null,
+      priority: view.question.priority,
+      resources: [],
+      steps: [],
+      agency: null,
+      unlocks: [],
+      answerType: view.question.answer_type,
+      answer: view.row.answer === null || view.row.answer === undefined ? null : String(view.row.answer),
+      automation: null,
     };
   }
   const d = view.definition;
   return {
-    ...common, kind: 'requirement', title: d.title, summary: d.summary, description: d.description, fee: formatFee(view), priority: d.priority,
-    resources: d.resources.map((r) => ({ ...r })), steps: d.resolutions.manual.map((s) => ({ ...s })), agency: view.agency.name,
+    ...common,
+    kind: 'requirement',
+    title: d.title,
+    summary: d.summary,
+    description: d.description,
+    fee: formatFee(view),
+    priority: d.priority,
+    resources: d.resources.map((r) => ({ ...r })),
+    steps: d.resolutions.manual.map((s) => ({ ...s })),
+    agency: view.agency.name,
     unlocks: (d.unlocks ?? []).map((id) => catalog.requirement(id)?.definition.title ?? id),
-    answerType: null, answer: null,
-    automation: automationOf(view) ? {
-      status: view.automation?.status ?? null,
-      results: view.automation?.outputs?.accountData.map((d) => ({ ...d })) ?? [],
-      documentUrl: documents.get(view.automation?.outputs?.documentId ?? '') ?? null,
-    } : null,
+    answerType: null,
+    answer: null,
+    automation: automationOf(view)
+      ? {
+          status: view.automation?.status ?? null,
+          results: view.automation?.outputs?.accountData.map((d) => ({ ...d })) ?? [],
+          documentUrl: documents.get(view.automation?.outputs?.documentId ?? '') ?? null,
+        }
+      : null,
   };
 }

@@ -21,7 +21,11 @@ export function createTaskListCache(repository: Pick<TasksRepository, 'listVersi
 
   return {
     /** The cached body for `key` if the entity's tasks did not change since; else builds and stores it. */
-    async get(legalEntityId: string, key: string, build: () => Promise<{ body: string; headers?: Record<string, string> }>): Promise<Entry> {
+    async get(
+      legalEntityId: string,
+      key: string,
+      build: () => Promise<{ body: string; headers?: Record<string, string> }>,
+    ): Promise<Entry> {
       const cacheKey = `${legalEntityId}\n${key}`;
       const current = await repository.listVersion(legalEntityId);
       const hit = entries.get(cacheKey);
@@ -51,5 +55,8 @@ export type TaskListCache = ReturnType<typeof createTaskListCache>;
 
 /** A query string in a canonical order, so equal filters share an entry. */
 export function canonicalQuery(query: Record<string, unknown>): string {
-  return Object.keys(query).sort().map((k) => `${k}=${JSON.stringify(query[k])}`).join('&');
+  return Object.keys(query)
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(query[k])}`)
+    .join('&');
 }

@@ -11,14 +11,35 @@ export type TaskAutomation = Pick<AutomationView, 'status' | 'statusReason' | 'l
 
 /** A stored task with what the catalog says about it. */
 export type TaskView =
-  | { row: TaskRow; kind: 'requirement'; region: Region; definition: RequirementDefinition; agency: Agency; automation?: TaskAutomation | undefined }
+  | {
+      row: TaskRow;
+      kind: 'requirement';
+      region: Region;
+      definition: RequirementDefinition;
+      agency: Agency;
+      automation?: TaskAutomation | undefined;
+    }
   | { row: TaskRow; kind: 'question'; region: Region; question: QuestionDefinition; automation?: undefined };
 
 /** Sorting and filtering keys of a task view. */
 export function traitsOf(view: TaskView) {
   return view.kind === 'question'
-    ? { definitionId: view.question.id, tags: [] as readonly string[], category: view.question.category, priority: view.question.priority, unlocks: 1, title: view.question.title }
-    : { definitionId: view.definition.id, tags: view.definition.tags as readonly string[], category: view.definition.category, priority: view.definition.priority, unlocks: view.definition.unlocks?.length ?? 0, title: view.definition.title };
+    ? {
+        definitionId: view.question.id,
+        tags: [] as readonly string[],
+        category: view.question.category,
+        priority: view.question.priority,
+        unlocks: 1,
+        title: view.question.title,
+      }
+    : {
+        definitionId: view.definition.id,
+        tags: view.definition.tags as readonly string[],
+        category: view.definition.category,
+        priority: view.definition.priority,
+        unlocks: view.definition.unlocks?.length ?? 0,
+        title: view.definition.title,
+      };
 }
 
 /** The requirement's automation as the catalog declares it (fields, fulfilment, outputs), if it has one. */

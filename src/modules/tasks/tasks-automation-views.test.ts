@@ -11,9 +11,28 @@ const NOW = new Date('2026-06-01T12:00:00Z');
 const scope = { platformId: 'plt_1', legalEntityId: 'le_a' };
 
 const row = (id: string, definitionId: string): TaskRow => ({
-  id, legal_entity_id: 'le_a', kind: 'requirement', definition_id: definitionId, region_code: 'CA', period_key: 'once', period_start_date: null,
-  period_end_date: null, due_date: null, status: 'todo', answer: null, criteria_met: [], blocked_by: [], applicable: true, acted_at: null,
-  completed_at: null, revision: 0, due_date_rule: null, due_date_exact: null, due_date_question: null, created_at: NOW, updated_at: NOW,
+  id,
+  legal_entity_id: 'le_a',
+  kind: 'requirement',
+  definition_id: definitionId,
+  region_code: 'CA',
+  period_key: 'once',
+  period_start_date: null,
+  period_end_date: null,
+  due_date: null,
+  status: 'todo',
+  answer: null,
+  criteria_met: [],
+  blocked_by: [],
+  applicable: true,
+  acted_at: null,
+  completed_at: null,
+  revision: 0,
+  due_date_rule: null,
+  due_date_exact: null,
+  due_date_question: null,
+  created_at: NOW,
+  updated_at: NOW,
 });
 
 /** Every requirement of the CA catalog as a task; the automations service records each call. */
@@ -23,11 +42,22 @@ function harness() {
   const calls: { legalEntityId: string; ids: readonly string[] }[] = [];
   const started = { status: 'started', logs: [], outputs: null, performer: 'sandbox', statusReason: null } as unknown as AutomationView;
   const repositoryFor = (): TasksRepository => ({
-    findTasks: async () => rows, findTask: async (_le, id) => rows.find((r) => r.id === id), listVersion: async () => '', findForEvents: async () => [],
-    setStatus: async () => { throw new Error('not used'); }, setAnswer: async () => { throw new Error('not used'); },
+    findTasks: async () => rows,
+    findTask: async (_le, id) => rows.find((r) => r.id === id),
+    listVersion: async () => '',
+    findForEvents: async () => [],
+    setStatus: async () => {
+      throw new Error('not used');
+    },
+    setAnswer: async () => {
+      throw new Error('not used');
+    },
   });
   const tasks = createTasksService({
-    db: {} as Db, catalog, now: () => NOW, repositoryFor,
+    db: {} as Db,
+    catalog,
+    now: () => NOW,
+    repositoryFor,
     planning: { lock: async () => undefined, replan: async () => new Map() },
     locations: { updateIn: async () => undefined as never },
     automations: {

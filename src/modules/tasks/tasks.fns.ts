@@ -81,7 +81,18 @@ export interface TaskFilter {
  * `start_date`/`end_date` keep tasks whose due date falls in the range (inclusive); tasks without a due
  * date are kept only when no date filter is given. `tags` and `categories` match any of the values given.
  */
-export function matchesFilter(task: { definitionId: string; dueDate: string | null; status: TaskStatus; tags: readonly string[]; category: string; regionCode: string; kind: string }, filter: TaskFilter): boolean {
+export function matchesFilter(
+  task: {
+    definitionId: string;
+    dueDate: string | null;
+    status: TaskStatus;
+    tags: readonly string[];
+    category: string;
+    regionCode: string;
+    kind: string;
+  },
+  filter: TaskFilter,
+): boolean {
   if (filter.definitionId && task.definitionId !== filter.definitionId) return false;
   if (filter.startDate && (task.dueDate === null || task.dueDate < filter.startDate)) return false;
   if (filter.endDate && (task.dueDate === null || task.dueDate > filter.endDate)) return false;

@@ -107,7 +107,9 @@ export function toAccountTask(context: RecordContext, view: TaskView): AccountTa
     definition: definitionRef(definition, region),
     resolutions: {
       manual: manualSteps(definition, row.id),
-      ...(automation && { automate: automateResolution(context, row.id, automation.fields, view.automation?.status === 'waiting_on_customer_response') }),
+      ...(automation && {
+        automate: automateResolution(context, row.id, automation.fields, view.automation?.status === 'waiting_on_customer_response'),
+      }),
     },
     default_resolution_name: automation && offersAutomation(row.status) ? 'automate' : 'manual',
     unblocks: unlocked(context.catalog, definition).map((u) => definitionRef(u.definition, u.region)),
@@ -234,7 +236,12 @@ export interface RetiredRequirement {
  * released; what only the definition held (description, summary, resources, fee, eta, tags, resolutions, unlocks) is
  * empty or null.
  */
-export function toRetiredPlatformTask(row: TaskRow, region: Region, retired: RetiredRequirement, automation?: TaskAutomation): PlatformTask {
+export function toRetiredPlatformTask(
+  row: TaskRow,
+  region: Region,
+  retired: RetiredRequirement,
+  automation?: TaskAutomation,
+): PlatformTask {
   return {
     id: row.id,
     title: retired.title,

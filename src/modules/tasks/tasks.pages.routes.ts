@@ -18,16 +18,33 @@ import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.s
 import { offersCalendar, type CalendarSubscriptions } from '../calendar/index.js';
 
 const STATUS_OPTIONS: [string, string][] = [
-  ['open', 'To do and in progress'], ['overdue', 'Overdue'], ['todo', 'To do'], ['in-progress', 'In progress'], ['done', 'Done'], ['dismissed', 'Dismissed'], ['all', 'All'],
+  ['open', 'To do and in progress'],
+  ['overdue', 'Overdue'],
+  ['todo', 'To do'],
+  ['in-progress', 'In progress'],
+  ['done', 'Done'],
+  ['dismissed', 'Dismissed'],
+  ['all', 'All'],
 ];
 // `overdue` is open work with a due date before today: the list filters it with isOverdue, not by status alone.
 const STATUS_FILTERS: Record<string, TaskFilter['statuses']> = {
-  open: ['todo', 'in-progress'], overdue: ['todo', 'in-progress'], todo: ['todo'], 'in-progress': ['in-progress'], done: ['done'], dismissed: ['dismissed'], all: null,
+  open: ['todo', 'in-progress'],
+  overdue: ['todo', 'in-progress'],
+  todo: ['todo'],
+  'in-progress': ['in-progress'],
+  done: ['done'],
+  dismissed: ['dismissed'],
+  all: null,
 };
 const TASK_STATUSES: readonly TaskStatus[] = ['todo', 'in-progress', 'done', 'dismissed'];
 const isTaskStatus = (value: string | undefined): value is TaskStatus => TASK_STATUSES.includes(value as TaskStatus);
 /** What a confirmation says a status change did, named after the new status. */
-const CHANGE_TEXT: Record<TaskStatus, string> = { done: 'marked as done', 'in-progress': 'started: it is in progress', todo: 'moved back to to-do', dismissed: 'dismissed' };
+const CHANGE_TEXT: Record<TaskStatus, string> = {
+  done: 'marked as done',
+  'in-progress': 'started: it is in progress',
+  todo: 'moved back to to-do',
+  dismissed: 'dismissed',
+};
 const STATUS_WORDS: Record<TaskStatus, string> = { done: 'done', 'in-progress': 'in progress', todo: 'to do', dismissed: 'dismissed' };
 // Query parameters of one page view only (notices): dropped from the address the next action returns to.
 const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar', 'stopped', 'answer_for', 'typed'] as const;
@@ -58,7 +75,8 @@ function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
   return true;
 }
 
-const safeReturn = (value: string | undefined, fallback: string) => (value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback);
+const safeReturn = (value: string | undefined, fallback: string) =>
+  value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback;
 
 /** The list's address with these query parameters (region, status, group kept; an empty value dropped). */
 function listUrl(params: Record<string, string | null>): string {
@@ -68,7 +86,10 @@ function listUrl(params: Record<string, string | null>): string {
 
 /** The hosted task list (POST /tasks/sessions, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
 export function taskPageRoutes(deps: {
-  sessions: Pick<HostedSessionsService, 'check'>; tasks: TasksService; catalog: Catalog; publicOrigin: string;
+  sessions: Pick<HostedSessionsService, 'check'>;
+  tasks: TasksService;
+  catalog: Catalog;
+  publicOrigin: string;
   /** Signed links of the entity's documents by id: complete automations link their confirmation. */
   documentUrls: (scope: AccessScope) => Promise<ReadonlyMap<string, string>>;
   /** The list offers the entity's calendar subscription (modules/calendar serves its forms). */
@@ -93,17 +114,34 @@ export function taskPageRoutes(deps: {
 
     /** The question tasks of the page's scope, to link an estimated date to the question that makes it exact. */
     const questionLinks = (views: TaskView[]): QuestionTaskLookup => {
-      const ids = new Map(views.filter((v) => v.kind === 'question' && v.row.period_key === 'once').map((v) => [`${v.row.definition_id}|${v.region.code}`, v.row.id]));
+      const ids = new Map(
+        views
+          .filter((v) => v.kind === 'question' && v.row.period_key === 'once')
+          .map((v) => [`${v.row.definition_id}|${v.region.code}`, v.row.id]),
+      );
       return (questionId, regionCode) => ids.get(`${questionId}|${regionCode}`) ?? null;
     };
     async function questionLinksFor(hosted: HostedContext, view: TaskView): Promise<QuestionTaskLookup> {
       if (view.row.due_date_exact !== false || !view.row.due_date_question) return () => null;
-      const found = await deps.tasks.search(hosted.scope, { kind: 'question', definitionId: view.row.due_date_question, regionCode: view.region.code }, 'importance');
+      const found = await deps.tasks.search(
+        hosted.scope,
+        { kind: 'question', definitionId: view.row.due_date_question, regionCode: view.region.code },
+        'importance',
+      );
       return questionLinks(found.filter((v) => inScope(hosted.session.scope, hosted.session.purpose, v)));
     }
 
     const notFound = (reply: FastifyReply, hosted: HostedContext) =>
-      sendPage(reply, renderMessagePage({ title: 'Task not found', body: 'This task is not part of this page.', platformName: hosted.platformName, brand: hosted.brand }), { status: 404 });
+      sendPage(
+        reply,
+        renderMessagePage({
+          title: 'Task not found',
+          body: 'This task is not part of this page.',
+          platformName: hosted.platformName,
+          brand: hosted.brand,
+        }),
+        { status: 404 },
+      );
 
     r.get('/hosted/tasks', { preHandler: guard, schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -129,40 +167,63 @@ export function taskPageRoutes(deps: {
         const statuses = STATUS_FILTERS[status];
         return !statuses || statuses.includes(v.row.status);
       });
-      const regions = [...new Map(visible.map((v) => [v.region.code, { code: v.region.code, name: v.region.name }])).values()]
-        .sort((a, b) => a.name.localeCompare(b.name));
+      const regions = [...new Map(visible.map((v) => [v.region.code, { code: v.region.code, name: v.region.name }])).values()].sort(
+        (a, b) => a.name.localeCompare(b.name),
+      );
       const kept = { region: scope.region_id ? null : region, group: group === 'none' ? null : group };
-      const returnTo = listUrl({ ...kept, status: statusScope ? null : q.status ?? null });
+      const returnTo = listUrl({ ...kept, status: statusScope ? null : (q.status ?? null) });
       const documents = await documentsFor(hosted.scope, selected);
       const links = questionLinks(visible);
       const calendar = offersCalendar(scope) ? { url: (await deps.calendar.current(hosted.scope))?.url ?? null } : null;
-      return sendPage(reply, renderTaskList({
-        platformName: hosted.platformName, brand: hosted.brand,
-        businessName: hosted.businessName,
-        tasks: selected.map((v) => withTyped(toTaskItem(deps.catalog, v, today, documents, links), q)),
-        answerError: q.answer_for && q.error ? { taskId: q.answer_for, text: q.error } : null,
-        csrf: hosted.csrf,
-        regions,
-        region,
-        regionFixed: !!scope.region_id,
-        status,
-        statusOptions: statusScope ? [['all', `Fixed by your platform: ${statusScope}`]] : STATUS_OPTIONS,
-        summary: {
-          open: visible.filter((v) => isOpen(v.row.status)).length,
-          overdue: visible.filter(overdue).length,
-          done: visible.filter((v) => v.row.status === 'done').length,
-          links: statusScope ? null : { open: listUrl({ ...kept, status: 'open' }), overdue: listUrl({ ...kept, status: 'overdue' }), done: listUrl({ ...kept, status: 'done' }) },
-        },
-        group,
-        callbackUrl: hosted.session.callback_url,
-        // A refused answer is said next to its field (the form) when its question is listed, not twice.
-        notice: q.answer_for && selected.some((v) => v.row.id === q.answer_for) ? null : await noticeOf(hosted, q),
-        returnTo: safeReturn(returnTo, '/hosted/tasks'),
-        calendar,
-      }));
+      return sendPage(
+        reply,
+        renderTaskList({
+          platformName: hosted.platformName,
+          brand: hosted.brand,
+          businessName: hosted.businessName,
+          tasks: selected.map((v) => withTyped(toTaskItem(deps.catalog, v, today, documents, links), q)),
+          answerError: q.answer_for && q.error ? { taskId: q.answer_for, text: q.error } : null,
+          csrf: hosted.csrf,
+          regions,
+          region,
+          regionFixed: !!scope.region_id,
+          status,
+          statusOptions: statusScope ? [['all', `Fixed by your platform: ${statusScope}`]] : STATUS_OPTIONS,
+          summary: {
+            open: visible.filter((v) => isOpen(v.row.status)).length,
+            overdue: visible.filter(overdue).length,
+            done: visible.filter((v) => v.row.status === 'done').length,
+            links: statusScope
+              ? null
+              : {
+                  open: listUrl({ ...kept, status: 'open' }),
+                  overdue: listUrl({ ...kept, status: 'overdue' }),
+                  done: listUrl({ ...kept, status: 'done' }),
+                },
+          },
+          group,
+          callbackUrl: hosted.session.callback_url,
+          // A refused answer is said next to its field (the form) when its question is listed, not twice.
+          notice: q.answer_for && selected.some((v) => v.row.id === q.answer_for) ? null : await noticeOf(hosted, q),
+          returnTo: safeReturn(returnTo, '/hosted/tasks'),
+          calendar,
+        }),
+      );
     });
 
-    async function noticeOf(hosted: HostedContext, q: { updated?: string; was?: string; now?: string; undone?: string; unlocked?: string; error?: string; calendar?: string; stopped?: string }): Promise<Notice | null> {
+    async function noticeOf(
+      hosted: HostedContext,
+      q: {
+        updated?: string;
+        was?: string;
+        now?: string;
+        undone?: string;
+        unlocked?: string;
+        error?: string;
+        calendar?: string;
+        stopped?: string;
+      },
+    ): Promise<Notice | null> {
       if (q.error) return { kind: 'error', text: q.error };
       if (q.calendar === 'on') return { kind: 'success', text: 'Your calendar link is ready: add it to your calendar app below.' };
       if (q.calendar === 'off') return { kind: 'success', text: 'You stopped sharing your calendar: the old link no longer works.' };
@@ -173,14 +234,24 @@ export function taskPageRoutes(deps: {
           const view = await scopedTask(hosted, id).catch(() => null);
           if (view) titles.push(toTaskItem(deps.catalog, view, deps.tasks.today()).title);
         }
-        return { kind: 'success', text: ids.length ? 'Saved. Your answer added these tasks:' : 'Saved. Your answer added no new tasks; the due dates that depend on it are updated.', items: titles };
+        return {
+          kind: 'success',
+          text: ids.length
+            ? 'Saved. Your answer added these tasks:'
+            : 'Saved. Your answer added no new tasks; the due dates that depend on it are updated.',
+          items: titles,
+        };
       }
       if (q.undone) {
         const view = await scopedTask(hosted, q.undone);
         if (view) {
           const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
           // Undo reopens the task only: the canceled automation is not resumed (tasks service, undoStatus).
-          if (q.stopped === 'filing') return { kind: 'success', text: `Undone: “${title}” is open again (${STATUS_WORDS[view.row.status]}). The filing that was stopped stays stopped: start it again from the task.` };
+          if (q.stopped === 'filing')
+            return {
+              kind: 'success',
+              text: `Undone: “${title}” is open again (${STATUS_WORDS[view.row.status]}). The filing that was stopped stays stopped: start it again from the task.`,
+            };
           return { kind: 'success', text: `Undone: “${title}” is ${STATUS_WORDS[view.row.status]} again.` };
         }
       }
@@ -192,28 +263,46 @@ export function taskPageRoutes(deps: {
         const undoable = isTaskStatus(q.was) && q.was !== q.now && view.row.status === q.now;
         const stoppedFiling = q.stopped === 'filing';
         return {
-          kind: 'success', text: `“${title}” ${CHANGE_TEXT[q.now]}${stoppedFiling ? '; the filing Statehouse was doing was stopped' : ''}.`,
+          kind: 'success',
+          text: `“${title}” ${CHANGE_TEXT[q.now]}${stoppedFiling ? '; the filing Statehouse was doing was stopped' : ''}.`,
           confirmation: { taskId: view.row.id, undo: undoable ? { from: q.now, to: q.was as TaskStatus, title, stoppedFiling } : null },
         };
       }
       return null;
     }
 
-    r.get('/hosted/tasks/:task_id', { preHandler: guard, schema: { hide: true, params: TaskParams, querystring: ListQuery } }, async (request, reply) => {
-      const hosted = hostedOf(request);
-      const view = await scopedTask(hosted, request.params.task_id);
-      if (!view) return notFound(reply, hosted);
-      return sendPage(reply, renderTaskDetail({
-        platformName: hosted.platformName, brand: hosted.brand,
-        task: withTyped(toTaskItem(deps.catalog, view, deps.tasks.today(), await documentsFor(hosted.scope, [view]), await questionLinksFor(hosted, view)), request.query),
-        csrf: hosted.csrf,
-        backToList: hosted.session.purpose === 'tasks',
-        callbackUrl: hosted.session.callback_url,
-        // A refused answer is said next to its field (the form), not twice.
-        notice: request.query.answer_for === view.row.id ? null : await noticeOf(hosted, request.query),
-        answerError: request.query.answer_for === view.row.id ? request.query.error ?? null : null,
-      }));
-    });
+    r.get(
+      '/hosted/tasks/:task_id',
+      { preHandler: guard, schema: { hide: true, params: TaskParams, querystring: ListQuery } },
+      async (request, reply) => {
+        const hosted = hostedOf(request);
+        const view = await scopedTask(hosted, request.params.task_id);
+        if (!view) return notFound(reply, hosted);
+        return sendPage(
+          reply,
+          renderTaskDetail({
+            platformName: hosted.platformName,
+            brand: hosted.brand,
+            task: withTyped(
+              toTaskItem(
+                deps.catalog,
+                view,
+                deps.tasks.today(),
+                await documentsFor(hosted.scope, [view]),
+                await questionLinksFor(hosted, view),
+              ),
+              request.query,
+            ),
+            csrf: hosted.csrf,
+            backToList: hosted.session.purpose === 'tasks',
+            callbackUrl: hosted.session.callback_url,
+            // A refused answer is said next to its field (the form), not twice.
+            notice: request.query.answer_for === view.row.id ? null : await noticeOf(hosted, request.query),
+            answerError: request.query.answer_for === view.row.id ? (request.query.error ?? null) : null,
+          }),
+        );
+      },
+    );
 
     r.post('/hosted/tasks/:task_id/status', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -222,7 +311,8 @@ export function taskPageRoutes(deps: {
       const view = await scopedTask(hosted, request.params.task_id);
       if (!view) return notFound(reply, hosted);
       const status = form.status;
-      if (status !== 'todo' && status !== 'in-progress' && status !== 'done' && status !== 'dismissed') return reply.redirect(withParam(back, 'error', 'Choose a valid status'), 303);
+      if (status !== 'todo' && status !== 'in-progress' && status !== 'done' && status !== 'dismissed')
+        return reply.redirect(withParam(back, 'error', 'Choose a valid status'), 303);
       try {
         await deps.tasks.updateStatus(hosted.scope, view.row.id, status, 'owner');
       } catch (error) {
@@ -247,7 +337,8 @@ export function taskPageRoutes(deps: {
       const back = safeReturn(form.return_to, `/hosted/tasks/${request.params.task_id}`);
       const view = await scopedTask(hosted, request.params.task_id);
       if (!view) return notFound(reply, hosted);
-      if (!isTaskStatus(form.from) || !isTaskStatus(form.to)) return reply.redirect(withParam(back, 'error', 'There is nothing to undo'), 303);
+      if (!isTaskStatus(form.from) || !isTaskStatus(form.to))
+        return reply.redirect(withParam(back, 'error', 'There is nothing to undo'), 303);
       try {
         await deps.tasks.undoStatus(hosted.scope, view.row.id, { from: form.from, to: form.to });
       } catch (error) {
@@ -266,15 +357,29 @@ export function taskPageRoutes(deps: {
       const view = await scopedTask(hosted, request.params.task_id);
       if (!view || view.kind !== 'question') return notFound(reply, hosted);
       const raw = (form.answer ?? '').trim();
-      const answer = view.question.answer_type === 'boolean' ? (raw === 'true' ? true : raw === 'false' ? false : raw)
-        : view.question.answer_type === 'number' && /^\d+$/.test(raw) ? Number(raw) : raw;
+      const answer =
+        view.question.answer_type === 'boolean'
+          ? raw === 'true'
+            ? true
+            : raw === 'false'
+              ? false
+              : raw
+          : view.question.answer_type === 'number' && /^\d+$/.test(raw)
+            ? Number(raw)
+            : raw;
       try {
         const { unlocked } = await deps.tasks.answer(hosted.scope, view.row.id, answer);
         return reply.redirect(withParam(back, 'unlocked', unlocked.map((u) => u.row.id).join(',')), 303);
       } catch (error) {
         if (error instanceof RequestValidationError || error instanceof InvalidInputError) {
-          const message = error instanceof InvalidInputError && error.reason === FUTURE_DATE_MESSAGE ? 'Enter a date no more than one year from today: this one is further ahead (check the year)'
-            : view.question.answer_type === 'boolean' ? 'Choose yes or no' : view.question.answer_type === 'date' ? 'Enter a date' : 'Enter a whole number';
+          const message =
+            error instanceof InvalidInputError && error.reason === FUTURE_DATE_MESSAGE
+              ? 'Enter a date no more than one year from today: this one is further ahead (check the year)'
+              : view.question.answer_type === 'boolean'
+                ? 'Choose yes or no'
+                : view.question.answer_type === 'date'
+                  ? 'Enter a date'
+                  : 'Enter a whole number';
           // Back to the page the form was on (list with its filters, or the task) at a GET address, so a reload
           // does not resend; the error and what was typed go along, and the fragment lands on the field.
           const refused = withParam(back, 'error', message, { answer_for: view.row.id, typed: raw.slice(0, 40) });

@@ -29,8 +29,13 @@ export function createTasksRepository(db: Db) {
       (await preparedQuery<{ v: string }>(db, 'task-list-version', LIST_VERSION_SQL, [legalEntityId]))[0]?.v ?? '0',
 
     setStatus: (legalEntityId: string, id: string, status: TaskRow['status'], completedAt: Date | null) =>
-      db.updateTable('tasks').set({ status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
-        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+      db
+        .updateTable('tasks')
+        .set({ status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
 
     /**
      * Tasks by id for their events, in ONE query (a task event may describe tasks of many entities: a roll-forward
@@ -54,8 +59,13 @@ export function createTasksRepository(db: Db) {
 
     /** Stores a question's answer with the status the service decided. */
     setAnswer: (legalEntityId: string, id: string, answer: unknown, status: TaskRow['status'], completedAt: Date | null) =>
-      db.updateTable('tasks').set({ answer: JSON.stringify(answer), status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
-        .where('legal_entity_id', '=', legalEntityId).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+      db
+        .updateTable('tasks')
+        .set({ answer: JSON.stringify(answer), status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
   };
 }
 

@@ -8,7 +8,11 @@ import { NotFoundError } from '../../lib/errors.js';
 import { RegionPlatformIdParamsSchema } from '../locations/locations.schemas.js';
 import { toAccountTask, type RecordContext } from './tasks.mappers.js';
 import {
-  AccountTaskSchema, ListLocationTasksQuerySchema, ListTasksQuerySchema, TaskIdParamsSchema, UpdateTaskStatusSchema,
+  AccountTaskSchema,
+  ListLocationTasksQuerySchema,
+  ListTasksQuerySchema,
+  TaskIdParamsSchema,
+  UpdateTaskStatusSchema,
 } from './tasks.schemas.js';
 import type { TaskFilter } from './tasks.fns.js';
 import type { TasksService } from './tasks.service.js';
@@ -27,7 +31,13 @@ export function taskRoutes(deps: { tasks: TasksService; records: RecordContext; 
     const security = [{ bearer: [] }];
 
     /** A task list, serialised by the route's schema once and reused while the entity's tasks are unchanged. */
-    async function sendList(request: FastifyRequest, reply: FastifyReply, key: string, filter: TaskFilter, order: 'importance' | 'due-date') {
+    async function sendList(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      key: string,
+      filter: TaskFilter,
+      order: 'importance' | 'due-date',
+    ) {
       const scope = scopeOf(request);
       const entry = await deps.cache.get(scope.legalEntityId, `${key}@${tasks.today()}`, async () => {
         const found = await tasks.search(scope, filter, order);
@@ -36,60 +46,109 @@ export function taskRoutes(deps: { tasks: TasksService; records: RecordContext; 
       return reply.type('application/json; charset=utf-8').send(entry.body as never);
     }
 
-    r.get('/tasks', {
-      ...common,
-      schema: {
-        operationId: 'listTasks', tags, security, summary: 'Compliance tasks of the legal entity', description: ORDER_DOC,
-        querystring: ListTasksQuerySchema,
-        response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 422) },
+    r.get(
+      '/tasks',
+      {
+        ...common,
+        schema: {
+          operationId: 'listTasks',
+          tags,
+          security,
+          summary: 'Compliance tasks of the legal entity',
+          description: ORDER_DOC,
+          querystring: ListTasksQuerySchema,
+          response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 422) },
+        },
       },
-    }, async (request, reply) => {
-      const q = request.query;
-      return sendList(request, reply, `GET /tasks?${canonicalQuery(q)}`, {
-        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, tags: q.tags,
-      }, 'importance');
-    });
+      async (request, reply) => {
+        const q = request.query;
+        return sendList(
+          request,
+          reply,
+          `GET /tasks?${canonicalQuery(q)}`,
+          {
+            definitionId: q.definition_id,
+            startDate: q.start_date,
+            endDate: q.end_date,
+            statuses: q.status,
+            tags: q.tags,
+          },
+          'importance',
+        );
+      },
+    );
 
-    r.get('/locations/:region_platform_public_id/tasks', {
-      ...common,
-      schema: {
-        operationId: 'listLocationTasks', tags, security,
-        summary: 'Compliance tasks of one location',
-        description: 'Ordered by due date ascending, tasks without a due date first.',
-        params: RegionPlatformIdParamsSchema,
-        querystring: ListLocationTasksQuerySchema,
-        response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 404, 422) },
+    r.get(
+      '/locations/:region_platform_public_id/tasks',
+      {
+        ...common,
+        schema: {
+          operationId: 'listLocationTasks',
+          tags,
+          security,
+          summary: 'Compliance tasks of one location',
+          description: 'Ordered by due date ascending, tasks without a due date first.',
+          params: RegionPlatformIdParamsSchema,
+          querystring: ListLocationTasksQuerySchema,
+          response: { 200: Type.Array(AccountTaskSchema), ...errorResponses(401, 404, 422) },
+        },
       },
-    }, async (request, reply) => {
-      const region = resolveRegion(request.params.region_platform_public_id);
-      if (!region) throw new NotFoundError(`Location '${request.params.region_platform_public_id}' not found`);
-      const q = request.query;
-      return sendList(request, reply, `GET /locations/${region.code}/tasks?${canonicalQuery(q)}`, {
-        definitionId: q.definition_id, startDate: q.start_date, endDate: q.end_date, statuses: q.status, regionCode: region.code,
-      }, 'due-date');
-    });
+      async (request, reply) => {
+        const region = resolveRegion(request.params.region_platform_public_id);
+        if (!region) throw new NotFoundError(`Location '${request.params.region_platform_public_id}' not found`);
+        const q = request.query;
+        return sendList(
+          request,
+          reply,
+          `GET /locations/${region.code}/tasks?${canonicalQuery(q)}`,
+          {
+            definitionId: q.definition_id,
+            startDate: q.start_date,
+            endDate: q.end_date,
+            statuses: q.status,
+            regionCode: region.code,
+          },
+          'due-date',
+        );
+      },
+    );
 
-    r.get('/tasks/:task_id', {
-      ...common,
-      schema: {
-        operationId: 'getTask', tags, security, summary: 'One task',
-        params: TaskIdParamsSchema,
-        response: { 200: AccountTaskSchema, ...errorResponses(401, 404, 422) },
+    r.get(
+      '/tasks/:task_id',
+      {
+        ...common,
+        schema: {
+          operationId: 'getTask',
+          tags,
+          security,
+          summary: 'One task',
+          params: TaskIdParamsSchema,
+          response: { 200: AccountTaskSchema, ...errorResponses(401, 404, 422) },
+        },
       },
-    }, async (request) => toAccountTask(records, await tasks.get(scopeOf(request), request.params.task_id)));
+      async (request) => toAccountTask(records, await tasks.get(scopeOf(request), request.params.task_id)),
+    );
 
-    r.patch('/tasks/:task_id', {
-      ...common,
-      schema: {
-        operationId: 'updateTaskStatus', tags, security, summary: 'Change the status of a task',
-        description: 'todo → in-progress, done or dismissed; in-progress → todo, done or dismissed; done or dismissed → todo. Other changes are 409.',
-        params: TaskIdParamsSchema,
-        body: UpdateTaskStatusSchema,
-        response: { 200: AccountTaskSchema, ...errorResponses(401, 404, 409, 422) },
+    r.patch(
+      '/tasks/:task_id',
+      {
+        ...common,
+        schema: {
+          operationId: 'updateTaskStatus',
+          tags,
+          security,
+          summary: 'Change the status of a task',
+          description:
+            'todo → in-progress, done or dismissed; in-progress → todo, done or dismissed; done or dismissed → todo. Other changes are 409.',
+          params: TaskIdParamsSchema,
+          body: UpdateTaskStatusSchema,
+          response: { 200: AccountTaskSchema, ...errorResponses(401, 404, 409, 422) },
+        },
       },
-    }, async (request) => {
-      const { task } = await tasks.updateStatus(scopeOf(request), request.params.task_id, request.body.status);
-      return toAccountTask(records, task);
-    });
+      async (request) => {
+        const { task } = await tasks.updateStatus(scopeOf(request), request.params.task_id, request.body.status);
+        return toAccountTask(records, task);
+      },
+    );
   };
 }

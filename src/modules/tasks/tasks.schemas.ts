@@ -9,10 +9,24 @@ export const ACCOUNT_TASK_STATUSES = ['todo', 'dismissed', 'in-progress', 'done'
 export const V2_TASK_STATUSES = ['todo', 'deferred', 'in-progress', 'done'] as const;
 /** The unversioned document's tag list (a subset of the v2 list). */
 export const ACCOUNT_TASK_TAGS = [
-  'certificate-of-good-standing', 'charity-registration', 'charity-registration-renewal', 'employee-final-wage-payment',
-  'employee-new-hire-reporting', 'employee-onboarding', 'employee-termination', 'exemption', 'foreign-qualification',
-  'initial-statement', 'local-business-setup', 'local-payroll-setup', 'newspaper-publication', 'notices', 'payroll-setup',
-  'registered-agent', 'sos-report', 'setup',
+  'certificate-of-good-standing',
+  'charity-registration',
+  'charity-registration-renewal',
+  'employee-final-wage-payment',
+  'employee-new-hire-reporting',
+  'employee-onboarding',
+  'employee-termination',
+  'exemption',
+  'foreign-qualification',
+  'initial-statement',
+  'local-business-setup',
+  'local-payroll-setup',
+  'newspaper-publication',
+  'notices',
+  'payroll-setup',
+  'registered-agent',
+  'sos-report',
+  'setup',
 ] as const;
 
 export const AccountTaskStatus = StringEnum(ACCOUNT_TASK_STATUSES, { title: 'AccountTaskStatus' });
@@ -48,7 +62,11 @@ const ActionField = Type.Object({ name: Type.String(), description: Type.String(
 const FormSpecProperty = Type.Object(
   {
     type: StringEnum(['string', 'number', 'boolean'] as const),
-    format: Type.Optional(StringEnum(['date', 'email', 'phone', 'address', 'ssn-last4', 'ein'] as const, { description: 'Our field type, when `type` alone does not say it.' })),
+    format: Type.Optional(
+      StringEnum(['date', 'email', 'phone', 'address', 'ssn-last4', 'ein'] as const, {
+        description: 'Our field type, when `type` alone does not say it.',
+      }),
+    ),
     title: Type.String({ description: 'The label the hosted form shows.' }),
     description: Type.Optional(Type.String()),
     pattern: Type.Optional(Type.String()),
@@ -60,21 +78,29 @@ const FormSpecProperty = Type.Object(
 const FormSpec = Type.Object(
   {
     type: Type.Literal('object'),
-    properties: Type.Record(Type.String(), FormSpecProperty, { description: 'One property per field, in the order the hosted form asks them.' }),
+    properties: Type.Record(Type.String(), FormSpecProperty, {
+      description: 'One property per field, in the order the hosted form asks them.',
+    }),
     required: Type.Array(Type.String()),
     additionalProperties: Type.Literal(false),
   },
-  { title: 'AccountTaskAutomationFormSpec', description: 'The input the automation needs, as a JSON Schema of the body `submit_url` takes.' },
+  {
+    title: 'AccountTaskAutomationFormSpec',
+    description: 'The input the automation needs, as a JSON Schema of the body `submit_url` takes.',
+  },
 );
 const AutomateResolution = Type.Object(
   {
     type: Type.Literal('automate'),
     form_spec: FormSpec,
     submit_url: Type.String({
-      description: 'POST the fields as JSON here with the entity\'s bearer token: starts the automation and answers its state. While the automation ' +
-        'is `waiting_on_customer_response` it is the answer operation (POST /tasks/{task_id}/automation/answer) and `form_spec` is the answer\'s body.',
+      description:
+        "POST the fields as JSON here with the entity's bearer token: starts the automation and answers its state. While the automation " +
+        "is `waiting_on_customer_response` it is the answer operation (POST /tasks/{task_id}/automation/answer) and `form_spec` is the answer's body.",
     }),
-    hosted_url: Type.String({ description: 'POST {callback_url} here with the entity\'s bearer token for a hosted page collecting the fields (`automation_url`).' }),
+    hosted_url: Type.String({
+      description: "POST {callback_url} here with the entity's bearer token for a hosted page collecting the fields (`automation_url`).",
+    }),
   },
   { title: 'AccountTaskResolutionAutomate' },
 );
@@ -113,14 +139,27 @@ export const AccountTaskDefinitionSchema = Type.Object(
 );
 
 /** How a task's due date was found (an extension of the reference shapes: their clients ignore unknown fields). */
-const DueDateBasis = Nullable(Type.Object(
-  {
-    rule: Type.String({ description: 'The rule that produced the due date, in words, e.g. "Due January 31 every year, from the first due date after registration".' }),
-    exact: Type.Boolean({ description: 'true when the date follows from known facts; false when it is estimated because a fact the rule needs is not known yet (`question_id` names the question that makes it exact).' }),
-    question_id: Nullable(Type.String({ description: 'The question (the `question_id` of a question task of the same region) whose answer makes an estimated date exact; null when exact.' })),
-  },
-  { title: 'DueDateBasis' },
-));
+const DueDateBasis = Nullable(
+  Type.Object(
+    {
+      rule: Type.String({
+        description:
+          'The rule that produced the due date, in words, e.g. "Due January 31 every year, from the first due date after registration".',
+      }),
+      exact: Type.Boolean({
+        description:
+          'true when the date follows from known facts; false when it is estimated because a fact the rule needs is not known yet (`question_id` names the question that makes it exact).',
+      }),
+      question_id: Nullable(
+        Type.String({
+          description:
+            'The question (the `question_id` of a question task of the same region) whose answer makes an estimated date exact; null when exact.',
+        }),
+      ),
+    },
+    { title: 'DueDateBasis' },
+  ),
+);
 const DUE_DATE_BASIS_DOC = 'The rule behind `due_date` and whether the date is exact or estimated; null when the task has no due date.';
 
 export const AccountTaskSchema = Type.Object(
@@ -133,7 +172,9 @@ export const AccountTaskSchema = Type.Object(
       action: Type.Optional(EndpointResolution('action')),
       automate: Type.Optional(AutomateResolution),
     }),
-    default_resolution_name: Type.String({ description: 'The resolution to offer first: `automate` while an automatable task is open, else `manual` (`action` for questions).' }),
+    default_resolution_name: Type.String({
+      description: 'The resolution to offer first: `automate` while an automatable task is open, else `manual` (`action` for questions).',
+    }),
     managed_provider: Type.Null(),
     status: AccountTaskStatus,
     period_start_date: Nullable(Type.String({ format: 'date' })),
@@ -192,10 +233,19 @@ const RequirementSource = Type.Object(
     unlocks: Nullable(Type.Array(Unlock)),
     category: StringEnum(TASK_CATEGORIES),
     automation_status: Nullable(AutomationStatus),
-    automation_status_logs: Nullable(Type.Array(Type.Object(
-      { status: AutomationStatus, updated_at: Type.String({ format: 'date-time' }), reason: Nullable(Type.String({ description: 'Why it changed, when known.' })) },
-      { title: 'PlatformRequirementTaskAutomationStatusChange' },
-    ), { description: 'Every status change of the task\'s latest automation, oldest first.' })),
+    automation_status_logs: Nullable(
+      Type.Array(
+        Type.Object(
+          {
+            status: AutomationStatus,
+            updated_at: Type.String({ format: 'date-time' }),
+            reason: Nullable(Type.String({ description: 'Why it changed, when known.' })),
+          },
+          { title: 'PlatformRequirementTaskAutomationStatusChange' },
+        ),
+        { description: "Every status change of the task's latest automation, oldest first." },
+      ),
+    ),
     agency_accounts: Nullable(Type.Array(Type.Object({}, { additionalProperties: true }))),
   },
   { title: 'PlatformTaskRequirement' },
@@ -268,8 +318,15 @@ export const ListTasksV2QuerySchema = Type.Object({
 export const TaskIdParamsSchema = Type.Object({ task_id: BoundedString(64) });
 export const QuestionIdParamsSchema = Type.Object({ question_task_id: BoundedString(64) });
 export const UpdateTaskStatusSchema = Type.Object({ status: AccountTaskStatus }, { title: 'AccountTaskUpdateStatus' });
-export const UpdateTaskStatusV2Schema = Type.Object({ status: StringEnum(['todo', 'done'] as const, { title: 'PlatformTaskStatusUpdate' }) }, { title: 'PlatformTaskUpdate' });
+export const UpdateTaskStatusV2Schema = Type.Object(
+  { status: StringEnum(['todo', 'done'] as const, { title: 'PlatformTaskStatusUpdate' }) },
+  { title: 'PlatformTaskUpdate' },
+);
 export const AnswerQuestionSchema = Type.Object(
-  { answer: Type.Union([Type.Boolean(), Type.Integer(), Type.String({ format: 'date' })], { description: 'true/false, a whole number, or a date (YYYY-MM-DD), as the question asks.' }) },
+  {
+    answer: Type.Union([Type.Boolean(), Type.Integer(), Type.String({ format: 'date' })], {
+      description: 'true/false, a whole number, or a date (YYYY-MM-DD), as the question asks.',
+    }),
+  },
   { title: 'PlatformQuestionTaskUpdate' },
 );

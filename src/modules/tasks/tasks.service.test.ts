@@ -12,9 +12,28 @@ const NOW = new Date('2026-06-01T12:00:00Z');
 const scope = { platformId: 'plt_1', legalEntityId: 'le_a' };
 
 const question = (fact: string): TaskRow => ({
-  id: `task_${fact}`, legal_entity_id: 'le_a', kind: 'question', definition_id: catalog.questions.find((q) => q.fact === fact)!.id, region_code: 'NY',
-  period_key: 'once', period_start_date: null, period_end_date: null, due_date: null, status: 'todo', answer: null, criteria_met: [], blocked_by: [],
-  applicable: true, acted_at: null, completed_at: null, revision: 0, due_date_rule: null, due_date_exact: null, due_date_question: null, created_at: NOW, updated_at: NOW,
+  id: `task_${fact}`,
+  legal_entity_id: 'le_a',
+  kind: 'question',
+  definition_id: catalog.questions.find((q) => q.fact === fact)!.id,
+  region_code: 'NY',
+  period_key: 'once',
+  period_start_date: null,
+  period_end_date: null,
+  due_date: null,
+  status: 'todo',
+  answer: null,
+  criteria_met: [],
+  blocked_by: [],
+  applicable: true,
+  acted_at: null,
+  completed_at: null,
+  revision: 0,
+  due_date_rule: null,
+  due_date_exact: null,
+  due_date_question: null,
+  created_at: NOW,
+  updated_at: NOW,
 });
 
 /**
@@ -23,16 +42,22 @@ const question = (fact: string): TaskRow => ({
  */
 function harness(options: { refuseLocation?: boolean } = {}) {
   const requirementId = catalog.regions.get('CA')!.requirements.find((r) => !r.resolutions.automation)!.id;
-  const rows: TaskRow[] = [question('has_employees'), question('registration_date'),
-    { ...question('has_employees'), id: 'task_req', kind: 'requirement', definition_id: requirementId, region_code: 'CA', status: 'done' }];
+  const rows: TaskRow[] = [
+    question('has_employees'),
+    question('registration_date'),
+    { ...question('has_employees'), id: 'task_req', kind: 'requirement', definition_id: requirementId, region_code: 'CA', status: 'done' },
+  ];
   const events: string[] = [];
   let transactions = 0;
-  const db = { transaction: () => ({ execute: async <T>(fn: (trx: Db) => Promise<T>) => fn({ trx: ++transactions } as unknown as Db) }) } as unknown as Db;
+  const db = {
+    transaction: () => ({ execute: async <T>(fn: (trx: Db) => Promise<T>) => fn({ trx: ++transactions } as unknown as Db) }),
+  } as unknown as Db;
   const trxOf = (trx: Db) => (trx as unknown as { trx?: number }).trx ?? 'db';
   const repositoryFor = (on: Db): TasksRepository => ({
     findTasks: async () => rows.map((r) => ({ ...r })),
     findTask: async (_le, id) => rows.find((r) => r.id === id),
-    listVersion: async () => '', findForEvents: async () => [],
+    listVersion: async () => '',
+    findForEvents: async () => [],
     setStatus: async (_le, id, status) => {
       events.push(`setStatus ${status} in ${trxOf(on)}`);
       const row = rows.find((r) => r.id === id)!;
@@ -50,7 +75,12 @@ function harness(options: { refuseLocation?: boolean } = {}) {
     lock: async (trx) => void events.push(`lock in ${trxOf(trx)}`),
     replan: async (trx) => {
       events.push(`replan in ${trxOf(trx)}`);
-      rows.push({ ...question('registration_date'), id: 'task_new', kind: 'requirement', definition_id: catalog.regions.get('NY')!.requirements[0]!.id });
+      rows.push({
+        ...question('registration_date'),
+        id: 'task_new',
+        kind: 'requirement',
+        definition_id: catalog.regions.get('NY')!.requirements[0]!.id,
+      });
       return new Map();
     },
   };
@@ -61,10 +91,18 @@ function harness(options: { refuseLocation?: boolean } = {}) {
       return { location: undefined as never, event: null };
     },
   };
-  const tasks = createTasksService({ db, catalog, now: () => NOW, planning, locations, repositoryFor, automations: {
-    forTasks: async () => new Map(),
-    cancelForManualStatus: async (trx, _scope, id, status) => void events.push(`cancel automation of ${id} (${status}) in ${trxOf(trx)}`),
-  } });
+  const tasks = createTasksService({
+    db,
+    catalog,
+    now: () => NOW,
+    planning,
+    locations,
+    repositoryFor,
+    automations: {
+      forTasks: async () => new Map(),
+      cancelForManualStatus: async (trx, _scope, id, status) => void events.push(`cancel automation of ${id} (${status}) in ${trxOf(trx)}`),
+    },
+  });
   return { tasks, events, rows };
 }
 
@@ -77,7 +115,7 @@ describe('tasks service: answering a question', () => {
     expect(unlocked.map((v) => v.row.id)).toEqual(['task_new']);
   });
 
-  it('a fact that is not a location\'s re-plans once without touching locations', async () => {
+  it("a fact that is not a location's re-plans once without touching locations", async () => {
     const { tasks, events } = harness();
     await tasks.answer(scope, 'task_registration_date', '2024-02-29');
     expect(events).toEqual(['lock in 1', 'setAnswer in 1', 'replan in 1']);

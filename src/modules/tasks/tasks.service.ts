@@ -7,7 +7,15 @@ import type { AccessScope } from '../../http/principals.js';
 import type { LocationsService } from '../locations/locations.service.js';
 import type { Replanner, ReplanCause } from '../planning/index.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
-import { canTransition, compareByImportance, compareDue, matchesFilter, TRANSITIONS, type TaskFilter, type TaskStatus } from './tasks.fns.js';
+import {
+  canTransition,
+  compareByImportance,
+  compareDue,
+  matchesFilter,
+  TRANSITIONS,
+  type TaskFilter,
+  type TaskStatus,
+} from './tasks.fns.js';
 import { taskViewOf, traitsOf, type TaskView } from './task-view.js';
 import type { AutomationsService, ManualActor } from '../automations/automations.types.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
@@ -40,7 +48,10 @@ export function createTasksService(deps: TasksDeps) {
     const out = rows.map(view).filter((v): v is TaskView => v !== null);
     const requirements = out.filter((v) => v.kind === 'requirement' && v.definition.resolutions.automation);
     if (requirements.length === 0) return out;
-    const latest = await deps.automations.forTasks(requirements[0]!.row.legal_entity_id, requirements.map((v) => v.row.id));
+    const latest = await deps.automations.forTasks(
+      requirements[0]!.row.legal_entity_id,
+      requirements.map((v) => v.row.id),
+    );
     for (const v of requirements) if (v.kind === 'requirement') v.automation = latest.get(v.row.id);
     return out;
   }
@@ -77,14 +88,19 @@ export function createTasksService(deps: TasksDeps) {
     async search(scope: AccessScope, filter: TaskFilter, order: 'importance' | 'due-date'): Promise<TaskView[]> {
       const rows = await repositoryFor(db).findTasks(scope.legalEntityId);
       const selected = (await views(rows.filter((r) => r.applicable || r.acted_at))).filter((v) =>
-        matchesFilter({ ...traitsOf(v), dueDate: v.row.due_date, status: v.row.status, regionCode: v.region.code, kind: v.kind }, filter));
+        matchesFilter({ ...traitsOf(v), dueDate: v.row.due_date, status: v.row.status, regionCode: v.region.code, kind: v.kind }, filter),
+      );
       // Sort keys are computed once per task, not on every comparison.
       const byImportance = compareByImportance(today());
-      const keyed = selected.map((v) => ({ v, key: { ...traitsOf(v), status: v.row.status, dueDate: v.row.due_date, regionCode: v.region.code } }));
+      const keyed = selected.map((v) => ({
+        v,
+        key: { ...traitsOf(v), status: v.row.status, dueDate: v.row.due_date, regionCode: v.region.code },
+      }));
       keyed.sort((a, b) =>
         order === 'importance'
           ? byImportance(a.key, b.key)
-          : compareDue(a.v.row.due_date, b.v.row.due_date, 'first') || byImportance(a.key, b.key));
+          : compareDue(a.v.row.due_date, b.v.row.due_date, 'first') || byImportance(a.key, b.key),
+      );
       return keyed.map((k) => k.v);
     },
 
@@ -121,7 +137,9 @@ export function createTasksService(deps: TasksDeps) {
       const task = await requireTask(scope, id);
       if (task.kind === 'question') throw new ConflictError(`Task '${id}' is a question: its answer is changed, not undone`);
       if (task.row.status !== change.from) {
-        throw new ConflictError(`Task '${id}' is ${task.row.status} now, not ${change.from}: it changed since, so there is nothing to undo`);
+        throw new ConflictError(
+          `Task '${id}' is ${task.row.status} now, not ${change.from}: it changed since, so there is nothing to undo`,
+        );
       }
       if (change.from === change.to || !TRANSITIONS[change.to].includes(change.from)) {
         throw new ConflictError(`Task '${id}' cannot be undone from ${change.from} to ${change.to}: no change leads that way`);
@@ -131,7 +149,8 @@ export function createTasksService(deps: TasksDeps) {
         const current = await repositoryFor(trx).findTask(scope.legalEntityId, id);
         if (current?.status !== change.from) throw new ConflictError(`Task '${id}' changed since: there is nothing to undo`);
         // Undoing into done or dismissed is a manual status like any other: a live automation stops with it.
-        if (change.to === 'done' || change.to === 'dismissed') await deps.automations.cancelForManualStatus(trx, scope, id, change.to, actor);
+        if (change.to === 'done' || change.to === 'dismissed')
+          await deps.automations.cancelForManualStatus(trx, scope, id, change.to, actor);
         await repositoryFor(trx).setStatus(scope.legalEntityId, id, change.to, change.to === 'done' ? deps.now() : null);
         return { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] };
       });

@@ -41,27 +41,51 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
   const isHeldUp = (endpointId: string) => {
     const running = inFlight.get(endpointId);
     if (running === undefined) return false;
-    return running.size >= ENDPOINT_MAX_RUNNING || (running.size >= ENDPOINT_SHARE && performance.now() - Math.min(...running) > SLOW_ATTEMPT_MS);
+    return (
+      running.size >= ENDPOINT_MAX_RUNNING || (running.size >= ENDPOINT_SHARE && performance.now() - Math.min(...running) > SLOW_ATTEMPT_MS)
+    );
   };
 
   /**
    * Records the attempt, the delivery's new state, the endpoint's outcome and (failed, automatic, attempts left)
    * the next attempt's job, together: a crash leaves either all of them or none (and the job runs again).
    */
-  async function record(delivery: DeliveryToAttempt, job: DeliverJobData, outcome: AttemptOutcome, at: Date, options: { countsForEndpoint: boolean }) {
+  async function record(
+    delivery: DeliveryToAttempt,
+    job: DeliverJobData,
+    outcome: AttemptOutcome,
+    at: Date,
+    options: { countsForEndpoint: boolean },
+  ) {
     const attemptsAfter = delivery.attempts + 1;
     const retry = !outcome.ok && !job.manual && options.countsForEndpoint && attemptsAfter < deps.settings.maxAttempts;
     const pauseMs = retry ? retryDelayMs(attemptsAfter, deps.settings.retryBaseMs) : 0;
     await deps.db.transaction().execute(async (trx) => {
-      await createWebhookDeliveriesRepository(trx).recordAttempt(delivery, {
-        trigger: job.manual ? 'manual' : 'automatic', attempted_at: at, status_code: outcome.statusCode, error: outcome.error,
-        latency_ms: outcome.latencyMs, response_excerpt: outcome.excerpt,
-      }, { status: outcome.ok ? 'succeeded' : retry ? 'pending' : 'failed', nextAttemptAt: retry ? new Date(at.getTime() + pauseMs) : null });
+      await createWebhookDeliveriesRepository(trx).recordAttempt(
+        delivery,
+        {
+          trigger: job.manual ? 'manual' : 'automatic',
+          attempted_at: at,
+          status_code: outcome.statusCode,
+          error: outcome.error,
+          latency_ms: outcome.latencyMs,
+          response_excerpt: outcome.excerpt,
+        },
+        { status: outcome.ok ? 'succeeded' : retry ? 'pending' : 'failed', nextAttemptAt: retry ? new Date(at.getTime() + pauseMs) : null },
+      );
       if (options.countsForEndpoint) {
-        await deps.endpoints.recordOutcome(trx, delivery.endpoint_id, { ok: outcome.ok, at, ...(outcome.error !== null && { error: outcome.error }) });
+        await deps.endpoints.recordOutcome(trx, delivery.endpoint_id, {
+          ok: outcome.ok,
+          at,
+          ...(outcome.error !== null && { error: outcome.error }),
+        });
       }
       if (retry) {
-        await deps.jobs.send(DELIVER_JOB, { deliveryId: delivery.id, attempt: attemptsAfter + 1 }, { transaction: trx, startAfterSeconds: pauseMs / 1000 });
+        await deps.jobs.send(
+          DELIVER_JOB,
+          { deliveryId: delivery.id, attempt: attemptsAfter + 1 },
+          { transaction: trx, startAfterSeconds: pauseMs / 1000 },
+        );
       }
     });
   }
@@ -74,7 +98,9 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
       if (!job.manual && (delivery.status !== 'pending' || delivery.attempts >= job.attempt)) return 'already attempted';
       const target = await deps.endpoints.target(deps.db, delivery.endpoint_id);
       if (!target) {
-        await record(delivery, job, { ok: false, statusCode: null, error: NOT_ATTEMPTED, latencyMs: 0, excerpt: null }, deps.now(), { countsForEndpoint: false });
+        await record(delivery, job, { ok: false, statusCode: null, error: NOT_ATTEMPTED, latencyMs: 0, excerpt: null }, deps.now(), {
+          countsForEndpoint: false,
+        });
         return 'endpoint disabled or deleted';
       }
       if (isHeldUp(target.id)) {
@@ -91,7 +117,8 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
         const body = JSON.stringify(platformEventOf(delivery));
         const at = deps.now();
         const outcome = await postWebhook(target.url, signedHeaders(delivery.event_id, body, secrets, at), body, {
-          timeoutMs: deps.settings.attemptTimeoutMs, guard: deps.guard,
+          timeoutMs: deps.settings.attemptTimeoutMs,
+          guard: deps.guard,
         });
         await record(delivery, job, outcome, at, { countsForEndpoint: true });
         return outcome.ok ? 'delivered' : `failed: ${outcome.error}`;

@@ -40,10 +40,15 @@ export function createFanOut(deps: FanOutDeps) {
       for (const event of events) {
         const key = `${event.platform_id} ${event.type}`;
         if (!subscribed.has(key)) subscribed.set(key, deps.endpoints.subscribedTo(trx, event.platform_id, event.type));
-        for (const target of await subscribed.get(key)!) rows.push({ endpointId: target.id, eventId: event.id, platformId: event.platform_id });
+        for (const target of await subscribed.get(key)!)
+          rows.push({ endpointId: target.id, eventId: event.id, platformId: event.platform_id });
       }
       const created = await repository.insertDeliveries(rows);
-      await deps.jobs.sendMany(DELIVER_JOB, created.map((deliveryId) => ({ deliveryId, attempt: 1 })), { transaction: trx });
+      await deps.jobs.sendMany(
+        DELIVER_JOB,
+        created.map((deliveryId) => ({ deliveryId, attempt: 1 })),
+        { transaction: trx },
+      );
       const last = events.at(-1)!;
       await repository.advanceCursor({ xid: last.xid, seq: last.seq });
       return { events: events.length, deliveries: created.length };

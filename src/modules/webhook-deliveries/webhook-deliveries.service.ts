@@ -1,7 +1,12 @@
 import type { Db } from '../../db/database.js';
 import type { JobSender } from '../../jobs/queue.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
-import { createWebhookDeliveriesRepository, type AttemptRow, type DeliveryRow, type WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import {
+  createWebhookDeliveriesRepository,
+  type AttemptRow,
+  type DeliveryRow,
+  type WebhookDeliveriesRepository,
+} from './webhook-deliveries.repository.js';
 import { DELIVER_JOB, type DeliveryStatus } from './webhook-deliveries.types.js';
 
 export interface DeliveriesPage {
@@ -33,14 +38,22 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDep
   };
 
   return {
-    async list(platformId: string, endpointId: string, query: { status?: DeliveryStatus; startingAfter?: string; limit: number }): Promise<DeliveriesPage> {
+    async list(
+      platformId: string,
+      endpointId: string,
+      query: { status?: DeliveryStatus; startingAfter?: string; limit: number },
+    ): Promise<DeliveriesPage> {
       const repository = repositoryFor(deps.db);
       await endpointOf(repository, platformId, endpointId);
       if (query.startingAfter && !(await repository.delivery(endpointId, query.startingAfter))) {
         throw new InvalidInputError(['starting_after'], 'not a delivery of this endpoint', query.startingAfter);
       }
       // One more than asked tells whether a next page exists.
-      const found = await repository.listDeliveries(endpointId, { status: query.status, afterId: query.startingAfter, limit: query.limit + 1 });
+      const found = await repository.listDeliveries(endpointId, {
+        status: query.status,
+        afterId: query.startingAfter,
+        limit: query.limit + 1,
+      });
       const items = found.slice(0, query.limit);
       return { items, nextStartingAfter: found.length > query.limit ? items.at(-1)!.id : null };
     },
@@ -63,7 +76,9 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDep
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled: enable it before redelivering');
         const delivery = await deliveryOf(repository, endpointId, deliveryId, true);
         if (delivery.status === 'pending') {
-          throw new ConflictError(`The delivery is still being attempted${delivery.next_attempt_at ? ` (next attempt at ${delivery.next_attempt_at.toISOString()})` : ''}`);
+          throw new ConflictError(
+            `The delivery is still being attempted${delivery.next_attempt_at ? ` (next attempt at ${delivery.next_attempt_at.toISOString()})` : ''}`,
+          );
         }
         await deps.jobs.send(DELIVER_JOB, { deliveryId, manual: true }, { transaction: trx });
         return delivery;

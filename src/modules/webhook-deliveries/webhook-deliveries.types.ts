@@ -15,5 +15,7 @@ export type DeliverJobData = { deliveryId: string; attempt: number; manual?: fal
 export const parseDeliverJobData = (data: Record<string, unknown>): DeliverJobData | null => {
   if (typeof data.deliveryId !== 'string') return null;
   if (data.manual === true) return { deliveryId: data.deliveryId, manual: true };
-  return typeof data.attempt === 'number' && Number.isInteger(data.attempt) && data.attempt >= 1 ? { deliveryId: data.deliveryId, attempt: data.attempt } : null;
+  return typeof data.attempt === 'number' && Number.isInteger(data.attempt) && data.attempt >= 1
+    ? { deliveryId: data.deliveryId, attempt: data.attempt }
+    : null;
 };

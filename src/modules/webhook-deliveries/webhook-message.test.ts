@@ -8,13 +8,22 @@ const other = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
 
 describe('webhook message', () => {
   const event = platformEventOf({
-    event_id: 'evt_1', event_type: 'task.updated', event_created_at: new Date('2026-11-25T10:00:00.123Z'), legal_entity_id: 'le_1',
+    event_id: 'evt_1',
+    event_type: 'task.updated',
+    event_created_at: new Date('2026-11-25T10:00:00.123Z'),
+    legal_entity_id: 'le_1',
     data: { object: { id: 'task_1' }, changed: ['status'] },
   });
   const body = JSON.stringify(event);
 
   it('is the event as the API shows it', () => {
-    expect(event).toEqual({ id: 'evt_1', type: 'task.updated', created_at: '2026-11-25T10:00:00.123Z', legal_entity_id: 'le_1', data: { object: { id: 'task_1' }, changed: ['status'] } });
+    expect(event).toEqual({
+      id: 'evt_1',
+      type: 'task.updated',
+      created_at: '2026-11-25T10:00:00.123Z',
+      legal_entity_id: 'le_1',
+      data: { object: { id: 'task_1' }, changed: ['status'] },
+    });
   });
 
   it('carries one signature per secret, each verifying with its own secret only', () => {

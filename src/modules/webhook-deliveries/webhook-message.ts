@@ -3,7 +3,13 @@ import type { EventType, PlatformEvent } from '../events/index.js';
 import { USER_AGENT } from './webhook-request.js';
 
 /** The event as GET /v2/events answers it: the body every delivery of it carries. */
-export function platformEventOf(row: { event_id: string; event_type: string; event_created_at: Date; legal_entity_id: string | null; data: Record<string, unknown> }): PlatformEvent {
+export function platformEventOf(row: {
+  event_id: string;
+  event_type: string;
+  event_created_at: Date;
+  legal_entity_id: string | null;
+  data: Record<string, unknown>;
+}): PlatformEvent {
   return {
     id: row.event_id,
     type: row.event_type as EventType,

@@ -38,7 +38,8 @@ export function postWebhook(
       clearTimeout(timer);
       resolve({ ...outcome, latencyMs: elapsed() });
     };
-    const fail = (error: string, statusCode: number | null = null, excerpt: string | null = null) => finish({ ok: false, statusCode, error, excerpt });
+    const fail = (error: string, statusCode: number | null = null, excerpt: string | null = null) =>
+      finish({ ok: false, statusCode, error, excerpt });
     let request: http.ClientRequest | undefined;
     const timer = setTimeout(() => {
       fail(`timed out after ${options.timeoutMs} ms`);
@@ -48,37 +49,50 @@ export function postWebhook(
     // Sockets skip `lookup` for an address written in the URL: the guard checks those itself first.
     const host = target.hostname.replace(/^\[|\]$/g, '');
     const literal = isIP(host) !== 0 ? options.guard.check(url) : Promise.resolve();
-    literal.then(() => {
-      if (settled) return;
-      const transport = target.protocol === 'https:' ? https : http;
-      request = transport.request(target, {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup: options.guard.lookup as never,
-        agent: false,
-      }, (response) => {
-        const status = response.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        const done = () => {
-          const excerpt = chunks.length ? Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8') : null;
-          if (status >= 200 && status < 300) finish({ ok: true, statusCode: status, error: null, excerpt });
-          else if (status >= 300 && status < 400) fail(`HTTP ${status}: redirects are not followed${response.headers.location ? ` (to ${response.headers.location.slice(0, 200)})` : ''}`, status, excerpt);
-          else fail(`HTTP ${status}`, status, excerpt);
-          response.destroy();
-        };
-        response.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          kept += chunk.length;
-          if (kept >= EXCERPT_BYTES) done();
-        });
-        response.on('end', done);
-        response.on('error', (error) => fail(describe(error), status));
-      });
-      request.on('error', (error) => fail(describe(error)));
-      request.end(body);
-    }, (error: Error) => fail(error.message));
+    literal.then(
+      () => {
+        if (settled) return;
+        const transport = target.protocol === 'https:' ? https : http;
+        request = transport.request(
+          target,
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+            lookup: options.guard.lookup as never,
+            agent: false,
+          },
+          (response) => {
+            const status = response.statusCode ?? 0;
+            const chunks: Buffer[] = [];
+            let kept = 0;
+            const done = () => {
+              const excerpt = chunks.length ? Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8') : null;
+              if (status >= 200 && status < 300) finish({ ok: true, statusCode: status, error: null, excerpt });
+              else if (status >= 300 && status < 400)
+                fail(
+                  `HTTP ${status}: redirects are not followed${response.headers.location ? ` (to ${response.headers.location.slice(0, 200)})` : ''}`,
+                  status,
+                  excerpt,
+                );
+              else fail(`HTTP ${status}`, status, excerpt);
+              response.destroy();
+            };
+            response.on('data', (chunk: Buffer) => {
+              chunks.push(chunk);
+              kept += chunk.length;
+              if (kept >= EXCERPT_BYTES) done();
+            });
+            response.on('end', done);
+            response.on('error', (error) => fail(describe(error), status));
+          },
+        );
+        request.on('error', (error) => fail(describe(error)));
+        request.end(body);
+      },
+      (error: Error) => fail(error.message),
+    );
   });
 }
 
-const describe = (error: NodeJS.ErrnoException) => (error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message).slice(0, 500);
+const describe = (error: NodeJS.ErrnoException) =>
+  (error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message).slice(0, 500);

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { createDestinationGuard, DestinationRefusedError, forbiddenAddressReason } from './destination-guard.js';
 
 /** A resolver over a fixed table (names not in it do not resolve). */
-const table = (names: Record<string, string[]>) => async (hostname: string): Promise<LookupAddress[]> => {
-  const addresses = names[hostname];
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const table =
+  (names: Record<string, string[]>) =>
+  async (hostname: string): Promise<LookupAddress[]> => {
+    const addresses = names[hostname];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
 
 const names = {
   'hooks.example.test': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
@@ -31,13 +33,30 @@ const refusal = async (url: string) => {
 
 describe('forbiddenAddressReason', () => {
   it.each([
-    ['127.0.0.1', 'loopback'], ['127.255.0.9', 'loopback'], ['::1', 'loopback'],
-    ['10.1.2.3', 'private'], ['172.16.0.1', 'private'], ['192.168.1.1', 'private'],
-    ['169.254.169.254', 'link-local'], ['fe80::1', 'link-local'], ['fc00::1', 'unique-local'], ['fd00:ec2::254', 'unique-local'],
-    ['224.0.0.1', 'multicast'], ['ff02::1', 'multicast'], ['0.0.0.0', 'unspecified'], ['::', 'unspecified'],
-    ['240.0.0.1', 'reserved'], ['255.255.255.255', 'broadcast'], ['100.64.0.1', 'carrier-grade NAT'], ['2001:db8::1', 'reserved'],
-    ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.0.0.1', 'private'], ['::ffff:169.254.169.254', 'link-local'],
-    ['64:ff9b::7f00:1', 'non-public'], ['2002:7f00:1::', 'non-public'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.0.9', 'loopback'],
+    ['::1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['fc00::1', 'unique-local'],
+    ['fd00:ec2::254', 'unique-local'],
+    ['224.0.0.1', 'multicast'],
+    ['ff02::1', 'multicast'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
+    ['240.0.0.1', 'reserved'],
+    ['255.255.255.255', 'broadcast'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['2001:db8::1', 'reserved'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:169.254.169.254', 'link-local'],
+    ['64:ff9b::7f00:1', 'non-public'],
+    ['2002:7f00:1::', 'non-public'],
   ])('refuses %s (%s)', (address, kind) => {
     expect(forbiddenAddressReason(address)).toContain(kind);
   });
@@ -94,9 +113,10 @@ describe('check', () => {
 });
 
 describe('lookup', () => {
-  const lookup = (g: typeof guard, hostname: string, options: object) => new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => {
-    g.lookup(hostname, options, (error, address, family) => resolve({ error, address, family }));
-  });
+  const lookup = (g: typeof guard, hostname: string, options: object) =>
+    new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => {
+      g.lookup(hostname, options, (error, address, family) => resolve({ error, address, family }));
+    });
 
   it('refuses a name resolving to loopback when connecting', async () => {
     const { error } = await lookup(guard, 'localhost', {});

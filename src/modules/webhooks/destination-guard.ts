@@ -27,8 +27,15 @@ export function forbiddenAddressReason(address: string): string | null {
 }
 
 const RANGE_NAMES: Record<string, string> = {
-  loopback: 'loopback', private: 'private', linkLocal: 'link-local', uniqueLocal: 'unique-local (private)', multicast: 'multicast',
-  unspecified: 'unspecified', broadcast: 'broadcast', carrierGradeNat: 'shared (carrier-grade NAT)', reserved: 'reserved',
+  loopback: 'loopback',
+  private: 'private',
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique-local (private)',
+  multicast: 'multicast',
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  carrierGradeNat: 'shared (carrier-grade NAT)',
+  reserved: 'reserved',
 };
 const describeRange = (range: string) => RANGE_NAMES[range] ?? `non-public (${range})`;
 
@@ -50,13 +57,16 @@ export class DestinationRefusedError extends Error {
   }
 }
 
-const systemResolveAll: ResolveAll = (hostname) => new Promise((resolve, reject) => {
-  dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
-});
+const systemResolveAll: ResolveAll = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+  });
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), ms); });
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -95,9 +105,15 @@ export function createDestinationGuard(deps: DestinationGuardDeps): DestinationG
         return;
       }
       if (deps.allowPrivate) return;
-      const addresses = await withTimeout(resolveAll(hostname).catch(() => [] as LookupAddress[]), resolveTimeoutMs);
+      const addresses = await withTimeout(
+        resolveAll(hostname).catch(() => [] as LookupAddress[]),
+        resolveTimeoutMs,
+      );
       if (addresses !== 'timeout' && addresses.length > 0) {
-        const reason = refusal(hostname, addresses.map((a) => a.address));
+        const reason = refusal(
+          hostname,
+          addresses.map((a) => a.address),
+        );
         if (reason) throw new DestinationRefusedError(reason);
         return;
       }
@@ -110,7 +126,10 @@ export function createDestinationGuard(deps: DestinationGuardDeps): DestinationG
       const wantsAll = (options as { all?: boolean }).all === true;
       dnsLookup(hostname, { ...(options as object), all: true }, (error, addresses) => {
         if (error) return callback(error, []);
-        const reason = refusal(hostname, addresses.map((a) => a.address));
+        const reason = refusal(
+          hostname,
+          addresses.map((a) => a.address),
+        );
         if (reason) return callback(new DestinationRefusedError(reason), []);
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
         if (wantsAll) return callback(null, addresses);

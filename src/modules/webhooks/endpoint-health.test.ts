@@ -2,9 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { nextHealth, type EndpointHealth } from './endpoint-health.js';
 
 const settings = { disableAfterHours: 72, disableAfterFailures: 3 };
-const healthy: EndpointHealth = { status: 'enabled', consecutive_failures: 0, failing_since: null, last_success_at: null, disabled_at: null, disabled_reason: null };
+const healthy: EndpointHealth = {
+  status: 'enabled',
+  consecutive_failures: 0,
+  failing_since: null,
+  last_success_at: null,
+  disabled_at: null,
+  disabled_reason: null,
+};
 const at = (hours: number) => new Date(Date.UTC(2026, 10, 1) + hours * 3_600_000);
-const fail = (health: EndpointHealth, hours: number, error = 'HTTP 500') => nextHealth(health, { ok: false, at: at(hours), error }, settings);
+const fail = (health: EndpointHealth, hours: number, error = 'HTTP 500') =>
+  nextHealth(health, { ok: false, at: at(hours), error }, settings);
 
 describe('nextHealth (the disabling rule)', () => {
   it('a first failure starts the run; later ones count without moving its start', () => {
@@ -29,7 +37,9 @@ describe('nextHealth (the disabling rule)', () => {
     // Both: disabled, with the reason.
     const disabled = fail(twoOverLongTime, 101, 'timeout after 10000 ms');
     expect(disabled).toMatchObject({ status: 'disabled', disabled_at: at(101), consecutive_failures: 3 });
-    expect(disabled.disabled_reason).toBe(`no successful delivery since ${at(0).toISOString()} (3 attempts failed; last: timeout after 10000 ms)`);
+    expect(disabled.disabled_reason).toBe(
+      `no successful delivery since ${at(0).toISOString()} (3 attempts failed; last: timeout after 10000 ms)`,
+    );
   });
 
   it('exactly the hours is not yet longer than them', () => {
@@ -41,7 +51,12 @@ describe('nextHealth (the disabling rule)', () => {
   it('an outcome for a disabled endpoint is counted but keeps the first reason', () => {
     const disabled = fail(fail(fail(healthy, 0), 50), 80);
     const later = fail(disabled, 90, 'HTTP 502');
-    expect(later).toMatchObject({ status: 'disabled', consecutive_failures: 4, disabled_at: at(80), disabled_reason: disabled.disabled_reason });
+    expect(later).toMatchObject({
+      status: 'disabled',
+      consecutive_failures: 4,
+      disabled_at: at(80),
+      disabled_reason: disabled.disabled_reason,
+    });
   });
 
   it('a reason without a recorded error says only the count', () => {

@@ -36,7 +36,9 @@ export function nextHealth(health: EndpointHealth, outcome: DeliveryOutcome, set
   if (health.status !== 'enabled' || !sustained) return next;
   const last = outcome.error ? `; last: ${outcome.error}` : '';
   return {
-    ...next, status: 'disabled', disabled_at: outcome.at,
+    ...next,
+    status: 'disabled',
+    disabled_at: outcome.at,
     disabled_reason: `no successful delivery since ${failingSince.toISOString()} (${failures} attempts failed${last})`,
   };
 }

@@ -28,7 +28,8 @@ export async function checkUrl(url: string, rules: UrlRules): Promise<string> {
     throw refuse('not a valid absolute URL');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse("the URL scheme must be 'http' or 'https'");
-  if (parsed.username || parsed.password) throw refuse('credentials in the URL are not allowed: deliveries are authenticated by their signature');
+  if (parsed.username || parsed.password)
+    throw refuse('credentials in the URL are not allowed: deliveries are authenticated by their signature');
   if (url.includes('#')) throw refuse('a fragment (#…) is never sent to a server; remove it');
   if (rules.requireHttps && parsed.protocol !== 'https:') throw refuse('the URL must use https in production');
   try {
@@ -42,10 +43,12 @@ export async function checkUrl(url: string, rules: UrlRules): Promise<string> {
 /** null or absent: every type. Duplicates are dropped; order is the caller's. */
 export function checkEventTypes(types: readonly string[] | null | undefined): string[] | null {
   if (types === null || types === undefined) return null;
-  if (types.length === 0) throw new InvalidInputError(['event_types'], 'give at least one event type, or null (or leave it out) for every type', types);
+  if (types.length === 0)
+    throw new InvalidInputError(['event_types'], 'give at least one event type, or null (or leave it out) for every type', types);
   if (types.length > MAX_EVENT_TYPES) throw new InvalidInputError(['event_types'], `at most ${MAX_EVENT_TYPES} event types`, types);
   types.forEach((type, index) => {
-    if (!isEventType(type)) throw new InvalidInputError(['event_types', index], `unknown event type '${type}'; known types: ${EVENT_TYPES.join(', ')}`, type);
+    if (!isEventType(type))
+      throw new InvalidInputError(['event_types', index], `unknown event type '${type}'; known types: ${EVENT_TYPES.join(', ')}`, type);
   });
   return [...new Set(types)];
 }

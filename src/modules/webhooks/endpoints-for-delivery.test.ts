@@ -21,8 +21,20 @@ function fakeRepository(rows: Map<string, EndpointRow>, calls: string[]) {
 }
 
 const row = (id: string): EndpointRow => ({
-  id, platform_id: 'plt_1', url: 'https://93.184.216.34/', description: null, event_types: null, status: 'enabled', disabled_reason: null,
-  disabled_at: null, consecutive_failures: 0, failing_since: null, last_success_at: null, created_at: new Date(0), updated_at: new Date(0), deleted_at: null,
+  id,
+  platform_id: 'plt_1',
+  url: 'https://93.184.216.34/',
+  description: null,
+  event_types: null,
+  status: 'enabled',
+  disabled_reason: null,
+  disabled_at: null,
+  consecutive_failures: 0,
+  failing_since: null,
+  last_success_at: null,
+  created_at: new Date(0),
+  updated_at: new Date(0),
+  deleted_at: null,
 });
 
 describe('recordOutcome', () => {
@@ -30,7 +42,12 @@ describe('recordOutcome', () => {
   const setup = (settings = { disableAfterHours: 1, disableAfterFailures: 2 }) => {
     const rows = new Map([['we_1', row('we_1')]]);
     const calls: string[] = [];
-    const endpoints = createEndpointsForDelivery({ db: trx, vault: {} as never, settings, repositoryFor: () => fakeRepository(rows, calls) });
+    const endpoints = createEndpointsForDelivery({
+      db: trx,
+      vault: {} as never,
+      settings,
+      repositoryFor: () => fakeRepository(rows, calls),
+    });
     return { rows, calls, endpoints };
   };
 
@@ -48,7 +65,9 @@ describe('recordOutcome', () => {
     expect(rows.get('we_1')).toMatchObject({ status: 'enabled', consecutive_failures: 2, failing_since: new Date(start) });
     await endpoints.recordOutcome(trx, 'we_1', { ok: false, at: new Date(start + 61 * 60_000), error: 'connection refused' });
     expect(rows.get('we_1')).toMatchObject({
-      status: 'disabled', consecutive_failures: 3, disabled_at: new Date(start + 61 * 60_000),
+      status: 'disabled',
+      consecutive_failures: 3,
+      disabled_at: new Date(start + 61 * 60_000),
       disabled_reason: `no successful delivery since ${new Date(start).toISOString()} (3 attempts failed; last: connection refused)`,
     });
   });

@@ -48,8 +48,12 @@ export function createEndpointsForDelivery(deps: EndpointsForDeliveryDeps): Endp
       if (!row) return;
       const next = nextHealth(row, outcome, deps.settings);
       await repo.updateHealth(endpointId, {
-        consecutive_failures: next.consecutive_failures, failing_since: next.failing_since, last_success_at: next.last_success_at,
-        status: next.status, disabled_at: next.disabled_at, disabled_reason: next.disabled_reason,
+        consecutive_failures: next.consecutive_failures,
+        failing_since: next.failing_since,
+        last_success_at: next.last_success_at,
+        status: next.status,
+        disabled_at: next.disabled_at,
+        disabled_reason: next.disabled_reason,
       });
     },
   };

@@ -30,10 +30,16 @@ export interface WebhooksModuleDeps {
 export function createWebhooksModule(deps: WebhooksModuleDeps) {
   const destinationGuard = createDestinationGuard({ allowPrivate: deps.settings.allowPrivate });
   const endpointsForDelivery = createEndpointsForDelivery({
-    db: deps.db, vault: deps.vault, settings: deps.settings, repositoryFor: createWebhooksRepository,
+    db: deps.db,
+    vault: deps.vault,
+    settings: deps.settings,
+    repositoryFor: createWebhooksRepository,
   });
   const endpoints = createWebhookEndpointsService({
-    db: deps.db, vault: deps.vault, repositoryFor: createWebhooksRepository, now: deps.now ?? (() => new Date()),
+    db: deps.db,
+    vault: deps.vault,
+    repositoryFor: createWebhooksRepository,
+    now: deps.now ?? (() => new Date()),
     urlRules: { guard: destinationGuard, requireHttps: deps.production },
   });
   return {

@@ -48,13 +48,16 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
   /** The endpoint under its row lock, or a 404 that does not say whether another platform has it. */
   async function lockOwned(trx: Db, owner: EndpointOwner, id: string): Promise<EndpointRow> {
     const row = await repositoryFor(trx).findForUpdate(id);
-    if (!row || ('platformId' in owner && row.platform_id !== owner.platformId)) throw new NotFoundError(`Webhook endpoint '${id}' not found`);
+    if (!row || ('platformId' in owner && row.platform_id !== owner.platformId))
+      throw new NotFoundError(`Webhook endpoint '${id}' not found`);
     return row;
   }
 
   async function addSecret(trx: Db, endpoint: Pick<EndpointRow, 'id' | 'platform_id'>): Promise<string> {
     const secret = generateSigningSecret();
-    await repositoryFor(trx).insertSecret(sealSecret(deps.vault, secret, { id: newId(SECRET_ID_PREFIX), endpointId: endpoint.id, platformId: endpoint.platform_id }));
+    await repositoryFor(trx).insertSecret(
+      sealSecret(deps.vault, secret, { id: newId(SECRET_ID_PREFIX), endpointId: endpoint.id, platformId: endpoint.platform_id }),
+    );
     return secret;
   }
 
@@ -72,7 +75,11 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
       const description = checkDescription(input.description);
       return db.transaction().execute(async (trx) => {
         const endpoint = await repositoryFor(trx).insertEndpoint({
-          id: newId(ENDPOINT_ID_PREFIX), platform_id: platformId, url, event_types: eventTypes, description,
+          id: newId(ENDPOINT_ID_PREFIX),
+          platform_id: platformId,
+          url,
+          event_types: eventTypes,
+          description,
         });
         return { endpoint, secret: await addSecret(trx, endpoint) };
       });
@@ -93,7 +100,12 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
      * Absent fields stay as they are; `event_types: null` subscribes to every type, `description: null` clears it.
      * `inTransaction` runs beside the change (an operator's audit line).
      */
-    async update(owner: EndpointOwner, id: string, patch: EndpointPatch, options: { disabledReason: string; inTransaction?: (trx: Db, before: EndpointRow, after: EndpointRow) => Promise<void> }): Promise<EndpointRow> {
+    async update(
+      owner: EndpointOwner,
+      id: string,
+      patch: EndpointPatch,
+      options: { disabledReason: string; inTransaction?: (trx: Db, before: EndpointRow, after: EndpointRow) => Promise<void> },
+    ): Promise<EndpointRow> {
       const changes: EndpointChanges = {};
       if (patch.url !== undefined) changes.url = await checkUrl(patch.url, deps.urlRules);
       if (patch.event_types !== undefined) changes.event_types = checkEventTypes(patch.event_types);
@@ -114,9 +126,21 @@ export function createWebhookEndpointsService(deps: WebhookEndpointsDeps) {
      * A new current secret; the previous one keeps signing (a second signature) for `expirePreviousAfterSeconds`,
      * so receivers can switch without missing a delivery. 0 ends it now.
      */
-    async rotateSecret(platformId: string, id: string, expirePreviousAfterSeconds = DEFAULT_ROTATION_OVERLAP_SECONDS): Promise<EndpointWithSecret & { previousExpiresAt: Date }> {
-      if (!Number.isInteger(expirePreviousAfterSeconds) || expirePreviousAfterSeconds < 0 || expirePreviousAfterSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
-        throw new InvalidInputError(['expire_previous_after_seconds'], `between 0 and ${MAX_ROTATION_OVERLAP_SECONDS} seconds`, expirePreviousAfterSeconds);
+    async rotateSecret(
+      platformId: string,
+      id: string,
+      expirePreviousAfterSeconds = DEFAULT_ROTATION_OVERLAP_SECONDS,
+    ): Promise<EndpointWithSecret & { previousExpiresAt: Date }> {
+      if (
+        !Number.isInteger(expirePreviousAfterSeconds) ||
+        expirePreviousAfterSeconds < 0 ||
+        expirePreviousAfterSeconds > MAX_ROTATION_OVERLAP_SECONDS
+      ) {
+        throw new InvalidInputError(
+          ['expire_previous_after_seconds'],
+          `between 0 and ${MAX_ROTATION_OVERLAP_SECONDS} seconds`,
+          expirePreviousAfterSeconds,
+        );
       }
       return db.transaction().execute(async (trx) => {
         const endpoint = await lockOwned(trx, { platformId }, id);

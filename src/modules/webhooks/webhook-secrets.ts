@@ -17,7 +17,15 @@ const secretAad = (secretId: string, endpointId: string) => Buffer.from(`stateho
 
 export function sealSecret(vault: SecretSealer, secret: string, ids: { id: string; endpointId: string; platformId: string }): NewSecretRow {
   const sealed = vault.sealBytes(Buffer.from(secret, 'utf8'), secretAad(ids.id, ids.endpointId));
-  return { id: ids.id, endpoint_id: ids.endpointId, platform_id: ids.platformId, sealed: sealed.ciphertext, iv: sealed.iv, tag: sealed.tag, key_id: sealed.keyId };
+  return {
+    id: ids.id,
+    endpoint_id: ids.endpointId,
+    platform_id: ids.platformId,
+    sealed: sealed.ciphertext,
+    iv: sealed.iv,
+    tag: sealed.tag,
+    key_id: sealed.keyId,
+  };
 }
 
 export function openSecret(vault: SecretSealer, row: SecretRow): string {

@@ -34,5 +34,9 @@ export interface DestinationGuard {
   /** Throws InvalidInputError-ready reasons as an Error whose message says why; resolves when the URL may be used. */
   check(url: string): Promise<void>;
   /** A `lookup` for http(s).request: resolves like dns.lookup, failing for a forbidden address. */
-  lookup(hostname: string, options: object, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void;
+  lookup(
+    hostname: string,
+    options: object,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void;
 }

@@ -27,7 +27,10 @@ export interface ConnectorStepCall {
 }
 
 /** A status an ongoing automation can be in while a connector works on it. */
-export type OngoingStatus = Extract<AutomationStatus, 'started' | 'waiting_for_start_file_date' | 'waiting_on_state' | 'waiting_on_signature'>;
+export type OngoingStatus = Extract<
+  AutomationStatus,
+  'started' | 'waiting_for_start_file_date' | 'waiting_on_state' | 'waiting_on_signature'
+>;
 
 /** What a step ended with. A throw (or the timeout) is a fault: the step is retried with backoff, then handed to a person. */
 export type ConnectorStepOutcome =
@@ -51,6 +54,10 @@ export interface AgencyConnector {
   /** The first step of a new automation (and of a new round after the owner answered a question). */
   readonly firstStep: string;
   /** The steps a person sees on the progress page, in order, with their labels. */
-  readonly steps: readonly { key: string; label: string; /** Shown only once reached (e.g. a signature some filings need). */ optional?: boolean }[];
+  readonly steps: readonly {
+    key: string;
+    label: string;
+    /** Shown only once reached (e.g. a signature some filings need). */ optional?: boolean;
+  }[];
   perform(call: ConnectorStepCall): Promise<ConnectorStepOutcome>;
 }

@@ -6,10 +6,22 @@ import type { ConnectorStepCall } from './agency-connector.js';
 
 const catalog = loadCatalog();
 const edd = catalog.requirement('ca-edd-employer-registration')!;
-const call = (step: string, input: Record<string, unknown> = { officer_name: 'Ada' }, signal = new AbortController().signal): ConnectorStepCall => ({
-  automationId: 'aut_test', step, idempotencyKey: `aut_test:${step}`, legalEntity: { id: 'le_1', name: 'Harbor Labs', ein: '12-3456789' }, region: 'CA',
-  agency: { id: edd.agency.id, name: edd.agency.name, website: edd.agency.website }, requirement: { id: edd.definition.id, title: edd.definition.title },
-  input, outputs: edd.definition.resolutions.automation!.outputs, now: new Date('2026-11-24T10:00:00Z'), signal,
+const call = (
+  step: string,
+  input: Record<string, unknown> = { officer_name: 'Ada' },
+  signal = new AbortController().signal,
+): ConnectorStepCall => ({
+  automationId: 'aut_test',
+  step,
+  idempotencyKey: `aut_test:${step}`,
+  legalEntity: { id: 'le_1', name: 'Harbor Labs', ein: '12-3456789' },
+  region: 'CA',
+  agency: { id: edd.agency.id, name: edd.agency.name, website: edd.agency.website },
+  requirement: { id: edd.definition.id, title: edd.definition.title },
+  input,
+  outputs: edd.definition.resolutions.automation!.outputs,
+  now: new Date('2026-11-24T10:00:00Z'),
+  signal,
 });
 
 describe('sandbox values', () => {
@@ -31,8 +43,12 @@ describe('sandbox values', () => {
         const automation = definition.resolutions.automation;
         if (!automation) continue;
         const outcome = sandboxOutcome({
-          automationId: `aut_${definition.id}`, entity: { name: 'X', ein: null }, agency: { name: 'Agency', website: 'https://agency.example' },
-          requirementTitle: definition.title, today: '2026-11-24', outputs: automation.outputs,
+          automationId: `aut_${definition.id}`,
+          entity: { name: 'X', ein: null },
+          agency: { name: 'Agency', website: 'https://agency.example' },
+          requirementTitle: definition.title,
+          today: '2026-11-24',
+          outputs: automation.outputs,
         });
         for (const datum of automation.outputs.agency_account?.data ?? []) {
           const value = outcome.accountData!.find((d) => d.name === datum.name)!.value;
@@ -50,7 +66,13 @@ describe('the sandbox agency connector', () => {
   const sandbox = createSandboxAgencyConnector({ stepMs: 1234 });
 
   it('ordinary input: submit → await_state → finalize, each after the step pause, then the outputs', async () => {
-    expect(await sandbox.perform(call('submit'))).toEqual({ type: 'continue', next: 'await_state', afterMs: 1234, status: 'waiting_on_state', reason: 'Submitted to the state (sandbox)' });
+    expect(await sandbox.perform(call('submit'))).toEqual({
+      type: 'continue',
+      next: 'await_state',
+      afterMs: 1234,
+      status: 'waiting_on_state',
+      reason: 'Submitted to the state (sandbox)',
+    });
     expect(await sandbox.perform(call('await_state'))).toEqual({ type: 'continue', next: 'finalize', afterMs: 1234 });
     const done = await sandbox.perform(call('finalize'));
     expect(done.type).toBe('complete');
@@ -63,16 +85,28 @@ describe('the sandbox agency connector', () => {
 
   it('magic values, in any case and with spaces, produce their outcomes', async () => {
     expect(await sandbox.perform(call('await_state', { officer_name: ' REJECT ' }))).toMatchObject({ type: 'rejected' });
-    expect(await sandbox.perform(call('await_state', { officer_name: SANDBOX_VALUES.needsInfo }))).toMatchObject({ type: 'needs_customer_response' });
-    expect(await sandbox.perform(call('await_state', { officer_name: 'signature' }))).toMatchObject({ type: 'continue', next: 'signature', status: 'waiting_on_signature' });
-    expect(await sandbox.perform(call('submit', { officer_name: 'start-later' }))).toMatchObject({ next: 'file_on_date', status: 'waiting_for_start_file_date' });
+    expect(await sandbox.perform(call('await_state', { officer_name: SANDBOX_VALUES.needsInfo }))).toMatchObject({
+      type: 'needs_customer_response',
+    });
+    expect(await sandbox.perform(call('await_state', { officer_name: 'signature' }))).toMatchObject({
+      type: 'continue',
+      next: 'signature',
+      status: 'waiting_on_signature',
+    });
+    expect(await sandbox.perform(call('submit', { officer_name: 'start-later' }))).toMatchObject({
+      next: 'file_on_date',
+      status: 'waiting_for_start_file_date',
+    });
     await expect(sandbox.perform(call('submit', { officer_name: 'connector-error' }))).rejects.toThrow(SANDBOX_PORTAL_ERROR);
     const controller = new AbortController();
     const hanging = sandbox.perform(call('submit', { officer_name: 'connector-timeout' }, controller.signal));
     controller.abort();
     await expect(hanging).rejects.toThrow('aborted');
     // Not a whole value: ordinary input.
-    expect(await sandbox.perform(call('await_state', { officer_name: 'Rejectionist' }))).toMatchObject({ type: 'continue', next: 'finalize' });
+    expect(await sandbox.perform(call('await_state', { officer_name: 'Rejectionist' }))).toMatchObject({
+      type: 'continue',
+      next: 'finalize',
+    });
     await expect(sandbox.perform(call('nope'))).rejects.toThrow("no step 'nope'");
   });
 });

@@ -20,8 +20,10 @@ export const SANDBOX_VALUES = {
   connectorTimeout: 'connector-timeout',
 } as const;
 
-export const SANDBOX_REJECTED_REASON = 'The state rejected the filing: the business details do not match its records (sandbox test value "reject")';
-export const SANDBOX_QUESTION = 'The state needs more information: confirm the details you entered and correct any that differ from your formation documents (sandbox test value "needs-info")';
+export const SANDBOX_REJECTED_REASON =
+  'The state rejected the filing: the business details do not match its records (sandbox test value "reject")';
+export const SANDBOX_QUESTION =
+  'The state needs more information: confirm the details you entered and correct any that differ from your formation documents (sandbox test value "needs-info")';
 export const SANDBOX_PORTAL_ERROR = 'The agency portal answered 503 Service Unavailable (sandbox test value "connector-error")';
 
 const has = (input: Record<string, unknown>, value: string) =>
@@ -38,15 +40,20 @@ const hang = (signal: AbortSignal) =>
  * call, so performing one again under the same key answers the same: idempotent by construction.
  */
 export function createSandboxAgencyConnector(options: { stepMs: number }): AgencyConnector {
-  const after = (next: string, extra: Omit<Extract<ConnectorStepOutcome, { type: 'continue' }>, 'type' | 'next' | 'afterMs'> = {}): ConnectorStepOutcome =>
-    ({ type: 'continue', next, afterMs: options.stepMs, ...extra });
+  const after = (
+    next: string,
+    extra: Omit<Extract<ConnectorStepOutcome, { type: 'continue' }>, 'type' | 'next' | 'afterMs'> = {},
+  ): ConnectorStepOutcome => ({ type: 'continue', next, afterMs: options.stepMs, ...extra });
 
   const steps: Record<string, (call: ConnectorStepCall) => Promise<ConnectorStepOutcome>> = {
     async submit(call) {
       if (has(call.input, SANDBOX_VALUES.connectorError)) throw new Error(SANDBOX_PORTAL_ERROR);
       if (has(call.input, SANDBOX_VALUES.connectorTimeout)) return hang(call.signal);
       if (has(call.input, SANDBOX_VALUES.startLater)) {
-        return after('file_on_date', { status: 'waiting_for_start_file_date', reason: 'The state accepts this filing from a later date (sandbox)' });
+        return after('file_on_date', {
+          status: 'waiting_for_start_file_date',
+          reason: 'The state accepts this filing from a later date (sandbox)',
+        });
       }
       return after('await_state', { status: 'waiting_on_state', reason: 'Submitted to the state (sandbox)' });
     },
@@ -56,7 +63,8 @@ export function createSandboxAgencyConnector(options: { stepMs: number }): Agenc
     async await_state(call) {
       if (has(call.input, SANDBOX_VALUES.reject)) return { type: 'rejected', reason: SANDBOX_REJECTED_REASON };
       if (has(call.input, SANDBOX_VALUES.needsInfo)) return { type: 'needs_customer_response', message: SANDBOX_QUESTION };
-      if (has(call.input, SANDBOX_VALUES.signature)) return after('signature', { status: 'waiting_on_signature', reason: 'The state asks for a signature (sandbox)' });
+      if (has(call.input, SANDBOX_VALUES.signature))
+        return after('signature', { status: 'waiting_on_signature', reason: 'The state asks for a signature (sandbox)' });
       return after('finalize');
     },
     async signature() {
@@ -66,8 +74,12 @@ export function createSandboxAgencyConnector(options: { stepMs: number }): Agenc
       return {
         type: 'complete',
         outcome: sandboxOutcome({
-          automationId: call.automationId, entity: call.legalEntity, agency: call.agency, requirementTitle: call.requirement.title,
-          today: call.now.toISOString().slice(0, 10), outputs: call.outputs,
+          automationId: call.automationId,
+          entity: call.legalEntity,
+          agency: call.agency,
+          requirementTitle: call.requirement.title,
+          today: call.now.toISOString().slice(0, 10),
+          outputs: call.outputs,
         }),
       };
     },

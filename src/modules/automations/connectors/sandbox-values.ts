@@ -28,7 +28,8 @@ export const sandboxRate = (seed: string) => `${((100 + (digest(seed).readUInt16
 const FREQUENCIES = ['Quarterly', 'Monthly', 'Semi-weekly'] as const;
 
 /** A text attribute: a filing frequency for names that say so, else the account's standing. */
-export const sandboxText = (name: string, seed: string) => (/frequen/i.test(name) ? FREQUENCIES[digest(seed)[0]! % FREQUENCIES.length]! : 'Active');
+export const sandboxText = (name: string, seed: string) =>
+  /frequen/i.test(name) ? FREQUENCIES[digest(seed)[0]! % FREQUENCIES.length]! : 'Active';
 
 export interface SandboxFilingFacts {
   automationId: string;
@@ -44,11 +45,20 @@ export function sandboxOutcome(facts: SandboxFilingFacts): AutomationOutcome {
   const { automationId: id, outputs } = facts;
   const accountData = (outputs.agency_account?.data ?? []).map((d) => ({
     name: d.name,
-    value: d.kind === 'identifier' ? valueInFormat(d.format, `${id}:${d.name}`) : d.kind === 'rate' ? sandboxRate(`${id}:${d.name}`) : sandboxText(d.name, `${id}:${d.name}`),
+    value:
+      d.kind === 'identifier'
+        ? valueInFormat(d.format, `${id}:${d.name}`)
+        : d.kind === 'rate'
+          ? sandboxRate(`${id}:${d.name}`)
+          : sandboxText(d.name, `${id}:${d.name}`),
   }));
   const dates = Object.fromEntries(outputs.dates.map((d) => [d.name, facts.today]));
   const login = outputs.login
-    ? { username: `sandbox-${valueInFormat('######', `${id}:username`)}`, password: digest(id, 'password').toString('base64url').slice(0, 20), loginUrl: facts.agency.website }
+    ? {
+        username: `sandbox-${valueInFormat('######', `${id}:username`)}`,
+        password: digest(id, 'password').toString('base64url').slice(0, 20),
+        loginUrl: facts.agency.website,
+      }
     : undefined;
   const lines = [
     `${facts.agency.name}: ${outputs.document.title}`,
