@@ -6,7 +6,7 @@ import type { TaskEvents } from '../events/index.js';
 import { planningJobs, rollForwardAll, rollForwardDue } from './planning.jobs.js';
 import { createPlanningService, type PlanningDeps } from './planning.service.js';
 
-export type { PlanningService, Replanner, CreatedTask, ReplanCause, CatalogReleaseSummary } from './planning.service.js';
+export type { PlanningService, Replanner, CreatedTask, ReplanCause, PlanningChange, CatalogReleaseSummary } from './planning.service.js';
 export { rollForwardAll, rollForwardDue, findDueRanges, BATCH_SIZE, ROLL_FORWARD_JOB, ROLL_FORWARD_BATCH_JOB } from './planning.jobs.js';
 
 export interface PlanningModuleDeps {

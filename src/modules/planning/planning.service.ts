@@ -43,6 +43,15 @@ function currentRelease(catalog: Catalog): CatalogReleaseSummary | null {
  * built by the caller (e.g. location.updated) first, then its task changes (e.g. a status), described after the
  * re-planning so their payloads show the final state.
  */
+/** What the `work` of a `planning.change` answers. */
+export interface PlanningChange<T> {
+  value: T;
+  /** The change's own events and task changes, recorded with the re-planning's. */
+  cause?: ReplanCause;
+  /** false: nothing changed, no re-planning. */
+  replan?: boolean;
+}
+
 export interface ReplanCause {
   events?: readonly NewEvent[];
   tasks?: readonly TaskChange[];
@@ -130,6 +139,31 @@ export function createPlanningService(deps: PlanningDeps) {
   }
 
   /**
+   * The one protocol of a change to entities' facts: one transaction (or the caller's `within`), the entities'
+   * planning locks taken once and before any row lock, the caller's `work`, then one re-planning of those entities
+   * that records the change's own events with its task events, all committed together. `entities` may be read in
+   * the transaction (e.g. from a task row) before the locks. `work` answers `replan: false` when it changed nothing
+   * (its writes, if any, still commit). Resolves with work's value and the tasks the re-planning created.
+   */
+  async function change<T>(
+    entities: readonly string[] | ((trx: Db) => Promise<readonly string[]>),
+    work: (trx: Db, legalEntityIds: readonly string[]) => Promise<PlanningChange<T>>,
+    options: { within?: Db } = {},
+  ): Promise<{ value: T; created: Map<string, CreatedTask[]> }> {
+    const run = async (trx: Db) => {
+      const ids = [...new Set(typeof entities === 'function' ? await entities(trx) : entities)].sort();
+      if (ids.length) await repositoryFor(trx).lockEntities(ids);
+      const outcome = await work(trx, ids);
+      const created =
+        outcome.replan === false
+          ? new Map<string, CreatedTask[]>()
+          : await replanEntities(trx, ids, outcome.cause ?? {}, false, undefined, false, true);
+      return { value: outcome.value, created };
+    };
+    return options.within ? run(options.within) : deps.db.transaction().execute(run);
+  }
+
+  /**
    * `rollForward`: only the entities still due once locked (another worker may have just planned them); a newer
    * catalog's plan is re-planned here only when its date comes (isDueForRollForward).
    */
@@ -140,6 +174,8 @@ export function createPlanningService(deps: PlanningDeps) {
     rollForward: boolean,
     planned?: (entities: number) => void,
     operator = false,
+    /** The caller (`change`) holds the entities' locks already. */
+    locked = false,
   ): Promise<Map<string, CreatedTask[]>> {
     const ids = [...new Set(legalEntityIds)].sort();
     if (ids.length === 0) {
@@ -148,7 +184,7 @@ export function createPlanningService(deps: PlanningDeps) {
     }
     const repo = repositoryFor(trx);
     const ownRevision = await catalogRevision();
-    await repo.lockEntities(ids);
+    if (!locked) await repo.lockEntities(ids);
     const on = today();
     const found = await repo.findPlanningEntities(ids);
     const entities = rollForward ? found.filter((e) => isDueForRollForward(e, on, ownRevision)) : found;
@@ -232,6 +268,7 @@ export function createPlanningService(deps: PlanningDeps) {
   }
 
   return {
+    change,
     lock,
     replan,
     replanBatch,
@@ -316,4 +353,4 @@ const DUE_BATCH_LIMIT = 1000;
 
 export type PlanningService = ReturnType<typeof createPlanningService>;
 /** What a capability that changes an entity's facts needs of planning. */
-export type Replanner = Pick<PlanningService, 'lock' | 'replan'>;
+export type Replanner = Pick<PlanningService, 'lock' | 'replan'> & Partial<Pick<PlanningService, 'change'>>;
