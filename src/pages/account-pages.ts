@@ -85,20 +85,11 @@ function credentialField(key: string, f: CredentialField): Raw {
   const id = domId(`${key}-${f.name}`);
   const described = [f.hint ? `${id}-hint` : '', f.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${f.error ? ' has-error' : ''}">
-    <label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
-    ${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
-    ${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''}
-    <input
-      id="${id}"
-      name="${f.name}"
-      type="${f.type}"
-      value="${f.value ?? ''}"
-      autocomplete="${f.autocomplete}"
-      spellcheck="false"
-      autocapitalize="off"
-      ${f.required ? raw(' required') : ''}${described ? html` aria-describedby="${described}"` : ''}${f.error ? raw(' aria-invalid="true"') : ''}
-    />
-  </div>`;
+<label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
+${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
+${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''}
+<input id="${id}" name="${f.name}" type="${f.type}" value="${f.value ?? ''}" autocomplete="${f.autocomplete}" spellcheck="false" autocapitalize="off"${f.required ? raw(' required') : ''}${described ? html` aria-describedby="${described}"` : ''}${f.error ? raw(' aria-invalid="true"') : ''}>
+</div>`;
 }
 
 /** Username, password, an optional authenticator seed and an optional security question. */
@@ -109,43 +100,43 @@ function credentialsForm(
   const failed = data.failed?.key === options.key ? data.failed : null;
   const errors = failed?.errors ?? {};
   const keep = options.updating ? ' Leave empty to keep the one stored, if any.' : ' Leave empty if the login has none.';
-  return html`<details class="credentials" ${failed ? raw(' open') : ''}>
-    <summary>${options.summary}</summary>
-    <form method="post" action="${options.action}" class="credentials-form">
-      ${csrfInput(data.csrf)}${options.hidden}
-      ${credentialField(options.key, { name: 'username', label: CREDENTIAL_LABELS.username!, type: 'text', autocomplete: 'off', required: true, value: failed?.values.username ?? '', error: errors.username })}
-      ${credentialField(options.key, {
-        name: 'password',
-        label: CREDENTIAL_LABELS.password!,
-        type: 'password',
-        autocomplete: 'new-password',
-        required: true,
-        error: errors.password,
-        hint: failed ? 'Enter it again: secrets are not kept when a form has a problem.' : undefined,
-      })}
-      ${credentialField(options.key, {
-        name: 'totp_seed',
-        label: `${CREDENTIAL_LABELS.totp_seed} (optional)`,
-        type: 'text',
-        autocomplete: 'off',
-        error: errors.totp_seed,
-        hint: `For two-step sign-in: the secret key the agency site showed when you set up an authenticator app, 16 or more letters A–Z and digits 2–7 (spaces are ignored).${keep}`,
-      })}
-      <fieldset>
-        <legend>Security question (optional)</legend>
-        ${credentialField(options.key, { name: 'security_question', label: CREDENTIAL_LABELS.security_question!, type: 'text', autocomplete: 'off', value: failed?.values.security_question ?? '', error: errors.security_question })}
-        ${credentialField(options.key, {
-          name: 'security_answer',
-          label: CREDENTIAL_LABELS.security_answer!,
-          type: 'password',
-          autocomplete: 'off',
-          error: errors.security_answer,
-          hint: options.updating ? 'Replaces the stored answer to the same question; other stored answers are kept.' : undefined,
-        })}
-      </fieldset>
-      <button type="submit">${options.button}</button>
-    </form>
-  </details>`;
+  return html`<details class="credentials"${failed ? raw(' open') : ''}>
+<summary>${options.summary}</summary>
+<form method="post" action="${options.action}" class="credentials-form">
+${csrfInput(data.csrf)}${options.hidden}
+${credentialField(options.key, { name: 'username', label: CREDENTIAL_LABELS.username!, type: 'text', autocomplete: 'off', required: true, value: failed?.values.username ?? '', error: errors.username })}
+${credentialField(options.key, {
+  name: 'password',
+  label: CREDENTIAL_LABELS.password!,
+  type: 'password',
+  autocomplete: 'new-password',
+  required: true,
+  error: errors.password,
+  hint: failed ? 'Enter it again: secrets are not kept when a form has a problem.' : undefined,
+})}
+${credentialField(options.key, {
+  name: 'totp_seed',
+  label: `${CREDENTIAL_LABELS.totp_seed} (optional)`,
+  type: 'text',
+  autocomplete: 'off',
+  error: errors.totp_seed,
+  hint: `For two-step sign-in: the secret key the agency site showed when you set up an authenticator app, 16 or more letters A–Z and digits 2–7 (spaces are ignored).${keep}`,
+})}
+<fieldset>
+<legend>Security question (optional)</legend>
+${credentialField(options.key, { name: 'security_question', label: CREDENTIAL_LABELS.security_question!, type: 'text', autocomplete: 'off', value: failed?.values.security_question ?? '', error: errors.security_question })}
+${credentialField(options.key, {
+  name: 'security_answer',
+  label: CREDENTIAL_LABELS.security_answer!,
+  type: 'password',
+  autocomplete: 'off',
+  error: errors.security_answer,
+  hint: options.updating ? 'Replaces the stored answer to the same question; other stored answers are kept.' : undefined,
+})}
+</fieldset>
+<button type="submit">${options.button}</button>
+</form>
+</details>`;
 }
 
 function loginEntry(data: AccountsPageData, login: LoginItem, headingLevel: 3 | 4, showRegion: boolean): Raw {
@@ -168,45 +159,29 @@ ${credentialsForm(data, {
 
 function accountSection(data: AccountsPageData, account: AccountItem): Raw {
   return html`<section class="account" aria-labelledby="account-${account.id}">
-    <h2 id="account-${account.id}">${account.name}</h2>
-    <p class="meta">
-      <span>${account.regionName}</span>
-      ${account.agency.website ? html`<a href="${account.agency.website}" rel="noopener noreferrer">${account.agency.name}</a>` : html`<span>${account.agency.name}</span>`}
-    </p>
-    <h3>Account details</h3>
-    ${
-      account.data.length
-        ? html`<dl class="summary account-data">
-            ${account.data.map(
-              (d) =>
-                html`<div>
-                  <dt>${d.name}</dt>
-                  <dd>
-                    ${d.value ?? html`<span class="muted">Not yet known</span>`}
-                    <span class="badge data-${d.status}"><span class="visually-hidden">Status: </span>${DATA_STATUS_LABELS[d.status]}</span>
-                  </dd>
-                </div>`,
-            )}
-          </dl>`
-        : html`<p class="muted">No details recorded yet.</p>`
-    }
-    <h3>Logins</h3>
-    ${
-      account.logins.length
-        ? html`<ul class="logins">
-            ${account.logins.map((l) => loginEntry(data, l, 4, false))}
-          </ul>`
-        : html`<p class="muted">No login yet.</p>`
-    }
-    ${credentialsForm(data, {
-      key: `new-${account.id}`,
-      action: '/hosted/accounts/logins',
-      hidden: html`<input type="hidden" name="agency_account_id" value="${account.id}" />`,
-      updating: false,
-      summary: html`Add a login<span class="visually-hidden"> to ${account.name}</span>`,
-      button: html`Add login<span class="visually-hidden"> to ${account.name}</span>`,
-    })}
-  </section>`;
+<h2 id="account-${account.id}">${account.name}</h2>
+<p class="meta"><span>${account.regionName}</span>
+${account.agency.website ? html`<a href="${account.agency.website}" rel="noopener noreferrer">${account.agency.name}</a>` : html`<span>${account.agency.name}</span>`}</p>
+<h3>Account details</h3>
+${
+  account.data.length
+    ? html`<dl class="summary account-data">${account.data.map(
+        (d) => html`<div><dt>${d.name}</dt><dd>${d.value ?? html`<span class="muted">Not yet known</span>`}
+<span class="badge data-${d.status}"><span class="visually-hidden">Status: </span>${DATA_STATUS_LABELS[d.status]}</span></dd></div>`,
+      )}</dl>`
+    : html`<p class="muted">No details recorded yet.</p>`
+}
+<h3>Logins</h3>
+${account.logins.length ? html`<ul class="logins">${account.logins.map((l) => loginEntry(data, l, 4, false))}</ul>` : html`<p class="muted">No login yet.</p>`}
+${credentialsForm(data, {
+  key: `new-${account.id}`,
+  action: '/hosted/accounts/logins',
+  hidden: html`<input type="hidden" name="agency_account_id" value="${account.id}">`,
+  updating: false,
+  summary: html`Add a login<span class="visually-hidden"> to ${account.name}</span>`,
+  button: html`Add login<span class="visually-hidden"> to ${account.name}</span>`,
+})}
+</section>`;
 }
 
 /** Error summary entries name the login or account the failing form belongs to. */
@@ -235,34 +210,26 @@ function addAccountForm(data: AccountsPageData, open: boolean): Raw {
   const values = failed?.values;
   const agencyId = domId(`${ADD_ACCOUNT_KEY}-agency`);
   const form = html`<form method="post" action="/hosted/accounts/accounts" class="add-account-form">
-    ${csrfInput(data.csrf)}
-    <div class="field${errors.agency ? ' has-error' : ''}">
-      <label for="${agencyId}">${CREDENTIAL_LABELS.agency} <span class="req" aria-hidden="true">*</span></label>
-      ${errors.agency ? html`<p class="error" id="${agencyId}-error">${errors.agency}</p>` : ''}
-      <select
-        id="${agencyId}"
-        name="agency"
-        required${errors.agency ? html` aria-invalid="true" aria-describedby="${agencyId}-error"` : ''}
-      >
-        <option value="">Choose the agency…</option>
-        ${data.agencyChoices.map((group) => html`<optgroup label="${group.regionName}">${group.agencies.map((a) => html`<option value="${a.value}" ${values?.agency === a.value ? raw(' selected') : ''}>${a.name}</option>`)}</optgroup>`)}
-      </select>
-    </div>
-    ${credentialField(ADD_ACCOUNT_KEY, {
-      name: 'account_name',
-      label: `${CREDENTIAL_LABELS.account_name} (optional)`,
-      type: 'text',
-      autocomplete: 'off',
-      value: values?.account_name ?? '',
-      error: errors.account_name,
-      hint: 'How you call it, e.g. "Employer payroll tax account". Empty: the agency’s name.',
-    })}
-    <button type="submit">Add the account</button>
-  </form>`;
-  return html`<details class="credentials add-account" ${open || failed ? raw(' open') : ''}>
-    <summary>Add an agency account you already have</summary>
-    ${form}
-  </details>`;
+${csrfInput(data.csrf)}
+<div class="field${errors.agency ? ' has-error' : ''}">
+<label for="${agencyId}">${CREDENTIAL_LABELS.agency} <span class="req" aria-hidden="true">*</span></label>
+${errors.agency ? html`<p class="error" id="${agencyId}-error">${errors.agency}</p>` : ''}
+<select id="${agencyId}" name="agency" required${errors.agency ? html` aria-invalid="true" aria-describedby="${agencyId}-error"` : ''}>
+<option value="">Choose the agency…</option>
+${data.agencyChoices.map((group) => html`<optgroup label="${group.regionName}">${group.agencies.map((a) => html`<option value="${a.value}"${values?.agency === a.value ? raw(' selected') : ''}>${a.name}</option>`)}</optgroup>`)}
+</select></div>
+${credentialField(ADD_ACCOUNT_KEY, {
+  name: 'account_name',
+  label: `${CREDENTIAL_LABELS.account_name} (optional)`,
+  type: 'text',
+  autocomplete: 'off',
+  value: values?.account_name ?? '',
+  error: errors.account_name,
+  hint: 'How you call it, e.g. "Employer payroll tax account". Empty: the agency’s name.',
+})}
+<button type="submit">Add the account</button>
+</form>`;
+  return html`<details class="credentials add-account"${open || failed ? raw(' open') : ''}><summary>Add an agency account you already have</summary>${form}</details>`;
 }
 
 /** POST /v2/accounts/manage/session: the entity's agency accounts and logins in the session's scope, with forms to store credentials. */
@@ -273,46 +240,27 @@ export function renderAccountsPage(data: AccountsPageData): string {
     platformName: data.platformName,
     brand: data.brand,
     body: html`<h1>Agency accounts for ${data.businessName}</h1>
-      ${summaryOf(data)}
-      ${data.savedLoginName ? html`<div class="notice success" role="status"><p>Credentials saved for ${data.savedLoginName}.</p></div>` : ''}
-      ${data.addedAccountName ? html`<div class="notice success" role="status"><p>Account added: ${data.addedAccountName}. Add its login below so that ${data.platformName} can use it for you.</p></div>` : ''}
-      <p class="meta">
-        <span>States: <strong>${data.scopeLabel}</strong></span>
-      </p>
-      <p>
-        Your accounts with state agencies and the logins kept for them. Credentials you enter are stored encrypted and are never shown on
-        this page.
-      </p>
-      ${
-        empty
-          ? html`<div class="empty">
-              <h2>No agency accounts yet</h2>
-              <p>
-                There are no agency accounts or logins for ${data.businessName} in
-                ${data.scopeLabel === 'All states' ? 'any state' : data.scopeLabel} yet.
-              </p>
-              <p>
-                Your accounts with state agencies (payroll tax, unemployment insurance, the Secretary of State) are where filings and
-                payments go. Once an account and its login are here, ${data.platformName} can file for you and keep its numbers at hand.
-                Accounts that ${data.platformName} or Statehouse register for you appear here by themselves.
-              </p>
-              ${addAccountForm(data, true)}
-            </div>`
-          : ''
-      }
-      ${data.accounts.map((a) => accountSection(data, a))}
-      ${
-        data.otherLogins.length
-          ? html`<section class="account" aria-labelledby="other-logins">
-              <h2 id="other-logins">Other logins</h2>
-              <p class="muted">Logins not tied to one of the agency accounts above.</p>
-              <ul class="logins">
-                ${data.otherLogins.map((l) => loginEntry(data, l, 3, true))}
-              </ul>
-            </section>`
-          : ''
-      }
-      ${empty ? '' : addAccountForm(data, false)}
-      ${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
+${summaryOf(data)}
+${data.savedLoginName ? html`<div class="notice success" role="status"><p>Credentials saved for ${data.savedLoginName}.</p></div>` : ''}
+${data.addedAccountName ? html`<div class="notice success" role="status"><p>Account added: ${data.addedAccountName}. Add its login below so that ${data.platformName} can use it for you.</p></div>` : ''}
+<p class="meta"><span>States: <strong>${data.scopeLabel}</strong></span></p>
+<p>Your accounts with state agencies and the logins kept for them. Credentials you enter are stored encrypted and are never shown on this page.</p>
+${
+  empty
+    ? html`<div class="empty"><h2>No agency accounts yet</h2><p>There are no agency accounts or logins for ${data.businessName} in ${data.scopeLabel === 'All states' ? 'any state' : data.scopeLabel} yet.</p>
+<p>Your accounts with state agencies (payroll tax, unemployment insurance, the Secretary of State) are where filings and payments go. Once an account and its login are here, ${data.platformName} can file for you and keep its numbers at hand. Accounts that ${data.platformName} or Statehouse register for you appear here by themselves.</p>
+${addAccountForm(data, true)}</div>`
+    : ''
+}
+${data.accounts.map((a) => accountSection(data, a))}
+${
+  data.otherLogins.length
+    ? html`<section class="account" aria-labelledby="other-logins"><h2 id="other-logins">Other logins</h2>
+<p class="muted">Logins not tied to one of the agency accounts above.</p>
+<ul class="logins">${data.otherLogins.map((l) => loginEntry(data, l, 3, true))}</ul></section>`
+    : ''
+}
+${empty ? '' : addAccountForm(data, false)}
+${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
   });
 }

@@ -7,12 +7,10 @@ export function automationFieldControl(f: AutomationField, value: string | undef
   const hint = f.description;
   if (f.type === 'boolean') {
     const id = `f-${f.name}`;
-    return html`<fieldset class="field${error ? ' has-error' : ''}" ${error ? html` aria-describedby="${id}-error"` : ''}>
-      <legend>${f.label}${f.required ? html` <span class="req" aria-hidden="true">*</span>` : ''}</legend>
-      ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
-      <label><input type="radio" name="${f.name}" value="yes" ${value === 'yes' ? html` checked` : ''} /> Yes</label>
-      <label><input type="radio" name="${f.name}" value="no" ${value === 'no' ? html` checked` : ''} /> No</label>
-    </fieldset>`;
+    return html`<fieldset class="field${error ? ' has-error' : ''}"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${f.label}${f.required ? html` <span class="req" aria-hidden="true">*</span>` : ''}</legend>
+${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
+<label><input type="radio" name="${f.name}" value="yes"${value === 'yes' ? html` checked` : ''}> Yes</label>
+<label><input type="radio" name="${f.name}" value="no"${value === 'no' ? html` checked` : ''}> No</label></fieldset>`;
   }
   const type =
     f.type === 'date' ? 'date' : f.type === 'email' ? 'email' : f.type === 'phone' ? 'tel' : f.type === 'number' ? 'number' : 'text';
@@ -52,13 +50,14 @@ export function renderAutomationForm(data: {
     platformName: data.platformName,
     brand: data.brand,
     body: html`<h1>${data.title}</h1>
-      ${data.refusal ? html`<div class="notice error" role="alert"><p>${data.refusal}</p></div>` : ''}
-      <p>Statehouse can file this for you. It needs a few details first; they are stored for this filing only.</p>
-      ${errorSummary(data.errors, Object.fromEntries(data.fields.map((f) => [f.name, f.label])))}
-      <form method="post" action="/hosted/automation/${data.taskId}" novalidate>
-        ${csrfInput(data.csrf)} ${data.fields.map((f) => automationFieldControl(f, data.values[f.name], data.errors[f.name]))}
-        <div class="actions"><button type="submit">Start the automation</button></div>
-      </form>`,
+${data.refusal ? html`<div class="notice error" role="alert"><p>${data.refusal}</p></div>` : ''}
+<p>Statehouse can file this for you. It needs a few details first; they are stored for this filing only.</p>
+${errorSummary(data.errors, Object.fromEntries(data.fields.map((f) => [f.name, f.label])))}
+<form method="post" action="/hosted/automation/${data.taskId}" novalidate>
+${csrfInput(data.csrf)}
+${data.fields.map((f) => automationFieldControl(f, data.values[f.name], data.errors[f.name]))}
+<div class="actions"><button type="submit">Start the automation</button></div>
+</form>`,
   });
 }
 
@@ -75,8 +74,8 @@ export function renderAutomationRefused(data: {
     platformName: data.platformName,
     brand: data.brand,
     body: html`<h1>${data.title}</h1>
-      <div class="notice error" role="alert"><p>${data.reason}</p></div>
-      ${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
+<div class="notice error" role="alert"><p>${data.reason}</p></div>
+${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : ''}`,
   });
 }
 

@@ -98,17 +98,15 @@ function nextText(page: AutomationProgressPage): string {
 function steps(a: AutomationProgress): Raw {
   const said = { done: 'done', current: 'in progress', pending: 'not started', failed: 'did not go through' } as const;
   return html`<ol class="connect-steps">
-    ${a.steps.map((s) => html`<li class="${s.state === 'pending' ? 'todo' : s.state}" ${s.state === 'current' ? raw(' aria-current="step"') : ''}>${s.label} <span class="visually-hidden">(${said[s.state]})</span></li>`)}
-  </ol>`;
+${a.steps.map((s) => html`<li class="${s.state === 'pending' ? 'todo' : s.state}"${s.state === 'current' ? raw(' aria-current="step"') : ''}>${s.label} <span class="visually-hidden">(${said[s.state]})</span></li>`)}
+</ol>`;
 }
 
 const at = (iso: string) => momentTime(iso);
 
 function logList(a: AutomationProgress): Raw {
   return html`<h2>Status log</h2>
-    <ol class="history">
-      ${a.logs.map((l) => html`<li>${at(l.at)}: ${STATUS_TEXT[l.status as AutomationProgress['status']] ?? l.status}${l.reason ? html` (${l.reason})` : ''}</li>`)}
-    </ol>`;
+<ol class="history">${a.logs.map((l) => html`<li>${at(l.at)}: ${STATUS_TEXT[l.status as AutomationProgress['status']] ?? l.status}${l.reason ? html` (${l.reason})` : ''}</li>`)}</ol>`;
 }
 
 function results(page: AutomationProgressPage): Raw {
@@ -116,38 +114,12 @@ function results(page: AutomationProgressPage): Raw {
   if (page.automation.status !== 'complete' || !out) return html``;
   const dates = Object.entries(out.dates);
   return html`<h2>Results</h2>
-    <dl class="summary results">
-      ${out.accountData.map(
-        (d) =>
-          html`<div>
-            <dt>${d.name}</dt>
-            <dd>${d.value}</dd>
-          </div>`,
-      )}
-      ${dates.map(
-        ([name, value]) =>
-          html`<div>
-            <dt>${page.dateLabels[name] ?? name}</dt>
-            <dd>${dayTime(value)}</dd>
-          </div>`,
-      )}
-      ${
-        out.loginId
-          ? html`<div>
-              <dt>Agency login</dt>
-              <dd>Stored encrypted; ${page.platformName} can show it to you.</dd>
-            </div>`
-          : ''
-      }
-      ${
-        page.documentUrl
-          ? html`<div>
-              <dt>Confirmation</dt>
-              <dd><a href="${page.documentUrl}" rel="noopener noreferrer">Download the confirmation (PDF)</a></dd>
-            </div>`
-          : ''
-      }
-    </dl>`;
+<dl class="summary results">
+${out.accountData.map((d) => html`<div><dt>${d.name}</dt><dd>${d.value}</dd></div>`)}
+${dates.map(([name, value]) => html`<div><dt>${page.dateLabels[name] ?? name}</dt><dd>${dayTime(value)}</dd></div>`)}
+${out.loginId ? html`<div><dt>Agency login</dt><dd>Stored encrypted; ${page.platformName} can show it to you.</dd></div>` : ''}
+${page.documentUrl ? html`<div><dt>Confirmation</dt><dd><a href="${page.documentUrl}" rel="noopener noreferrer">Download the confirmation (PDF)</a></dd></div>` : ''}
+</dl>`;
 }
 
 function answerForm(page: AutomationProgressPage): Raw {
@@ -157,25 +129,17 @@ function answerForm(page: AutomationProgressPage): Raw {
   const labels = { ...Object.fromEntries(form.fields.map((f) => [f.name, f.label])), response: 'Your answer' };
   const responseError = form.errors.response;
   return html`<h2>We need more information</h2>
-    <blockquote class="operator-message"><p>${a.customerMessage ?? 'Please check the details below.'}</p></blockquote>
-    ${errorSummary(form.errors, labels)}
-    <form method="post" action="/hosted/automation/${page.taskId}/answer" novalidate>
-      ${csrfInput(form.csrf)}
-      <div class="field${responseError ? ' has-error' : ''}">
-        <label for="f-response">Your answer</label>
-        ${responseError ? html`<p class="error" id="f-response-error">${responseError}</p>` : ''}
-        <textarea
-          id="f-response"
-          name="response"
-          rows="4"
-          ${responseError ? raw(' aria-invalid="true" aria-describedby="f-response-error"') : ''}
-        >
-${form.values.response ?? ''}</textarea>
-      </div>
-      ${form.fields.length ? html`<p class="muted">Correct any detail the question is about; fields left as they are keep what you sent before${form.fields.some((f) => f.type === 'ssn-last4') ? ' (sensitive ones are not shown again: leave them empty to keep them)' : ''}.</p>` : ''}
-      ${form.fields.map((f) => automationFieldControl({ ...f, required: false }, form.values[f.name], form.errors[f.name]))}
-      <div class="actions"><button type="submit">Send the answer</button></div>
-    </form>`;
+<blockquote class="operator-message"><p>${a.customerMessage ?? 'Please check the details below.'}</p></blockquote>
+${errorSummary(form.errors, labels)}
+<form method="post" action="/hosted/automation/${page.taskId}/answer" novalidate>
+${csrfInput(form.csrf)}
+<div class="field${responseError ? ' has-error' : ''}"><label for="f-response">Your answer</label>
+${responseError ? html`<p class="error" id="f-response-error">${responseError}</p>` : ''}
+<textarea id="f-response" name="response" rows="4"${responseError ? raw(' aria-invalid="true" aria-describedby="f-response-error"') : ''}>${form.values.response ?? ''}</textarea></div>
+${form.fields.length ? html`<p class="muted">Correct any detail the question is about; fields left as they are keep what you sent before${form.fields.some((f) => f.type === 'ssn-last4') ? ' (sensitive ones are not shown again: leave them empty to keep them)' : ''}.</p>` : ''}
+${form.fields.map((f) => automationFieldControl({ ...f, required: false }, form.values[f.name], form.errors[f.name]))}
+<div class="actions"><button type="submit">Send the answer</button></div>
+</form>`;
 }
 
 /** The automation's page in every status. */
@@ -187,15 +151,16 @@ export function renderAutomationProgress(page: AutomationProgressPage): string {
     platformName: page.platformName,
     brand: page.brand,
     body: html`<h1>${page.title}</h1>
-      ${page.notice ? html`<div class="notice ${page.notice.kind}" role="${page.notice.kind === 'error' ? 'alert' : 'status'}"><p>${page.notice.text}</p></div>` : ''}
-      <p class="meta"><span class="badge">${STATUS_TEXT[a.status]}</span> <span>${page.agencyName}</span></p>
-      <div role="status">
-        <p><strong>What happens next:</strong> ${nextText(page)}</p>
-        ${a.status === 'canceled' && a.statusReason ? html`<p>Reason: ${a.statusReason}</p>` : ''}
-      </div>
-      <p><strong>Who is doing it:</strong> ${performerText(a.performer, page.agencyName)}</p>
-      ${steps(a)} ${working ? html`<p><a class="button secondary" href="/hosted/automation/${page.taskId}">Check progress</a></p>` : ''}
-      ${answerForm(page)} ${results(page)} ${logList(a)}
-      ${page.callbackUrl ? html`<p class="actions"><a class="button" href="${page.callbackUrl}">Return to ${page.platformName}</a></p>` : ''}`,
+${page.notice ? html`<div class="notice ${page.notice.kind}" role="${page.notice.kind === 'error' ? 'alert' : 'status'}"><p>${page.notice.text}</p></div>` : ''}
+<p class="meta"><span class="badge">${STATUS_TEXT[a.status]}</span> <span>${page.agencyName}</span></p>
+<div role="status"><p><strong>What happens next:</strong> ${nextText(page)}</p>
+${a.status === 'canceled' && a.statusReason ? html`<p>Reason: ${a.statusReason}</p>` : ''}</div>
+<p><strong>Who is doing it:</strong> ${performerText(a.performer, page.agencyName)}</p>
+${steps(a)}
+${working ? html`<p><a class="button secondary" href="/hosted/automation/${page.taskId}">Check progress</a></p>` : ''}
+${answerForm(page)}
+${results(page)}
+${logList(a)}
+${page.callbackUrl ? html`<p class="actions"><a class="button" href="${page.callbackUrl}">Return to ${page.platformName}</a></p>` : ''}`,
   });
 }

@@ -5,7 +5,6 @@ export function renderMessagePage(data: { title: string; body: string; platformN
     title: data.title,
     platformName: data.platformName,
     brand: data.brand,
-    body: html`<h1>${data.title}</h1>
-      <p>${data.body}</p>`,
+    body: html`<h1>${data.title}</h1><p>${data.body}</p>`,
   });
 }

@@ -21,10 +21,11 @@ function fieldFrame(f: FieldOptions, control: (attributes: Raw) => Raw): Raw {
     `id="${id}" name="${f.name}"${f.required ? ' required' : ''}${described ? ` aria-describedby="${described}"` : ''}${f.error ? ' aria-invalid="true"' : ''}`,
   );
   return html`<div class="field${f.error ? ' has-error' : ''}">
-    <label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
-    ${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
-    ${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''} ${control(attributes)}
-  </div>`;
+<label for="${id}">${f.label}${f.required ? raw(' <span class="req" aria-hidden="true">*</span>') : ''}</label>
+${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
+${f.error ? html`<p class="error" id="${id}-error">${f.error}</p>` : ''}
+${control(attributes)}
+</div>`;
 }
 
 /** A labelled input. */
@@ -32,12 +33,7 @@ export function textField(f: FieldOptions): Raw {
   return fieldFrame(
     f,
     (attributes) =>
-      html`<input
-        ${attributes}
-        type="${f.type ?? 'text'}"
-        value="${f.value ?? ''}"
-        ${f.autocomplete ? raw(` autocomplete="${f.autocomplete}"`) : ''}
-      />`,
+      html`<input ${attributes} type="${f.type ?? 'text'}" value="${f.value ?? ''}"${f.autocomplete ? raw(` autocomplete="${f.autocomplete}"`) : ''}>`,
   );
 }
 
@@ -45,24 +41,20 @@ export function textField(f: FieldOptions): Raw {
 export function selectField(f: FieldOptions & { options: readonly (readonly [string, string])[] }): Raw {
   return fieldFrame(
     f,
-    (attributes) =>
-      html`<select ${attributes}>
-        <option value="">Choose…</option>
-        ${f.options.map(([value, label]) => html`<option value="${value}" ${value === (f.value ?? '') ? raw(' selected') : ''}>${label}</option>`)}
-      </select>`,
+    (attributes) => html`<select ${attributes}>
+<option value="">Choose…</option>
+${f.options.map(([value, label]) => html`<option value="${value}"${value === (f.value ?? '') ? raw(' selected') : ''}>${label}</option>`)}
+</select>`,
   );
 }
 
-export const csrfInput = (token: string) => html`<input type="hidden" name="_csrf" value="${token}" />`;
+export const csrfInput = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
 
 /** A summary of errors at the top of a form, linking to each field by its label. */
 export function errorSummary(errors: Record<string, string>, labels: Record<string, string> = {}): Raw {
   const entries = Object.entries(errors);
   if (entries.length === 0) return html``;
-  return html`<div class="error-summary" role="alert" tabindex="-1">
-    <h2>Please fix ${entries.length === 1 ? 'this problem' : `these ${entries.length} problems`}</h2>
-    <ul>
-      ${entries.map(([name, message]) => html`<li><a href="#${fieldId(name)}">${labels[name] ? `${labels[name]}: ` : ''}${message}</a></li>`)}
-    </ul>
-  </div>`;
+  return html`<div class="error-summary" role="alert" tabindex="-1"><h2>Please fix ${entries.length === 1 ? 'this problem' : `these ${entries.length} problems`}</h2><ul>
+${entries.map(([name, message]) => html`<li><a href="#${fieldId(name)}">${labels[name] ? `${labels[name]}: ` : ''}${message}</a></li>`)}
+</ul></div>`;
 }

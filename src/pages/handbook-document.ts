@@ -89,11 +89,7 @@ export const policyAnchor = (policy: HandbookPolicyText) => `policy-${policy.id}
 
 const blocksHtml = (text: string) =>
   textBlocks(text).map((block) =>
-    block.kind === 'paragraph'
-      ? html`<p>${block.text}</p>`
-      : html`<ul>
-          ${block.items.map((item) => html`<li>${item}</li>`)}
-        </ul>`,
+    block.kind === 'paragraph' ? html`<p>${block.text}</p>` : html`<ul>${block.items.map((item) => html`<li>${item}</li>`)}</ul>`,
   );
 
 /**
@@ -102,51 +98,35 @@ const blocksHtml = (text: string) =>
  */
 export function handbookArticle(doc: HandbookDocument): Raw {
   return html`<article class="handbook" aria-labelledby="handbook-title">
-    <header class="handbook-cover">
-      <h2 id="handbook-title">${handbookTitle(doc)}</h2>
-      <dl class="handbook-facts">
-        <div>
-          <dt>Version</dt>
-          <dd>${doc.version}</dd>
-        </div>
-        <div>
-          <dt>Published</dt>
-          <dd><time datetime="${doc.publishedAt}">${publishedOn(doc)}</time></dd>
-        </div>
-        <div>
-          <dt>Covers</dt>
-          <dd>${listInWords(doc.regionNames)}</dd>
-        </div>
-      </dl>
-      ${handbookIntroduction(doc).map((p) => html`<p>${p}</p>`)}
-    </header>
-    <nav class="handbook-toc" aria-labelledby="handbook-contents">
-      <h3 id="handbook-contents">Contents</h3>
-      <ol>
-        ${doc.sections.map(
-          (section) =>
-            html`<li>
-              <a href="#${sectionAnchor(section)}">${section.heading}</a>
-              <ol>
-                ${section.policies.map((policy) => html`<li><a href="#${policyAnchor(policy)}">${policy.title}</a></li>`)}
-              </ol>
-            </li>`,
-        )}
-      </ol>
-    </nav>
-    ${doc.sections.map(
-      (section) =>
-        html`<section class="handbook-section" id="${sectionAnchor(section)}" aria-labelledby="${sectionAnchor(section)}-title">
-          <h3 id="${sectionAnchor(section)}-title">${section.heading}</h3>
-          ${section.policies.map(
-            (policy) =>
-              html`<section class="handbook-policy" id="${policyAnchor(policy)}" aria-labelledby="${policyAnchor(policy)}-title">
-                <h4 id="${policyAnchor(policy)}-title">${policy.title}</h4>
-                ${blocksHtml(policy.text)}
-              </section>`,
-          )}
-          <p class="handbook-top"><a href="#handbook-contents">Back to contents</a></p>
-        </section>`,
-    )}
-  </article>`;
+<header class="handbook-cover">
+<h2 id="handbook-title">${handbookTitle(doc)}</h2>
+<dl class="handbook-facts">
+<div><dt>Version</dt><dd>${doc.version}</dd></div>
+<div><dt>Published</dt><dd><time datetime="${doc.publishedAt}">${publishedOn(doc)}</time></dd></div>
+<div><dt>Covers</dt><dd>${listInWords(doc.regionNames)}</dd></div>
+</dl>
+${handbookIntroduction(doc).map((p) => html`<p>${p}</p>`)}
+</header>
+<nav class="handbook-toc" aria-labelledby="handbook-contents">
+<h3 id="handbook-contents">Contents</h3>
+<ol>
+${doc.sections.map(
+  (section) => html`<li><a href="#${sectionAnchor(section)}">${section.heading}</a>
+<ol>${section.policies.map((policy) => html`<li><a href="#${policyAnchor(policy)}">${policy.title}</a></li>`)}</ol></li>`,
+)}
+</ol>
+</nav>
+${doc.sections.map(
+  (section) => html`<section class="handbook-section" id="${sectionAnchor(section)}" aria-labelledby="${sectionAnchor(section)}-title">
+<h3 id="${sectionAnchor(section)}-title">${section.heading}</h3>
+${section.policies.map(
+  (policy) => html`<section class="handbook-policy" id="${policyAnchor(policy)}" aria-labelledby="${policyAnchor(policy)}-title">
+<h4 id="${policyAnchor(policy)}-title">${policy.title}</h4>
+${blocksHtml(policy.text)}
+</section>`,
+)}
+<p class="handbook-top"><a href="#handbook-contents">Back to contents</a></p>
+</section>`,
+)}
+</article>`;
 }

@@ -21,22 +21,20 @@ export function renderHomePage(): string {
   return layout({
     title: 'Statehouse',
     body: html`<h1>Statehouse</h1>
-      <p>
-        Compliance onboarding and tasks for software platforms that manage US businesses. This address serves an HTTP API; the people a
-        platform signs up reach their own pages through links the platform gives them.
-      </p>
-      <h2>For developers</h2>
-      <ul>
-        <li><a href="${HOME_LINKS.api_reference}">API reference</a>: every operation, tried in the browser</li>
-        <li><a href="${HOME_LINKS.openapi}">OpenAPI document</a> (OpenAPI 3.1, JSON) for client generators</li>
-        <li><a href="${HOME_LINKS.health}">Health</a> and <a href="${HOME_LINKS.readiness}">readiness</a> probes</li>
-      </ul>
-      <h2>Guides</h2>
-      <p>In the Statehouse distribution:</p>
-      <ul>
-        ${GUIDES.map(([file, what]) => html`<li><code>${file}</code>: ${what}</li>`)}
-      </ul>
-      <h2>Opened a link from an e-mail?</h2>
-      <p>Your pages live at the link your platform sent you. If it has expired, ask the platform for a new one.</p>`,
+<p>Compliance onboarding and tasks for software platforms that manage US businesses. This address serves an HTTP API;
+the people a platform signs up reach their own pages through links the platform gives them.</p>
+<h2>For developers</h2>
+<ul>
+<li><a href="${HOME_LINKS.api_reference}">API reference</a>: every operation, tried in the browser</li>
+<li><a href="${HOME_LINKS.openapi}">OpenAPI document</a> (OpenAPI 3.1, JSON) for client generators</li>
+<li><a href="${HOME_LINKS.health}">Health</a> and <a href="${HOME_LINKS.readiness}">readiness</a> probes</li>
+</ul>
+<h2>Guides</h2>
+<p>In the Statehouse distribution:</p>
+<ul>
+${GUIDES.map(([file, what]) => html`<li><code>${file}</code>: ${what}</li>`)}
+</ul>
+<h2>Opened a link from an e-mail?</h2>
+<p>Your pages live at the link your platform sent you. If it has expired, ask the platform for a new one.</p>`,
   });
 }

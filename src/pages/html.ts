@@ -49,23 +49,26 @@ export interface LayoutOptions {
 }
 
 /** The document's start up to <body>: one head for the hosted pages and the back office. */
-export const documentHead = (title: string, brandStylesheet?: string | null) =>
-  html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${title}</title>
-        <link rel="stylesheet" href="/hosted/assets/statehouse.css" />
-        ${brandStylesheet ? html`<link rel="stylesheet" href="${brandStylesheet}" /> ` : ''}
-      </head>
-    </html> `;
+export const documentHead = (title: string, brandStylesheet?: string | null) => html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="stylesheet" href="/hosted/assets/statehouse.css">
+${
+  brandStylesheet
+    ? html`<link rel="stylesheet" href="${brandStylesheet}">
+`
+    : ''
+}</head>
+`;
 
 export function layout({ title, platformName, brand, body }: LayoutOptions): string {
   // The logo is decorative (alt=""): the platform's name follows it as text.
   return html`${documentHead(`${title} · Statehouse`, brand?.stylesheetUrl)}<body>
-<header class="top">${brand?.logoUrl ? html`<img class="logo" src="${brand.logoUrl}" alt="" />` : ''}<span class="brand">${platformName ?? 'Statehouse'}</span></header>
+<header class="top">${brand?.logoUrl ? html`<img class="logo" src="${brand.logoUrl}" alt="">` : ''}<span class="brand">${platformName ?? 'Statehouse'}</span></header>
 <main id="main" class="card">
 ${body}
 </main>

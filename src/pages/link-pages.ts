@@ -34,13 +34,10 @@ export function renderLinkConfirm(data: {
     platformName: data.platformName,
     brand: data.brand ?? null,
     body: html`<h1>${opens.title}</h1>
-      <p>
-        ${data.platformName} sent you this link for ${data.businessName}. It works once: continuing opens a private session in this browser
-        for ${data.sessionMinutes} minutes.
-      </p>
-      <form method="post" action="${data.action}">
-        <input type="hidden" name="token" value="${data.token}" />
-        <button type="submit">${opens.button}</button>
-      </form>`,
+<p>${data.platformName} sent you this link for ${data.businessName}. It works once: continuing opens a private session in this browser for ${data.sessionMinutes} minutes.</p>
+<form method="post" action="${data.action}">
+<input type="hidden" name="token" value="${data.token}">
+<button type="submit">${opens.button}</button>
+</form>`,
   });
 }

@@ -7,18 +7,13 @@ export function renderPayrollConsent(data: { platformName: string; brand?: PageB
     platformName: data.platformName,
     brand: data.brand,
     body: html`<h1>Connect payroll</h1>
-      <p>
-        Allow ${data.platformName} to keep ${data.businessName}'s employee information in Statehouse up to date from payroll: in which
-        states you have employees, and how many.
-      </p>
-      <p>
-        Your compliance tasks then follow your payroll automatically. While payroll is connected, the employee settings of your locations
-        are not changed by hand; the platform can disconnect payroll to give that control back.
-      </p>
-      <form method="post" action="/hosted/payroll">
-        ${csrfInput(data.csrf)}
-        <div class="actions"><button type="submit">Connect payroll</button></div>
-      </form>`,
+<p>Allow ${data.platformName} to keep ${data.businessName}'s employee information in Statehouse up to date from payroll:
+in which states you have employees, and how many.</p>
+<p>Your compliance tasks then follow your payroll automatically. While payroll is connected, the employee settings of your locations are not changed by hand; the platform can disconnect payroll to give that control back.</p>
+<form method="post" action="/hosted/payroll">
+${csrfInput(data.csrf)}
+<div class="actions"><button type="submit">Connect payroll</button></div>
+</form>`,
   });
 }
 
@@ -32,8 +27,7 @@ export function renderPayrollConnected(data: {
     title: 'Payroll connected',
     platformName: data.platformName,
     brand: data.brand,
-    body: html`<h1>Payroll connected</h1>
-      <p>${data.platformName} keeps ${data.businessName}'s employee information up to date.</p>
-      ${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : html`<p>You can close this window.</p>`}`,
+    body: html`<h1>Payroll connected</h1><p>${data.platformName} keeps ${data.businessName}'s employee information up to date.</p>
+${data.callbackUrl ? html`<p class="actions"><a class="button" href="${data.callbackUrl}">Return to ${data.platformName}</a></p>` : html`<p>You can close this window.</p>`}`,
   });
 }

@@ -72,8 +72,7 @@ describe('the published handbook in a browser', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     const css = await readFile(path.join(ROOT, 'public', 'statehouse.css'), 'utf8');
-    const body = html`<h1>Employee handbook</h1>
-      ${handbookArticle(doc)}`;
+    const body = html`<h1>Employee handbook</h1>${handbookArticle(doc)}`;
     const content = layout({ title: 'Employee handbook', platformName: 'Bloom Payroll', body }).replace(
       '<link rel="stylesheet" href="/hosted/assets/statehouse.css">',
       `<style>${css}</style>`,
