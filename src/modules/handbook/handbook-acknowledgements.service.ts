@@ -48,7 +48,7 @@ export function createHandbookAcknowledgementsService(
     },
 
     async acknowledge(token, typedName) {
-      if (!typedName) return { state: 'invalid', error: 'Type your full name to acknowledge.' };
+      if (!typedName.trim()) return { state: 'invalid', error: 'Type your full name to acknowledge.' };
       if (typedName.length > MAX_NAME) return { state: 'invalid', error: `Use at most ${MAX_NAME} characters.` };
       if (token.length > MAX_TOKEN) return { state: 'unknown' };
       const link = await repositoryFor(deps.db).findAckLink(hashSecret(token));

@@ -21,7 +21,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Name required, e-mail address optional but well formed. */
 export function employeeProblems(employee: EmployeeInput): Problems {
   const problems: Problems = {};
-  if (!employee.name) problems.name = "Enter the employee's full name.";
+  if (!employee.name.trim()) problems.name = "Enter the employee's full name.";
   else if (employee.name.length > MAX_NAME) problems.name = `Use at most ${MAX_NAME} characters.`;
   if (employee.email !== null && (employee.email.length > MAX_EMAIL || !EMAIL.test(employee.email)))
     problems.email = 'Enter an e-mail address like name@example.com, or leave it empty.';

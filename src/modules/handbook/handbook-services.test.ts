@@ -157,7 +157,7 @@ describe('handbook publishing', () => {
 describe('handbook employees and acknowledgements', () => {
   it('employees: name required, e-mail optional but checked', async () => {
     const { employees, changes } = harness([]);
-    expect(await employees.add(scope, { name: '', email: 'x@y' })).toEqual({
+    expect(await employees.add(scope, { name: ' ', email: 'x@y' })).toEqual({
       name: "Enter the employee's full name.",
       email: 'Enter an e-mail address like name@example.com, or leave it empty.',
     });
@@ -182,6 +182,6 @@ describe('handbook employees and acknowledgements', () => {
 
   it('an acknowledgement needs the typed name', async () => {
     const { acknowledgements } = harness([]);
-    expect(await acknowledgements.acknowledge('token', '')).toEqual({ state: 'invalid', error: 'Type your full name to acknowledge.' });
+    expect(await acknowledgements.acknowledge('token', ' ')).toEqual({ state: 'invalid', error: 'Type your full name to acknowledge.' });
   });
 });
