@@ -33,7 +33,8 @@ import { createAutomationsModule, type AutomationsModule } from './modules/autom
 import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
 import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
-import { createHandbookModule, HANDBOOK_ACK_PATH } from './modules/handbook/index.js';
+import { HANDBOOK_ACK_PATH } from './modules/handbook/contract.js';
+import { createHandbookModule } from './modules/handbook/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';

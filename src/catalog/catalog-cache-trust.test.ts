@@ -37,3 +37,14 @@ describe('the catalog cache: trusted by content hash and schema', () => {
     expect(parseCatalogYaml(readFileSync(broken, 'utf8'), RegionFileSchema, cache).checked).toBe(false);
   });
 });
+
+describe('the schema of a catalog file', () => {
+  it('follows the catalog layout, whatever the folders above the catalog are named', () => {
+    for (const root of ['/srv/statehouse', '/work/handbook', '/work/families', '/work/handbook/policies']) {
+      expect(schemaForFile(`${root}/catalog/questions.yaml`)).toBe(QuestionsFileSchema);
+      expect(schemaForFile(`${root}/catalog/regions/CA.yaml`)).toBe(RegionFileSchema);
+      expect(schemaForFile(`${root}/catalog/federal.yaml`)).toBe(RegionFileSchema);
+      expect(schemaForFile(`${root}/catalog/handbook/questions.yaml`)).not.toBe(QuestionsFileSchema);
+    }
+  });
+});

@@ -60,12 +60,15 @@ function readCache(): CatalogCache {
 
 /** The schema a catalog file must pass, by its place: the handbook's files (catalog/handbook/) or the requirements'. */
 export function schemaForFile(file: string): TSchema {
-  const questions = path.basename(file) === 'questions.yaml';
-  if (path.basename(path.dirname(file)) === 'handbook' || path.basename(path.dirname(path.dirname(file))) === 'handbook') {
-    return questions ? HandbookQuestionsFileSchema : PolicyFileSchema;
-  }
-  if (path.basename(path.dirname(path.dirname(file))) === 'families') return FamilyFileSchema;
-  return questions ? QuestionsFileSchema : RegionFileSchema;
+  const name = path.basename(file);
+  const parent = path.basename(path.dirname(file));
+  const grandparent = path.basename(path.dirname(path.dirname(file)));
+  // By the catalog's own layout only: the folders above it (a checkout named `handbook`) say nothing.
+  if (parent === 'handbook' && name === 'questions.yaml') return HandbookQuestionsFileSchema;
+  if (parent === 'policies' && grandparent === 'handbook') return PolicyFileSchema;
+  if (parent === 'regions') return RegionFileSchema;
+  if (grandparent === 'families' && !['questions.yaml', 'federal.yaml'].includes(name)) return FamilyFileSchema;
+  return name === 'questions.yaml' ? QuestionsFileSchema : RegionFileSchema;
 }
 
 /** Cache entries for these files: those whose content passes its schema (any other is left to the loader to report). */

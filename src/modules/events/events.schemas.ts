@@ -7,7 +7,7 @@ import { AutomationStateSchema } from '../automations/automations.schemas.js';
 import { ConnectionSchema } from '../connections/connections.schemas.js';
 import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
 import { LocationSchema } from '../locations/locations.schemas.js';
-import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '../handbook/handbook.schemas.js';
+import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '../handbook/contract.js';
 import { MailEventSchema } from '../mail/mail.schemas.js';
 import { PayrollConnectionSchema } from '../payroll/payroll.schemas.js';
 import { PlatformTaskSchema } from '../tasks/tasks.schemas.js';

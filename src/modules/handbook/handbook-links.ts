@@ -1,10 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { hashSecret, safeEqual } from '../../lib/secrets.js';
-
-/** Where a published version's PDF is downloaded: not under /hosted (the hosted cookie's path); the query signs it. */
-export const HANDBOOK_FILE_PATH = '/files/handbook/';
-/** An employee's acknowledgement page: the token in the path is the credential. */
-export const HANDBOOK_ACK_PATH = '/hosted/handbook/ack/';
+import { HANDBOOK_ACK_PATH, HANDBOOK_FILE_PATH } from './contract.js';
 
 export type PdfLinkCheck = 'ok' | 'forged' | 'expired';
 

@@ -203,11 +203,17 @@ export function parseAnswer(question: HandbookQuestion, raw: string | undefined)
       value = Number(text);
       break;
     default:
-      if (text.length > 500) return null;
+      if (text.length > MAX_TEXT_ANSWER) return null;
       value = text;
   }
   return answerFits(question, value) ? value : null;
 }
+
+const MAX_TEXT_ANSWER = 500;
+
+/** Whether a typed answer is one its question accepts: its type, range or options, a text of at most 500 characters. */
+export const answerAccepted = (question: HandbookQuestion, value: HandbookAnswer): boolean =>
+  answerFits(question, value) && (question.type !== 'text' || String(value).length <= MAX_TEXT_ANSWER);
 
 /** What the builder says when an answer does not fit its question. */
 export function answerProblem(question: HandbookQuestion): string {

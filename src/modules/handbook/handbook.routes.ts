@@ -6,11 +6,11 @@ import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js'
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { HandbookAutomationSessionSchema, HandbookSchema, HandbookSessionBodySchema } from './handbook.schemas.js';
-import type { HandbookService } from './handbook.service.js';
+import type { HandbookOverviewService } from './handbook-overview.service.js';
 
 /** GET /v2/handbook and the two operations that open the hosted builder (entity bearer token). */
 export function handbookRoutes(deps: {
-  handbook: Pick<HandbookService, 'summary'>;
+  overview: Pick<HandbookOverviewService, 'summary'>;
   sessions: Pick<HostedSessionsService, 'issueForCallback'>;
   auth: AuthHooks;
 }) {
@@ -40,7 +40,7 @@ export function handbookRoutes(deps: {
       async (request) => {
         const scope = scopeOf(request);
         assertV2Scope(scope, request.query);
-        const summary = await deps.handbook.summary(scope);
+        const summary = await deps.overview.summary(scope);
         const link = await deps.sessions.issueForCallback({
           platformId: scope.platformId,
           legalEntityId: scope.legalEntityId,

@@ -1,5 +1,5 @@
 // The handbook's wire shapes: GET /v2/handbook answers one body that both reference documents accept, and the
-// two session operations; the event payloads of handbook.published and handbook.acknowledged.
+// two session operations (the event payloads are in contract.ts).
 import { Type } from 'typebox';
 import { HttpUrlString, Nullable } from '../../http/schemas.js';
 
@@ -72,23 +72,4 @@ export const HandbookAutomationSessionSchema = Type.Object(
     expires_at: Type.String({ format: 'date-time' }),
   },
   { title: 'PlatformHandbookAutomationSessionResponse' },
-);
-
-export const HandbookPublishedEventSchema = Type.Object(
-  {
-    version: Type.Integer({ minimum: 1 }),
-    published_at: Type.String({ format: 'date-time' }),
-    regions: Type.Array(Type.String(), { description: 'Codes of the states the version covers.' }),
-    policies: Type.Array(Type.String(), { description: 'Ids of the policies it includes (catalog/handbook).' }),
-  },
-  { title: 'HandbookPublished' },
-);
-
-export const HandbookAcknowledgedEventSchema = Type.Object(
-  {
-    employee_id: Type.String(),
-    version: Type.Integer({ minimum: 1 }),
-    acknowledged_at: Type.String({ format: 'date-time' }),
-  },
-  { title: 'HandbookAcknowledged' },
 );

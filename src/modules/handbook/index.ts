@@ -6,21 +6,25 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import type { EventRecorder } from '../events/index.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { LocationsService } from '../locations/index.js';
-import type { Replanner } from '../planning/index.js';
+import type { PlanningService } from '../planning/index.js';
+import { handbookAckPageRoutes } from './handbook-ack.pages.routes.js';
+import { createHandbookAcknowledgementsService } from './handbook-acknowledgements.service.js';
+import { handbookBuilderPageRoutes } from './handbook-builder.pages.routes.js';
+import { createHandbookDraftsService } from './handbook-drafts.service.js';
+import { createHandbookEmployeesService } from './handbook-employees.service.js';
+import { handbookEmployeesPageRoutes } from './handbook-employees.pages.routes.js';
 import { createHandbookLinks } from './handbook-links.js';
-import { handbookPageRoutes } from './handbook.pages.routes.js';
+import { createHandbookOverviewService } from './handbook-overview.service.js';
+import { handbookPublishPageRoutes } from './handbook-publish.pages.routes.js';
+import { createHandbookPublishingService } from './handbook-publishing.service.js';
 import { handbookRoutes } from './handbook.routes.js';
-import { createHandbookService } from './handbook.service.js';
-
-export { HANDBOOK_ACK_PATH, HANDBOOK_FILE_PATH } from './handbook-links.js';
-export { HANDBOOK_REQUIREMENT_ID, type HandbookService } from './handbook.service.js';
 
 export interface HandbookModuleDeps {
   db: Db;
   /** The policy catalog (catalog/handbook); loaded from the package when not given. */
   catalog?: HandbookCatalog;
   locations: Pick<LocationsService, 'list' | 'updateMany'>;
-  planning: Replanner;
+  planning: Pick<PlanningService, 'change'>;
   events: EventRecorder;
   /** The instance's file-link key (signs the PDF links and the employees' acknowledgement tokens). */
   linkKey: () => Promise<Buffer>;
@@ -39,17 +43,18 @@ export function createHandbookModule(deps: HandbookModuleDeps) {
     ttlSeconds: deps.fileUrlTtlSeconds,
     now: deps.now,
   });
-  const handbook = createHandbookService({
-    db: deps.db,
-    catalog,
-    locations: deps.locations,
-    planning: deps.planning,
-    events: deps.events,
-    links,
-    now: deps.now,
-  });
+  const shared = { ...deps, catalog, links };
+  const overview = createHandbookOverviewService(shared);
+  const drafts = createHandbookDraftsService(shared);
+  const employees = createHandbookEmployeesService(shared);
+  const publishing = createHandbookPublishingService(shared);
+  const acknowledgements = createHandbookAcknowledgementsService(shared);
   return {
-    handbook,
+    overview,
+    drafts,
+    employees,
+    publishing,
+    acknowledgements,
     catalog,
     jobs: [] as JobDefinition[],
     /** GET /v2/handbook, POST /v2/handbook/automate/sessions and /v2/handbook/session; the builder, PDF and acknowledgement pages. */
@@ -59,9 +64,15 @@ export function createHandbookModule(deps: HandbookModuleDeps) {
       publicOrigin: string;
     }): FastifyPluginAsync {
       return async (app) => {
-        await app.register(handbookRoutes({ handbook, sessions: http.sessions, auth: http.auth }));
-        await app.register(handbookPageRoutes({ handbook, catalog, sessions: http.sessions, publicOrigin: http.publicOrigin }));
+        const { sessions, publicOrigin } = http;
+        await app.register(handbookRoutes({ overview, sessions, auth: http.auth }));
+        await app.register(handbookBuilderPageRoutes({ overview, drafts, catalog, sessions, publicOrigin }));
+        await app.register(handbookEmployeesPageRoutes({ overview, employees, sessions, publicOrigin }));
+        await app.register(handbookPublishPageRoutes({ overview, publishing, sessions, publicOrigin }));
+        await app.register(handbookAckPageRoutes({ acknowledgements, publicOrigin }));
       };
     },
   };
 }
+
+export type HandbookModule = ReturnType<typeof createHandbookModule>;
