@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOG_DIR, readChecked } from './catalog.js';
-import type { Criteria, RegionFile } from './catalog.schema.js';
+import type { Criteria } from './criteria.schema.js';
+import type { RegionFile } from './catalog.schema.js';
 
 /** Issue 14, regions AK AL AR AZ CA CO CT DC DE: the local taxes and the new families as data (scripts/check-catalog.ts checks the rest). */
 const CODES = ['AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE'] as const;

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOG_DIR, readChecked } from './catalog.js';
-import type { Criteria, RegionFile, RequirementDefinition } from './catalog.schema.js';
+import type { Criteria } from './criteria.schema.js';
+import type { RegionFile, RequirementDefinition } from './catalog.schema.js';
 
 /** The regions of issue 14's verification pass, part r6 (Tennessee to Wyoming). */
 const REGIONS = ['TN', 'TX', 'UT', 'VA', 'VT', 'WA', 'WI', 'WV', 'WY'] as const;

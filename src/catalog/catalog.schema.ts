@@ -2,55 +2,12 @@ import { Type, type Static } from 'typebox';
 
 /**
  * The format of the compliance catalog's data files (catalog/regions/<CODE>.yaml and
- * catalog/questions.yaml). catalog/README.md explains every field with examples.
+ * catalog/questions.yaml). catalog/README.md explains every field with examples. The conditions are
+ * criteria.schema.ts, the due dates schedule.schema.ts, the closed value lists catalog-vocabulary.ts.
  */
-
-const Id = Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 80 });
-const Url = Type.String({ pattern: '^https://', maxLength: 500 });
-/** A date as YYYY-MM-DD. */
-const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
-const Text = (maxLength = 2000) => Type.String({ minLength: 1, maxLength });
-
-export const TASK_CATEGORIES = ['hr', 'insurance', 'payroll', 'registration', 'registration-maintenance', 'tax', 'sales-tax'] as const;
-export const TASK_TAGS = [
-  'certificate-of-good-standing', 'charity-registration', 'charity-registration-renewal', 'employee-final-wage-payment',
-  'employee-new-hire-reporting', 'employee-onboarding', 'employee-requirement', 'employee-termination', 'exemption',
-  'foreign-qualification', 'handbook', 'initial-statement', 'local-business-exemption-setup', 'local-business-setup',
-  'local-business-registration-renewal', 'local-payroll-setup', 'local-business-tax-setup', 'newspaper-publication', 'notices',
-  'payroll-setup', 'registered-agent', 'sales-tax', 'setup', 'sos-report', 'warn-notice',
-] as const;
-export const ENTITY_TYPES = ['unset', 'c_corp', 'p_corp', 'pllc', 'llc', 'llp', 'lp', 'gp'] as const;
-export const TAX_CLASSES = ['unset', 'corp', 's_corp', 'partnership', 'disregarded', 'tax_exempt'] as const;
-export const FACTS = [
-  'has_employees', 'has_physical_location', 'employee_count', 'registration_date', 'operations_start_date',
-  /** The last digit of the state's registration (business id) number: some biennial reports follow it. */
-  'registration_number_digit',
-  /** Whether the business has employees or premises in one locality (a city or county of the region's `localities`). */
-  'in_locality',
-  /** What the business sells (asked once per business): sales taxes and their permits depend on it. */
-  'sells_tangible_goods', 'sells_digital_products', 'sells_services',
-  /** Whether the business offers its employees a retirement plan (state auto-IRA mandates exempt those that do). */
-  'offers_retirement_plan',
-  /** Whether the business pays independent contractors for services (information returns). */
-  'pays_contractors',
-  /** Sales to customers in the region, in US dollars and in number, in the current or previous calendar year (economic nexus). */
-  'annual_sales', 'annual_transactions',
-] as const;
-/** Facts about the whole business, asked once (in its federal anchor region) rather than per region. */
-export const BUSINESS_FACTS = ['sells_tangible_goods', 'sells_digital_products', 'sells_services', 'offers_retirement_plan', 'pays_contractors'] as const;
-/** What a business sells, as the `sells` criterion names it, and the fact that answers each. */
-export const PRODUCT_KINDS = { tangible_goods: 'sells_tangible_goods', digital_products: 'sells_digital_products', services: 'sells_services' } as const;
-/** What a requirement is, for coverage checks across the 51 regions. */
-export const FAMILIES = [
-  'foreign-qualification', 'registered-agent', 'initial-statement', 'publication', 'annual-report', 'franchise-tax-report',
-  'withholding', 'unemployment-insurance', 'paid-leave', 'disability-insurance', 'workers-compensation', 'local-payroll-tax',
-  'new-hire-reporting', 'sales-tax-permit', 'local-business-tax', 'posters', 'minimum-tax',
-  'federal-registration', 'federal-employment-tax', 'federal-income-tax', 'beneficial-ownership', 'other',
-  // Issue 24: the obligations realistic businesses were missing.
-  'income-tax-return', 'gross-receipts-tax', 'retirement-mandate', 'e-verify', 'employment-eligibility', 'information-return',
-] as const;
-
-const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as unknown as ReturnType<typeof Type.Unsafe<T[number]>>;
+import { CriteriaSchema } from './criteria.schema.js';
+import { FACTS, FAMILIES, Id, IsoDate, Literals, TASK_CATEGORIES, TASK_TAGS, Text, Url } from './catalog-vocabulary.js';
+import { ScheduleSchema } from './schedule.schema.js';
 
 export const AgencySchema = Type.Object(
   {
@@ -73,120 +30,6 @@ const EtaSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** Conditions, all of which must hold; `any` holds when one of its branches does. Unknown facts raise questions. */
-export interface Criteria {
-  scope?: 'home' | 'foreign' | 'any';
-  has_employees?: boolean;
-  has_physical_location?: boolean;
-  employee_count_gte?: number;
-  entity_types?: (typeof ENTITY_TYPES)[number][];
-  tax_classifications?: (typeof TAX_CLASSES)[number][];
-  /** The business has employees or premises in this locality (an id of the region file's `localities`); asked per locality. */
-  in_locality?: string;
-  /** The business sells at least one of these (each asked once per business). */
-  sells?: (keyof typeof PRODUCT_KINDS)[];
-  offers_retirement_plan?: boolean;
-  pays_contractors?: boolean;
-  /** Sales into this region in the current or previous calendar year, whichever is more: at least N US dollars. */
-  annual_sales_gte?: number;
-  /** Separate sales into this region in the current or previous calendar year: at least N. */
-  annual_transactions_gte?: number;
-  any?: Criteria[];
-}
-
-export const CriteriaSchema = Type.Cyclic(
-  {
-    Criteria: Type.Object(
-      {
-        scope: Type.Optional(Literals(['home', 'foreign', 'any'] as const)),
-        has_employees: Type.Optional(Type.Boolean()),
-        has_physical_location: Type.Optional(Type.Boolean()),
-        employee_count_gte: Type.Optional(Type.Integer({ minimum: 1 })),
-        entity_types: Type.Optional(Type.Array(Literals(ENTITY_TYPES), { minItems: 1 })),
-        tax_classifications: Type.Optional(Type.Array(Literals(TAX_CLASSES), { minItems: 1 })),
-        in_locality: Type.Optional(Id),
-        sells: Type.Optional(Type.Array(Literals(Object.keys(PRODUCT_KINDS) as (keyof typeof PRODUCT_KINDS)[]), { minItems: 1, uniqueItems: true })),
-        offers_retirement_plan: Type.Optional(Type.Boolean()),
-        pays_contractors: Type.Optional(Type.Boolean()),
-        annual_sales_gte: Type.Optional(Type.Integer({ minimum: 1 })),
-        annual_transactions_gte: Type.Optional(Type.Integer({ minimum: 1 })),
-        any: Type.Optional(Type.Array(Type.Ref('Criteria'), { minItems: 2 })),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  'Criteria',
-);
-
-const DayOfMonth = Type.Union([Type.Integer({ minimum: 1, maximum: 31 }), Type.Literal('last')]);
-
-/** When one occurrence is due. */
-export const DueRuleSchema = Type.Union([
-  Type.Object({ rule: Type.Literal('none'), note: Type.Optional(Text(300)) }, { additionalProperties: false }),
-  Type.Object({ rule: Type.Literal('fixed'), month: Type.Integer({ minimum: 1, maximum: 12 }), day: DayOfMonth }, { additionalProperties: false }),
-  Type.Object(
-    {
-      rule: Type.Literal('anniversary'),
-      of: Literals(['registration_date'] as const),
-      offset_months: Type.Integer({ minimum: -11, maximum: 11 }),
-      /** 'quarter-end': the last day of the calendar quarter containing that month. */
-      day: Type.Union([DayOfMonth, Type.Literal('same'), Type.Literal('quarter-end')]),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    { rule: Type.Literal('fiscal_year_end'), offset_months: Type.Integer({ minimum: 0, maximum: 12 }), day: DayOfMonth },
-    { additionalProperties: false },
-  ),
-  /** Quarterly filings (`every: 1q`): `day` of the `offset_months`-th month after each calendar quarter ends (941: 1, last). */
-  Type.Object(
-    { rule: Type.Literal('quarter_end'), offset_months: Type.Integer({ minimum: 0, maximum: 3 }), day: DayOfMonth },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    { rule: Type.Literal('within_days'), of: Literals(['registration_date', 'operations_start_date'] as const), days: Type.Integer({ minimum: 0, maximum: 730 }) },
-    { additionalProperties: false },
-  ),
-  /**
-   * One-time filings only: the `day` of the `offset_months`-th month after the month of the date (registration
-   * 2027-10-01, offset 3, day 15: 2028-01-15 — "the 15th day of the 4th month", counting the registration month as the first).
-   */
-  Type.Object(
-    {
-      rule: Type.Literal('months_after'),
-      of: Literals(['registration_date', 'operations_start_date'] as const),
-      offset_months: Type.Integer({ minimum: 0, maximum: 24 }),
-      day: DayOfMonth,
-    },
-    { additionalProperties: false },
-  ),
-]);
-
-/**
- * Which years a biennial or triennial filing falls in: the registration (incorporation, in the home state) year's
- * cycle (default), the opposite parity of it, odd or even calendar years, or the parity of the last digit of the
- * state's registration number (asked; estimated from the registration year until answered).
- */
-export const CYCLES = ['same-as-registration-year', 'opposite-of-registration-year', 'odd', 'even', 'registration-number-digit'] as const;
-
-export const ScheduleSchema = Type.Object(
-  {
-    /** once; quarterly (1q, calendar quarters); every year, two years or three years. */
-    every: Literals(['once', '1q', '1y', '2y', '3y'] as const),
-    due: DueRuleSchema,
-    /**
-     * Biennial (and triennial: only 'same-as-registration-year') filings: see CYCLES. Without it: the registration
-     * year's cycle, the first one two (three) years after registration, or — with `first: next-year` — every two
-     * years from the year after registration.
-     */
-    parity: Type.Optional(Literals(CYCLES)),
-    /** The cycle by entity type, where a state sets it so (e.g. corporations in even years, LLCs in odd years); overrides `parity`. */
-    parity_by_entity_type: Type.Optional(Type.Partial(Type.Record(Literals(ENTITY_TYPES), Literals(CYCLES)))),
-    /** The first recurring filing is due in the year after registration ('next-year') or at the first due date after it ('first-due-date'). */
-    first: Type.Optional(Literals(['next-year', 'first-due-date'] as const)),
-  },
-  { additionalProperties: false },
-);
 
 const ManualStepSchema = Type.Object(
   { title: Text(200), description: Text(), url: Type.Optional(Url) },
@@ -343,8 +186,6 @@ export const FamilyFileSchema = Type.Object(
 );
 export type FamilyFile = Static<typeof FamilyFileSchema>;
 export type Agency = Static<typeof AgencySchema>;
-export type DueRule = Static<typeof DueRuleSchema>;
-export type Schedule = Static<typeof ScheduleSchema>;
 
 /** Questions that collect a fact the criteria need, in every region (catalog/questions.yaml). */
 export const QuestionSchema = Type.Object(

@@ -1,4 +1,5 @@
-import type { Criteria, RequirementDefinition } from './catalog.schema.js';
+import type { Criteria } from './criteria.schema.js';
+import type { RequirementDefinition } from './catalog.schema.js';
 import type { Catalog } from './catalog.js';
 
 /** States without a statewide sales tax (Alaska's are local only): no sales-tax permit is expected there. */

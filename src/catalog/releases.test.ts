@@ -4,10 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from './catalog.js';
-import {
-  changesBetween, compareReleaseIds, diffCatalog, digestCatalog, formatDigests, formatRelease, lastKnownIn, loadReleases, nextReleaseId,
-  readDigests, releaseOfCatalog, retiredRequirements, unreleasedChanges, type CatalogRelease,
-} from './releases.js';
+import { changesBetween, compareReleaseIds, lastKnownIn, nextReleaseId, retiredRequirements } from './release-history.js';
+import { diffCatalog, digestCatalog } from './release-digests.js';
+import { formatDigests, formatRelease } from './release-format.js';
+import { loadReleases, readDigests, releaseOfCatalog, unreleasedChanges } from './releases.js';
+import type { CatalogRelease } from './releases.types.js';
 
 const FIXTURE = fileURLToPath(new URL('../../test/fixtures/catalog', import.meta.url));
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PlannedTask } from '../engine/engine.js';
+import type { PlannedTask } from '../engine/engine.types.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { describeSchedule } from '../engine/describe.js';
 import { catalogExplain, catalogList } from './catalog-command.js';

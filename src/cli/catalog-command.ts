@@ -2,10 +2,12 @@ import path from 'node:path';
 import { loadCatalog } from '../catalog/catalog.js';
 import { questionTitle } from '../catalog/question-title.js';
 import { describeSchedule } from '../engine/describe.js';
-import type { PlannedTask } from '../engine/engine.js';
+import type { PlannedTask } from '../engine/engine.types.js';
 import type { PlanningService } from '../modules/planning/index.js';
 import { print, UsageError } from './output.js';
-import { changesBetween, diffCatalog, lastKnownIn, loadReleases, readDigests, releaseOfCatalog } from '../catalog/releases.js';
+import { changesBetween, lastKnownIn } from '../catalog/release-history.js';
+import { diffCatalog } from '../catalog/release-digests.js';
+import { loadReleases, readDigests, releaseOfCatalog } from '../catalog/releases.js';
 
 /** `catalog list`: the catalog's requirements, of one region (US: the federal ones) or all. */
 export function catalogList(region: string | undefined, json: boolean) {

@@ -2,25 +2,11 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG_DIR, loadCatalog, type Catalog } from '../catalog/catalog.js';
-import {
-  CHANGELOG_FILE,
-  DIGESTS_FILE,
-  RELEASE_ID,
-  catalogRequirements,
-  changesBetween,
-  compareReleaseIds,
-  diffCatalog,
-  digestCatalog,
-  formatChangelog,
-  formatDigests,
-  formatRelease,
-  lastKnownIn,
-  loadReleases,
-  nextReleaseId,
-  readDigests as digestsOrNull,
-  type CatalogRelease,
-  type RequirementChange,
-} from '../catalog/releases.js';
+import { CHANGELOG_FILE, DIGESTS_FILE, loadReleases, readDigests as digestsOrNull } from '../catalog/releases.js';
+import { RELEASE_ID, type CatalogRelease, type RequirementChange } from '../catalog/releases.types.js';
+import { catalogRequirements, diffCatalog, digestCatalog } from '../catalog/release-digests.js';
+import { changesBetween, compareReleaseIds, lastKnownIn, nextReleaseId } from '../catalog/release-history.js';
+import { formatChangelog, formatDigests, formatRelease } from '../catalog/release-format.js';
 import { describeSchedule } from '../engine/describe.js';
 import { print, UsageError } from './output.js';
 

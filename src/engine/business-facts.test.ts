@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
 import { coverageMatrix, matrixProblems } from '../catalog/coverage.js';
 import { evaluate, type RegionFacts } from './criteria.js';
-import { planTasks, type EngineInput, type PlannedTask, type TaskState } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput, PlannedTask, TaskState } from './engine.types.js';
 
 // Issue 24: family files, the business's own questions (what it sells, a retirement plan, contractors) and the
 // sales into a region (economic nexus), on a synthetic catalog (test/fixtures/catalog-families).

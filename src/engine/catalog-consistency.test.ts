@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RequirementDefinition, Schedule } from '../catalog/catalog.schema.js';
+import type { RequirementDefinition } from '../catalog/catalog.schema.js';
+import type { Schedule } from '../catalog/schedule.schema.js';
 import { evidenceProblems, isHomePage, proseDateProblems, statedDueDates } from './catalog-consistency.js';
 
 const requirement = (over: Partial<RequirementDefinition>): RequirementDefinition => ({

@@ -1,4 +1,5 @@
-import type { RequirementDefinition, Schedule } from '../catalog/catalog.schema.js';
+import type { RequirementDefinition } from '../catalog/catalog.schema.js';
+import type { Schedule } from '../catalog/schedule.schema.js';
 import { occurrences } from './schedule.js';
 import { lastDayOfMonth } from './dates.js';
 

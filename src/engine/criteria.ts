@@ -1,4 +1,5 @@
-import { PRODUCT_KINDS, type BUSINESS_FACTS, type Criteria } from '../catalog/catalog.schema.js';
+import { PRODUCT_KINDS, type BUSINESS_FACTS } from '../catalog/catalog-vocabulary.js';
+import type { Criteria } from '../catalog/criteria.schema.js';
 
 /** What the rules know about one region of one entity. null = unknown. */
 export interface RegionFacts {

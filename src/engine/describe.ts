@@ -1,4 +1,4 @@
-import type { CYCLES, Schedule } from '../catalog/catalog.schema.js';
+import type { CYCLES, Schedule } from '../catalog/schedule.schema.js';
 import { dateIn } from './dates.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

@@ -2,7 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
 import { evaluate, type RegionFacts } from './criteria.js';
-import { explain, federalAnchor, planTasks, type EngineInput, type LocationInput, type TaskState } from './engine.js';
+import { explain } from './explain.js';
+import { federalAnchor } from './facts.js';
+import { planTasks } from './engine.js';
+import type { EngineInput, LocationInput, TaskState } from './engine.types.js';
 
 const catalog = loadCatalog(fileURLToPath(new URL('../../test/fixtures/catalog-localities', import.meta.url)));
 

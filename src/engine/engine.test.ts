@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
 import { evaluate, type RegionFacts } from './criteria.js';
-import { planTasks, type EngineInput, type PlannedTask } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput, PlannedTask } from './engine.types.js';
 import { occurrences, type ScheduleContext } from './schedule.js';
 
 const fixture = loadCatalog(fileURLToPath(new URL('../../test/fixtures/catalog', import.meta.url)));

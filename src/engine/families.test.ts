@@ -3,7 +3,8 @@ import { loadCatalog } from '../catalog/catalog.js';
 import { REGIONS } from '../catalog/regions.js';
 import { NO_STATE_SALES_TAX } from '../catalog/coverage.js';
 import { catalogProblems } from './catalog-check.js';
-import { planTasks, type EngineInput, type PlannedTask } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput, PlannedTask } from './engine.types.js';
 
 /**
  * The requirement families issue 14 added, planned from the real catalog: who gets a seller's permit, posters,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
-import { planTasks, type EngineInput, type TaskState } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput, TaskState } from './engine.types.js';
 
 /**
  * Issue 24, employer families planned from the real catalog: Form I-9 for every employer (federal), Form 1099-NEC

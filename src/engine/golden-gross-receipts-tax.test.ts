@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
 import { coverageMatrix } from '../catalog/coverage.js';
-import { planTasks, type EngineInput, type TaskState } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput, TaskState } from './engine.types.js';
 
 /**
  * Issue 24, state gross receipts taxes planned from the real catalog: Oregon's Corporate Activity Tax (register above

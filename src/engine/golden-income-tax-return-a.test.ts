@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
-import { planTasks, type EngineInput } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput } from './engine.types.js';
 
 /**
  * Issue 24, family income-tax-return (regions AK–MO): the state corporate, S corporation and partnership returns.

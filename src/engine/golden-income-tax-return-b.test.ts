@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { CATALOG_DIR, loadCatalog } from '../catalog/catalog.js';
-import { planTasks, type EngineInput } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput } from './engine.types.js';
 
 /**
  * Golden scenarios for the income-tax-return family, regions MS to WY and New York City

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { loadCatalog } from '../catalog/catalog.js';
-import { planTasks, type EngineInput, type LocationInput, type TaskState } from './engine.js';
+import { planTasks } from './engine.js';
+import type { TaskState } from './engine.types.js';
+import {
+  answer,
+  CA_ASKED,
+  CA_CITIES,
+  california,
+  catalog,
+  input,
+  local,
+  locality,
+  location,
+  registered,
+} from '../../test/helpers/golden-local.js';
 
 /**
  * Golden scenarios for the local business taxes of issue 24 (catalog/families/local-business-tax/): a business that
@@ -8,81 +20,6 @@ import { planTasks, type EngineInput, type LocationInput, type TaskState } from 
  * no gets nothing, and a business without employees or premises in the state is not asked about the city at all.
  * Dates are computed by hand from the rule each requirement cites.
  */
-const catalog = loadCatalog();
-const today = '2026-11-22';
-
-const location = (regionCode: string, over: Partial<LocationInput> = {}): LocationInput => ({
-  regionCode,
-  hasEmployees: true,
-  hasPhysicalLocation: true,
-  employeeCount: 4,
-  ...over,
-});
-const locality = (regionCode: string, id: string, yes: boolean): TaskState => ({
-  kind: 'question',
-  definitionId: 'in-locality',
-  regionCode,
-  periodKey: id,
-  status: 'done',
-  completedOn: '2026-11-10',
-  answer: yes,
-});
-const answer = (definitionId: string, regionCode: string, value: unknown): TaskState => ({
-  kind: 'question',
-  definitionId,
-  regionCode,
-  status: 'done',
-  completedOn: '2026-11-10',
-  answer: value,
-});
-
-/** The state's foreign registration date, answered, so that the yearly dates are exact rather than estimated. */
-const registered = (regionCode: string): TaskState => answer('registration-date', regionCode, '2022-03-01');
-
-const input = (entity: Partial<EngineInput['entity']>, locations: LocationInput[], tasks: TaskState[] = []): EngineInput => ({
-  today,
-  tasks,
-  entity: {
-    entityType: 'llc',
-    taxClassification: 'partnership',
-    incorporationRegion: 'DE',
-    incorporationDate: '2021-05-20',
-    accountingYearEnd: 12,
-    onboardedOn: '2026-11-01',
-    ...entity,
-  },
-  locations,
-});
-
-/** California's city questions, all answered no except those named. */
-const california = (yes: string[]) =>
-  ['ca-los-angeles', 'ca-long-beach', 'ca-oakland', 'ca-sacramento', 'ca-san-diego', 'ca-san-francisco', 'ca-san-jose'].map((id) =>
-    locality('CA', id, yes.includes(id)),
-  );
-const CA_ASKED = [
-  '?ca-long-beach',
-  '?ca-los-angeles',
-  '?ca-oakland',
-  '?ca-sacramento',
-  '?ca-san-diego',
-  '?ca-san-francisco',
-  '?ca-san-jose',
-];
-const CA_CITIES = ['ca-los-angeles', 'ca-long-beach', 'ca-oakland', 'ca-sacramento', 'ca-san-diego', 'ca-san-jose'];
-
-/** The region's local tasks (`ids` starting with the prefix) and locality questions, as `id due` lines. */
-const local = (tasks: ReturnType<typeof planTasks>, region: string, prefixes: string[]) =>
-  tasks
-    .filter(
-      (t) =>
-        t.regionCode === region &&
-        (t.kind === 'question' ? t.definitionId === 'in-locality' : prefixes.some((p) => t.definitionId.startsWith(p))),
-    )
-    .map((t) =>
-      t.kind === 'question' ? `?${t.periodKey}` : `${t.definitionId} ${t.dueDate ?? '-'}${t.dueDateBasis?.exact === false ? ' ~' : ''}`,
-    )
-    .sort();
-
 describe('golden: local business taxes (issue 24)', () => {
   it('Florida: a Miami office gets the county and city receipts and their September 30 renewals; the other counties and cities, answered no, give nothing', () => {
     const florida = (answers: TaskState[]) =>
@@ -256,100 +193,6 @@ describe('golden: local business taxes (issue 24)', () => {
     ]);
   });
 
-  it('Columbus: the net profit return for an S corporation with a June year end; a single-member LLC (disregarded) is not asked', () => {
-    const sCorp = planTasks(
-      catalog,
-      input(
-        { taxClassification: 's_corp', accountingYearEnd: 6 },
-        [location('OH')],
-        [
-          registered('OH'),
-          locality('OH', 'oh-columbus', true),
-          locality('OH', 'oh-cleveland', false),
-          locality('OH', 'oh-cincinnati', false),
-        ],
-      ),
-    );
-    // The fiscal year ending June 2026 was due 2026-10-15, before onboarding; the next one ends June 2027.
-    expect(local(sCorp, 'OH', ['oh-columbus', 'oh-cleveland', 'oh-cincinnati'])).toEqual([
-      '?oh-cincinnati',
-      '?oh-cleveland',
-      '?oh-columbus',
-      'oh-columbus-net-profit-return 2027-10-15',
-    ]);
-    const smllc = planTasks(catalog, input({ taxClassification: 'disregarded' }, [location('OH')]));
-    expect(local(smllc, 'OH', ['oh-columbus', 'oh-cleveland', 'oh-cincinnati'])).toEqual([]);
-  });
-
-  it('Cleveland and Cincinnati: calendar-year corporations file by April 15', () => {
-    const tasks = planTasks(
-      catalog,
-      input(
-        { entityType: 'c_corp', taxClassification: 'corp' },
-        [location('OH')],
-        [
-          registered('OH'),
-          locality('OH', 'oh-columbus', false),
-          locality('OH', 'oh-cleveland', true),
-          locality('OH', 'oh-cincinnati', true),
-        ],
-      ),
-    );
-    expect(local(tasks, 'OH', ['oh-columbus', 'oh-cleveland', 'oh-cincinnati'])).toEqual([
-      '?oh-cincinnati',
-      '?oh-cleveland',
-      '?oh-columbus',
-      'oh-cincinnati-business-return 2027-04-15',
-      'oh-cleveland-net-profit-return 2027-04-15',
-    ]);
-  });
-
-  it('Kansas City: the licence within 60 days of opening, its renewal before March 1, and the profits return by April 15', () => {
-    const tasks = planTasks(
-      catalog,
-      input(
-        {},
-        [location('MO')],
-        [
-          registered('MO'),
-          answer('operations-start-date', 'MO', '2026-11-10'),
-          locality('MO', 'mo-kansas-city', true),
-          locality('MO', 'mo-st-louis', false),
-        ],
-      ),
-    );
-    expect(local(tasks, 'MO', ['mo-kansas-city-business', 'mo-kansas-city-profits', 'mo-st-louis-earnings-tax-return'])).toEqual([
-      '?mo-kansas-city',
-      '?mo-st-louis',
-      'mo-kansas-city-business-license 2027-01-09',
-      'mo-kansas-city-business-license-renewal 2027-02-28',
-      'mo-kansas-city-profits-return 2027-04-15',
-    ]);
-  });
-
-  it('St. Louis: the graduated business licence and the earnings tax return by April 15', () => {
-    const tasks = planTasks(
-      catalog,
-      input({}, [location('MO')], [registered('MO'), locality('MO', 'mo-kansas-city', false), locality('MO', 'mo-st-louis', true)]),
-    );
-    expect(local(tasks, 'MO', ['mo-st-louis-graduated', 'mo-st-louis-earnings-tax-return', 'mo-kansas-city-business'])).toEqual([
-      '?mo-kansas-city',
-      '?mo-st-louis',
-      'mo-st-louis-earnings-tax-return 2027-04-15',
-      'mo-st-louis-graduated-business-license -',
-    ]);
-  });
-
-  it('Detroit: a C corporation files the corporate return, a partnership the partnership return', () => {
-    const corp = planTasks(
-      catalog,
-      input({ entityType: 'c_corp', taxClassification: 'corp' }, [location('MI')], [registered('MI'), locality('MI', 'mi-detroit', true)]),
-    );
-    expect(local(corp, 'MI', ['mi-detroit'])).toEqual(['?mi-detroit', 'mi-detroit-corporate-income-tax-return 2027-04-15']);
-    const partnership = planTasks(catalog, input({}, [location('MI')], [registered('MI'), locality('MI', 'mi-detroit', true)]));
-    expect(local(partnership, 'MI', ['mi-detroit'])).toEqual(['?mi-detroit', 'mi-detroit-partnership-return 2027-04-15']);
-  });
-
   it('New Orleans and Seattle: licence renewals on the last day of February and December 31', () => {
     const nola = planTasks(catalog, input({}, [location('LA')], [registered('LA'), locality('LA', 'la-new-orleans', true)]));
     expect(local(nola, 'LA', ['la-new-orleans'])).toEqual([
@@ -415,36 +258,5 @@ describe('golden: local business taxes (issue 24)', () => {
     expect(local(office, 'NM', ['nm-albuquerque'])).toEqual(['?nm-albuquerque', 'nm-albuquerque-business-license -']);
     const remote = planTasks(catalog, input({}, [location('NM', { hasPhysicalLocation: false })]));
     expect(local(remote, 'NM', ['nm-albuquerque'])).toEqual([]);
-  });
-
-  it('Philadelphia and Portland: the free activity licence, and the combined return by the 15th day of the fourth month', () => {
-    const philly = planTasks(
-      catalog,
-      input({}, [location('PA')], [locality('PA', 'pa-philadelphia', true), locality('PA', 'pa-pittsburgh', false)]),
-    );
-    expect(local(philly, 'PA', ['pa-philadelphia-commercial'])).toEqual([
-      '?pa-philadelphia',
-      '?pa-pittsburgh',
-      'pa-philadelphia-commercial-activity-license -',
-    ]);
-    const portland = planTasks(
-      catalog,
-      input(
-        {},
-        [location('OR')],
-        [
-          registered('OR'),
-          locality('OR', 'or-portland-multnomah', true),
-          locality('OR', 'or-trimet-district', false),
-          locality('OR', 'or-lane-transit-district', false),
-        ],
-      ),
-    );
-    expect(local(portland, 'OR', ['or-portland-multnomah-combined'])).toEqual([
-      '?or-lane-transit-district',
-      '?or-portland-multnomah',
-      '?or-trimet-district',
-      'or-portland-multnomah-combined-tax-return 2027-04-15',
-    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
-import { planTasks, type EngineInput, type TaskState } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput, TaskState } from './engine.types.js';
 
 /**
  * Golden scenarios of the retirement-mandate family (state auto-IRA programs) over the real catalog: the employee

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
-import { planTasks, type EngineInput } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput } from './engine.types.js';
 
 /**
  * Sales-tax permits over the real catalog: a state's permit follows nexus (premises, employees, or sales into the state

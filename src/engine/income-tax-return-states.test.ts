@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
 import { coverageMatrix } from '../catalog/coverage.js';
-import { planTasks, type EngineInput } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput } from './engine.types.js';
 
 /**
  * Issue 24, state business tax returns, checked in every state rather than in chosen examples: for each entity type

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../catalog/catalog.js';
 import { addDays } from './dates.js';
-import { planTasks, type EngineInput } from './engine.js';
+import { planTasks } from './engine.js';
+import type { EngineInput } from './engine.types.js';
 import { LOOKAHEAD_DAYS, planWithNextReplan } from './next-replan.js';
 
 const catalog = loadCatalog();

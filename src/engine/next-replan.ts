@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { addDays } from './dates.js';
-import { HORIZON_DAYS, planTasksAndNextDue, type EngineInput, type PlannedTask } from './engine.js';
+import { HORIZON_DAYS, planTasksAndNextDue } from './engine.js';
+import type { EngineInput, PlannedTask } from './engine.types.js';
 import { LOOKAHEAD_YEARS } from './schedule.js';
 
 /** With no due date found past the window, the entity is looked at again after this many days (what was looked through). */

@@ -1,4 +1,4 @@
-import type { CYCLES, Schedule } from '../catalog/catalog.schema.js';
+import type { CYCLES, Schedule } from '../catalog/schedule.schema.js';
 import { addDays, addMonths, dateIn, dayOf, monthOf, yearOf } from './dates.js';
 import { describeSchedule } from './describe.js';
 

@@ -1,6 +1,6 @@
 // The wire shapes of GET /v2/catalog/releases and GET /v2/catalog/releases/{id}, and of `catalog.released`.
 import { Type } from 'typebox';
-import { TASK_CATEGORIES } from '../../catalog/catalog.schema.js';
+import { TASK_CATEGORIES } from '../../catalog/catalog-vocabulary.js';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
 
 export const ReleaseCountsSchema = Type.Object(

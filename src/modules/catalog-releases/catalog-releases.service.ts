@@ -1,4 +1,6 @@
-import { loadReleases, releaseOfCatalog, releaseSummary, RELEASES_DIR, type CatalogRelease } from '../../catalog/releases.js';
+import { loadReleases, releaseOfCatalog, RELEASES_DIR } from '../../catalog/releases.js';
+import { releaseSummary } from '../../catalog/release-history.js';
+import type { CatalogRelease } from '../../catalog/releases.types.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { NotFoundError } from '../../lib/errors.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskRow } from '../../db/schema.js';
-import type { PlannedTask } from '../../engine/engine.js';
+import type { PlannedTask } from '../../engine/engine.types.js';
 import { isDueForRollForward, reconcile } from './planning.fns.js';
 
 const NOW = new Date('2026-11-24T00:00:00Z');

@@ -3,7 +3,8 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { regionById } from '../../catalog/regions.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
-import { PLANNING_ENGINE_VERSION, type EngineInput, type PlannedTask } from '../../engine/engine.js';
+import { PLANNING_ENGINE_VERSION } from '../../engine/engine.js';
+import type { EngineInput, PlannedTask } from '../../engine/engine.types.js';
 import { ESTIMATED_PREFIX, estimatedPeriodKey } from '../../engine/schedule.js';
 import type { PlanningEntityRow } from './planning.repository.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
-import type { PlannedTask } from '../../engine/engine.js';
+import type { PlannedTask } from '../../engine/engine.types.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 
 /** What a re-planning reports of each task it created: the row as inserted (its event is built from it). */

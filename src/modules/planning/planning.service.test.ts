@@ -3,7 +3,7 @@ import { loadCatalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
-import type { PlannedTask } from '../../engine/engine.js';
+import type { PlannedTask } from '../../engine/engine.types.js';
 import type { TaskChange, TaskEvents } from '../events/index.js';
 import type { PlanningEntityRow, PlanningRepository } from './planning.repository.js';
 import { createPlanningService } from './planning.service.js';

@@ -1,9 +1,12 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
-import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
+import { explain } from '../../engine/explain.js';
+import { planTasks } from '../../engine/engine.js';
+import type { PlannedTask } from '../../engine/engine.types.js';
 import { planWithNextReplan } from '../../engine/next-replan.js';
-import { loadReleases, releaseOfCatalog, releaseSummary } from '../../catalog/releases.js';
+import { loadReleases, releaseOfCatalog } from '../../catalog/releases.js';
+import { releaseSummary } from '../../catalog/release-history.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
 import { catalogHash, groupBy, isDueForRollForward, reconcile, requirementImpact, toEngineInput } from './planning.fns.js';

@@ -2,7 +2,8 @@
 // the task-changing modules are given this through app.ts (the `TaskEvents` contract of modules/events).
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import { loadReleases, RELEASES_DIR, retiredRequirements } from '../../catalog/releases.js';
+import { loadReleases, RELEASES_DIR } from '../../catalog/releases.js';
+import { retiredRequirements } from '../../catalog/release-history.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationStatus } from '../automations/automations.types.js';
 import type { EventRecorder, NewEvent, TaskChange, TaskEvents } from '../events/index.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BoundedString, DateString, Nullable, StringEnum } from '../../http/schemas.js';
-import { TASK_CATEGORIES, TASK_TAGS } from '../../catalog/catalog.schema.js';
+import { TASK_CATEGORIES, TASK_TAGS } from '../../catalog/catalog-vocabulary.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { LocationRefSchema } from '../locations/locations.schemas.js';
 import { AUTOMATION_STATUSES } from '../automations/automations.types.js';
