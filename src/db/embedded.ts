@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../lib/free-port.js';
+import { acquireLock, askOwner } from './embedded-lock.js';
 import { superviseEmbeddedPostgres } from './embedded-supervisor.js';
 
 const execFileAsync = promisify(execFile);
@@ -52,11 +52,6 @@ interface Options {
    * wait for other work (src/cli/early-start.ts loads the rest of the code meanwhile).
    */
   onWaiting?: () => void;
-}
-
-interface OwnerInfo {
-  pid: number;
-  port: number;
 }
 
 const PG_USER = 'postgres';
@@ -238,55 +233,6 @@ async function stopOrphan(bin: Binaries, pgdata: string, runAs: RunAs | null, lo
   if (!running) return; // a stale postmaster.pid: PostgreSQL removes it itself on start
   log('found an embedded PostgreSQL left running by a previous Statehouse process; restarting it cleanly');
   await run(bin.pg_ctl, ['stop', '-D', pgdata, '-m', 'fast', '-w', '-t', '60', '-s'], runAs);
-}
-
-function lockAddress(dataDir: string): string {
-  const digest = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 32);
-  return `\0statehouse-${digest}`;
-}
-
-interface Lock {
-  publish(info: OwnerInfo): void;
-  release(): void;
-}
-
-async function acquireLock(dataDir: string): Promise<Lock | null> {
-  let info: OwnerInfo | null = null;
-  const server = net.createServer((socket) => {
-    socket.end(info ? JSON.stringify(info) : '');
-  });
-  const bound = await new Promise<boolean>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
-    server.listen(lockAddress(dataDir), () => resolve(true));
-  });
-  if (!bound) return null;
-  server.unref();
-  return {
-    publish: (next) => {
-      info = next;
-    },
-    release: () => {
-      server.close();
-    },
-  };
-}
-
-/** Asks the owning process which port its server listens on; waits while it is still starting. */
-async function askOwner(dataDir: string): Promise<OwnerInfo | null> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const reply = await new Promise<string | null>((resolve) => {
-      const socket = net.connect(lockAddress(dataDir));
-      let data = '';
-      socket.on('data', (chunk) => (data += chunk.toString()));
-      socket.on('end', () => resolve(data));
-      socket.on('error', () => resolve(null));
-    });
-    if (reply === null) return null;
-    if (reply) return JSON.parse(reply) as OwnerInfo;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return null;
 }
 
 async function readOrCreateSecret(file: string): Promise<string> {
