@@ -18,15 +18,15 @@
  *    step's: AUTOMATION_CONNECTOR_TIMEOUT_MS 60 s + 15 s; JOB_MAINTENANCE_INTERVAL_SECONDS=1 hands them back).
  * Writes bench/results/failover-latest.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { REPO_ROOT, SERVER_NODE_FLAGS } from './children.js';
+import { REPO_ROOT } from './children.js';
+import { startAutomations, startServe, waitFor } from './failover-support.js';
 import { checkWrites, startWriters } from './failover-writers.js';
-import { BENCH_FILINGS } from './automations-seed.js';
 import { cleanup, state } from './run-state.js';
 import { say } from './settings.js';
 import { startServers } from './setup.js';
@@ -42,7 +42,6 @@ function envCount(name: string, fallback: number, max: number): number {
 const AUTOMATIONS = envCount('BENCH_FAILOVER_AUTOMATIONS', 6, 8); // two processes × 4 step workers
 const WRITERS = envCount('BENCH_FAILOVER_WRITERS', 10, 200);
 const WRITES = envCount('BENCH_FAILOVER_WRITES', 300, 1_000_000);
-const EDD = BENCH_FILINGS[0];
 /** The step jobs' expiry: the connector time limit (below) + 15 s (src/modules/automations/automations.jobs.ts). */
 const STEP_EXPIRY_SECONDS = 75;
 const JOB_SETTINGS = {
@@ -51,50 +50,6 @@ const JOB_SETTINGS = {
   AUTOMATION_CONNECTOR_TIMEOUT_MS: '60000',
   JOB_MAINTENANCE_INTERVAL_SECONDS: '1',
 };
-
-/** `statehouse serve` (the compiled binary under `npm run bench`, the sources under tsx); resolves with its URL. */
-function startServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const compiled = import.meta.url.endsWith('.js');
-  const args = compiled
-    ? [...SERVER_NODE_FLAGS, path.join(REPO_ROOT, 'bin', 'statehouse.js'), 'serve']
-    : [...SERVER_NODE_FLAGS, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'statehouse.ts'), 'serve'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1]! });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) =>
-      reject(new Error(`statehouse serve exited (${code ?? signal}) before listening: ${out.slice(-2000)}`)),
-    );
-  });
-}
-
-async function call(url: string, method: string, authorization: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(url, {
-    method,
-    headers: { authorization, 'content-type': 'application/json' },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as unknown;
-}
-
-async function waitFor<T>(probe: () => Promise<T | null | false>, what: string, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 export async function runFailoverScenario(): Promise<number> {
   const startedAt = new Date();
   let doomed: ChildProcess | null = null;
@@ -129,26 +84,7 @@ export async function runFailoverScenario(): Promise<number> {
     ];
 
     // 1. Automations waiting before their second step, started half through each process.
-    const automationIds: string[] = [];
-    for (let i = 0; i < AUTOMATIONS; i++) {
-      const { url } = processes[i % 2]!;
-      const { legal_entity_id: entityId } = (await call(`${url}/v2/signup`, 'POST', sh.apiKey, {
-        user_email: 'owner@failover.example',
-        business_name: `Failover Automation ${i} Inc`,
-        entity_type: 'c_corp',
-        tax_class: 'corp',
-        incorporation_region: 'DE',
-        incorporated_date: '2022-01-15',
-      })) as { legal_entity_id: string };
-      const { access_token: token } = (await call(`${url}/accounts/auth`, 'POST', sh.apiKey, { legal_entity_id: entityId })) as {
-        access_token: string;
-      };
-      await call(`${url}/locations/CA`, 'PUT', `Bearer ${token}`, { config: { has_employees: true, has_physical_location: true } });
-      const tasks = (await call(`${url}/tasks`, 'GET', `Bearer ${token}`)) as { id: string; definition: { id: string } }[];
-      const task = tasks.find((t) => t.definition.id === EDD.requirementId);
-      if (!task) throw new Error(`no ${EDD.requirementId} task`);
-      automationIds.push(((await call(`${url}/tasks/${task.id}/automate`, 'POST', `Bearer ${token}`, EDD.input)) as { id: string }).id);
-    }
+    const automationIds = await startAutomations(processes, sh.apiKey, AUTOMATIONS);
     await waitFor(
       async () =>
         Number(

@@ -7,7 +7,7 @@ import { profiles } from './load.js';
 import { summarizeCpuProfile } from './profiler.js';
 import { checkpoint, state } from './run-state.js';
 import { CPU_PROFILE, PROFILE_DIR, say, TASK_ENTITIES } from './settings.js';
-import type { GenerationReport } from './task-generation.js';
+import type { GenerationReport } from './generation-run.js';
 
 export async function runTaskGeneration(tempDir: string): Promise<(GenerationReport & { pid: number }) | null> {
   // 5b. Task generation (e), in its own child with its own embedded PostgreSQL, once the load is over.

@@ -1,7 +1,7 @@
 /** Formatting of the report: the targets' and the task generation's tables, memory figures. */
 import type { Child } from './children.js';
 import type { Measurement } from './load.js';
-import type { GenerationRun } from './task-generation.js';
+import type { GenerationRun } from './generation-run.js';
 
 /** The Statehouse child's process.memoryUsage() in MiB (bench/child-lifecycle.ts `memory`). */
 export async function memoryUsage(child: Child<Record<string, unknown>>): Promise<Record<string, number> | null> {

@@ -28,17 +28,16 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { loadCatalog } from '../src/catalog/catalog.js';
-import { REGIONS } from '../src/catalog/regions.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
 import { migrations } from '../src/db/migrations/index.js';
-import { newId, ID_PREFIX } from '../src/lib/ids.js';
 import { createEventsService } from '../src/modules/events/index.js';
-import { createPlanningModule, type PlanningService } from '../src/modules/planning/index.js';
+import { createPlanningModule } from '../src/modules/planning/index.js';
 import { createPlatformsModule } from '../src/modules/platforms/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { seed } from './generation-seed.js';
+import { hotEntity } from './scale-hot-entity.js';
 import {
   columnsOf,
   copyEntities,
@@ -51,7 +50,6 @@ import {
   stageTemplateRows,
   tableKeys,
 } from './scale-copy.js';
-import { TASK_LOCATION_ORDER, TASKS_PER_ENTITY } from './settings.js';
 
 const NAME = 'scale-load';
 const say = (message: string) => log(NAME, message);
@@ -119,53 +117,6 @@ function readMarker(dataDir: string): ScaleMarker | null {
     return null;
   }
 }
-
-const taskCount = async (db: Db, id: string) =>
-  (await sql<{ n: number }>`select count(*)::int as n from tasks where legal_entity_id = ${id}`.execute(db)).rows[0]!.n;
-
-/** The d entity of the main bench, made here with the engine: a Delaware C corp given employees and an office in one state after another. */
-async function hotEntity(db: Db, planning: PlanningService, platformId: string): Promise<{ id: string; tasks: number }> {
-  const id = newId(ID_PREFIX.legalEntity);
-  const now = new Date();
-  await db
-    .insertInto('legal_entities')
-    .values({
-      id,
-      platform_id: platformId,
-      status: 'active',
-      business_name: 'Bench Tasks Inc',
-      user_email: 'owner@bench-tasks.example',
-      entity_type: 'c_corp',
-      tax_classification: 'corp',
-      incorporation_region: 'DE',
-      incorporation_date: '2019-04-01',
-      activated_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const regionId = new Map(REGIONS.map((r) => [r.code, r.id]));
-  let tasks = 0;
-  for (const code of TASK_LOCATION_ORDER) {
-    if (tasks >= TASKS_PER_ENTITY) break;
-    await db
-      .insertInto('legal_entity_locations')
-      .values({
-        legal_entity_id: id,
-        region_id: regionId.get(code)!,
-        has_employees: true,
-        has_physical_location: true,
-        employee_count: 10,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await planning.replanBatch([id]);
-    tasks = await taskCount(db, id);
-  }
-  return { id, tasks };
-}
-
 async function load(db: Db, publicBaseUrl: string): Promise<ScaleMarker> {
   const phases: Record<string, number> = {};
   const timed = async <T>(phase: string, f: () => Promise<T>): Promise<T> => {

@@ -21,14 +21,16 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { READY_KEY } from './child-lifecycle.js';
-import { REPO_ROOT, startChild, type Child } from './children.js';
+import { REPO_ROOT, startChild } from './children.js';
 import { expectStatus, request } from './http-client.js';
-import { measure, type Measurement, type Target } from './load.js';
-import { readMemory, RssSampler } from './proc.js';
+import { measure, type Measurement } from './load.js';
+import { RssSampler } from './proc.js';
 import { cleanup, state } from './run-state.js';
-import { describeScans, explainAll, type CapturedStatement, type ExplainedStatement } from './scale-plans.js';
+import { explainAll, type ExplainedStatement } from './scale-plans.js';
+import { fmt, scaleReportText } from './scale-report.js';
+import { captureKind, CONNECTION_COUNTS, KINDS, targetOf, type SizeServer } from './scale-targets.js';
 import type { ScaleLoadReport } from './scale-load.js';
-import { POOL_SIZE, say, SECONDS, TASKS_PATH, WARMUP_SECONDS } from './settings.js';
+import { POOL_SIZE, say, SECONDS, WARMUP_SECONDS } from './settings.js';
 import type { StatehouseInfo } from './setup.js';
 
 function envInt(name: string, fallback: number, min: number, max: number): number {
@@ -43,22 +45,9 @@ const SCALE = envInt('BENCH_SCALE', 1_000_000, 1000, 10_000_000);
 const BASELINE = envInt('BENCH_SCALE_BASELINE', 10_000, 1000, 10_000_000);
 const SCALE_DIR = path.resolve(process.env.BENCH_SCALE_DIR?.trim() || '/work/bench-scale');
 const TOKENS = envInt('BENCH_SCALE_TOKENS', 1000, 10, 100_000);
-const CONNECTION_COUNTS = [10, 50] as const;
 /** The goal: p50 at the large size within 1.5 × p50 at the baseline, for every target and connection count. */
 export const SCALE_GOAL = { maxP50Ratio: 1.5 };
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'scale-latest.json');
-
-interface SizeServer {
-  entities: number;
-  load: ScaleLoadReport;
-  statehouse: Child<StatehouseInfo & Record<string, unknown>>;
-  postmasterPid: number | null;
-  rss: RssSampler;
-  hot: string;
-  /** Bearer headers of typical entities: reads use the first part, writes the last (one entity per connection). */
-  cold: string[];
-}
-
 /** Tokens for many entities, a few requests at a time. */
 async function tokensFor(url: string, apiKey: string, ids: string[]): Promise<string[]> {
   const out: string[] = new Array<string>(ids.length);
@@ -149,90 +138,6 @@ async function startSize(load: ScaleLoadReport): Promise<SizeServer> {
     cold,
   };
 }
-
-interface Kind {
-  key: string;
-  name: string;
-  method: 'GET' | 'PUT';
-  path: string;
-  /** hot: the ~300-task entity; cold: typical entities, each connection its own slice; write: one entity per connection, alternating a fact. */
-  who: 'hot' | 'cold' | 'write';
-}
-
-const KINDS: Kind[] = [
-  { key: 'legal-entity', name: 'GET /legal_entity', method: 'GET', path: '/legal_entity', who: 'cold' },
-  { key: 'tasks-hot', name: 'GET /tasks (hot, ~300 tasks)', method: 'GET', path: TASKS_PATH, who: 'hot' },
-  { key: 'tasks-cold', name: 'GET /tasks (typical entities)', method: 'GET', path: TASKS_PATH, who: 'cold' },
-  { key: 'v2-first-hot', name: 'GET /v2/tasks first page (hot)', method: 'GET', path: '/v2/tasks?page_size=100', who: 'hot' },
-  { key: 'v2-deep-hot', name: 'GET /v2/tasks page 3 (hot)', method: 'GET', path: '/v2/tasks?page_size=100&page_num=3', who: 'hot' },
-  { key: 'v2-first-cold', name: 'GET /v2/tasks first page (typical)', method: 'GET', path: '/v2/tasks?page_size=10', who: 'cold' },
-  { key: 'v2-deep-cold', name: 'GET /v2/tasks page 4 (typical)', method: 'GET', path: '/v2/tasks?page_size=10&page_num=4', who: 'cold' },
-  { key: 'put-region', name: 'PUT /v2/regions/CA (re-plan)', method: 'PUT', path: '/v2/regions/CA', who: 'write' },
-];
-const writeBody = (i: number) => JSON.stringify({ employee_count: 8 + (i % 2) });
-/** Writers use the last tokens of the sample, readers the others. */
-const WRITERS = Math.max(...CONNECTION_COUNTS);
-
-function targetOf(kind: Kind, size: SizeServer, connections: number): Target {
-  const url = `${size.statehouse.info.url}${kind.path}`;
-  const readers = size.cold.slice(0, Math.max(1, size.cold.length - WRITERS));
-  const writers = size.cold.slice(-WRITERS);
-  let next = 0;
-  const setupClient =
-    kind.who === 'hot'
-      ? undefined
-      : (client: Parameters<NonNullable<Target['setupClient']>>[0]) => {
-          const connection = next++;
-          if (kind.who === 'write') {
-            const headers = { authorization: writers[connection % writers.length]!, 'content-type': 'application/json' };
-            client.setRequests([0, 1].map((i) => ({ method: 'PUT', path: kind.path, headers, body: writeBody(i) })));
-            return;
-          }
-          const slice = readers.filter((_, i) => i % connections === connection % connections);
-          client.setRequests(slice.map((authorization) => ({ method: 'GET', path: kind.path, headers: { authorization } })));
-        };
-  return {
-    key: `scale:${kind.key}@${size.entities}/${connections}`,
-    name: `${kind.name} @${size.entities}, ${connections} conn`,
-    description: `${kind.name} on ${size.entities} entities`,
-    server: size.statehouse as Child<Record<string, unknown>>,
-    url,
-    method: kind.method,
-    sampleRss: true,
-    responseBytes: 0,
-    connections,
-    ...(kind.who === 'hot' && { headers: { authorization: size.hot } }),
-    ...(setupClient && { setupClient }),
-  };
-}
-
-/** The SQL one request of each kind sends, captured in the server (three requests, on different entities where the kind has several). */
-async function captureKind(kind: Kind, size: SizeServer): Promise<CapturedStatement[]> {
-  const url = `${size.statehouse.info.url}${kind.path}`;
-  await size.statehouse.command('sql-capture-start');
-  const sent = async () => {
-    for (let i = 0; i < 3; i++) {
-      const authorization = kind.who === 'hot' ? size.hot : kind.who === 'write' ? size.cold[size.cold.length - 1]! : size.cold[i * 7]!;
-      const reply = await request(url, {
-        method: kind.method,
-        headers: { authorization, ...(kind.method === 'PUT' && { 'content-type': 'application/json' }) },
-        ...(kind.method === 'PUT' && { body: writeBody(i) }),
-      });
-      expectStatus(reply, 200, `${kind.method} ${kind.path}`);
-    }
-  };
-  // The capture is stopped whatever happens: left on, it would record the load.
-  const outcome = await sent().then(
-    () => null,
-    (error: unknown) => error,
-  );
-  const captured = (await size.statehouse.command('sql-capture-stop')).statements as CapturedStatement[];
-  if (outcome) throw outcome;
-  return captured;
-}
-
-const fmt = (n: number | null | undefined, digits = 2) => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
-
 export async function runScaleScenario(): Promise<number> {
   const startedAt = new Date();
   const sizes = [...new Set([BASELINE, SCALE])].sort((a, b) => a - b);
@@ -307,58 +212,8 @@ export async function runScaleScenario(): Promise<number> {
     ]),
   );
   failures.push(...planFindings);
-
-  const lines: string[] = [];
-  lines.push(
-    `\nA million entities: ${small.entities} vs ${large.entities} entities, ${SECONDS} s per run after ${WARMUP_SECONDS} s warmup`,
-  );
-  for (const load of loads) {
-    lines.push(
-      `  ${load.entities}: ${load.reused ? 'reused' : 'loaded'}; load ${load.loadSeconds.toFixed(0)} s (${Object.entries(load.phases)
-        .map(([p, s]) => `${p} ${s.toFixed(0)} s`)
-        .join(', ')}); ` +
-        `database ${(load.databaseBytes / 2 ** 30).toFixed(2)} GiB; rows ${Object.entries(load.rows)
-          .map(([t, n]) => `${t} ${n}`)
-          .join(', ')}; hot entity ${load.hotTasks} tasks`,
-    );
-  }
-  lines.push('');
-  // PostgreSQL's CPU per request is the figure a bigger database would push up (deeper indexes, pages not cached),
-  // and it is less disturbed by other load on the machine than latencies.
-  const k = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
-  const [s0, s1] = [k(small.entities), k(large.entities)];
-  lines.push(
-    `| target | conn | p50 ${s0} | p99 ${s0} | req/s ${s0} | p50 ${s1} | p99 ${s1} | req/s ${s1} | p50 ratio | db µs/req ${s0} | db µs/req ${s1} |`,
-  );
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    lines.push(
-      `| ${r.name} | ${r.connections} | ${fmt(r.small.latencyMs.p50)} | ${fmt(r.small.latencyMs.p99)} | ${fmt(r.small.requestsPerSecond, 0)} | ${fmt(r.large.latencyMs.p50)} | ${fmt(r.large.latencyMs.p99)} | ${fmt(r.large.requestsPerSecond, 0)} | ${fmt(r.ratio)}${r.ratio <= SCALE_GOAL.maxP50Ratio ? '' : ' ✗'} | ${fmt(r.small.cpuMicrosPerRequest.database, 0)} | ${fmt(r.large.cpuMicrosPerRequest.database, 0)} |`,
-    );
-  }
-  const peak = (entities: number) => Math.max(...results.filter((r) => r.entities === entities).map((r) => r.peakRssMiB ?? 0));
-  lines.push(
-    `\nStatehouse peak RSS: ${servers
-      .map(
-        (s) =>
-          `${peak(s.entities)} MiB at ${s.entities}${(() => {
-            const m = readMemory(s.statehouse.pid);
-            return m ? ` (now ${(m.rssKiB / 1024).toFixed(0)} MiB)` : '';
-          })()}`,
-      )
-      .join(', ')}`,
-  );
   const avg = (i: number) => loadAverages.reduce((s, l) => s + l[i]!, 0) / Math.max(1, loadAverages.length);
-  lines.push(`Load average during the runs (mean of the 1-minute figure after each run): ${avg(0).toFixed(2)}`);
-  lines.push(`\nQuery plans at ${large.entities} entities (EXPLAIN ANALYZE, rolled back):`);
-  for (const [kind, list] of Object.entries(plans[large.entities] ?? {})) {
-    lines.push(`  ${kind}:`);
-    for (const p of list)
-      lines.push(
-        `    ${fmt(p.executionMs, 3)} ms  ${p.text.replace(/\s+/g, ' ').trim().slice(0, 110)}\n        ${p.error ? `not explained: ${p.error}` : describeScans(p.scans).join('; ') || '(no table scanned)'}`,
-      );
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(scaleReportText({ loads, servers, rows, results, plans, meanLoadAverage: avg(0), goal: SCALE_GOAL }));
 
   say('stopping servers');
   const cleanupProblems = await cleanup();

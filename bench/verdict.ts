@@ -6,7 +6,7 @@ import type { prepareMailFixture, prepareTasksFixture } from './fixtures.js';
 import type { MemoryStatus, RssSampler } from './proc.js';
 import { describeUsage, generationTable, mib, table } from './report-format.js';
 import { CONNECTIONS, GENERATION_GOAL, GOAL, NOISY_OTHER_CPU_PERCENT, SECONDS, TASKS_GOAL, WARMUP_SECONDS } from './settings.js';
-import type { GenerationReport } from './task-generation.js';
+import type { GenerationReport } from './generation-run.js';
 import type { AutomationsReport } from './automations.js';
 import { automationsLines } from './automations-report.js';
 import type { WebhooksReport } from './webhooks.js';
