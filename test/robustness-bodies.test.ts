@@ -1,8 +1,8 @@
 /**
  * Robustness of request bodies: the body size limit, content types, invalid UTF-8 and deeply nested JSON
  * never produce a 500 or leak a stack trace, every error body is JSON with `detail` (plus `message` on the
- * /v2/signup family), and bad input never creates a record. The other input families: robustness-values,
- * robustness-routing-fuzz.
+ * /v2/signup family), and bad input never creates a record. The other input families: robustness-values(-structure),
+ * robustness-routing, robustness-fuzz.
  */
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

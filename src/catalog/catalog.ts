@@ -90,7 +90,7 @@ export function loadCatalog(dir = CATALOG_DIR): Catalog {
   const questionByFact = new Map<string, QuestionDefinition>();
   for (const [i, q] of questions.entries()) {
     if (questionByFact.has(q.fact)) throw new CatalogError(questionsFile, `/questions/${i}/fact`, `a second question for fact ${q.fact}`);
-    // The engine asks the business's facts once (engine.ts businessFacts); the file must say so, and its title too.
+    // The engine asks the business's facts once (engine/facts.ts businessFacts); the file must say so, and its title too.
     const perBusiness = (BUSINESS_FACTS as readonly string[]).includes(q.fact);
     if (perBusiness !== (q.per === 'business')) {
       throw new CatalogError(questionsFile, `/questions/${i}/per`, perBusiness ? `${q.fact} is a fact of the whole business: per: business` : `${q.fact} is asked per region`);

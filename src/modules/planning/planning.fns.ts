@@ -90,7 +90,7 @@ export interface Reconciliation {
  * Adds what is planned and missing, updates what changed, removes or retires what is no longer planned.
  * A yearly filing whose date turns from estimated to exact (or back, when the fact it used is withdrawn) is the
  * same filing: it keeps its task, matched by the year it is due (`estimated:<year>`, src/engine/schedule.ts). A
- * federal task whose anchor region moved (src/engine/engine.ts `federalAnchor`) is the same filing too: it keeps its
+ * federal task whose anchor region moved (src/engine/facts.ts `federalAnchor`) is the same filing too: it keeps its
  * task (id, status, history), moved to the new region, matched by definition and period key.
  */
 export function reconcile(existing: TaskRow[], planned: PlannedTask[]): Reconciliation {
