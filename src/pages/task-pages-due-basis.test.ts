@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderTaskDetail, type TaskItem } from './task-pages.js';
+import { renderTaskDetail } from './task-detail-page.js';
+import type { TaskItem } from './task-item.js';
 
 const item = (dueBasis: TaskItem['dueBasis']): TaskItem => ({
   id: 'task_1',

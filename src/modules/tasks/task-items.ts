@@ -2,7 +2,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import { questionTitle } from '../../catalog/question-title.js';
 import { dueHint } from '../../pages/dates.js';
-import type { TaskItem } from '../../pages/task-pages.js';
+import type { TaskItem } from '../../pages/task-item.js';
 import { automationOf } from './task-view.js';
 import { isOpen, isOverdue } from './tasks.fns.js';
 import type { TaskView } from './tasks.service.js';
