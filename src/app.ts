@@ -18,7 +18,7 @@ import { createMailModule, type MailService } from './modules/mail/index.js';
 import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
 import { createConnectionsModule } from './modules/connections/index.js';
 import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
-import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
+import { createVault, loadVaultKeys } from './crypto/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsModule, hostedPageErrors } from './modules/hosted-sessions/index.js';
 import { createPayrollModule } from './modules/payroll/index.js';
 import { createSystemModule, INSTANCE_KEY } from './modules/system/index.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/database.js';
 import type { Config } from '../src/config.js';
 import { createAutomationsModule, type AgencyConnector } from '../src/modules/automations/index.js';
-import { createVault } from '../src/modules/accounts/vault.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { TEST_VAULT_KEY, discardingJobs } from './helpers/app.js';

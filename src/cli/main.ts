@@ -11,7 +11,7 @@ import { createOperatorsModule } from '../modules/operators/index.js';
 import { seedDemo } from '../modules/demo/demo.js';
 import { validateSecrets } from '../modules/accounts/accounts.service.js';
 import { createAccountsModule, type AccountsService } from '../modules/accounts/index.js';
-import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
+import { createVault, loadVaultKeys } from '../crypto/vault.js';
 import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
 import { createEventsService } from '../modules/events/index.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum } from '../../db/schema.js';
-import { columnsFromSealed, sealedFromColumns, type SealedSecret } from './vault.js';
+import { columnsFromSealed, sealedFromColumns, type SealedSecret } from '../../crypto/vault.js';
 
 const SECRET_COLUMNS = ['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'] as const;
 

@@ -11,7 +11,7 @@ import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.j
 import { createAccountViews } from './accounts.mappers.js';
 import { createAccountsRepository, type AccountsRepository } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
-import type { LoginSecrets, Vault } from './vault.js';
+import type { LoginSecrets, Vault } from '../../crypto/vault.js';
 
 export const ACCOUNT_ID_PREFIX = 'acct';
 export const LOGIN_ID_PREFIX = 'login';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { AutomationRow, StoredAutomationOutputs } from '../../db/schema.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
-import type { Vault } from '../accounts/vault.js';
+import type { Vault } from '../../crypto/vault.js';
 import type { MailService } from '../mail/index.js';
 import type { AutomationEvents } from './automation-events.js';
 import { stepKey } from './automation-view.js';

@@ -4,7 +4,7 @@ import type { AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
-import type { LoginSecrets } from '../accounts/vault.js';
+import type { LoginSecrets } from '../../crypto/vault.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { ConnectionAnnouncer } from './connection-events.js';

@@ -4,7 +4,7 @@ import type { AgencyAccountDatum, AgencyAccountRow, ConnectionRow, Database } fr
 import type { JobDefinition, JobSender } from '../../jobs/queue.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
-import type { LoginSecrets } from '../accounts/vault.js';
+import type { LoginSecrets } from '../../crypto/vault.js';
 import type { ConnectionAnnouncer } from './connection-events.js';
 import { IN_PROGRESS, transition } from './connection-states.js';
 import { createConnectionsRepository } from './connections.repository.js';

@@ -1,5 +1,5 @@
 import type { AgencyAccountDatum, AgencyAccountDetails } from '../../db/schema.js';
-import type { LoginSecrets } from '../accounts/vault.js';
+import type { LoginSecrets } from '../../crypto/vault.js';
 
 /** What a connector is told about the agency account it works on (never another entity's). */
 export interface ConnectorAccount {
