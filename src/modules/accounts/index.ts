@@ -14,8 +14,6 @@ import { createAccountsService } from './accounts.service.js';
 import { loginRevealRoutes } from './login-reveal.routes.js';
 import type { Vault } from '../../crypto/vault.js';
 
-export type { AccountsService } from './accounts.service.js';
-
 export interface AccountsModuleDeps {
   db: Db;
   catalog: Catalog;

@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationRow, StoredAutomationOutputs } from '../../db/schema.js';
 import type { JobSender } from '../../jobs/queue.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsService } from '../accounts/contract.js';
 import type { Vault } from '../../crypto/vault.js';
 import type { MailService } from '../mail/index.js';
 import type { AutomationEvents } from './automation-events.js';

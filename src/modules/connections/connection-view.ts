@@ -1,7 +1,7 @@
 // The API's view of a connection (GET /accounts/connections/{id}), shared by the service and the connection's
 // events, read through the repository it is given (the caller's transaction for an event).
 import type { AgencyAccountDetails, ConnectionRow } from '../../db/schema.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { ConnectionsRepository } from './connections.repository.js';
 
 /** The API's PlatformAccount: what the connection learned about the agency account. */
@@ -28,7 +28,7 @@ export function maskUserName(userName: string): string {
   return chars.length >= 6 ? `${chars[0]}***${chars.at(-1)}` : `${chars[0] ?? ''}***`;
 }
 
-export function createConnectionViews(deps: { accounts: Pick<AccountsService, 'openLoginSecrets'> }) {
+export function createConnectionViews(deps: { accounts: Pick<AccountsConnectionPort, 'openLoginSecrets'> }) {
   async function accountLogin(repo: ConnectionsRepository, row: ConnectionRow) {
     if (!row.login_id) return null;
     const login = await repo.findLoginUrl(row.legal_entity_id, row.login_id);

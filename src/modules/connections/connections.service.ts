@@ -3,7 +3,7 @@ import { regionByCode } from '../../catalog/regions.js';
 import type { AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { LoginSecrets } from '../../crypto/vault.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
@@ -19,9 +19,9 @@ export { maskUserName, type ConnectionView, type PlatformAccountView } from './c
 export const CONNECTION_ID_PREFIX = 'conn';
 export const CANCELED_REASON = 'Canceled by the platform';
 
-/** The connector jobs' dependencies (db, jobs, connector, stepMs, now, announce), and what connecting adds. */
+/** The connector jobs' dependencies (db, jobs, connectors, stepMs, now, announce), and what connecting adds. */
 export interface ConnectionsDeps extends Omit<ConnectorJobsDeps, 'accounts'> {
-  accounts: ConnectorJobsDeps['accounts'] & Pick<AccountsService, 'saveLoginCredentials'>;
+  accounts: ConnectorJobsDeps['accounts'] & Pick<AccountsConnectionPort, 'saveLoginCredentials' | 'lockAccount'>;
   sessions: Pick<HostedSessionsService, 'issue'>;
   catalog: Pick<Catalog, 'regions'>;
   hostedSessionTtlSeconds: number;
@@ -61,7 +61,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const row = await db.transaction().execute(async (trx) => {
         const inTrx = createConnectionsRepository(trx);
         // The account row lock makes concurrent connects for one account queue: one live connection at most.
-        const account = await inTrx.lockAccount(scope.legalEntityId, input.agency_account_id);
+        const account = await deps.accounts.lockAccount(trx, scope.legalEntityId, input.agency_account_id);
         if (!account) throw new NotFoundError(`Agency account '${input.agency_account_id}' not found`);
         const live = await inTrx.findNewestConnection(scope.legalEntityId, account.id, CANCELABLE);
         if (live) return live;

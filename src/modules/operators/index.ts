@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsService } from '../accounts/contract.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { PlanningService } from '../planning/index.js';
 import type { PlatformBrandsService } from '../platforms/platform-brands.service.js';
