@@ -9,7 +9,7 @@ import type { AccessScope } from '../../http/principals.js';
 import { createAccountEvents } from './accounts-events.js';
 import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.js';
 import { createAccountViews } from './accounts.mappers.js';
-import { createAccountsRepository, type AccountsRepository } from './accounts.repository.js';
+import type { AccountsRepository } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from '../../crypto/vault.js';
 import { ACCOUNT_ID_PREFIX, createAccountPorts, LOGIN_ID_PREFIX } from './accounts-ports.js';
