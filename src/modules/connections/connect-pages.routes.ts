@@ -7,7 +7,7 @@ import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
 import { MAX_SECRET_TEXT, parseCredentialsForm } from '../accounts/contract.js';
 import { formOf, hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
-import type { ConnectionsService } from './connections.service.js';
+import type { ConnectionsService } from './contract.js';
 
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });
 

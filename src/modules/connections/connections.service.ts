@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
+import type { ConnectionRow } from '../../db/schema.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountsConnectionPort } from '../accounts/contract.js';
@@ -9,12 +9,13 @@ import type { AccessScope } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { ConnectionAnnouncer } from './connection-events.js';
 import { ACCEPTS_CREDENTIALS, CANCELABLE, recordCreated, transition } from './connection-states.js';
-import { createConnectionViews, type ConnectionView } from './connection-view.js';
+import { createConnectionViews } from './connection-view.js';
+import type { ConnectionsService, ConnectionView, ConnectPageData } from './contract.js';
 import { createConnectionsRepository } from './connections.repository.js';
 import { createConnectorJobs, type ConnectorJobsDeps } from './connector-jobs.js';
 
 export { ADVANCE_JOB, GIVE_UP_AFTER_SECONDS, SWEEP_JOB, TIMED_OUT_REASON } from './connector-jobs.js';
-export { maskUserName, type ConnectionView, type PlatformAccountView } from './connection-view.js';
+export { maskUserName } from './connection-view.js';
 
 export const CONNECTION_ID_PREFIX = 'conn';
 export const CANCELED_REASON = 'Canceled by the platform';
@@ -27,15 +28,10 @@ export interface ConnectionsDeps extends Omit<ConnectorJobsDeps, 'accounts'> {
   hostedSessionTtlSeconds: number;
 }
 
-/** What the hosted connect page shows. */
-export interface ConnectPageData {
-  connection: ConnectionRow;
-  account: AgencyAccountRow;
-  agencyName: string;
-  regionName: string;
-}
+/** The service, and the connector's work the module's index.ts runs as jobs. */
+export type ConnectionsWork = ConnectionsService & Pick<ReturnType<typeof createConnectorJobs>, 'advance' | 'sweep' | 'jobDefinitions'>;
 
-export function createConnectionsService(deps: ConnectionsDeps) {
+export function createConnectionsService(deps: ConnectionsDeps): ConnectionsWork {
   const { db } = deps;
   const repo = createConnectionsRepository(db);
   const connector = createConnectorJobs(deps);
@@ -177,5 +173,3 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     jobDefinitions: connector.jobDefinitions,
   };
 }
-
-export type ConnectionsService = ReturnType<typeof createConnectionsService>;

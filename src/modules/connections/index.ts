@@ -15,8 +15,6 @@ import { createConnectionViews } from './connection-view.js';
 import { connectionRoutes } from './connections.routes.js';
 import { createConnectionsService } from './connections.service.js';
 
-export type { ConnectionsService } from './connections.service.js';
-
 export interface ConnectionsModuleDeps {
   db: Db;
   accounts: AccountsConnectionPort;

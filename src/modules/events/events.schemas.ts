@@ -4,7 +4,7 @@ import { Type, type TObject, type TSchema } from 'typebox';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
 import { AgencyAccountV2Schema, AccountLoginV2Schema } from '../accounts/contract.js';
 import { AutomationStateSchema } from '../automations/automations.schemas.js';
-import { ConnectionSchema } from '../connections/connections.schemas.js';
+import { ConnectionSchema } from '../connections/contract.js';
 import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
 import { LocationSchema } from '../locations/locations.schemas.js';
 import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '../handbook/handbook.schemas.js';

@@ -3,7 +3,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/contract.js';
-import type { ConnectionsService } from '../connections/connections.service.js';
+import type { ConnectionsService } from '../connections/contract.js';
 import type { PlanningService } from '../planning/index.js';
 import type { PlatformBrandsService } from '../platforms/platform-brands.service.js';
 import type { OperatorHook } from './operator-auth.js';
