@@ -15,10 +15,11 @@ import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/requ
 import { registerMetrics } from './modules/metrics/metrics.plugin.js';
 import { createAuthModule } from './modules/auth/index.js';
 import { createMailModule, type MailService } from './modules/mail/index.js';
-import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
+import type { AccountsService } from './modules/accounts/contract.js';
+import { createAccountsModule } from './modules/accounts/index.js';
+import { createAgenciesModule } from './modules/agencies/index.js';
 import { createConnectionsModule } from './modules/connections/index.js';
-import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
-import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
+import { createVault, loadVaultKeys } from './crypto/vault.js';
 import { HOSTED_SESSION_PATH, createHostedSessionsModule, hostedPageErrors } from './modules/hosted-sessions/index.js';
 import { createPayrollModule } from './modules/payroll/index.js';
 import { createSystemModule, INSTANCE_KEY } from './modules/system/index.js';
@@ -223,13 +224,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accountsModule = createAccountsModule({ db, catalog, vault, events: eventsModule.events });
   const { accounts } = accountsModule;
   const mailModule = createMailModule({ config, db, now, instanceKeys, events: eventsModule.events });
+  // One connector per agency (AGENCY_CONNECTORS), else the sandbox: always for connections, for filings only with AUTOMATION_SANDBOX.
+  const agencies = createAgenciesModule({
+    enabled: config.agencyConnectors,
+    sandbox: { accounts: true, filings: config.automations.sandbox, filingStepMs: config.automations.sandboxStepMs },
+  }).connectors;
   const connectionsModule = createConnectionsModule({
     db,
     accounts,
     sessions,
     jobs,
     catalog,
-    connector: createSandboxConnector(),
+    connectors: agencies.accounts,
     stepMs: config.sandboxConnectorStepMs,
     hostedSessionTtlSeconds: config.hostedSessionTtlSeconds,
     now,
@@ -246,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mail: mailModule.mail,
     audit: operatorsModule.audit,
     settings: config.automations,
-    connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
+    connectors: agencies.filings,
     events: eventsModule.events,
     taskEvents,
   });

@@ -31,6 +31,11 @@ export interface Config {
   mailMaxBytes: number;
   /** Lifetime of a signed file link (`file_url` of a mail item). */
   fileUrlTtlSeconds: number;
+  /**
+   * AGENCY_CONNECTORS: catalog agency ids (e.g. `ca-edd`) whose own connector (src/modules/agencies/registry.ts) is
+   * used, comma-separated; every other agency gets the sandbox (docs/architecture.md, "Agencies").
+   */
+  agencyConnectors: string[];
   /** Pause between the sandbox connector's steps (authenticating → registering → connected). */
   sandboxConnectorStepMs: number;
   /**
@@ -180,6 +185,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     vaultKeys,
     mailMaxBytes: integer('MAIL_MAX_BYTES', 20 * 1_048_576, 1024, 512 * 1_048_576),
     fileUrlTtlSeconds: integer('FILE_URL_TTL_SECONDS', 900, 10, 7 * 86_400),
+    agencyConnectors: parseAgencyIds(read('AGENCY_CONNECTORS'), problems),
     sandboxConnectorStepMs: integer('SANDBOX_CONNECTOR_STEP_MS', 1500, 0, 600_000),
     jobMaintenanceIntervalSeconds: integer('JOB_MAINTENANCE_INTERVAL_SECONDS', 120, 1, 3600),
     automations: {
@@ -218,6 +224,18 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** AGENCY_CONNECTORS: a comma-separated list of catalog agency ids (lower-case letters, digits, hyphens). */
+function parseAgencyIds(raw: string | undefined, problems: string[]): string[] {
+  const ids = (raw ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  const bad = ids.filter((id) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id));
+  if (bad.length > 0)
+    problems.push(`AGENCY_CONNECTORS must list catalog agency ids such as ca-edd, comma-separated (got '${bad.join("', '")}')`);
+  return ids;
 }
 
 /** STATEHOUSE_VAULT_KEY: base64 of 32 bytes, or a comma-separated list of them (first = current). Never echoes a key. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError, type Config } from './config.js';
-import { VAULT_KEY_FILE } from './modules/accounts/vault.js';
+import { VAULT_KEY_FILE } from './crypto/vault.js';
 
 export interface StartOptions {
   /** `serve --demo` (what `npm start` runs). */

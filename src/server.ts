@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseHandle } from './db/database.js';
 import type { EmbeddedPostgres } from './db/embedded.js';
 import { keepRunningOnDatabaseErrors } from './db/process-guard.js';
 import { startJobQueue, type JobQueue } from './jobs/queue.js';
-import { loadVaultKeys } from './modules/accounts/vault.js';
+import { loadVaultKeys } from './crypto/vault.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { bearer, createPlatformWithEntity, createTestApp, json, TEST_VAULT_KEY, type TestApp } from './helpers/app.js';
-import type { AccountsService } from '../src/modules/accounts/accounts.service.js';
+import type { AccountsService } from '../src/modules/accounts/contract.js';
 import { runCli } from './helpers/cli.js';
 
 /** The CLI against the test database and the test vault key, with `stdin` piped in (the secrets). */

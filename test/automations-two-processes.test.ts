@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/database.js';
 import type { Config } from '../src/config.js';
-import { createAutomationsModule, type AgencyConnector } from '../src/modules/automations/index.js';
-import { createVault } from '../src/modules/accounts/vault.js';
+import type { FilingConnector } from '../src/modules/agencies/contract.js';
+import { createAgencyConnectors } from '../src/modules/agencies/registry.js';
+import { createAutomationsModule } from '../src/modules/automations/index.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';
 import { TEST_VAULT_KEY, discardingJobs } from './helpers/app.js';
@@ -52,7 +54,7 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
       const gate = new Promise<void>((resolve) => {
         letGo = resolve;
       });
-      const slow: AgencyConnector = {
+      const slow: FilingConnector = {
         name: 'counting',
         firstStep: 'submit',
         steps: [{ key: 'submit', label: 'Submit' }],
@@ -83,7 +85,11 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
           mail: f.t.app.services.mail,
           audit: { record: async () => {} },
           settings,
-          connectors: { sandbox: { enabled: false, stepMs: 0 }, byAgency: new Map([['ca-edd', slow]]) },
+          connectors: createAgencyConnectors({
+            enabled: ['ca-edd'],
+            sandbox: { accounts: false, filings: false, filingStepMs: 0 },
+            implementations: { 'ca-edd': () => ({ filings: slow }) },
+          }).filings,
           events,
           taskEvents: createTaskEvents({ catalog: f.t.app.services.catalog, publicBaseUrl: f.t.config.publicBaseUrl, events }),
         });

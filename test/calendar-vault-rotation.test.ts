@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { vaultKeyId } from '../src/modules/accounts/vault.js';
+import { vaultKeyId } from '../src/crypto/vault.js';
 import { TEST_VAULT_KEY, bearer, createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 

@@ -10,7 +10,7 @@ import {
   REGISTER_REJECTED_REASON,
   sandboxIdNumber,
   sandboxTaxRate,
-} from '../src/modules/connections/sandbox-connector.js';
+} from '../src/modules/agencies/sandbox/sandbox-accounts.js';
 import { bearer, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { openLink, type HostedBrowser } from './helpers/hosted.js';
 import { waitUntil } from './helpers/wait.js';

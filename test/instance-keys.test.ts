@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { vaultKeyId } from '../src/modules/accounts/vault.js';
+import { vaultKeyId } from '../src/crypto/vault.js';
 import { createAccessTokens, fixedSigningKeys } from '../src/modules/auth/access-tokens.js';
 import { INSTANCE_KEY } from '../src/modules/system/instance-keys.js';
 import { TEST_VAULT_KEY, accessToken, bearer, createPlatform, createTestApp, signupEntity, type TestApp } from './helpers/app.js';

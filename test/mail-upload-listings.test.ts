@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createMailModule } from '../src/modules/mail/index.js';
 import { createLocalFileStorage } from '../src/modules/mail/file-storage.js';
-import { createVault } from '../src/modules/accounts/vault.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createInstanceKeys } from '../src/modules/system/instance-keys.js';
 import { TEST_VAULT_KEY, json } from './helpers/app.js';
 import { tinyPdf } from './helpers/pdf.js';

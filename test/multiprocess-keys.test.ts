@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVault } from '../src/modules/accounts/vault.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createAccessTokens, fixedSigningKeys } from '../src/modules/auth/access-tokens.js';
 import { createInstanceKeys, INSTANCE_KEY } from '../src/modules/system/instance-keys.js';
 import { TEST_VAULT_KEY, accessToken, bearer, createPlatform, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../src/db/database.js';
 import { createPlatform, TEST_VAULT_KEY, VALID_SIGNUP_V2 } from './helpers/app.js';
-import { createVault } from '../src/modules/accounts/vault.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createAccessTokens, fixedSigningKeys } from '../src/modules/auth/access-tokens.js';
 import { createInstanceKeys, INSTANCE_KEY } from '../src/modules/system/instance-keys.js';
 import { runCli, startServe, type ServeProcess } from './helpers/cli.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVault, vaultKeyId } from '../src/modules/accounts/vault.js';
+import { createVault, vaultKeyId } from '../src/crypto/vault.js';
 import { inputAad } from '../src/modules/automations/automation-writer.js';
 import { TEST_VAULT_KEY } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';

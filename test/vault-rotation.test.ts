@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVault, loginSecretAad, vaultKeyId } from '../src/modules/accounts/vault.js';
+import { createVault, loginSecretAad, vaultKeyId } from '../src/crypto/vault.js';
 import { TEST_VAULT_KEY, createPlatform, createTestApp, signupEntity, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 

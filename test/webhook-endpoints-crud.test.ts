@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVault } from '../src/modules/accounts/vault.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createWebhooksModule } from '../src/modules/webhooks/index.js';
 import { bearer, createPlatform, createPlatformWithEntity, createTestApp, json, TEST_VAULT_KEY, type TestApp } from './helpers/app.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVault } from '../src/modules/accounts/vault.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createWebhooksModule } from '../src/modules/webhooks/index.js';
 import { createPlatform, createTestApp, json, TEST_VAULT_KEY, type TestApp } from './helpers/app.js';
 import { createOperatorKey } from './helpers/back-office.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVault } from '../src/modules/accounts/vault.js';
+import { createVault } from '../src/crypto/vault.js';
 import { createWebhooksModule } from '../src/modules/webhooks/index.js';
 import { createPlatform, createTestApp, json, TEST_VAULT_KEY, type TestApp } from './helpers/app.js';
 

@@ -1,6 +1,6 @@
 // `statehouse accounts …` and `statehouse logins …`: an entity's agency accounts and logins, secrets from stdin.
 import type { Config } from '../config.js';
-import { validateSecrets } from '../modules/accounts/accounts.service.js';
+import { validateSecrets } from '../modules/accounts/contract.js';
 import { accountsFor, withDatabase } from './command-services.js';
 import type { CommandOptions } from './options.js';
 import { print, UsageError } from './output.js';

@@ -1,7 +1,7 @@
 // `statehouse tokens rotate-key` and `statehouse vault reencrypt`: the instance's keys and what they seal.
 import type { Config } from '../config.js';
 import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
-import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
+import { createVault, loadVaultKeys } from '../crypto/vault.js';
 import { createAutomationInputRotation } from '../modules/automations/index.js';
 import { createCalendarTokenRotation } from '../modules/calendar/index.js';
 import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';

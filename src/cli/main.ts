@@ -6,7 +6,7 @@ import { loadCatalog } from '../catalog/catalog.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
 import { seedDemo } from '../modules/demo/demo.js';
 import { createPlatformsModule } from '../modules/platforms/index.js';
-import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
+import { createVault, loadVaultKeys } from '../crypto/vault.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { checkStartMode } from '../production.js';
 import { accountsCommand, loginsCommand } from './accounts-command.js';

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REJECTED_REASON, sandboxIdNumber } from '../../src/modules/connections/sandbox-connector.js';
+import { AUTH_REJECTED_REASON, sandboxIdNumber } from '../../src/modules/agencies/sandbox/sandbox-accounts.js';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
 import {
   checkAccessibility,

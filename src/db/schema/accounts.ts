@@ -50,7 +50,7 @@ export interface AgencyAccountDetails {
   synced_at: string;
 }
 
-/** A login at an agency site; the credentials are AES-256-GCM encrypted (see modules/accounts/vault.ts). */
+/** A login at an agency site; the credentials are AES-256-GCM encrypted (see crypto/vault.ts). */
 export interface AccountLoginsTable {
   id: string;
   legal_entity_id: string;

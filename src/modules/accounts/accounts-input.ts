@@ -3,7 +3,7 @@
  * They throw `BadRequestError` with the field's name and never put a secret's value in a message.
  */
 import { BadRequestError } from '../../lib/errors.js';
-import type { LoginSecrets } from './vault.js';
+import type { LoginSecrets } from '../../crypto/vault.js';
 
 const MAX_TEXT = 200;
 export const MAX_SECRET_TEXT = 1000;

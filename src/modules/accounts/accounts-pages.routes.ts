@@ -13,7 +13,7 @@ import { formOf, hostedOf, sendPage, type HostedContext, type requireHostedSessi
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
-import type { AccountsService, LoginView } from './accounts.service.js';
+import type { AccountsService, LoginView } from './contract.js';
 import { parseCredentialsForm } from './credentials-form.js';
 
 const ManageSessionBody = Type.Object(

@@ -5,7 +5,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
 import type { AgencyAccountRow } from '../../db/schema.js';
 import type { LoginListRow } from './accounts.repository.js';
-import type { AgencyAccountView, LoginView } from './accounts.service.js';
+import type { AgencyAccountView, LoginView } from './contract.js';
 
 /** The path of the hosted reveal-session operation of a login. */
 export const loginRevealPath = (loginId: string) => `/logins/${encodeURIComponent(loginId)}/sessions`;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
-import type { AgencyAccountDatum } from '../../db/schema.js';
-import { columnsFromSealed, sealedFromColumns, type SealedSecret } from './vault.js';
+import type { AgencyAccountDatum, AgencyAccountDetails } from '../../db/schema.js';
+import { columnsFromSealed, sealedFromColumns, type SealedSecret } from '../../crypto/vault.js';
 
 const SECRET_COLUMNS = ['secret_ciphertext', 'secret_iv', 'secret_tag', 'key_id', 'secret_aad_version'] as const;
 
@@ -53,6 +53,45 @@ function accountQueries(db: Db) {
       if (regionCode) query = query.where('region_code', '=', regionCode);
       return query.orderBy('created_at').orderBy('id').execute();
     },
+
+    /** The account row locked for the transaction: concurrent connects of one account queue behind it. */
+    lockAccount: (legalEntityId: string, id: string) =>
+      db
+        .selectFrom('agency_accounts')
+        .select('id')
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst(),
+
+    /** The account's data, locked: a connection's sync merges into what is there now. */
+    lockAccountData: async (legalEntityId: string, id: string): Promise<AgencyAccountDatum[]> =>
+      (
+        await db
+          .selectFrom('agency_accounts')
+          .select('data')
+          .where('legal_entity_id', '=', legalEntityId)
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirstOrThrow()
+      ).data,
+
+    updateAccountDetails: (legalEntityId: string, id: string, details: AgencyAccountDetails, data: AgencyAccountDatum[]) =>
+      db
+        .updateTable('agency_accounts')
+        .set({ details: JSON.stringify(details), data: JSON.stringify(data), updated_at: new Date() })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', id)
+        .execute(),
+
+    /** A connector signed in and worked with this login: automation can use it. */
+    markLoginSupported: (legalEntityId: string, loginId: string) =>
+      db
+        .updateTable('account_logins')
+        .set({ is_supported: true })
+        .where('legal_entity_id', '=', legalEntityId)
+        .where('id', '=', loginId)
+        .execute(),
 
     insertLogin: (row: {
       id: string;

@@ -14,7 +14,7 @@ import {
   RegionPlatformIdParamsSchema,
 } from './accounts.schemas.js';
 import { toAccountV2, toLoginV2 } from './accounts.mappers.js';
-import type { AccountsService, AgencyAccountView, LoginView } from './accounts.service.js';
+import type { AccountsService, AgencyAccountView, LoginView } from './contract.js';
 
 // Responses are serialised from these shapes only: the secret columns have no field to land in.
 const toLogin = (l: LoginView) => ({

@@ -6,7 +6,7 @@ import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import type { EventRecorder, NewEvent } from '../events/index.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { createAccountsService } from './accounts.service.js';
-import type { SealedSecret, Vault } from './vault.js';
+import type { SealedSecret, Vault } from '../../crypto/vault.js';
 
 // The rules the operator API (POST /operator/v1/legal_entities/{id}/agency_accounts and …/logins) and the CLI share,
 // against an in-memory repository: a known entity, one California EDD account.

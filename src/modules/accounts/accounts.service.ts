@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
-import type { AgencyAccountDatum, AgencyAccountDataStatus, AgencyAccountRow } from '../../db/schema.js';
+import type { AgencyAccountDatum, AgencyAccountRow } from '../../db/schema.js';
 import type { EventRecorder } from '../events/index.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -9,56 +9,13 @@ import type { AccessScope } from '../../http/principals.js';
 import { createAccountEvents } from './accounts-events.js';
 import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.js';
 import { createAccountViews } from './accounts.mappers.js';
-import { createAccountsRepository, type AccountsRepository } from './accounts.repository.js';
+import type { AccountsRepository } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
-import type { LoginSecrets, Vault } from './vault.js';
-
-export const ACCOUNT_ID_PREFIX = 'acct';
-export const LOGIN_ID_PREFIX = 'login';
-
-export interface NewAgencyAccount {
-  region_code: string;
-  /** An agency of the catalog for that region, e.g. `ca-edd`. */
-  agency_id: string;
-  name: string;
-  data?: { name: string; description?: string | null; value?: string | null; status?: AgencyAccountDataStatus }[];
-}
-
-export interface NewAccountLogin {
-  agency_account_id?: string | null;
-  region_code: string;
-  name: string;
-  login_url: string;
-  is_supported?: boolean;
-  secrets: LoginSecrets;
-}
-
-export interface LoginView {
-  id: string;
-  name: string;
-  region: Region;
-  agencyAccountId: string | null;
-  loginUrl: string;
-  isSupported: boolean;
-  /** Where the credentials can be revealed (a hosted session); never the credentials themselves. */
-  revealPath: string;
-  /** When the login (its credentials included) last changed. */
-  updatedAt?: Date;
-}
-
-export interface AgencyAccountView {
-  id: string;
-  name: string;
-  region: Region;
-  agency: { id: string; name: string; website: string };
-  data: AgencyAccountDatum[];
-  logins: LoginView[];
-}
+import type { LoginSecrets, Vault } from '../../crypto/vault.js';
+import { ACCOUNT_ID_PREFIX, createAccountPorts, LOGIN_ID_PREFIX } from './accounts-ports.js';
+import type { AccountsService, AgencyAccountView, LoginView, NewAccountLogin, NewAgencyAccount } from './contract.js';
 
 export { loginRevealPath } from './accounts.mappers.js';
-
-// The input checks live in accounts-input.ts; the CLI and the connect pages use them through here.
-export { MAX_SECRET_TEXT, validateSecrets } from './accounts-input.js';
 
 /** What the service needs: its repository, the catalog's agencies and the vault that seals login secrets. */
 export interface AccountsServiceDeps {
@@ -69,7 +26,7 @@ export interface AccountsServiceDeps {
   events: EventRecorder;
 }
 
-export function createAccountsService(deps: AccountsServiceDeps) {
+export function createAccountsService(deps: AccountsServiceDeps): AccountsService {
   const { repo } = deps;
 
   function requireRegionCode(code: unknown): Region {
@@ -250,53 +207,7 @@ export function createAccountsService(deps: AccountsServiceDeps) {
 
     openLoginSecrets,
 
-    /** agency_account.updated for a change another module made in `trx` (a connection's sync: its data). */
-    recordAccountUpdated: (trx: Db, legalEntityId: string, accountId: string, changed: string[]) =>
-      announce.accountUpdated({ trx, repo: createAccountsRepository(trx) }, legalEntityId, accountId, changed),
-
-    /**
-     * What a completed filing leaves (automations): the agency account with its data and, when given, its
-     * login sealed in the vault, written in the caller's transaction so they commit with the completion.
-     */
-    async recordFiledAccount(
-      trx: Db,
-      legalEntityId: string,
-      input: {
-        regionCode: string;
-        agencyId: string;
-        name: string;
-        data: { name: string; value: string }[];
-        login?: { loginUrl: string; secrets: LoginSecrets };
-      },
-    ): Promise<{ accountId: string; loginId: string | null }> {
-      const inTrx = createAccountsRepository(trx);
-      const account = await inTrx.insertAccount({
-        id: newId(ACCOUNT_ID_PREFIX),
-        legal_entity_id: legalEntityId,
-        region_code: input.regionCode,
-        agency_id: input.agencyId,
-        name: input.name,
-        data: input.data.map((d) => ({ name: d.name, description: null, value: d.value, status: 'done' })),
-      });
-      const id = input.login ? newId(LOGIN_ID_PREFIX) : null;
-      const login =
-        input.login &&
-        id &&
-        (await inTrx.insertLogin({
-          id,
-          legal_entity_id: legalEntityId,
-          agency_account_id: account.id,
-          region_code: input.regionCode,
-          name: `${agencyOf(account)?.name ?? input.name} login`,
-          login_url: httpUrl(input.login.loginUrl, 'login_url'),
-          is_supported: false,
-          secret: deps.vault.seal(validateSecrets(input.login.secrets), id),
-        }));
-      // The account's event shows the login it was created with; the login has its own.
-      await announce.accountCreated({ trx, repo: inTrx }, legalEntityId, account.id);
-      if (login) await announce.loginCreated({ trx, repo: inTrx }, legalEntityId, login, { accountAlsoCreated: true });
-      return { accountId: account.id, loginId: id };
-    },
+    ...createAccountPorts({ vault: deps.vault, announce, agencyOf }),
 
     /** One login of the entity (its view, never its secrets); unknown or another entity's: 404. */
     async requireLogin(scope: Pick<AccessScope, 'legalEntityId'>, loginId: string): Promise<LoginView> {
@@ -353,5 +264,3 @@ function requireLocation(idOrCode: string): Region {
   if (!region) throw new NotFoundError(`Location '${idOrCode}' not found`);
   return region;
 }
-
-export type AccountsService = ReturnType<typeof createAccountsService>;

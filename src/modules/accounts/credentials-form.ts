@@ -2,7 +2,7 @@
 // connect page): username, password, optional authenticator setup key, optional security question.
 import { MAX_SECRET_TEXT } from './accounts-input.js';
 import { decodeBase32 } from './totp.js';
-import type { LoginSecrets } from './vault.js';
+import type { LoginSecrets } from '../../crypto/vault.js';
 
 /** Authenticator seeds are at least 80 bits: 16 base32 characters. */
 const MIN_SEED_CHARS = 16;

@@ -12,9 +12,7 @@ import { createAccountsRepository } from './accounts.repository.js';
 import { accountRoutes } from './accounts.routes.js';
 import { createAccountsService } from './accounts.service.js';
 import { loginRevealRoutes } from './login-reveal.routes.js';
-import type { Vault } from './vault.js';
-
-export type { AccountsService } from './accounts.service.js';
+import type { Vault } from '../../crypto/vault.js';
 
 export interface AccountsModuleDeps {
   db: Db;

@@ -9,9 +9,9 @@ import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
 import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import type { AccountsService } from './accounts.service.js';
+import type { AccountsService } from './contract.js';
 import { decodeBase32, totp } from './totp.js';
-import { VaultError } from './vault.js';
+import { VaultError } from '../../crypto/vault.js';
 
 const LoginParams = Type.Object({ legal_entity_account_login_public_id: BoundedString(64) });
 const V2LoginParams = Type.Object({ account_login_public_id: BoundedString(64) });

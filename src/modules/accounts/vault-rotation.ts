@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { createAccountsRepository } from './accounts.repository.js';
-import { CURRENT_LOGIN_AAD_VERSION, sealedFromColumns, type Vault } from './vault.js';
+import { CURRENT_LOGIN_AAD_VERSION, sealedFromColumns, type Vault } from '../../crypto/vault.js';
 
 const BATCH = 200;
 

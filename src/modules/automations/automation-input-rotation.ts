@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { Vault } from '../accounts/vault.js';
+import type { Vault } from '../../crypto/vault.js';
 import { inputAad } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
 

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { AutomationRow } from '../../db/schema.js';
 import type { AutomationLogEntry, AutomationStatus, AutomationStepView, AutomationView } from './automations.types.js';
-import type { AgencyConnectors } from './connectors/registry.js';
+import type { FilingConnectors as AgencyConnectors } from '../agencies/contract.js';
 
 /** The steps of the operator queue's work, as the progress page shows them. */
 export const OPERATOR_STEPS = [

@@ -7,8 +7,11 @@ import type { Replanner } from '../planning/index.js';
 import { stepKey } from './automation-view.js';
 import { STEP_JOB, type AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
-import type { AgencyConnector, ConnectorStepOutcome } from './connectors/agency-connector.js';
-import type { AgencyConnectors } from './connectors/registry.js';
+import type {
+  ConnectorStepOutcome,
+  FilingConnector as AgencyConnector,
+  FilingConnectors as AgencyConnectors,
+} from '../agencies/contract.js';
 
 export const SWEEP_JOB = 'automations.sweep';
 /** A scheduled step this late (and held by nobody) has lost its job: the sweep sends it again. */

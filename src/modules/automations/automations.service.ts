@@ -11,7 +11,7 @@ import type { AutomationViews } from './automation-view.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
 import { FINAL_AUTOMATION_STATUSES, type AutomationStatus, type AutomationView, type ManualActor } from './automations.types.js';
-import type { AgencyConnectors } from './connectors/registry.js';
+import type { FilingConnectors as AgencyConnectors } from '../agencies/contract.js';
 
 export const AUTOMATION_ID_PREFIX = 'aut';
 /** The owner's free-text answer to an operator's question (beside any corrected fields). */

@@ -3,8 +3,9 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
-import type { Vault } from '../accounts/vault.js';
+import type { AccountsService } from '../accounts/contract.js';
+import type { FilingConnectors } from '../agencies/contract.js';
+import type { Vault } from '../../crypto/vault.js';
 import type { EventRecorder, TaskEvents } from '../events/index.js';
 import type { MailService } from '../mail/index.js';
 import type { Replanner } from '../planning/index.js';
@@ -16,14 +17,12 @@ import { createOperatorAutomations } from './automations-operator.js';
 import { automationRoutes } from './automations.routes.js';
 import { createOwnerAutomations } from './automations.service.js';
 import type { AutomationsAudit, AutomationsService } from './automations.types.js';
-import { createAgencyConnectors, type AgencyConnectorsOptions } from './connectors/registry.js';
 
 export type * from './automations.types.js';
 export { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES } from './automations.types.js';
 export { checkField, isSensitive, MASK } from './automation-input.js';
 export { createAutomationInputRotation } from './automation-input-rotation.js';
 export { ANSWER_FIELD, AutomationConflictError } from './automations.service.js';
-export type { AgencyConnector, ConnectorStepCall, ConnectorStepOutcome } from './connectors/agency-connector.js';
 
 export interface AutomationsModuleDeps {
   db: Db;
@@ -35,7 +34,8 @@ export interface AutomationsModuleDeps {
   accounts: Pick<AccountsService, 'recordFiledAccount'>;
   mail: Pick<MailService, 'ingestIn'>;
   audit: AutomationsAudit;
-  connectors: AgencyConnectorsOptions;
+  /** The agencies' filing connectors (agencies registry). */
+  connectors: FilingConnectors;
   settings: WorkflowSettings;
   /** automation.status_changed, in each change's transaction. */
   events: EventRecorder;
@@ -45,7 +45,7 @@ export interface AutomationsModuleDeps {
 
 /** Automations: durable workflows that file a task's requirement through a connector or the operator queue. */
 export function createAutomationsModule(deps: AutomationsModuleDeps) {
-  const connectors = createAgencyConnectors(deps.connectors);
+  const { connectors } = deps;
   const views = createAutomationViews({ catalog: deps.catalog, connectors });
   const writer = createAutomationWriter({
     ...deps,

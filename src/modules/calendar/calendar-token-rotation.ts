@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { Vault } from '../accounts/vault.js';
+import type { Vault } from '../../crypto/vault.js';
 import { createCalendarRepository } from './calendar.repository.js';
 import { tokenAad } from './calendar.service.js';
 

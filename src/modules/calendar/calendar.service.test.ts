@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { hashSecret } from '../../lib/secrets.js';
-import { createVault } from '../accounts/vault.js';
+import { createVault } from '../../crypto/vault.js';
 import type { CalendarRepository, NewFeedRow } from './calendar.repository.js';
 import { createCalendarService } from './calendar.service.js';
 

@@ -4,7 +4,7 @@ import type { HostedScope } from '../../db/schema.js';
 import type { AccessScope } from '../../http/principals.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
-import type { Vault } from '../accounts/vault.js';
+import type { Vault } from '../../crypto/vault.js';
 import { renderFeed } from './calendar-ics.js';
 import { createCalendarRepository, type CalendarRepository, type FeedTaskRow } from './calendar.repository.js';
 

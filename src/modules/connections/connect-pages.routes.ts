@@ -5,10 +5,9 @@ import type { HostedPurpose } from '../../db/schema.js';
 import { BoundedString } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
-import { parseCredentialsForm } from '../accounts/credentials-form.js';
-import { MAX_SECRET_TEXT } from '../accounts/accounts.service.js';
+import { MAX_SECRET_TEXT, parseCredentialsForm } from '../accounts/contract.js';
 import { formOf, hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
-import type { ConnectionsService } from './connections.service.js';
+import type { ConnectionsService } from './contract.js';
 
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });
 

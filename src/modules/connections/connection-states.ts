@@ -3,14 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { ConnectionRow, ConnectionStatus, Database } from '../../db/schema.js';
 import { createConnectionsRepository, type MovedConnection } from './connections.repository.js';
 
-export const CONNECTION_STATUSES = [
-  'pending',
-  'authenticating',
-  'registering',
-  'connected',
-  'disconnected',
-  'canceled',
-] as const satisfies readonly ConnectionStatus[];
+export { CONNECTION_STATUSES } from './connections.schemas.js';
 
 /**
  * The one place a connection's allowed moves are defined. `disconnected → authenticating` is the person

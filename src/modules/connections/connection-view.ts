@@ -1,26 +1,9 @@
 // The API's view of a connection (GET /accounts/connections/{id}), shared by the service and the connection's
 // events, read through the repository it is given (the caller's transaction for an event).
-import type { AgencyAccountDetails, ConnectionRow } from '../../db/schema.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { ConnectionRow } from '../../db/schema.js';
+import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { ConnectionsRepository } from './connections.repository.js';
-
-/** The API's PlatformAccount: what the connection learned about the agency account. */
-export interface PlatformAccountView extends AgencyAccountDetails {
-  id: string;
-  agency_account: { id: string; agency_id: string; region: string; name: string };
-  notices: never[];
-  account_login: { login_url: string; user_name: string; two_factor_enabled: boolean } | null;
-}
-
-export interface ConnectionView {
-  id: string;
-  status: ConnectionRow['status'];
-  account: PlatformAccountView | null;
-  agency_account_id: string;
-  status_reason: string | null;
-  status_changed_at: string;
-  created_at: string;
-}
+import type { ConnectionView } from './contract.js';
 
 /** `edd-admin-5521` → `e***1`: first and last character (only the first for short names). */
 export function maskUserName(userName: string): string {
@@ -28,7 +11,7 @@ export function maskUserName(userName: string): string {
   return chars.length >= 6 ? `${chars[0]}***${chars.at(-1)}` : `${chars[0] ?? ''}***`;
 }
 
-export function createConnectionViews(deps: { accounts: Pick<AccountsService, 'openLoginSecrets'> }) {
+export function createConnectionViews(deps: { accounts: Pick<AccountsConnectionPort, 'openLoginSecrets'> }) {
   async function accountLogin(repo: ConnectionsRepository, row: ConnectionRow) {
     if (!row.login_id) return null;
     const login = await repo.findLoginUrl(row.legal_entity_id, row.login_id);

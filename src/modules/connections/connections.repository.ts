@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { AgencyAccountDatum, AgencyAccountDetails, ConnectionRow, ConnectionStatus } from '../../db/schema.js';
+import type { ConnectionRow, ConnectionStatus } from '../../db/schema.js';
 
 export type MovedConnection = ConnectionRow & { previous_status: ConnectionStatus };
 
 /**
- * Every query of account connections, their event log, and what a connection writes to its agency
- * account and login. Reads of one connection take the legal entity first; the connector's jobs
+ * Every query of account connections and their event log, and the reads of their agency accounts and logins
+ * (the accounts module writes those: a connection's sync goes through its `recordSync`). Reads of one connection take the legal entity first; the connector's jobs
  * (which carry only a connection id) and the sweep over all connections are the exceptions.
  * `db` may be a transaction.
  */
@@ -111,36 +111,6 @@ export function createConnectionsRepository(db: Db) {
         .where('id', '=', id)
         .executeTakeFirstOrThrow(),
 
-    /** The account row locked for the transaction: concurrent connects of one account queue behind it. */
-    lockAccount: (legalEntityId: string, id: string) =>
-      db
-        .selectFrom('agency_accounts')
-        .select('id')
-        .where('legal_entity_id', '=', legalEntityId)
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst(),
-
-    /** The account's data, locked: the connected step merges into what is there now. */
-    lockAccountData: async (legalEntityId: string, id: string): Promise<AgencyAccountDatum[]> =>
-      (
-        await db
-          .selectFrom('agency_accounts')
-          .select('data')
-          .where('legal_entity_id', '=', legalEntityId)
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirstOrThrow()
-      ).data,
-
-    updateAccountDetails: (legalEntityId: string, id: string, details: AgencyAccountDetails, data: AgencyAccountDatum[]) =>
-      db
-        .updateTable('agency_accounts')
-        .set({ details: JSON.stringify(details), data: JSON.stringify(data), updated_at: new Date() })
-        .where('legal_entity_id', '=', legalEntityId)
-        .where('id', '=', id)
-        .execute(),
-
     findLoginUrl: (legalEntityId: string, loginId: string) =>
       db
         .selectFrom('account_logins')
@@ -148,15 +118,6 @@ export function createConnectionsRepository(db: Db) {
         .where('legal_entity_id', '=', legalEntityId)
         .where('id', '=', loginId)
         .executeTakeFirst(),
-
-    /** The connector signed in and worked with this login: automation can use it. */
-    markLoginSupported: (legalEntityId: string, loginId: string) =>
-      db
-        .updateTable('account_logins')
-        .set({ is_supported: true })
-        .where('legal_entity_id', '=', legalEntityId)
-        .where('id', '=', loginId)
-        .execute(),
   };
 }
 

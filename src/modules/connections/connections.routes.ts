@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { ConnectionParamsSchema, ConnectionSchema, ConnectRequestSchema, ConnectSessionSchema } from './connections.schemas.js';
-import type { ConnectionsService } from './connections.service.js';
+import type { ConnectionsService } from './contract.js';
 
 /** POST /accounts/connect, GET /accounts/connections/{id} and its cancel: connect an agency account, read a connection, cancel it (see docs/connections.md). */
 export function connectionRoutes(deps: { connections: ConnectionsService; auth: AuthHooks }) {

@@ -1,6 +1,15 @@
 import { Type } from 'typebox';
 import { BoundedString, DateString, Nullable, StringEnum } from '../../http/schemas.js';
-import { CONNECTION_STATUSES } from './connection-states.js';
+import type { ConnectionStatus } from '../../db/schema.js';
+
+export const CONNECTION_STATUSES = [
+  'pending',
+  'authenticating',
+  'registering',
+  'connected',
+  'disconnected',
+  'canceled',
+] as const satisfies readonly ConnectionStatus[];
 
 export const ConnectionStatusSchema = StringEnum(CONNECTION_STATUSES, {
   title: 'PlatformConnectionStatus',

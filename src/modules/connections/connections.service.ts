@@ -1,41 +1,37 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { AgencyAccountRow, ConnectionRow } from '../../db/schema.js';
+import type { ConnectionRow } from '../../db/schema.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
-import type { LoginSecrets } from '../accounts/vault.js';
+import type { AccountsConnectionPort } from '../accounts/contract.js';
+import type { LoginSecrets } from '../../crypto/vault.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { ConnectionAnnouncer } from './connection-events.js';
 import { ACCEPTS_CREDENTIALS, CANCELABLE, recordCreated, transition } from './connection-states.js';
-import { createConnectionViews, type ConnectionView } from './connection-view.js';
+import { createConnectionViews } from './connection-view.js';
+import type { ConnectionsService, ConnectionView, ConnectPageData } from './contract.js';
 import { createConnectionsRepository } from './connections.repository.js';
 import { createConnectorJobs, type ConnectorJobsDeps } from './connector-jobs.js';
 
 export { ADVANCE_JOB, GIVE_UP_AFTER_SECONDS, SWEEP_JOB, TIMED_OUT_REASON } from './connector-jobs.js';
-export { maskUserName, type ConnectionView, type PlatformAccountView } from './connection-view.js';
+export { maskUserName } from './connection-view.js';
 
 export const CONNECTION_ID_PREFIX = 'conn';
 export const CANCELED_REASON = 'Canceled by the platform';
 
-/** The connector jobs' dependencies (db, jobs, connector, stepMs, now, announce), and what connecting adds. */
+/** The connector jobs' dependencies (db, jobs, connectors, stepMs, now, announce), and what connecting adds. */
 export interface ConnectionsDeps extends Omit<ConnectorJobsDeps, 'accounts'> {
-  accounts: ConnectorJobsDeps['accounts'] & Pick<AccountsService, 'saveLoginCredentials'>;
+  accounts: ConnectorJobsDeps['accounts'] & Pick<AccountsConnectionPort, 'saveLoginCredentials' | 'lockAccount'>;
   sessions: Pick<HostedSessionsService, 'issue'>;
   catalog: Pick<Catalog, 'regions'>;
   hostedSessionTtlSeconds: number;
 }
 
-/** What the hosted connect page shows. */
-export interface ConnectPageData {
-  connection: ConnectionRow;
-  account: AgencyAccountRow;
-  agencyName: string;
-  regionName: string;
-}
+/** The service, and the connector's work the module's index.ts runs as jobs. */
+export type ConnectionsWork = ConnectionsService & Pick<ReturnType<typeof createConnectorJobs>, 'advance' | 'sweep' | 'jobDefinitions'>;
 
-export function createConnectionsService(deps: ConnectionsDeps) {
+export function createConnectionsService(deps: ConnectionsDeps): ConnectionsWork {
   const { db } = deps;
   const repo = createConnectionsRepository(db);
   const connector = createConnectorJobs(deps);
@@ -61,7 +57,7 @@ export function createConnectionsService(deps: ConnectionsDeps) {
       const row = await db.transaction().execute(async (trx) => {
         const inTrx = createConnectionsRepository(trx);
         // The account row lock makes concurrent connects for one account queue: one live connection at most.
-        const account = await inTrx.lockAccount(scope.legalEntityId, input.agency_account_id);
+        const account = await deps.accounts.lockAccount(trx, scope.legalEntityId, input.agency_account_id);
         if (!account) throw new NotFoundError(`Agency account '${input.agency_account_id}' not found`);
         const live = await inTrx.findNewestConnection(scope.legalEntityId, account.id, CANCELABLE);
         if (live) return live;
@@ -177,5 +173,3 @@ export function createConnectionsService(deps: ConnectionsDeps) {
     jobDefinitions: connector.jobDefinitions,
   };
 }
-
-export type ConnectionsService = ReturnType<typeof createConnectionsService>;

@@ -1,14 +1,14 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { AgencyAccountDatum, AgencyAccountRow, ConnectionRow, Database } from '../../db/schema.js';
+import type { AgencyAccountRow, ConnectionRow, Database } from '../../db/schema.js';
 import type { JobDefinition, JobSender } from '../../jobs/queue.js';
 import { NotFoundError } from '../../lib/errors.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
-import type { LoginSecrets } from '../accounts/vault.js';
+import type { AccountsConnectionPort } from '../accounts/contract.js';
+import type { AccountConnectors, ConnectorAccount } from '../agencies/contract.js';
+import type { LoginSecrets } from '../../crypto/vault.js';
 import type { ConnectionAnnouncer } from './connection-events.js';
 import { IN_PROGRESS, transition } from './connection-states.js';
 import { createConnectionsRepository } from './connections.repository.js';
-import type { Connector, ConnectorAccount, LearnedAttribute } from './connector.js';
 
 export const ADVANCE_JOB = 'connections.advance';
 export const SWEEP_JOB = 'connections.sweep';
@@ -20,36 +20,23 @@ export const STUCK_AFTER_SECONDS = 60;
 export const GIVE_UP_AFTER_SECONDS = 15 * 60;
 export const TIMED_OUT_REASON = 'The agency did not answer in time; enter your credentials again to retry';
 export const NO_CREDENTIALS_REASON = 'No credentials are stored for this connection; enter them again';
+export const NO_CONNECTOR_REASON = 'Statehouse cannot connect accounts of this agency yet';
 
 export interface ConnectorJobsDeps {
   /** Opens the transactions of the connector's moves. */
   db: Db;
-  accounts: Pick<AccountsService, 'openLoginSecrets' | 'recordAccountUpdated'>;
+  accounts: Pick<AccountsConnectionPort, 'openLoginSecrets' | 'recordSync'>;
   jobs: JobSender;
   /** Records each move's connection.status_changed in the move's transaction. */
   announce: ConnectionAnnouncer;
-  connector: Connector;
+  /** The agencies' account connectors (agencies registry): the account's agency picks one. */
+  connectors: AccountConnectors;
   /** Pause before each connector step (config.sandboxConnectorStepMs). */
   stepMs: number;
   now: () => Date;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Merges learned attributes into the account's data by name: fills (status `done`) or appends. */
-export function mergeAttributes(data: AgencyAccountDatum[], learned: LearnedAttribute[]): AgencyAccountDatum[] {
-  const out = data.map((d) => ({ ...d }));
-  for (const attribute of learned) {
-    const existing = out.find((d) => d.name.toLowerCase() === attribute.name.toLowerCase());
-    if (existing) {
-      existing.value = attribute.value;
-      existing.status = 'done';
-    } else {
-      out.push({ name: attribute.name, description: attribute.description, value: attribute.value, status: 'done' });
-    }
-  }
-  return out;
-}
 
 const connectorAccount = (account: AgencyAccountRow): ConnectorAccount => ({
   id: account.id,
@@ -102,9 +89,11 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
       return moved ? `${status} → disconnected` : 'superseded';
     };
     if (!credentials) return fail(NO_CREDENTIALS_REASON);
+    const connector = deps.connectors.forAgency(account.agency_id);
+    if (!connector) return fail(NO_CONNECTOR_REASON);
 
     if (status === 'authenticating') {
-      const result = await deps.connector.authenticate(credentials, connectorAccount(account));
+      const result = await connector.authenticate(credentials, connectorAccount(account));
       if (!result.ok) return fail(result.reason);
       // The next step is queued in the transaction of the move: both happen, or neither.
       const moved = await transition(deps.db, {
@@ -119,9 +108,9 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
       return 'authenticating → registering';
     }
 
-    const registered = await deps.connector.register(credentials, connectorAccount(account));
+    const registered = await connector.register(credentials, connectorAccount(account));
     if (!registered.ok) return fail(registered.reason);
-    const synced = await deps.connector.sync(connectorAccount(account), deps.now());
+    const synced = await connector.sync(connectorAccount(account), deps.now());
     const moved = await transition(deps.db, {
       connectionId,
       from: ['registering'],
@@ -129,11 +118,7 @@ export function createConnectorJobs(deps: ConnectorJobsDeps) {
       reason: null,
       // The account's details and data change with the move, or not at all (a cancel that won leaves them untouched).
       effects: async (trx, connection) => {
-        const inMove = createConnectionsRepository(trx);
-        if (connection.login_id) await inMove.markLoginSupported(connection.legal_entity_id, connection.login_id);
-        const data = await inMove.lockAccountData(account.legal_entity_id, account.id);
-        await inMove.updateAccountDetails(account.legal_entity_id, account.id, synced.details, mergeAttributes(data, synced.attributes));
-        await deps.accounts.recordAccountUpdated(trx, account.legal_entity_id, account.id, ['data']);
+        await deps.accounts.recordSync(trx, account.legal_entity_id, account.id, { ...synced, loginId: connection.login_id });
       },
       announce: deps.announce,
     });

@@ -4,7 +4,8 @@ import type { Db } from '../../db/database.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsConnectionPort } from '../accounts/contract.js';
+import type { AccountConnectors } from '../agencies/contract.js';
 import type { EventRecorder } from '../events/index.js';
 import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
@@ -13,19 +14,17 @@ import { createConnectionEvents } from './connection-events.js';
 import { createConnectionViews } from './connection-view.js';
 import { connectionRoutes } from './connections.routes.js';
 import { createConnectionsService } from './connections.service.js';
-import type { Connector } from './connector.js';
-
-export type { ConnectionsService } from './connections.service.js';
 
 export interface ConnectionsModuleDeps {
   db: Db;
-  accounts: Pick<AccountsService, 'openLoginSecrets' | 'saveLoginCredentials' | 'recordAccountUpdated'>;
+  accounts: AccountsConnectionPort;
   /** connection.status_changed (and agency_account.updated on `connected`), in each move's transaction. */
   events: EventRecorder;
   sessions: HostedSessionsService;
   jobs: JobSender;
   catalog: Catalog;
-  connector: Connector;
+  /** The agencies' account connectors (agencies registry). */
+  connectors: AccountConnectors;
   /** Pause before each connector step (config.sandboxConnectorStepMs). */
   stepMs: number;
   hostedSessionTtlSeconds: number;

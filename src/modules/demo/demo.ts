@@ -7,7 +7,7 @@ import { createPlanningModule } from '../planning/index.js';
 import { createEventsService } from '../events/index.js';
 import { createTaskEvents } from '../tasks/index.js';
 import { createPlatformsModule } from '../platforms/index.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsService } from '../accounts/contract.js';
 import type { MailService } from '../mail/mail.service.js';
 import { demoApiKey, keepDemoApiKey, type DemoKeyOptions } from './demo-key.js';
 import { createDemoRepository } from './demo.repository.js';

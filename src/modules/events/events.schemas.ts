@@ -2,9 +2,9 @@
 // the resource as its own API operation answers it (that operation's response schema, reused here).
 import { Type, type TObject, type TSchema } from 'typebox';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
-import { AgencyAccountV2Schema, AccountLoginV2Schema } from '../accounts/accounts.schemas.js';
+import { AgencyAccountV2Schema, AccountLoginV2Schema } from '../accounts/contract.js';
 import { AutomationStateSchema } from '../automations/automations.schemas.js';
-import { ConnectionSchema } from '../connections/connections.schemas.js';
+import { ConnectionSchema } from '../connections/contract.js';
 import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
 import { LocationSchema } from '../locations/locations.schemas.js';
 import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '../handbook/contract.js';

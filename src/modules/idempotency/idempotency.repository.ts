@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { SealedBytes } from '../accounts/vault.js';
+import type { SealedBytes } from '../../crypto/vault.js';
 
 /** A key as found when another request already holds it. */
 export interface KeyRecord {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVault, type SealedBytes } from '../accounts/vault.js';
+import { createVault, type SealedBytes } from '../../crypto/vault.js';
 import { canonicalJson, fingerprintOf, isReplayable, replayedHeaders, type RequestIdentity } from './idempotency.fns.js';
 import type { IdempotencyRepository, KeyClaim, KeyRecord } from './idempotency.repository.js';
 import { createIdempotencyService } from './idempotency.service.js';

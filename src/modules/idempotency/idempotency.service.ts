@@ -1,5 +1,5 @@
 import { newId } from '../../lib/ids.js';
-import type { Vault } from '../accounts/vault.js';
+import type { Vault } from '../../crypto/vault.js';
 import type { IdempotencyRepository, KeyClaim } from './idempotency.repository.js';
 import { isReplayable } from './idempotency.fns.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { Vault } from '../accounts/vault.js';
+import type { Vault } from '../../crypto/vault.js';
 import { idempotencyPlugin, type IdempotencyHttpDeps } from './idempotency.plugin.js';
 import { createIdempotencyRepository } from './idempotency.repository.js';
 import { createIdempotencyService } from './idempotency.service.js';

@@ -10,7 +10,7 @@ import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { OperatorHook } from '../operators/operator-auth.js';
 import type { AuditService } from '../operators/audit.service.js';
-import { createVault, loadVaultKeys } from '../accounts/vault.js';
+import { createVault, loadVaultKeys } from '../../crypto/vault.js';
 import { createInstanceKeys, INSTANCE_KEY, type InstanceKeys } from '../system/instance-keys.js';
 import { createFileLinks } from './file-links.js';
 import { createLocalFileStorage } from './file-storage.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { Vault } from '../accounts/vault.js';
+import type { Vault } from '../../crypto/vault.js';
 import { createInstanceKeys } from './instance-keys.js';
 import { createSystemRepository } from './system.repository.js';
 import { systemRoutes } from './system.routes.js';

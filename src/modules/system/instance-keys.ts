@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { VaultError, type Vault } from '../accounts/vault.js';
+import { VaultError, type Vault } from '../../crypto/vault.js';
 import { createSystemRepository, type InstanceKeyRow } from './system.repository.js';
 
 /** The installation's own keys, one row each in `instance_secrets`. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SealedBytes, Vault } from '../accounts/vault.js';
+import type { SealedBytes, Vault } from '../../crypto/vault.js';
 import type { NewSecretRow, SecretRow } from './webhooks.repository.js';
 
 /** What sealing needs of the vault (narrow, for the services and their tests). */

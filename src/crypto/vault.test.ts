@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { createCipheriv } from 'node:crypto';
 import { createVault, loadVaultKeys, loginSecretAad, vaultKeyId, VaultError } from './vault.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../catalog/catalog.js';
-import { createSandboxAgencyConnector, SANDBOX_PORTAL_ERROR, SANDBOX_VALUES } from './sandbox-agency.js';
+import { createSandboxFilingConnector, SANDBOX_PORTAL_ERROR, SANDBOX_VALUES } from './sandbox-filings.js';
 import { sandboxOutcome, sandboxRate, sandboxText, valueInFormat } from './sandbox-values.js';
-import type { ConnectorStepCall } from './agency-connector.js';
+import type { ConnectorStepCall } from '../contract.js';
 
 const catalog = loadCatalog();
 const edd = catalog.requirement('ca-edd-employer-registration')!;
@@ -63,7 +63,7 @@ describe('sandbox values', () => {
 });
 
 describe('the sandbox agency connector', () => {
-  const sandbox = createSandboxAgencyConnector({ stepMs: 1234 });
+  const sandbox = createSandboxFilingConnector({ stepMs: 1234 });
 
   it('ordinary input: submit → await_state → finalize, each after the step pause, then the outputs', async () => {
     expect(await sandbox.perform(call('submit'))).toEqual({

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { mergeAttributes } from './connector-jobs.js';
 import {
   AUTH_REJECTED_REASON,
-  createSandboxConnector,
+  createSandboxAccountConnector,
   REGISTER_REJECTED_REASON,
   sandboxHistory,
   sandboxIdNumber,
   sandboxTaxRate,
-} from './sandbox-connector.js';
+} from './sandbox-accounts.js';
 
 const account = { id: 'acct_sandbox1', legalEntityId: 'le_1', regionCode: 'CA', agencyId: 'ca-edd', name: 'EDD', data: [] };
 
-describe('the sandbox connector', () => {
-  const connector = createSandboxConnector();
+describe("the sandbox's account connector", () => {
+  const connector = createSandboxAccountConnector();
 
   it('fails authentication for a password containing fail-auth, registration for fail-register', async () => {
     expect(await connector.authenticate({ username: 'u', password: 'secret' }, account)).toEqual({ ok: true });
@@ -67,20 +66,5 @@ describe('the sandbox connector', () => {
       expect(item.raw_data).toEqual({ source: 'sandbox', quarter: expect.stringMatching(/^\d{4}-Q[1-4]$/) });
     }
     expect(new Set(may.map((h) => h.amount_due)).size).toBeGreaterThan(1);
-  });
-
-  it('learned attributes fill an existing item by name or are added', () => {
-    const data = [
-      { name: 'Account Number', description: 'From the agency letter', value: null, status: 'todo' as const },
-      { name: 'UI rate', description: null, value: null, status: 'todo' as const },
-    ];
-    expect(mergeAttributes(data, [{ name: 'Account number', description: 'x', value: '1234-5678' }])).toEqual([
-      { name: 'Account Number', description: 'From the agency letter', value: '1234-5678', status: 'done' },
-      data[1],
-    ]);
-    expect(mergeAttributes([], [{ name: 'Account number', description: 'x', value: '1' }])).toEqual([
-      { name: 'Account number', description: 'x', value: '1', status: 'done' },
-    ]);
-    expect(data[0]!.value).toBeNull(); // not mutated
   });
 });

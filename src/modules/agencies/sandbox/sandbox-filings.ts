@@ -1,4 +1,4 @@
-import type { AgencyConnector, ConnectorStepCall, ConnectorStepOutcome } from './agency-connector.js';
+import type { ConnectorStepCall, ConnectorStepOutcome, FilingConnector } from '../contract.js';
 import { sandboxOutcome } from './sandbox-values.js';
 
 /**
@@ -34,12 +34,12 @@ const hang = (signal: AbortSignal) =>
   new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
 
 /**
- * The sandbox connector: no network, deterministic from the automation id and its input. An ordinary input
+ * The sandbox's filing connector: no network, deterministic from the automation id and its input. An ordinary input
  * goes `submit` → `await_state` → `finalize` (`waiting_on_state` in between), each after `stepMs`; its
  * outputs are generated from the catalog's formats (sandbox-values.ts). Every step is a pure function of the
  * call, so performing one again under the same key answers the same: idempotent by construction.
  */
-export function createSandboxAgencyConnector(options: { stepMs: number }): AgencyConnector {
+export function createSandboxFilingConnector(options: { stepMs: number }): FilingConnector {
   const after = (
     next: string,
     extra: Omit<Extract<ConnectorStepOutcome, { type: 'continue' }>, 'type' | 'next' | 'afterMs'> = {},

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AutomationDefinition } from '../../../catalog/catalog.schema.js';
 import { textPdf } from '../../../lib/text-pdf.js';
-import type { AutomationOutcome } from '../automations.types.js';
+import type { FilingOutcome } from '../contract.js';
 
 /** 32 bytes of hash of these parts: every sandbox value is a function of the automation id (and a name). */
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest();
@@ -41,7 +41,7 @@ export interface SandboxFilingFacts {
 }
 
 /** What the sandbox agency issues: the account's data in the catalog's formats, a login if any, the confirmation PDF, the dates. */
-export function sandboxOutcome(facts: SandboxFilingFacts): AutomationOutcome {
+export function sandboxOutcome(facts: SandboxFilingFacts): FilingOutcome {
   const { automationId: id, outputs } = facts;
   const accountData = (outputs.agency_account?.data ?? []).map((d) => ({
     name: d.name,

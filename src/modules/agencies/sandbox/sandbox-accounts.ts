@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AgencyAccountHistoryItem } from '../../db/schema.js';
-import type { Connector, ConnectorAccount } from './connector.js';
+import type { AgencyAccountHistoryItem } from '../../../db/schema.js';
+import type { AccountConnector, ConnectorAccount } from '../contract.js';
 
 /** A password containing this fails authentication. */
 export const FAIL_AUTH_MARKER = 'fail-auth';
@@ -67,11 +67,11 @@ export function sandboxHistory(accountId: string, now: Date): AgencyAccountHisto
 }
 
 /**
- * The sandbox connector: no network, fully deterministic (see docs/connections.md). A password containing
+ * The sandbox's account connector: no network, fully deterministic (see docs/connections.md). A password containing
  * `fail-auth` fails authentication, one containing `fail-register` fails registration; anything else
  * connects, and the account's details are derived from a hash of its id and the sync date.
  */
-export function createSandboxConnector(): Connector {
+export function createSandboxAccountConnector(): AccountConnector {
   return {
     name: 'sandbox',
     async authenticate(credentials) {

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../config.js';
+import type { Config } from '../config.js';
 
 /** What a login keeps secret. Never logged, never returned by the API. */
 export interface LoginSecrets {
