@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditService } from '../src/modules/operators/audit.service.js';
+import { createAuditService } from '../src/modules/audit/audit.service.js';
 import { createPlatformWithEntity, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { cookieSet, createOperatorKey, openOperatorLink, operatorBrowser } from './helpers/back-office.js';
 import { runCli } from './helpers/cli.js';
@@ -109,17 +109,15 @@ describe('operator audit trail: GET /operator/v1/audit-events, the audited opera
     const audit = createAuditService({ db: t.db });
     const other = { keyId: 'opk_other', name: 'Other' };
     for (let i = 0; i < 5; i++) {
-      await t.db
-        .transaction()
-        .execute((trx) =>
-          audit.record(trx, {
-            operator: other,
-            action: 'automation.claim',
-            subjectType: 'automation',
-            subjectId: `aut_${i}`,
-            legalEntityId: otherEntityId,
-          }),
-        );
+      await t.db.transaction().execute((trx) =>
+        audit.record(trx, {
+          operator: other,
+          action: 'automation.claim',
+          subjectType: 'automation',
+          subjectId: `aut_${i}`,
+          legalEntityId: otherEntityId,
+        }),
+      );
     }
     expect((await events(`?legal_entity_id=${entityId}`)).events.map((e) => e.action)).toEqual(['login.create', 'agency_account.create']);
     expect((await events('?subject_type=login')).events).toHaveLength(1);

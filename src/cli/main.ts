@@ -8,6 +8,7 @@ import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createAutomationInputRotation } from '../modules/automations/index.js';
 import { createCalendarTokenRotation } from '../modules/calendar/index.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
+import { createAuditModule } from '../modules/audit/index.js';
 import { seedDemo } from '../modules/demo/demo.js';
 import { validateSecrets } from '../modules/accounts/accounts.service.js';
 import { createAccountsModule, type AccountsService } from '../modules/accounts/index.js';
@@ -196,7 +197,17 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'operators':
       await withDatabase(config, (database) =>
-        operatorsCommand(createOperatorsModule({ db: database.db, publicBaseUrl: config.publicBaseUrl }), sub, rest, values, json),
+        operatorsCommand(
+          createOperatorsModule({
+            db: database.db,
+            publicBaseUrl: config.publicBaseUrl,
+            audit: createAuditModule({ db: database.db }).audit,
+          }),
+          sub,
+          rest,
+          values,
+          json,
+        ),
       );
       return;
     case 'accounts': {

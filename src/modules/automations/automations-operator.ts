@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
-import type { OperatorPrincipal } from '../operators/index.js';
+import type { OperatorPrincipal } from '../operators/contract.js';
 import type { Replanner } from '../planning/index.js';
 import { checkOutcome } from './automation-outcome.js';
 import type { AutomationWriter } from './automation-writer.js';

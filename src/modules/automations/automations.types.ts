@@ -4,7 +4,8 @@
  */
 import type { Db } from '../../db/database.js';
 import type { AccessScope } from '../../http/principals.js';
-import type { AuditEvent, OperatorPrincipal } from '../operators/index.js';
+import type { AuditEvent } from '../audit/contract.js';
+import type { OperatorPrincipal } from '../operators/contract.js';
 
 /** The reference's automation statuses (v2 `PlatformRequirementTaskAutomationStatus`), in workflow order. */
 export const AUTOMATION_STATUSES = [

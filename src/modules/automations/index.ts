@@ -5,7 +5,7 @@ import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Vault } from '../accounts/vault.js';
-import type { EventRecorder, TaskEvents } from '../events/index.js';
+import type { EventRecorder, TaskEvents } from '../events/contract.js';
 import type { MailService } from '../mail/index.js';
 import type { Replanner } from '../planning/index.js';
 import { createAutomationEvents } from './automation-events.js';

@@ -7,7 +7,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/error
 import { hashSecret } from '../../lib/secrets.js';
 import { newId } from '../../lib/ids.js';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
-import type { EventRecorder, NewEvent } from '../events/index.js';
+import type { EventRecorder, NewEvent } from '../events/contract.js';
 import type { LocationsService } from '../locations/index.js';
 import type { Replanner } from '../planning/index.js';
 import {

@@ -1,6 +1,6 @@
 // location.updated: a location as the API answers it (GET /locations), with the fields that changed.
 import type { AccessScope } from '../../http/principals.js';
-import type { NewEvent } from '../events/index.js';
+import type { NewEvent } from '../events/contract.js';
 import type { LocationConfigState } from './locations.fns.js';
 import type { EntityLocation } from './locations.service.js';
 

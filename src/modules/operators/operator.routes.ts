@@ -8,7 +8,7 @@ import type { ConnectionsService } from '../connections/connections.service.js';
 import { CONNECTION_STATUSES } from '../connections/connection-states.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
-import type { AuditService } from './audit.service.js';
+import type { AuditService } from '../audit/contract.js';
 import type { OperatorsService } from './operators.service.js';
 
 const SECRET_TEXT = 1000;

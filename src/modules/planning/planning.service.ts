@@ -5,7 +5,7 @@ import { explain, planTasks, type PlannedTask } from '../../engine/engine.js';
 import { planWithNextReplan } from '../../engine/next-replan.js';
 import { loadReleases, releaseOfCatalog, releaseSummary } from '../../catalog/releases.js';
 import { NotFoundError } from '../../lib/errors.js';
-import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
+import type { NewEvent, TaskChange, TaskEvents } from '../events/contract.js';
 import { catalogHash, groupBy, isDueForRollForward, reconcile, requirementImpact, toEngineInput } from './planning.fns.js';
 import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
 
