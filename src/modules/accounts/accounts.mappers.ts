@@ -3,9 +3,31 @@
 import type { Agency } from '../../catalog/catalog.schema.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { AgencyAccountRow } from '../../db/schema.js';
+import type { Region } from '../../catalog/regions.js';
+import type { AgencyAccountDatum, AgencyAccountRow } from '../../db/schema.js';
 import type { LoginListRow } from './accounts.repository.js';
-import type { AgencyAccountView, LoginView } from './accounts.service.js';
+
+export interface LoginView {
+  id: string;
+  name: string;
+  region: Region;
+  agencyAccountId: string | null;
+  loginUrl: string;
+  isSupported: boolean;
+  /** Where the credentials can be revealed (a hosted session); never the credentials themselves. */
+  revealPath: string;
+  /** When the login (its credentials included) last changed. */
+  updatedAt?: Date;
+}
+
+export interface AgencyAccountView {
+  id: string;
+  name: string;
+  region: Region;
+  agency: { id: string; name: string; website: string };
+  data: AgencyAccountDatum[];
+  logins: LoginView[];
+}
 
 /** The path of the hosted reveal-session operation of a login. */
 export const loginRevealPath = (loginId: string) => `/logins/${encodeURIComponent(loginId)}/sessions`;

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
 import { createAccountEvents } from './accounts-events.js';
 import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.js';
-import { createAccountViews } from './accounts.mappers.js';
+import { createAccountViews, type AgencyAccountView, type LoginView } from './accounts.mappers.js';
 import { createAccountsRepository, type AccountsRepository } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from './vault.js';
@@ -33,28 +33,7 @@ export interface NewAccountLogin {
   secrets: LoginSecrets;
 }
 
-export interface LoginView {
-  id: string;
-  name: string;
-  region: Region;
-  agencyAccountId: string | null;
-  loginUrl: string;
-  isSupported: boolean;
-  /** Where the credentials can be revealed (a hosted session); never the credentials themselves. */
-  revealPath: string;
-  /** When the login (its credentials included) last changed. */
-  updatedAt?: Date;
-}
-
-export interface AgencyAccountView {
-  id: string;
-  name: string;
-  region: Region;
-  agency: { id: string; name: string; website: string };
-  data: AgencyAccountDatum[];
-  logins: LoginView[];
-}
-
+export type { AgencyAccountView, LoginView } from './accounts.mappers.js';
 export { loginRevealPath } from './accounts.mappers.js';
 
 // The input checks live in accounts-input.ts; the CLI and the connect pages use them through here.
