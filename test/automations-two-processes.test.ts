@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/database.js';
 import type { Config } from '../src/config.js';
-import { createAutomationsModule, type AgencyConnector } from '../src/modules/automations/index.js';
+import { createAutomationsModule } from '../src/modules/automations/index.js';
+import type { AgencyConnector } from '../src/modules/automations/connectors/agency-connector.js';
 import { createVault } from '../src/modules/accounts/vault.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';

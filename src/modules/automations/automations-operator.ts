@@ -8,13 +8,7 @@ import { checkOutcome } from './automation-outcome.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository, queueDue, type QueueCursor } from './automations.repository.js';
 import { AutomationConflictError, MAX_TEXT, type OwnerAutomations } from './automations.service.js';
-import type {
-  AutomationOutcome,
-  AutomationQueueFilter,
-  AutomationQueueItem,
-  AutomationsAudit,
-  AutomationView,
-} from './automations.types.js';
+import type { AutomationOutcome, AutomationQueueFilter, AutomationQueueItem, AutomationsAudit, AutomationView } from './contract.js';
 
 const FINAL = ['complete', 'canceled'];
 

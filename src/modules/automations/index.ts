@@ -15,15 +15,11 @@ import { createAutomationWorkflow, type WorkflowSettings } from './automations.j
 import { createOperatorAutomations } from './automations-operator.js';
 import { automationRoutes } from './automations.routes.js';
 import { createOwnerAutomations } from './automations.service.js';
-import type { AutomationsAudit, AutomationsService } from './automations.types.js';
+import type { AutomationsAudit, AutomationsService } from './contract.js';
 import { createAgencyConnectors, type AgencyConnectorsOptions } from './connectors/registry.js';
 
-export type * from './automations.types.js';
-export { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES } from './automations.types.js';
-export { checkField, isSensitive, MASK } from './automation-input.js';
+/** Re-seals every automation's sensitive input under the vault's current key (the CLI's `vault rotate`). */
 export { createAutomationInputRotation } from './automation-input-rotation.js';
-export { ANSWER_FIELD, AutomationConflictError } from './automations.service.js';
-export type { AgencyConnector, ConnectorStepCall, ConnectorStepOutcome } from './connectors/agency-connector.js';
 
 export interface AutomationsModuleDeps {
   db: Db;
@@ -87,4 +83,3 @@ export function createAutomationsModule(deps: AutomationsModuleDeps) {
 }
 
 export type AutomationsModule = ReturnType<typeof createAutomationsModule>;
-export type AutomationsApi = AutomationsModule['automations'];

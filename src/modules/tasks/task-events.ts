@@ -4,7 +4,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
 import { loadReleases, RELEASES_DIR, retiredRequirements } from '../../catalog/releases.js';
 import type { Db } from '../../db/database.js';
-import type { AutomationStatus } from '../automations/automations.types.js';
+import type { AutomationStatus } from '../automations/contract.js';
 import type { EventRecorder, NewEvent, TaskChange, TaskEvents } from '../events/contract.js';
 import { toPlatformTask, toRetiredPlatformTask, type RetiredRequirement } from './tasks.mappers.js';
 import { createTasksRepository, type TaskEventRow } from './tasks.repository.js';

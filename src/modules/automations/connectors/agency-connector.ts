@@ -1,5 +1,5 @@
 import type { AutomationDefinition } from '../../../catalog/catalog.schema.js';
-import type { AutomationOutcome, AutomationStatus } from '../automations.types.js';
+import type { AutomationOutcome, AutomationStatus } from '../contract.js';
 
 /** What a connector is told when it performs one step of one automation (never another entity's data). */
 export interface ConnectorStepCall {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AutomationDefinition } from '../../../catalog/catalog.schema.js';
 import { textPdf } from '../../../lib/text-pdf.js';
-import type { AutomationOutcome } from '../automations.types.js';
+import type { AutomationOutcome } from '../contract.js';
 
 /** 32 bytes of hash of these parts: every sandbox value is a function of the automation id (and a name). */
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest();
