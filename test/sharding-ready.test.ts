@@ -33,13 +33,11 @@ async function readCatalog(client: pg.Client): Promise<Map<string, TableKeys>> {
       where n.nspname = 'public' and c.contype = 'f'`,
   );
   for (const f of fks)
-    tables
-      .get(f.table)
-      ?.foreignKeys.push({
-        name: f.name,
-        references: f.references,
-        pairs: f.columns.map((c, i): [string, string] => [c, f.referenced[i]!]),
-      });
+    tables.get(f.table)?.foreignKeys.push({
+      name: f.name,
+      references: f.references,
+      pairs: f.columns.map((c, i): [string, string] => [c, f.referenced[i]!]),
+    });
   return tables;
 }
 

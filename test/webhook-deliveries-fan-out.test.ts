@@ -109,16 +109,14 @@ describe('webhook deliveries: the fan-out', { timeout: 120_000 }, () => {
   it("delivers nothing to another platform's endpoint", async () => {
     const other = await createPlatform(t.db, 'Other Payroll');
     const before = (await deliveredEvents()).length;
-    await t.db
-      .transaction()
-      .execute((trx) =>
-        events.record(trx, {
-          type: 'legal_entity.updated',
-          platformId: other.platformId,
-          legalEntityId: null,
-          data: { object: { id: 'le_other' } },
-        }),
-      );
+    await t.db.transaction().execute((trx) =>
+      events.record(trx, {
+        type: 'legal_entity.updated',
+        platformId: other.platformId,
+        legalEntityId: null,
+        data: { object: { id: 'le_other' } },
+      }),
+    );
     expect(await runUntil(1)).toEqual({ events: 1, deliveries: 0 });
     expect(await deliveredEvents()).toHaveLength(before);
   });

@@ -137,13 +137,11 @@ function contents(pdf: Pdf, doc: HandbookDocument, pageOf: ReadonlyMap<string, n
     const y = pdf.y;
     pdf.fillColor(INK).text(title, x, y, { width, goTo: anchor });
     const after = pdf.y;
-    pdf
-      .fillColor(MUTED)
-      .text(String(pageOf?.get(anchor) ?? ''), pdf.page.width - pdf.page.margins.right - PAGE_NUMBER_WIDTH, y, {
-        width: PAGE_NUMBER_WIDTH,
-        align: 'right',
-        lineBreak: false,
-      });
+    pdf.fillColor(MUTED).text(String(pageOf?.get(anchor) ?? ''), pdf.page.width - pdf.page.margins.right - PAGE_NUMBER_WIDTH, y, {
+      width: PAGE_NUMBER_WIDTH,
+      align: 'right',
+      lineBreak: false,
+    });
     pdf.x = pdf.page.margins.left;
     pdf.y = after + 2;
   };
