@@ -8,7 +8,9 @@ import { registerOpenApi } from './http/openapi.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerLoadShedding } from './http/load-shedding.js';
 import { registerRateLimits } from './http/rate-limits.js';
-import { createOperatorsModule, OPERATOR_LINK_PATH, registerOperatorAuth } from './modules/operators/index.js';
+import { createOperatorsModule, registerOperatorAuth } from './modules/operators/index.js';
+import { OPERATOR_LINK_PATH } from './modules/operators/contract.js';
+import { createAuditModule } from './modules/audit/index.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
@@ -31,7 +33,8 @@ import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
 import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
-import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
+import { createEventsModule } from './modules/events/index.js';
+import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
 import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
 import { HANDBOOK_ACK_PATH } from './modules/handbook/contract.js';
@@ -139,7 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
   await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
   app.addHook('preHandler', validateRequest);
-  await registerOpenApi(app, eventWebhooksDocument());
+  // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
+  const now = () => new Date(deps.now ? deps.now() : Date.now());
+  const eventsModule = createEventsModule({ db, now, retentionDays: config.events.retentionDays, payloads: EVENT_PAYLOAD_SCHEMAS });
+  await registerOpenApi(app, eventsModule.openApi);
 
   const jobs = deps.jobs ?? noJobQueue;
   const platformsModule = createPlatformsModule({ db, requireRegisteredCallbacks: config.environment === 'production' });
@@ -171,10 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const { sessions } = hostedSessions;
   const catalog = deps.catalog ?? loadCatalog();
-  const now = () => new Date(deps.now ? deps.now() : Date.now());
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
-  // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
-  const eventsModule = createEventsModule({ db, now, retentionDays: config.events.retentionDays });
   const catalogReleases = createCatalogReleasesModule({ catalog });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
   const planningModule = createPlanningModule({ db, catalog, now, taskEvents, jobs });
@@ -198,13 +201,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     events: eventsModule.events,
     now,
   });
-  const operatorsModule = createOperatorsModule({
-    db,
-    publicBaseUrl: config.publicBaseUrl,
-    now,
-    csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
-  });
-  const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
+  // The operator audit trail: below every module whose operator actions it records (automations, mail, webhooks, operators).
+  const { audit } = createAuditModule({ db });
   // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
   const webhooksModule = createWebhooksModule({
     db,
@@ -217,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     jobs,
     endpoints: webhooksModule.endpointsForDelivery,
+    events: eventsModule.feed,
     guard: webhooksModule.destinationGuard,
     settings: config.webhooks,
     now,
@@ -250,7 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     vault,
     accounts,
     mail: mailModule.mail,
-    audit: operatorsModule.audit,
+    audit,
     settings: config.automations,
     connectors: agencies.filings,
     events: eventsModule.events,
@@ -267,6 +266,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fileUrlTtlSeconds: config.fileUrlTtlSeconds,
     now,
   });
+  const operatorsModule = createOperatorsModule({
+    db,
+    publicBaseUrl: config.publicBaseUrl,
+    now,
+    csrfKey: () => instanceKeys.get(INSTANCE_KEY.csrf),
+    audit,
+    operations: {
+      accounts,
+      connections: connectionsModule.connections,
+      automations: automationsModule.automations,
+      catalog,
+      planning,
+      brands: platformsModule.brands,
+      maxUploadBytes: config.mailMaxBytes,
+    },
+  });
+  const operatorAuth = registerOperatorAuth(app, operatorsModule.operators);
   const tasksModule = createTasksModule({
     db,
     catalog,
@@ -302,25 +318,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(handbookModule.routes({ auth, sessions, publicOrigin }));
   await app.register(automationsModule.routes({ auth }));
   await app.register(payroll.routes({ auth, publicOrigin }));
-  await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit: operatorsModule.audit, publicOrigin }));
+  await app.register(mailModule.routes({ auth, sessions, operatorAuth, audit, publicOrigin }));
   await app.register(connectionsModule.routes({ auth, publicOrigin }));
   await app.register(webhookDeliveries.routes({ auth }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
-  await app.register(webhooksModule.routes({ auth, operatorAuth, audit: operatorsModule.audit }));
-  await app.register(
-    operatorsModule.routes({
-      operatorAuth,
-      accounts,
-      connections: connectionsModule.connections,
-      automations: automationsModule.automations,
-      catalog,
-      planning,
-      publicOrigin,
-      secureCookies,
-      maxUploadBytes: config.mailMaxBytes,
-      brands: platformsModule.brands,
-    }),
-  );
+  await app.register(webhooksModule.routes({ auth, operatorAuth, audit }));
+  await app.register(operatorsModule.routes({ operatorAuth, publicOrigin, secureCookies }));
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [

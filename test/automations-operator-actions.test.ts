@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, InvalidInputsError, NotFoundError } from '../src/lib/errors.js';
 import { textPdf } from '../src/lib/text-pdf.js';
-import { createAuditService } from '../src/modules/operators/audit.service.js';
+import { createAuditService } from '../src/modules/audit/audit.service.js';
 import { bearer, json } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../src/modules/events/index.js';
+import { EVENT_TYPES } from '../src/modules/events/contract.js';
 import { bearer, createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 import { eventsUntil, listAllEvents } from './helpers/events.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../src/modules/events/index.js';
+import { EVENT_TYPES } from '../src/modules/events/contract.js';
 import { createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 import { eventsUntil } from './helpers/events.js';
 

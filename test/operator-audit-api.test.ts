@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditService } from '../src/modules/operators/audit.service.js';
+import { createAuditService } from '../src/modules/audit/audit.service.js';
 import { createPlatformWithEntity, createTestApp, json, signupEntity, type TestApp } from './helpers/app.js';
 import { cookieSet, createOperatorKey, openOperatorLink, operatorBrowser } from './helpers/back-office.js';
 import { runCli } from './helpers/cli.js';

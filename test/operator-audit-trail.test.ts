@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../src/lib/errors.js';
-import { createAuditService } from '../src/modules/operators/audit.service.js';
+import { createAuditService } from '../src/modules/audit/audit.service.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 
 describe('operator audit trail', () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../src/app.js';
 import { operatorCookie } from '../src/modules/operators/back-office-http.js';
+import { createAuditModule } from '../src/modules/audit/index.js';
 import { createOperatorsModule } from '../src/modules/operators/index.js';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { bearer, createPlatformWithEntity, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
@@ -22,7 +23,12 @@ describe('back office sign-in (/operator)', () => {
   afterAll(() => t.close());
 
   const linkFor = (name: string) =>
-    createOperatorsModule({ db: t.db, publicBaseUrl: ORIGIN, now: () => new Date(Date.now()) }).sessions.issueLink(name);
+    createOperatorsModule({
+      db: t.db,
+      audit: createAuditModule({ db: t.db }).audit,
+      publicBaseUrl: ORIGIN,
+      now: () => new Date(Date.now()),
+    }).sessions.issueLink(name);
 
   it("shows the sign-in form under the pages' strict policy", async () => {
     const res = await t.app.inject({ url: '/operator/sign-in' });

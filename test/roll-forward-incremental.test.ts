@@ -8,7 +8,7 @@ import { addDays, toIso } from '../src/engine/dates.js';
 import { startJobQueue, type JobQueue } from '../src/jobs/queue.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createEventsRepository } from '../src/modules/events/events.repository.js';
-import type { NewEvent } from '../src/modules/events/events.types.js';
+import type { NewEvent } from '../src/modules/events/contract.js';
 import { ROLL_FORWARD_BATCH_JOB, ROLL_FORWARD_JOB, createPlanningModule, type PlanningModule } from '../src/modules/planning/index.js';
 import { createPlanningRepository } from '../src/modules/planning/planning.repository.js';
 import { createTaskEvents } from '../src/modules/tasks/index.js';

@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../src/modules/events/index.js';
+import { EVENT_TYPES } from '../src/modules/events/contract.js';
 import { bearer, createTestApp, json, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { EDD, EDD_INPUT, entityCalls, TEST_AUTOMATIONS } from './helpers/automations.js';
 import { PASSWORD, USERNAME } from './helpers/connections.js';

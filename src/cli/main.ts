@@ -4,6 +4,7 @@ import { DataDirectoryBusyError } from '../db/embedded.js';
 import { migrateToLatest } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
+import { createAuditModule } from '../modules/audit/index.js';
 import { seedDemo } from '../modules/demo/demo.js';
 import { createPlatformsModule } from '../modules/platforms/index.js';
 import { createVault, loadVaultKeys } from '../crypto/vault.js';
@@ -134,7 +135,17 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'operators':
       await withDatabase(config, (database) =>
-        operatorsCommand(createOperatorsModule({ db: database.db, publicBaseUrl: config.publicBaseUrl }), sub, rest, values, json),
+        operatorsCommand(
+          createOperatorsModule({
+            db: database.db,
+            publicBaseUrl: config.publicBaseUrl,
+            audit: createAuditModule({ db: database.db }).audit,
+          }),
+          sub,
+          rest,
+          values,
+          json,
+        ),
       );
       return;
     case 'accounts':

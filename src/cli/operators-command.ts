@@ -1,5 +1,5 @@
 import { MAX_AUDIT_PAGE } from '../modules/operators/audit.routes.js';
-import type { AuditService } from '../modules/operators/audit.service.js';
+import type { AuditService } from '../modules/audit/contract.js';
 import type { OperatorSessionsService } from '../modules/operators/operator-sessions.service.js';
 import type { OperatorsService } from '../modules/operators/operators.service.js';
 import { print, UsageError } from './output.js';

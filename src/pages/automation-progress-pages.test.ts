@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AutomationView } from '../modules/automations/automations.types.js';
+import type { AutomationView } from '../modules/automations/contract.js';
 import { renderAutomationProgress, type AutomationProgressPage } from './automation-progress-pages.js';
 import { refusalText, renderAutomationForm, renderAutomationRefused } from './automation-pages.js';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAuditModule } from '../../src/modules/audit/index.js';
 import { createOperatorsModule } from '../../src/modules/operators/index.js';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
 import { createOperatorKey } from '../helpers/back-office.js';
@@ -44,7 +45,11 @@ describe('a single-use link in a browser: its page, then its button', () => {
 
   it("the back office's sign-in link: its page names the operator; the button signs in", async () => {
     await createOperatorKey(suite.t.db, 'Ada Lovelace');
-    const link = await createOperatorsModule({ db: suite.t.db, publicBaseUrl: suite.t.baseUrl }).sessions.issueLink('Ada Lovelace');
+    const link = await createOperatorsModule({
+      db: suite.t.db,
+      audit: createAuditModule({ db: suite.t.db }).audit,
+      publicBaseUrl: suite.t.baseUrl,
+    }).sessions.issueLink('Ada Lovelace');
     const { page } = await suite.openPage();
     await page.goto(link.url, { waitUntil: 'load' });
     expect(await heading(page)).toBe('Sign in with this link');

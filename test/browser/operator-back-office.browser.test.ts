@@ -7,6 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createAuditModule } from '../../src/modules/audit/index.js';
 import { createOperatorsModule } from '../../src/modules/operators/index.js';
 import { bearer, json, signupWithToken } from '../helpers/app.js';
 import { EDD, EDD_INPUT, TEST_AUTOMATIONS } from '../helpers/automations.js';
@@ -135,7 +136,11 @@ describe('operator back office in a browser', { timeout: 240_000 }, () => {
 
   it('a one-time link signs in; send back to the business owner with a message', async () => {
     const a = await queuedAutomation();
-    const link = await createOperatorsModule({ db: suite.t.db, publicBaseUrl: suite.t.baseUrl }).sessions.issueLink('Grace Hopper');
+    const link = await createOperatorsModule({
+      db: suite.t.db,
+      audit: createAuditModule({ db: suite.t.db }).audit,
+      publicBaseUrl: suite.t.baseUrl,
+    }).sessions.issueLink('Grace Hopper');
     const { page } = await openPage();
     // The link's page names whom it signs in; its button signs in and lands on the work queue.
     await openHostedLink(page, link.url);

@@ -1,4 +1,4 @@
-import type { EventData } from '../../src/modules/events/index.js';
+import type { EventData } from '../../src/modules/events/contract.js';
 import type { TestApp } from './app.js';
 
 export interface RecordedEvent {

@@ -1,7 +1,7 @@
 import type { Config } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import { createEventsService } from '../../src/modules/events/events.service.js';
-import type { EventType } from '../../src/modules/events/index.js';
+import type { EventType } from '../../src/modules/events/contract.js';
 import { createPlatform, createTestApp, json, type TestApp } from './app.js';
 import { waitUntil } from './wait.js';
 import { startWebhookReceiver } from './webhook-receiver.js';

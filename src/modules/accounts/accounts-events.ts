@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { EventRecorder, NewEvent } from '../events/index.js';
+import type { EventRecorder, NewEvent } from '../events/contract.js';
 import { toAccountV2, toLoginV2, type AccountViews } from './accounts.mappers.js';
 import type { AccountsRepository, LoginListRow } from './accounts.repository.js';
 

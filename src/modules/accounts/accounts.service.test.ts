@@ -3,7 +3,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AgencyAccountRow } from '../../db/schema.js';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
-import type { EventRecorder, NewEvent } from '../events/index.js';
+import type { EventRecorder, NewEvent } from '../events/contract.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { createAccountsService } from './accounts.service.js';
 import type { SealedSecret, Vault } from '../../crypto/vault.js';

@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum, AgencyAccountRow } from '../../db/schema.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { accountsPageRoutes } from './accounts-pages.routes.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
-import type { EventRecorder, NewEvent, TaskEvents } from '../events/index.js';
+import type { EventRecorder, NewEvent, TaskEvents } from '../events/contract.js';
 import type { AutomationViews } from './automation-view.js';
 import { createAutomationsRepository } from './automations.repository.js';
 import { toAutomationState } from './automations.schemas.js';

@@ -1,14 +1,8 @@
 import type { AutomationField } from '../../catalog/catalog.schema.js';
 import { InvalidInputError } from '../../lib/errors.js';
+import { isSensitive, MASK } from './contract.js';
 
-/** What a masked sensitive value shows in every view. */
-export const MASK = '••••';
-
-/** Bank details by name: routing, account or IBAN numbers (the catalog has no type for them). */
-const SENSITIVE_NAME = /(^|_)(bank|routing|iban|account_number|account_no|ssn)(_|$)/;
-
-/** Sensitive fields are sealed in the vault, never logged and masked in every view. */
-export const isSensitive = (field: Pick<AutomationField, 'name' | 'type'>) => field.type === 'ssn-last4' || SENSITIVE_NAME.test(field.name);
+export { isSensitive, MASK } from './contract.js';
 
 /** Checks one submitted value against its field definition; returns an error message or the clean value. */
 export function checkField(field: AutomationField, raw: string | undefined): { value: unknown } | { error: string } {

@@ -1,6 +1,6 @@
 import type { AutomationDefinition } from '../../catalog/catalog.schema.js';
 import { InvalidInputError, InvalidInputsError } from '../../lib/errors.js';
-import type { AutomationOutcome } from './automations.types.js';
+import type { AutomationOutcome } from './contract.js';
 
 const MAX_VALUE = 200;
 const MAX_SECRET = 500;

@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { AutomationRow } from '../../db/schema.js';
-import type { AutomationLogEntry, AutomationStatus, AutomationStepView, AutomationView } from './automations.types.js';
+import type { AutomationLogEntry, AutomationStatus, AutomationStepView, AutomationView } from './contract.js';
 import type { FilingConnectors as AgencyConnectors } from '../agencies/contract.js';
 
 /** The steps of the operator queue's work, as the progress page shows them. */

@@ -8,7 +8,7 @@ import type { MailService } from '../mail/index.js';
 import type { AutomationEvents } from './automation-events.js';
 import { stepKey } from './automation-view.js';
 import { createAutomationsRepository } from './automations.repository.js';
-import type { AutomationOutcome, AutomationStatus } from './automations.types.js';
+import type { AutomationOutcome, AutomationStatus } from './contract.js';
 
 export const STEP_JOB = 'automations.step';
 

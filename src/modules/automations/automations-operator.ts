@@ -2,19 +2,13 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
-import type { OperatorPrincipal } from '../operators/index.js';
+import type { OperatorPrincipal } from '../operators/contract.js';
 import type { Replanner } from '../planning/index.js';
 import { checkOutcome } from './automation-outcome.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository, queueDue, type QueueCursor } from './automations.repository.js';
 import { AutomationConflictError, MAX_TEXT, type OwnerAutomations } from './automations.service.js';
-import type {
-  AutomationOutcome,
-  AutomationQueueFilter,
-  AutomationQueueItem,
-  AutomationsAudit,
-  AutomationView,
-} from './automations.types.js';
+import type { AutomationOutcome, AutomationQueueFilter, AutomationQueueItem, AutomationsAudit, AutomationView } from './contract.js';
 
 const FINAL = ['complete', 'canceled'];
 

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AutomationsTable, TaskRow } from '../../db/schema.js';
-import type { AutomationQueueFilter } from './automations.types.js';
+import type { AutomationQueueFilter } from './contract.js';
 
 const FINAL = ['complete', 'canceled'];
 

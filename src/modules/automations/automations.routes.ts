@@ -5,7 +5,7 @@ import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, PlatformErrorSchema } from '../../http/schemas.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { AutomationAnswerSchema, AutomationInputSchema, AutomationStateSchema, toAutomationState } from './automations.schemas.js';
-import type { AutomationsService } from './automations.types.js';
+import type { AutomationsService } from './contract.js';
 
 const TaskParams = Type.Object({ task_id: BoundedString(64) });
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schemas.js';
-import { AUTOMATION_STATUSES, type AutomationView } from './automations.types.js';
+import { AUTOMATION_STATUSES, type AutomationView } from './contract.js';
 
 const StatusSchema = StringEnum(AUTOMATION_STATUSES, { title: 'AutomationStatus' });
 

@@ -3,25 +3,27 @@ import type { AutomationDefinition } from '../../catalog/catalog.schema.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
 import type { AccessScope } from '../../http/principals.js';
-import { ConflictError, InvalidInputError, InvalidInputsError, NotFoundError } from '../../lib/errors.js';
+import { InvalidInputError, InvalidInputsError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Replanner } from '../planning/index.js';
 import { checkInput, splitSensitive } from './automation-input.js';
 import type { AutomationViews } from './automation-view.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
-import { FINAL_AUTOMATION_STATUSES, type AutomationStatus, type AutomationView, type ManualActor } from './automations.types.js';
+import {
+  ANSWER_FIELD,
+  AutomationConflictError,
+  FINAL_AUTOMATION_STATUSES,
+  type AutomationStatus,
+  type AutomationView,
+  type ManualActor,
+} from './contract.js';
 import type { FilingConnectors as AgencyConnectors } from '../agencies/contract.js';
 
 export const AUTOMATION_ID_PREFIX = 'aut';
 /** The owner's free-text answer to an operator's question (beside any corrected fields). */
-export const ANSWER_FIELD = 'response';
+export { ANSWER_FIELD, AutomationConflictError } from './contract.js';
 export const MAX_TEXT = 2000;
-
-/** A 409 of the automations capability, in the documented `{message, detail}` envelope. */
-export class AutomationConflictError extends ConflictError {
-  override readonly style = 'platform';
-}
 
 export interface AutomationsServiceDeps {
   db: Db;

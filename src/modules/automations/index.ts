@@ -6,7 +6,7 @@ import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/contract.js';
 import type { FilingConnectors } from '../agencies/contract.js';
 import type { Vault } from '../../crypto/vault.js';
-import type { EventRecorder, TaskEvents } from '../events/index.js';
+import type { EventRecorder, TaskEvents } from '../events/contract.js';
 import type { MailService } from '../mail/index.js';
 import type { Replanner } from '../planning/index.js';
 import { createAutomationEvents } from './automation-events.js';
@@ -16,13 +16,10 @@ import { createAutomationWorkflow, type WorkflowSettings } from './automations.j
 import { createOperatorAutomations } from './automations-operator.js';
 import { automationRoutes } from './automations.routes.js';
 import { createOwnerAutomations } from './automations.service.js';
-import type { AutomationsAudit, AutomationsService } from './automations.types.js';
+import type { AutomationsAudit, AutomationsService } from './contract.js';
 
-export type * from './automations.types.js';
-export { AUTOMATION_STATUSES, FINAL_AUTOMATION_STATUSES } from './automations.types.js';
-export { checkField, isSensitive, MASK } from './automation-input.js';
+/** Re-seals every automation's sensitive input under the vault's current key (the CLI's `vault rotate`). */
 export { createAutomationInputRotation } from './automation-input-rotation.js';
-export { ANSWER_FIELD, AutomationConflictError } from './automations.service.js';
 
 export interface AutomationsModuleDeps {
   db: Db;
@@ -87,4 +84,3 @@ export function createAutomationsModule(deps: AutomationsModuleDeps) {
 }
 
 export type AutomationsModule = ReturnType<typeof createAutomationsModule>;
-export type AutomationsApi = AutomationsModule['automations'];

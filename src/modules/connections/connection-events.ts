@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { ConnectionRow } from '../../db/schema.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import type { ConnectionViews } from './connection-view.js';
 import { createConnectionsRepository } from './connections.repository.js';
 

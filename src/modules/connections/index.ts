@@ -6,7 +6,7 @@ import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { AccountConnectors } from '../agencies/contract.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import { requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import { connectPageRoutes } from './connect-pages.routes.js';

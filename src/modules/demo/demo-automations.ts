@@ -1,5 +1,6 @@
 import type { AccessScope } from '../../http/principals.js';
-import { AutomationConflictError, FINAL_AUTOMATION_STATUSES, type AutomationsModule, type AutomationView } from '../automations/index.js';
+import { AutomationConflictError, FINAL_AUTOMATION_STATUSES, type AutomationView } from '../automations/contract.js';
+import type { AutomationsModule } from '../automations/index.js';
 
 /** The running server's automations (with its job queue): `serve --demo` has them, the `demo` command does not. */
 export type DemoAutomationsService = Pick<AutomationsModule, 'automations' | 'runStep'>;

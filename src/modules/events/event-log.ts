@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { InvalidInputError } from '../../lib/errors.js';
 import { createEventsRepository, type EventsRepository } from './events.repository.js';
-import type { EventData, EventType, PlatformEvent } from './events.types.js';
+import type { EventType, PlatformEvent } from './contract.js';
+import { toPlatformEvent } from './event-feed.js';
 
 /** Events deleted per statement by the retention job: short statements, no long lock on the log. */
 export const PRUNE_BATCH = 5000;
@@ -38,13 +39,7 @@ export function createEventLog(deps: EventLogDeps) {
         );
       }
       const rows = await repo.list(platformId, { types: query.types, legalEntityId: query.legalEntityId, after, limit: query.limit + 1 });
-      const events = rows.slice(0, query.limit).map((r): PlatformEvent => ({
-        id: r.id,
-        type: r.type as EventType,
-        created_at: r.created_at.toISOString(),
-        legal_entity_id: r.legal_entity_id,
-        data: r.data as unknown as EventData,
-      }));
+      const events = rows.slice(0, query.limit).map(toPlatformEvent);
       return { events, hasMore: rows.length > query.limit };
     },
 

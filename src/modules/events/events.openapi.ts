@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 `webhooks` section: one entry per event type, the request a receiver gets (docs/events.md).
 import type { TSchema } from 'typebox';
-import { EVENT_TYPES } from './events.types.js';
-import { EVENT_PAYLOADS, typedEventSchema } from './events.schemas.js';
+import { EVENT_TYPES, type EventPayloadSchemas } from './contract.js';
+import { EVENT_DESCRIPTIONS, typedEventSchema } from './events.schemas.js';
 
 const header = (name: string, description: string) => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
 
@@ -15,11 +15,15 @@ const SIGNATURE_HEADERS = [
 ];
 
 /** `webhooks` and the payload schemas they reference (`#/components/schemas/<title>`, shared by the types of one resource). */
-export function eventWebhooksDocument(): { webhooks: Record<string, unknown>; schemas: Record<string, TSchema> } {
+export function eventWebhooksDocument(payloads: EventPayloadSchemas): {
+  webhooks: Record<string, unknown>;
+  schemas: Record<string, TSchema>;
+} {
   const schemas: Record<string, TSchema> = {};
   const webhooks: Record<string, unknown> = {};
   for (const type of EVENT_TYPES) {
-    const { object, when } = EVENT_PAYLOADS[type];
+    const object = payloads[type];
+    const { when } = EVENT_DESCRIPTIONS[type];
     const name = String((object as { title?: string }).title);
     schemas[name] = object;
     webhooks[type] = {

@@ -1,20 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
-import type { NewEvent } from './events.types.js';
+import type { EventPosition, LoggedEvent, NewEvent } from './contract.js';
 
 export const EVENT_ID_PREFIX = 'evt';
-
-/** Where an event sits in the log: its transaction, then its sequence within the log. */
-export interface EventPosition {
-  xid: string;
-  seq: number | string;
-}
 
 export interface EventFilter {
   types?: readonly string[];
   legalEntityId?: string;
-  after?: EventPosition;
+  after?: { xid: string; seq: number | string };
   limit: number;
 }
 
@@ -47,8 +41,50 @@ export function createEventsRepository(db: Db) {
     },
 
     /** The platform's event's position; undefined for an unknown id or another platform's. */
-    positionOf: (platformId: string, eventId: string): Promise<EventPosition | undefined> =>
+    positionOf: (platformId: string, eventId: string): Promise<{ xid: string; seq: number | string } | undefined> =>
       db.selectFrom('events').select(['xid', 'seq']).where('platform_id', '=', platformId).where('id', '=', eventId).executeTakeFirst(),
+
+    /** The platform's event; undefined for an unknown id or another platform's. */
+    find: (platformId: string, eventId: string) =>
+      db
+        .selectFrom('events')
+        .select(['id', 'type', 'created_at', 'legal_entity_id', 'data'])
+        .where('platform_id', '=', platformId)
+        .where('id', '=', eventId)
+        .executeTakeFirst(),
+
+    /** The types of these events of the platform. */
+    typesOf: (platformId: string, eventIds: readonly string[]) =>
+      eventIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('events')
+            .select(['id', 'type'])
+            .where('platform_id', '=', platformId)
+            .where('id', 'in', [...eventIds])
+            .execute(),
+
+    // ---- the feed (every platform's events in log order; webhook deliveries' fan-out)
+
+    /** See EventFeed.snapshotXmin. */
+    snapshotXmin: async (): Promise<string> =>
+      (await sql<{ xmin: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(db)).rows[0]!.xmin,
+
+    /** The next events past `after` whose transactions are older than `xmin`, in (xid, seq) order. */
+    after: async (after: EventPosition, xmin: string, limit: number): Promise<LoggedEvent[]> =>
+      (
+        await sql<LoggedEvent>`
+        select id, platform_id, type, xid::text as xid, seq from events
+         where (xid, seq) > (${after.xid}::xid8, ${after.seq}::bigint) and xid < ${xmin}::xid8
+         order by xid, seq limit ${limit}`.execute(db)
+      ).rows.map((e) => ({ ...e, seq: Number(e.seq) })),
+
+    /** Whether any event lies past `after` (visible or not yet). */
+    anyAfter: async (after: EventPosition): Promise<boolean> =>
+      (
+        await sql<{ found: boolean }>`
+        select exists (select 1 from events where (xid, seq) > (${after.xid}::xid8, ${after.seq}::bigint)) as found`.execute(db)
+      ).rows[0]!.found,
 
     /**
      * The platform's events in log order, after `after`. Only events of transactions older than every one still

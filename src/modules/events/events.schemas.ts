@@ -1,99 +1,73 @@
-// The events' wire shapes: the envelope GET /v2/events lists and webhooks deliver, and each type's payload —
-// the resource as its own API operation answers it (that operation's response schema, reused here).
+// The events' wire shapes: the envelope GET /v2/events lists and webhooks deliver. Each type's payload is the
+// resource as its own API operation answers it: that module's response schema, given by app.ts (EventPayloadSchemas).
 import { Type, type TObject, type TSchema } from 'typebox';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
-import { AgencyAccountV2Schema, AccountLoginV2Schema } from '../accounts/contract.js';
-import { AutomationStateSchema } from '../automations/automations.schemas.js';
-import { ConnectionSchema } from '../connections/contract.js';
-import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
-import { LocationSchema } from '../locations/locations.schemas.js';
-import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '../handbook/contract.js';
-import { MailEventSchema } from '../mail/mail.schemas.js';
-import { PayrollConnectionSchema } from '../payroll/payroll.schemas.js';
-import { PlatformTaskSchema } from '../tasks/tasks.schemas.js';
-import { CatalogReleaseSummarySchema } from '../catalog-releases/catalog-releases.schemas.js';
-import { EVENT_TYPES, type EventType } from './events.types.js';
+import { EVENT_TYPES, type EventType } from './contract.js';
 
-/** Each type: its payload (`data.object`), whether it lists `data.changed`, and when it fires (docs and OpenAPI). */
-export const EVENT_PAYLOADS: Record<EventType, { object: TObject; changed: boolean; when: string }> = {
+/** Each type: whether it lists `data.changed`, and when it fires (docs and OpenAPI). */
+export const EVENT_DESCRIPTIONS: Record<EventType, { changed: boolean; when: string }> = {
   'legal_entity.signup_completed': {
-    object: PlatformLegalEntitySchema,
     changed: false,
     when: 'The entity became active: its owner finished the hosted signup (or an operator activated it).',
   },
   'legal_entity.updated': {
-    object: PlatformLegalEntitySchema,
     changed: true,
     when: 'Profile fields changed (hosted signup steps, a signup session that refreshes an inactive entity).',
   },
   'location.updated': {
-    object: LocationSchema,
     changed: true,
     when: 'A location was added (`changed` names `location`) or its configuration changed: API, question answers, payroll sync.',
   },
   'task.created': {
-    object: PlatformTaskSchema,
     changed: false,
     when: 'Re-planning created the task (signup, locations, answers, the daily roll-forward).',
   },
   'task.updated': {
-    object: PlatformTaskSchema,
     changed: true,
     when: 'Status, answer, dates or reasons changed; `applicable` when it no longer applies (kept because someone acted on it).',
   },
   'task.deleted': {
-    object: PlatformTaskSchema,
     changed: false,
     when: 'Re-planning removed a task nobody acted on that no longer applies; the payload is the task as it was.',
   },
   'automation.status_changed': {
-    object: AutomationStateSchema,
     changed: true,
     when: "An automation of a task moved to another status (the owner's start or answer, a connector step, an operator's action, a manual done/dismissed); the payload is GET /tasks/{task_id}/automation's answer. When the automation moved its task, `task.updated` follows.",
   },
   'connection.status_changed': {
-    object: ConnectionSchema,
     changed: true,
     when: 'An account connection moved to another status (cancel, the connect page, a connector step, the give-up of a stuck one); not its creation (`pending`).',
   },
   'agency_account.created': {
-    object: AgencyAccountV2Schema,
     changed: false,
     when: 'An agency account was recorded for the entity (operator API, CLI, a completed automation), as GET /v2/agency_accounts lists it.',
   },
   'agency_account.updated': {
-    object: AgencyAccountV2Schema,
     changed: true,
     when: 'A login was added to the account (`logins`) or a connection synced its data (`data`).',
   },
   'login.created': {
-    object: AccountLoginV2Schema,
     changed: false,
     when: 'A login was recorded (operator API, CLI, the connect and accounts pages, a completed automation), as GET /v2/logins lists it; never its secrets.',
   },
   'mail.received': {
-    object: MailEventSchema,
     changed: false,
     when: 'A mail item was recorded for the entity (operator API, back office, CLI, a completed automation). The item as GET /v2/mail lists it, without `file_url`: list /v2/mail for a fresh signed link.',
   },
-  'payroll.connected': { object: PayrollConnectionSchema, changed: false, when: 'The owner connected payroll on the hosted consent page.' },
+  'payroll.connected': { changed: false, when: 'The owner connected payroll on the hosted consent page.' },
   'payroll.disconnected': {
-    object: PayrollConnectionSchema,
     changed: false,
     when: 'The platform disconnected payroll (DELETE /v2/auth/payroll).',
   },
   'handbook.published': {
-    object: HandbookPublishedEventSchema,
     changed: false,
     when: 'The owner published a new version of the employee handbook on the hosted builder (docs/handbook.md); the handbook tasks it covers are done in the same change.',
   },
   'handbook.acknowledged': {
-    object: HandbookAcknowledgedEventSchema,
     changed: false,
     when: 'An employee acknowledged the latest handbook version through their link.',
   },
   'catalog.released': {
-    object: CatalogReleaseSummarySchema,
     changed: false,
     when: 'The installation first ran a new release of the compliance catalog (docs/catalog-releases.md); recorded once, for every platform, with `legal_entity_id` null. Its changes: GET /v2/catalog/releases/{id}. The tasks it re-plans follow as task.* events with `cause: "catalog"`.',
   },
@@ -129,7 +103,7 @@ export const typedEventSchema = (type: EventType, payload: TSchema) =>
     Type.Literal(type),
     Type.Object({
       object: payload,
-      ...(EVENT_PAYLOADS[type].changed && { changed: ChangedSchema }),
+      ...(EVENT_DESCRIPTIONS[type].changed && { changed: ChangedSchema }),
       ...(CAUSED.has(type) && { cause: CauseSchema }),
     }),
   );

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { createEventsRepository, type EventsRepository } from './events.repository.js';
-import type { EventRecorder, NewEvent } from './events.types.js';
+import type { EventRecorder, NewEvent } from './contract.js';
 
 export interface EventsDeps {
   /** The queries over a database or transaction (a fake in unit tests). */

@@ -2,7 +2,7 @@ import type { AccessScope } from '../../http/principals.js';
 import { ConflictError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
-import type { NewEvent } from '../events/index.js';
+import type { NewEvent } from '../events/contract.js';
 import { HANDBOOK_REQUIREMENT_ID } from './contract.js';
 import { buildDocument } from './handbook.fns.js';
 import { businessNameOf, derive, repositoryOf, sameContent, type HandbookDeps } from './handbook-reads.js';

@@ -4,7 +4,7 @@ import type { HandbookCatalog } from '../../catalog/handbook.js';
 import type { Db } from '../../db/database.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import type { LocationsService } from '../locations/index.js';
 import type { PlanningService } from '../planning/index.js';
 import { acknowledgementStats, deriveHandbook, type AcknowledgementStats, type HandbookDraft } from './handbook.fns.js';

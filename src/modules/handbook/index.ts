@@ -3,7 +3,7 @@ import { loadHandbookCatalog, type HandbookCatalog } from '../../catalog/handboo
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { LocationsService } from '../locations/index.js';
 import type { PlanningService } from '../planning/index.js';

@@ -1,6 +1,6 @@
 // legal_entity.signup_completed and legal_entity.updated: the entity as GET /v2/legal_entity answers it.
 import type { LegalEntityRow } from '../../db/schema.js';
-import type { NewEvent } from '../events/index.js';
+import type { NewEvent } from '../events/contract.js';
 import { toPlatformLegalEntity } from './legal-entities.fns.js';
 
 /**

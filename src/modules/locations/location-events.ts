@@ -1,8 +1,14 @@
 // location.updated: a location as the API answers it (GET /locations), with the fields that changed.
 import type { AccessScope } from '../../http/principals.js';
-import type { NewEvent } from '../events/index.js';
+import type { NewEvent } from '../events/contract.js';
 import type { LocationConfigState } from './locations.fns.js';
-import type { EntityLocation } from './locations.service.js';
+import type { Region } from '../../catalog/regions.js';
+
+/** A location as its events show it (locations.service's EntityLocation, named here so the service alone imports this file). */
+interface EntityLocation {
+  region: Region;
+  config: LocationConfigState;
+}
 
 const CONFIG_FIELDS = ['has_employees', 'has_physical_location', 'employee_count'] as const;
 

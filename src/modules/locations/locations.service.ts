@@ -3,7 +3,7 @@ import type { LocationAddedBy, LocationRow } from '../../db/schema.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
-import type { NewEvent } from '../events/index.js';
+import type { NewEvent } from '../events/contract.js';
 import type { Replanner } from '../planning/index.js';
 import { locationEvent } from './location-events.js';
 import { applyConfigChange, changesEmployees, isProblem, type LocationConfigChange, type LocationConfigState } from './locations.fns.js';

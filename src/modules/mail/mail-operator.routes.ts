@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
-import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from '../operators/operator-auth.js';
-import type { AuditService } from '../operators/audit.service.js';
+import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from '../operators/contract.js';
+import type { AuditService } from '../audit/contract.js';
 import { MailQuerySchema, OperatorMailSchema, UploadQuerySchema } from './mail.schemas.js';
 import type { MailItemView, MailService } from './mail.service.js';
 

@@ -5,7 +5,7 @@ import type { MailItemRow, MailType } from '../../db/schema.js';
 import { ForbiddenError, HttpError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import type { FileLinks } from './file-links.js';
 import type { FileStorage } from './file-storage.js';
 import {

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { BoundedString, errorResponses, Nullable } from '../../http/schemas.js';
 import { HttpError, InvalidInputError } from '../../lib/errors.js';
 import { OPERATOR_SECURITY, type OperatorHook } from './operator-auth.js';
-import type { AuditService } from './audit.service.js';
+import type { AuditService } from '../audit/contract.js';
 
 export const MAX_AUDIT_PAGE = 200;
 

@@ -8,7 +8,7 @@ import {
   FINAL_AUTOMATION_STATUSES,
   type AutomationQueueItem,
   type AutomationsService,
-} from '../automations/automations.types.js';
+} from '../automations/contract.js';
 
 /** What the back office and the operator API call of the automations service (src/modules/automations). */
 export type OperatorAutomations = Pick<

@@ -8,7 +8,7 @@ import { renderAutomationPage, type AutomationPageData, type DetailForm } from '
 import { queueQuery, renderQueue, type QueueFilters } from '../../pages/operator-queue-page.js';
 import { sendPage } from '../hosted-sessions/hosted-http.js';
 import type { PlanningService } from '../planning/index.js';
-import { AUTOMATION_STATUSES } from '../automations/automations.types.js';
+import { AUTOMATION_STATUSES } from '../automations/contract.js';
 import {
   backOfficeErrorPage,
   backOfficeOf,

@@ -6,10 +6,10 @@ import type { AccountsService } from '../accounts/contract.js';
 import type { ConnectionsService } from '../connections/contract.js';
 import type { PlanningService } from '../planning/index.js';
 import type { PlatformBrandsService } from '../platforms/platform-brands.service.js';
-import type { OperatorHook } from './operator-auth.js';
+import type { OperatorHook } from './contract.js';
 import { operatorRoutes } from './operator.routes.js';
 import { auditRoutes } from './audit.routes.js';
-import { createAuditService } from './audit.service.js';
+import type { AuditService } from '../audit/contract.js';
 import { backOfficeSessionRoutes } from './back-office.pages.routes.js';
 import { backOfficeWorkRoutes } from './back-office-work.pages.routes.js';
 import type { OperatorAutomations } from './back-office-views.js';
@@ -19,15 +19,11 @@ import { createOperatorSessionsRepository } from './operator-sessions.repository
 import { createOperatorSessionsService } from './operator-sessions.service.js';
 import { createOperatorsService } from './operators.service.js';
 
-export { registerOperatorAuth, type OperatorHook } from './operator-auth.js';
-export type { OperatorsService, OperatorPrincipal } from './operators.service.js';
-export type { AuditService, AuditEvent, AuditEventView } from './audit.service.js';
-export type { OperatorSessionsService } from './operator-sessions.service.js';
-export { OPERATOR_LINK_PATH } from './operator-sessions.service.js';
+/** Registers the request's operator and returns the hook operator routes (every module's) run first. */
+export { registerOperatorAuth } from './operator-auth.js';
 
-/** What the operator routes need: the operator hook, the services whose operations they expose, and the back office's settings. */
-export interface OperatorsRoutesDeps {
-  operatorAuth: OperatorHook;
+/** The services whose operations the operator API and the back office expose. */
+export interface OperatorOperations {
   accounts: AccountsService;
   connections: Pick<ConnectionsService, 'listWithEvents'>;
   automations: OperatorAutomations;
@@ -35,11 +31,16 @@ export interface OperatorsRoutesDeps {
   planning: Pick<PlanningService, 'explain'>;
   /** Platforms' branding of the hosted pages (platforms module). */
   brands: PlatformBrandsService;
+  /** The largest confirmation PDF (MAIL_MAX_BYTES: it becomes a mail item). */
+  maxUploadBytes: number;
+}
+
+/** What serving needs beyond the module's own deps: the operator hook and the links' origin. */
+export interface OperatorsRoutesDeps {
+  operatorAuth: OperatorHook;
   publicOrigin: string;
   /** Secure cookies (and the `__Host-` prefix) whenever links are https, and always in production. */
   secureCookies: boolean;
-  /** The largest confirmation PDF (MAIL_MAX_BYTES: it becomes a mail item). */
-  maxUploadBytes: number;
 }
 
 export interface OperatorsModuleDeps {
@@ -49,6 +50,10 @@ export interface OperatorsModuleDeps {
   now?: () => Date;
   /** The instance's CSRF key; only the back office's forms need it (not the CLI). */
   csrfKey?: () => Promise<Buffer>;
+  /** The operator audit trail (audit module): sign-ins and every operator action. */
+  audit: AuditService;
+  /** What the operator API and the back office act on; the CLI, which serves no routes, gives none. */
+  operations?: OperatorOperations;
 }
 
 /**
@@ -58,7 +63,7 @@ export interface OperatorsModuleDeps {
 export function createOperatorsModule(deps: OperatorsModuleDeps) {
   const now = deps.now ?? (() => new Date());
   const operators = createOperatorsService(deps.db);
-  const audit = createAuditService({ db: deps.db });
+  const { audit } = deps;
   const sessions = createOperatorSessionsService({
     repository: createOperatorSessionsRepository(deps.db),
     operators,
@@ -72,7 +77,9 @@ export function createOperatorsModule(deps: OperatorsModuleDeps) {
     audit,
     sessions,
     jobs: [] as JobDefinition[],
-    routes: (http: OperatorsRoutesDeps) => async (app: FastifyInstance) => {
+    routes: (serving: OperatorsRoutesDeps) => async (app: FastifyInstance) => {
+      if (!deps.operations) throw new Error('the operators module serves routes only when given its operations');
+      const http = { ...deps.operations, ...serving };
       const backOffice = { sessions, publicOrigin: http.publicOrigin, secureCookies: http.secureCookies };
       await app.register(operatorRoutes({ ...http, operators, audit }));
       await app.register(auditRoutes({ audit, operatorAuth: http.operatorAuth }));

@@ -5,7 +5,7 @@ import { BoundedString, errorResponses, Nullable } from '../../http/schemas.js';
 import { MAX_DISPLAY_NAME, MAX_LOGO_BYTES } from '../platforms/brand-rules.js';
 import { API_BRAND_FIELDS, type PlatformBrandsService } from '../platforms/platform-brands.service.js';
 import { OPERATOR_SECURITY, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
-import type { AuditService } from './audit.service.js';
+import type { AuditService } from '../audit/contract.js';
 
 /** Room for a 100 KB file in base64 and then some: a larger one is refused by the size rule, with its size. */
 const MAX_LOGO_BASE64 = 4 * Math.ceil((2 * MAX_LOGO_BYTES) / 3);

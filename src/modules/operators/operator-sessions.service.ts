@@ -3,13 +3,14 @@ import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
 import type { OperatorSessionsRepository } from './operator-sessions.repository.js';
-import type { AuditService } from './audit.service.js';
+import type { AuditService } from '../audit/contract.js';
+import { OPERATOR_LINK_PATH } from './contract.js';
 import type { OperatorPrincipal, OperatorsService } from './operators.service.js';
 
 /** How long a back-office session lives: signed out after this much inactivity, and at the latest after `absoluteHours`. */
 export const OPERATOR_SESSION_LIMITS = { idleMinutes: 30, absoluteHours: 12, linkMinutes: 10 } as const;
 /** Where the one-time sign-in links of `statehouse operators login` point; the token segment is redacted from logs (app.ts). */
-export const OPERATOR_LINK_PATH = '/operator/link/';
+export { OPERATOR_LINK_PATH } from './contract.js';
 
 const MAX_TOKEN = 128;
 const MAX_CSRF = 100;

@@ -6,7 +6,7 @@ import { AGENCY_DATA_STATUSES, type AccountsService, type AgencyAccountView, typ
 import { CONNECTION_STATUSES, type ConnectionsService } from '../connections/contract.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
-import type { AuditService } from './audit.service.js';
+import type { AuditService } from '../audit/contract.js';
 import type { OperatorsService } from './operators.service.js';
 
 const SECRET_TEXT = 1000;

@@ -2,13 +2,10 @@ import type { Db } from '../../db/database.js';
 import { NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
+import type { OperatorPrincipal } from './contract.js';
 import { createOperatorsRepository } from './operators.repository.js';
 
-/** The operator (a person or system running Statehouse) an operator key authenticates. */
-export interface OperatorPrincipal {
-  keyId: string;
-  name: string;
-}
+export type { OperatorPrincipal } from './contract.js';
 
 /** Operator keys look different from platform keys, so one can never be mistaken for the other. */
 export const OPERATOR_KEY_PREFIX = 'sh_op_';

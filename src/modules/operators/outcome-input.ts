@@ -1,5 +1,5 @@
 import { outcomeField, type RequirementSheet } from '../../pages/operator-automation-page.js';
-import type { AutomationOutcome } from '../automations/automations.types.js';
+import type { AutomationOutcome } from '../automations/contract.js';
 import { InvalidInputError, InvalidInputsError } from '../../lib/errors.js';
 
 /** The automations service's own limits (automation-outcome.ts): the form says so before the service would. */

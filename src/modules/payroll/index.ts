@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import type { Replanner } from '../planning/index.js';
 import { createPayrollRepository } from './payroll.repository.js';
 import { payrollRoutes } from './payroll.routes.js';

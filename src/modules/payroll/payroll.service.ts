@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { AccessScope, PlatformPrincipal } from '../../http/principals.js';
-import type { EventRecorder } from '../events/index.js';
+import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { PayrollRepository } from './payroll.repository.js';
 

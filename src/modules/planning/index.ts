@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { noJobQueue, type JobSender } from '../../jobs/queue.js';
-import type { TaskEvents } from '../events/index.js';
+import type { TaskEvents } from '../events/contract.js';
 import { planningJobs, rollForwardAll, rollForwardDue } from './planning.jobs.js';
 import { createPlanningService, type PlanningDeps } from './planning.service.js';
 

@@ -4,7 +4,7 @@ import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { LocationRow, TaskRow } from '../../db/schema.js';
 import type { PlannedTask } from '../../engine/engine.types.js';
-import type { TaskChange, TaskEvents } from '../events/index.js';
+import type { TaskChange, TaskEvents } from '../events/contract.js';
 import type { PlanningEntityRow, PlanningRepository } from './planning.repository.js';
 import { createPlanningService } from './planning.service.js';
 

@@ -8,7 +8,7 @@ import { planWithNextReplan } from '../../engine/next-replan.js';
 import { loadReleases, releaseOfCatalog } from '../../catalog/releases.js';
 import { releaseSummary } from '../../catalog/release-history.js';
 import { NotFoundError } from '../../lib/errors.js';
-import type { NewEvent, TaskChange, TaskEvents } from '../events/index.js';
+import type { NewEvent, TaskChange, TaskEvents } from '../events/contract.js';
 import { catalogHash, groupBy, isDueForRollForward, reconcile, requirementImpact, toEngineInput } from './planning.fns.js';
 import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
 

@@ -7,7 +7,7 @@ import { HttpError, InvalidInputError, InvalidInputsError } from '../../lib/erro
 import { refusalText, renderAutomationForm, renderAutomationRefused } from '../../pages/automation-pages.js';
 import { renderAutomationProgress, type AutomationProgressPage } from '../../pages/automation-progress-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { ANSWER_FIELD, isSensitive, type AutomationsService, type AutomationView } from '../automations/index.js';
+import { ANSWER_FIELD, isSensitive, type AutomationsService, type AutomationView } from '../automations/contract.js';
 import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { AccessScope } from '../../http/principals.js';

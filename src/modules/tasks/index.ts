@@ -3,7 +3,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { AutomationsService } from '../automations/automations.types.js';
+import type { AutomationsService } from '../automations/contract.js';
 import type { CalendarSubscriptions } from '../calendar/index.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { LocationsService } from '../locations/locations.service.js';

@@ -4,7 +4,7 @@ import type { Agency, QuestionDefinition, RequirementDefinition } from '../../ca
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode, type Region } from '../../catalog/regions.js';
 import type { TaskRow } from '../../db/schema.js';
-import type { AutomationView } from '../automations/automations.types.js';
+import type { AutomationView } from '../automations/contract.js';
 
 /** What task records and pages read of a task's latest automation (the automations service's view). */
 export type TaskAutomation = Pick<AutomationView, 'status' | 'statusReason' | 'logs' | 'outputs' | 'performer'>;

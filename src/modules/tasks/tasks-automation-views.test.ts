@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
-import type { AutomationView } from '../automations/automations.types.js';
+import type { AutomationView } from '../automations/contract.js';
 import type { TasksRepository } from './tasks.repository.js';
 import { createTasksService } from './tasks.service.js';
 

@@ -3,7 +3,7 @@ import { BoundedString, DateString, Nullable, StringEnum } from '../../http/sche
 import { TASK_CATEGORIES, TASK_TAGS } from '../../catalog/catalog-vocabulary.js';
 import { StateCode } from '../legal-entities/legal-entities.schemas.js';
 import { LocationRefSchema } from '../locations/locations.schemas.js';
-import { AUTOMATION_STATUSES } from '../automations/automations.types.js';
+import { AUTOMATION_STATUSES } from '../automations/contract.js';
 
 export const ACCOUNT_TASK_STATUSES = ['todo', 'dismissed', 'in-progress', 'done'] as const;
 export const V2_TASK_STATUSES = ['todo', 'deferred', 'in-progress', 'done'] as const;

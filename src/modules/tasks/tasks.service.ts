@@ -17,7 +17,7 @@ import {
   type TaskStatus,
 } from './tasks.fns.js';
 import { taskViewOf, traitsOf, type TaskView } from './task-view.js';
-import type { AutomationsService, ManualActor } from '../automations/automations.types.js';
+import type { AutomationsService, ManualActor } from '../automations/contract.js';
 import { createTasksRepository, type TasksRepository } from './tasks.repository.js';
 
 export type { TaskView };

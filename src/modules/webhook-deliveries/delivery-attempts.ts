@@ -1,11 +1,12 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { JobSender } from '../../jobs/queue.js';
-import type { DestinationGuard, EndpointsForDelivery } from '../webhooks/webhooks.types.js';
+import type { EventFeed } from '../events/contract.js';
+import type { DestinationGuard, EndpointsForDelivery } from '../webhooks/contract.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { createWebhookDeliveriesRepository, type DeliveryToAttempt } from './webhook-deliveries.repository.js';
 import { DELIVER_JOB, type DeliverJobData } from './webhook-deliveries.types.js';
-import { platformEventOf, signedHeaders } from './webhook-message.js';
+import { signedHeaders } from './webhook-message.js';
 import { postWebhook, type AttemptOutcome } from './webhook-request.js';
 
 /**
@@ -28,6 +29,8 @@ export const NOT_ATTEMPTED = 'Not attempted: the endpoint is disabled or deleted
 export interface DeliveryAttemptsDeps {
   db: Db;
   endpoints: EndpointsForDelivery;
+  /** The delivered event, read from the events module's log. */
+  events: Pick<EventFeed, 'get'>;
   guard: DestinationGuard;
   jobs: JobSender;
   settings: Pick<Config['webhooks'], 'attemptTimeoutMs' | 'retryBaseMs' | 'maxAttempts'>;
@@ -93,8 +96,9 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
   return {
     async deliver(job: DeliverJobData): Promise<string> {
       const delivery = await createWebhookDeliveriesRepository(deps.db).deliveryToAttempt(job.deliveryId);
+      const event = delivery && (await deps.events.get(deps.db, delivery.platform_id, delivery.event_id));
       // Gone with its event (retention) or its endpoint; or this attempt was already made and recorded.
-      if (!delivery) return 'no such delivery';
+      if (!delivery || !event) return 'no such delivery';
       if (!job.manual && (delivery.status !== 'pending' || delivery.attempts >= job.attempt)) return 'already attempted';
       const target = await deps.endpoints.target(deps.db, delivery.endpoint_id);
       if (!target) {
@@ -114,7 +118,7 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
       inFlight.set(target.id, running);
       try {
         const secrets = await deps.endpoints.signingSecrets(deps.db, target.id);
-        const body = JSON.stringify(platformEventOf(delivery));
+        const body = JSON.stringify(event);
         const at = deps.now();
         const outcome = await postWebhook(target.url, signedHeaders(delivery.event_id, body, secrets, at), body, {
           timeoutMs: deps.settings.attemptTimeoutMs,

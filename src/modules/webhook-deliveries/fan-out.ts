@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { JobSender } from '../../jobs/queue.js';
-import type { DeliveryTarget, EndpointsForDelivery } from '../webhooks/webhooks.types.js';
+import type { EventFeed } from '../events/contract.js';
+import type { DeliveryTarget, EndpointsForDelivery } from '../webhooks/contract.js';
 import { createWebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { DELIVER_JOB } from './webhook-deliveries.types.js';
 
@@ -12,6 +13,8 @@ export const FAN_OUT_POLL_MS = 500;
 export interface FanOutDeps {
   db: Db;
   endpoints: Pick<EndpointsForDelivery, 'subscribedTo'>;
+  /** The event log, read past the cursor (the events module's feed). */
+  events: Pick<EventFeed, 'snapshotXmin' | 'after' | 'anyAfter'>;
   jobs: JobSender;
 }
 
@@ -30,9 +33,9 @@ export function createFanOut(deps: FanOutDeps) {
   async function batch(): Promise<FanOutResult> {
     return deps.db.transaction().execute(async (trx) => {
       const repository = createWebhookDeliveriesRepository(trx);
-      const xmin = await repository.snapshotXmin();
+      const xmin = await deps.events.snapshotXmin(trx);
       const cursor = await repository.lockCursor();
-      const events = await repository.eventsAfter(cursor, xmin, FAN_OUT_BATCH);
+      const events = await deps.events.after(trx, cursor, xmin, FAN_OUT_BATCH);
       if (events.length === 0) return { events: 0, deliveries: 0 };
       // A batch holds few distinct (platform, type) pairs: one subscription query each.
       const subscribed = new Map<string, Promise<DeliveryTarget[]>>();
@@ -66,8 +69,8 @@ export function createFanOut(deps: FanOutDeps) {
         if (done.events < FAN_OUT_BATCH) return total;
       }
     },
-    /** Whether the outbox holds anything past the cursor: the idle poll's one cheap query. */
-    pending: () => createWebhookDeliveriesRepository(deps.db).hasEventsPastCursor(),
+    /** Whether the log holds anything past the cursor: the idle poll's two cheap queries (the cursor, one index probe). */
+    pending: async () => deps.events.anyAfter(deps.db, await createWebhookDeliveriesRepository(deps.db).cursor()),
   };
 }
 

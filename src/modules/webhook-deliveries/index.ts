@@ -3,7 +3,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
-import type { DestinationGuard, EndpointsForDelivery } from '../webhooks/webhooks.types.js';
+import type { EventFeed } from '../events/contract.js';
+import type { DestinationGuard, EndpointsForDelivery } from '../webhooks/contract.js';
 import { createDeliveryAttempts } from './delivery-attempts.js';
 import { createFanOut, startFanOutLoop } from './fan-out.js';
 import { webhookDeliveriesRoutes } from './webhook-deliveries.routes.js';
@@ -17,6 +18,8 @@ export interface WebhookDeliveriesModuleDeps {
   db: Db;
   jobs: JobSender;
   endpoints: EndpointsForDelivery;
+  /** The event log (events module): read past the dispatch cursor, and each delivery's event. */
+  events: EventFeed;
   guard: DestinationGuard;
   settings: Pick<Config['webhooks'], 'attemptTimeoutMs' | 'retryBaseMs' | 'maxAttempts'>;
   now: () => Date;

@@ -1,9 +1,12 @@
 import type { Db } from '../../db/database.js';
 import type { JobSender } from '../../jobs/queue.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
+import type { EventFeed } from '../events/contract.js';
+import type { EndpointsForDelivery } from '../webhooks/contract.js';
 import {
   createWebhookDeliveriesRepository,
   type AttemptRow,
+  type DeliveryRecord,
   type DeliveryRow,
   type WebhookDeliveriesRepository,
 } from './webhook-deliveries.repository.js';
@@ -18,6 +21,10 @@ export interface DeliveriesPage {
 export interface WebhookDeliveriesServiceDeps {
   db: Db;
   jobs: JobSender;
+  /** The platform's endpoints (webhooks module). */
+  endpoints: Pick<EndpointsForDelivery, 'find'>;
+  /** Each delivery's event type (events module). */
+  events: Pick<EventFeed, 'typesOf'>;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => WebhookDeliveriesRepository;
 }
@@ -26,13 +33,22 @@ export interface WebhookDeliveriesServiceDeps {
 export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDeps) {
   const repositoryFor = deps.repositoryFor ?? createWebhookDeliveriesRepository;
 
-  const endpointOf = async (repository: WebhookDeliveriesRepository, platformId: string, endpointId: string) => {
-    const endpoint = await repository.endpointOf(platformId, endpointId);
+  const endpointOf = async (db: Db, platformId: string, endpointId: string) => {
+    const endpoint = await deps.endpoints.find(db, platformId, endpointId);
     if (!endpoint) throw new NotFoundError(`Webhook endpoint '${endpointId}' not found`);
     return endpoint;
   };
-  const deliveryOf = async (repository: WebhookDeliveriesRepository, endpointId: string, deliveryId: string, lock = false) => {
-    const delivery = await repository.delivery(endpointId, deliveryId, { lock });
+  /** The deliveries with their events' types; one whose event the retention deleted is gone with it. */
+  const withEventTypes = async (db: Db, platformId: string, records: DeliveryRecord[]): Promise<DeliveryRow[]> => {
+    const types = await deps.events.typesOf(db, platformId, [...new Set(records.map((r) => r.event_id))]);
+    return records.flatMap((r) => {
+      const type = types.get(r.event_id);
+      return type === undefined ? [] : [{ ...r, event_type: type }];
+    });
+  };
+  const deliveryOf = async (db: Db, platformId: string, endpointId: string, deliveryId: string, lock = false) => {
+    const record = await repositoryFor(db).delivery(endpointId, deliveryId, { lock });
+    const [delivery] = record ? await withEventTypes(db, platformId, [record]) : [];
     if (!delivery) throw new NotFoundError(`Webhook delivery '${deliveryId}' not found`);
     return delivery;
   };
@@ -44,25 +60,25 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDep
       query: { status?: DeliveryStatus; startingAfter?: string; limit: number },
     ): Promise<DeliveriesPage> {
       const repository = repositoryFor(deps.db);
-      await endpointOf(repository, platformId, endpointId);
+      await endpointOf(deps.db, platformId, endpointId);
       if (query.startingAfter && !(await repository.delivery(endpointId, query.startingAfter))) {
         throw new InvalidInputError(['starting_after'], 'not a delivery of this endpoint', query.startingAfter);
       }
       // One more than asked tells whether a next page exists.
-      const found = await repository.listDeliveries(endpointId, {
+      const records = await repository.listDeliveries(endpointId, {
         status: query.status,
         afterId: query.startingAfter,
         limit: query.limit + 1,
       });
+      const found = await withEventTypes(deps.db, platformId, records);
       const items = found.slice(0, query.limit);
       return { items, nextStartingAfter: found.length > query.limit ? items.at(-1)!.id : null };
     },
 
     async get(platformId: string, endpointId: string, deliveryId: string): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }> {
-      const repository = repositoryFor(deps.db);
-      await endpointOf(repository, platformId, endpointId);
-      const delivery = await deliveryOf(repository, endpointId, deliveryId);
-      return { delivery, attempts: await repository.attemptsOf(deliveryId) };
+      await endpointOf(deps.db, platformId, endpointId);
+      const delivery = await deliveryOf(deps.db, platformId, endpointId, deliveryId);
+      return { delivery, attempts: await repositoryFor(deps.db).attemptsOf(deliveryId) };
     },
 
     /**
@@ -71,10 +87,9 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDep
      */
     async redeliver(platformId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow> {
       return deps.db.transaction().execute(async (trx) => {
-        const repository = repositoryFor(trx);
-        const endpoint = await endpointOf(repository, platformId, endpointId);
+        const endpoint = await endpointOf(trx, platformId, endpointId);
         if (endpoint.status !== 'enabled') throw new ConflictError('The webhook endpoint is disabled: enable it before redelivering');
-        const delivery = await deliveryOf(repository, endpointId, deliveryId, true);
+        const delivery = await deliveryOf(trx, platformId, endpointId, deliveryId, true);
         if (delivery.status === 'pending') {
           throw new ConflictError(
             `The delivery is still being attempted${delivery.next_attempt_at ? ` (next attempt at ${delivery.next_attempt_at.toISOString()})` : ''}`,

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { platformEventOf, signedHeaders } from './webhook-message.js';
+import { toPlatformEvent } from '../events/event-feed.js';
+import { signedHeaders } from './webhook-message.js';
 
 const current = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
 const previous = `whsec_${Buffer.alloc(24, 2).toString('base64')}`;
 const other = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
 
 describe('webhook message', () => {
-  const event = platformEventOf({
-    event_id: 'evt_1',
-    event_type: 'task.updated',
-    event_created_at: new Date('2026-11-25T10:00:00.123Z'),
+  const event = toPlatformEvent({
+    id: 'evt_1',
+    type: 'task.updated',
+    created_at: new Date('2026-11-25T10:00:00.123Z'),
     legal_entity_id: 'le_1',
     data: { object: { id: 'task_1' }, changed: ['status'] },
   });

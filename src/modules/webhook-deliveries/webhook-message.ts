@@ -1,23 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { EventType, PlatformEvent } from '../events/index.js';
 import { USER_AGENT } from './webhook-request.js';
-
-/** The event as GET /v2/events answers it: the body every delivery of it carries. */
-export function platformEventOf(row: {
-  event_id: string;
-  event_type: string;
-  event_created_at: Date;
-  legal_entity_id: string | null;
-  data: Record<string, unknown>;
-}): PlatformEvent {
-  return {
-    id: row.event_id,
-    type: row.event_type as EventType,
-    created_at: row.event_created_at.toISOString(),
-    legal_entity_id: row.legal_entity_id,
-    data: row.data as unknown as PlatformEvent['data'],
-  };
-}
 
 /**
  * Standard Webhooks headers: `webhook-id` is the event's id (the same on every attempt, so a receiver de-duplicates

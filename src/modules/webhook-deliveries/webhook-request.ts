@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type { DestinationGuard } from '../webhooks/webhooks.types.js';
+import type { DestinationGuard } from '../webhooks/contract.js';
 
 /** Bytes of the receiver's answer kept with the attempt (enough to see an error page's message). */
 export const EXCERPT_BYTES = 2048;

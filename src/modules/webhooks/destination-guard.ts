@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import type { DestinationGuard } from './webhooks.types.js';
+import type { DestinationGuard } from './contract.js';
 
 /** Resolves a host name to every address it has (dns.lookup with `all`; a fake in unit tests). */
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../../lib/errors.js';
-import { EVENT_TYPES, isEventType } from '../events/index.js';
-import type { DestinationGuard } from './webhooks.types.js';
+import { EVENT_TYPES, isEventType } from '../events/contract.js';
+import type { DestinationGuard } from './contract.js';
 
 /** pydantic's HttpUrl limit, as the request schema has it. */
 export const MAX_URL_LENGTH = 2083;

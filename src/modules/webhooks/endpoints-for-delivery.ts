@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { nextHealth, type DisableSettings } from './endpoint-health.js';
 import { openSecret, type SecretSealer } from './webhook-secrets.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
-import type { EndpointsForDelivery } from './webhooks.types.js';
+import type { EndpointsForDelivery } from './contract.js';
 
 /** How stale `last_success_at` may be while every attempt succeeds (its write is skipped until then). */
 export const LAST_SUCCESS_RESOLUTION_MS = 60_000;
@@ -14,12 +14,17 @@ export interface EndpointsForDeliveryDeps {
   repositoryFor: (db: Db) => WebhooksRepository;
 }
 
-/** What the delivery half reads and reports about endpoints (the contract in webhooks.types.ts). */
+/** What the delivery half reads and reports about endpoints (the module's contract). */
 export function createEndpointsForDelivery(deps: EndpointsForDeliveryDeps): EndpointsForDelivery {
   const { repositoryFor } = deps;
   const asTarget = (row: { id: string; platform_id: string; url: string }) => ({ id: row.id, platformId: row.platform_id, url: row.url });
 
   return {
+    async find(db, platformId, endpointId) {
+      const row = await repositoryFor(db).findForPlatform(platformId, endpointId);
+      return row && { id: row.id, status: row.status };
+    },
+
     async subscribedTo(trx, platformId, type) {
       return (await repositoryFor(trx).subscribedTo(platformId, type)).map(asTarget);
     },

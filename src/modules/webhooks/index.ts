@@ -3,7 +3,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { AuditService, OperatorHook } from '../operators/index.js';
+import type { AuditService } from '../audit/contract.js';
+import type { OperatorHook } from '../operators/contract.js';
 import { createDestinationGuard } from './destination-guard.js';
 import { createEndpointsForDelivery } from './endpoints-for-delivery.js';
 import { createWebhookEndpointsService } from './webhook-endpoints.service.js';
@@ -13,7 +14,7 @@ import { createWebhooksRepository } from './webhooks.repository.js';
 import { webhookEndpointRoutes } from './webhooks.routes.js';
 
 export { createDestinationGuard, DestinationRefusedError, forbiddenAddressReason } from './destination-guard.js';
-export type { DeliveryTarget, DestinationGuard, EndpointsForDelivery } from './webhooks.types.js';
+export type { DeliveryTarget, DestinationGuard, EndpointsForDelivery } from './contract.js';
 export type { WebhookEndpointsService } from './webhook-endpoints.service.js';
 export { toEndpointView, toOperatorEndpointView } from './webhooks.schemas.js';
 

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
-import type { AuditService } from '../operators/audit.service.js';
-import { OPERATOR_SECURITY, operatorPrincipalOf, type OperatorHook } from '../operators/operator-auth.js';
+import type { AuditService } from '../audit/contract.js';
+import { OPERATOR_SECURITY, operatorPrincipalOf, type OperatorHook } from '../operators/contract.js';
 import type { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import {
   EndpointParamsSchema,

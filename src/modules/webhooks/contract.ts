@@ -1,6 +1,7 @@
 /**
- * The webhooks capability's contract between its two halves: endpoints (management, secrets, the URL
- * guard; webhooks.*) and deliveries (fan-out from the event outbox, signed attempts, retries; deliveries.*).
+ * The webhooks module's contract: what the other half of the capability, webhook deliveries (fan-out from the
+ * event log, signed attempts, retries), reads and reports about endpoints, and the URL guard it connects through.
+ * The endpoints' tables are read and written by this module only.
  */
 import type { LookupAddress } from 'node:dns';
 import type { Db } from '../../db/database.js';
@@ -14,6 +15,8 @@ export interface DeliveryTarget {
 
 /** What the delivery side reads and reports about endpoints. */
 export interface EndpointsForDelivery {
+  /** The platform's endpoint (not deleted) and whether it is enabled; undefined for any other (the deliveries API). */
+  find(db: Db, platformId: string, endpointId: string): Promise<{ id: string; status: 'enabled' | 'disabled' } | undefined>;
   /** The platform's enabled, not deleted endpoints subscribed to this event type (in the caller's transaction). */
   subscribedTo(trx: Db, platformId: string, type: string): Promise<DeliveryTarget[]>;
   /** The endpoint, if it still exists and is enabled (a delivery to a deleted or disabled one is not attempted). */

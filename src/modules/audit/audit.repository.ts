@@ -1,20 +1,10 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OperatorAuditEventsTable } from '../../db/schema.js';
+import type { AuditFilter } from './contract.js';
 
 /** A row to insert: the table's columns (created_at by the database), details as an object. */
 export type NewAuditEvent = Omit<Insertable<OperatorAuditEventsTable>, 'created_at' | 'details'> & { details: Record<string, unknown> };
-
-export interface AuditFilter {
-  legalEntityId?: string;
-  subjectType?: string;
-  subjectId?: string;
-  operatorKeyId?: string;
-  action?: string;
-  /** Newest first; pass the last id of a page to get the next one. */
-  before?: string;
-  limit: number;
-}
 
 /** Every query of the operator audit trail (an installation-wide table: operators see every tenant). */
 export function createAuditRepository(db: Db) {

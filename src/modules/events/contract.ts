@@ -1,9 +1,12 @@
 /**
- * The events capability's contract: what every module that changes something a platform cares about
- * records, in the transaction of the change (a transactional outbox; see docs/events.md).
+ * The events module's contract: what every module that changes something a platform cares about records, in the
+ * transaction of the change (a transactional outbox; see docs/events.md), and the one way other modules read the
+ * log (`EventFeed`: webhook deliveries). Nothing here reaches another module: event payload schemas are given to
+ * the events module by app.ts (`EventPayloadSchemas`).
  */
 import type { Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
+import type { TObject } from 'typebox';
 
 /** Every event type Statehouse records, `<resource>.<what happened>`. */
 export const EVENT_TYPES = [
@@ -91,4 +94,41 @@ export interface TaskEvents {
   describe(trx: Db, changes: readonly TaskChange[]): Promise<NewEvent[]>;
   /** Describes these changes and records them with events described earlier in the transaction: one insert. */
   record(trx: Db, changes: readonly TaskChange[], described?: readonly NewEvent[]): Promise<void>;
+}
+
+/** Each event type's payload schema (`data.object`): the resource's own response schema, from its module (app.ts). */
+export type EventPayloadSchemas = Record<EventType, TObject>;
+
+/** Where an event sits in the log: its transaction (xid8, as text), then its sequence within the log. */
+export interface EventPosition {
+  xid: string;
+  seq: number;
+}
+
+/** An event as the fan-out reads the log: who it is for, what it is, where it sits. */
+export interface LoggedEvent extends EventPosition {
+  id: string;
+  platform_id: string;
+  type: string;
+}
+
+/**
+ * The log as other modules read it, in log order (xid, seq), over the caller's database or transaction. Webhook
+ * deliveries keep their own cursor (a position) and read past it.
+ */
+export interface EventFeed {
+  /**
+   * Every transaction with an id below this had ended when the snapshot was taken: their events are all visible
+   * now and no event with a smaller (xid, seq) can still appear. Read it before the transaction takes an id of its
+   * own (a row lock), which would hold the bound back.
+   */
+  snapshotXmin(db: Db): Promise<string>;
+  /** The next events past `after` whose transactions are older than `xmin`, in (xid, seq) order. */
+  after(db: Db, after: EventPosition, xmin: string, limit: number): Promise<LoggedEvent[]>;
+  /** Whether any event lies past this position (visible or not yet): a cheap index probe. */
+  anyAfter(db: Db, after: EventPosition): Promise<boolean>;
+  /** The platform's event as the API shows it; undefined once the retention deleted it. */
+  get(db: Db, platformId: string, eventId: string): Promise<PlatformEvent | undefined>;
+  /** The types of these events of the platform, by id. */
+  typesOf(db: Db, platformId: string, eventIds: readonly string[]): Promise<Map<string, EventType>>;
 }

@@ -1,35 +1,14 @@
 import type { Db } from '../../db/database.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { createAuditRepository, type AuditFilter } from './audit.repository.js';
-import type { OperatorPrincipal } from './operators.service.js';
-
-/** What an operator did, as a capability records it. `details` never holds a secret (say which field was revealed, not its value). */
-export interface AuditEvent {
-  operator: OperatorPrincipal;
-  /** `<subject>.<verb>`, e.g. `automation.claim`, `login.reveal`, `agency_account.create`. */
-  action: string;
-  subjectType: string;
-  subjectId: string;
-  legalEntityId: string | null;
-  details?: Record<string, unknown>;
-}
-
-export interface AuditEventView {
-  id: string;
-  operator: { key_id: string; name: string };
-  action: string;
-  subject: { type: string; id: string };
-  legal_entity_id: string | null;
-  details: Record<string, unknown>;
-  created_at: string;
-}
+import { createAuditRepository } from './audit.repository.js';
+import type { AuditEvent, AuditEventView, AuditFilter, AuditService } from './contract.js';
 
 /**
  * The operator audit trail: every operator action is recorded in the same transaction as the action itself
  * (`record(trx, …)`), so an action without its audit line cannot commit. Read by the operator API and the CLI.
  */
-export function createAuditService(deps: { db: Db }) {
+export function createAuditService(deps: { db: Db }): AuditService {
   /** Records one event inside the caller's transaction (or on `db` for a single-statement action). */
   async function record(trx: Db, event: AuditEvent): Promise<void> {
     await createAuditRepository(trx).insert({
@@ -72,5 +51,3 @@ export function createAuditService(deps: { db: Db }) {
     },
   };
 }
-
-export type AuditService = ReturnType<typeof createAuditService>;

@@ -1,10 +1,13 @@
 /**
- * The automations capability's public shapes: what the tasks module (task records, hosted pages), the
- * operator back office and the bench read and call. The module's service implements `AutomationsService`.
+ * The automations module's contract: what the tasks module (task records, hosted pages), the operator back
+ * office, the demo and the bench read and call. The module's service implements `AutomationsService`.
  */
+import type { AutomationField } from '../../catalog/catalog.schema.js';
 import type { Db } from '../../db/database.js';
 import type { AccessScope } from '../../http/principals.js';
-import type { AuditEvent, OperatorPrincipal } from '../operators/index.js';
+import { ConflictError } from '../../lib/errors.js';
+import type { AuditEvent } from '../audit/contract.js';
+import type { OperatorPrincipal } from '../operators/contract.js';
 
 /** The reference's automation statuses (v2 `PlatformRequirementTaskAutomationStatus`), in workflow order. */
 export const AUTOMATION_STATUSES = [
@@ -158,3 +161,20 @@ export interface AutomationsService {
 export interface AutomationsAudit {
   record(trx: Db, event: AuditEvent): Promise<void>;
 }
+
+/** The owner's free-text answer to an operator's question (`answer`'s input field). */
+export const ANSWER_FIELD = 'response';
+
+/** A 409 of the automations capability, in the documented `{message, detail}` envelope. */
+export class AutomationConflictError extends ConflictError {
+  override readonly style = 'platform';
+}
+
+/** What a masked sensitive value shows in every view. */
+export const MASK = '••••';
+
+/** Bank details by name: routing, account or IBAN numbers (the catalog has no type for them). */
+const SENSITIVE_NAME = /(^|_)(bank|routing|iban|account_number|account_no|ssn)(_|$)/;
+
+/** Sensitive fields are sealed in the vault, never logged and masked in every view. */
+export const isSensitive = (field: Pick<AutomationField, 'name' | 'type'>) => field.type === 'ssn-last4' || SENSITIVE_NAME.test(field.name);
