@@ -12,16 +12,19 @@ import { createOperatorsModule, OPERATOR_LINK_PATH, registerOperatorAuth } from 
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
-import { registerMetrics } from './modules/metrics/metrics.plugin.js';
+import { createMetricsModule } from './modules/metrics/index.js';
 import { createAuthModule } from './modules/auth/index.js';
-import { createMailModule, type MailService } from './modules/mail/index.js';
+import type { MailService } from './modules/mail/contract.js';
+import { createMailModule } from './modules/mail/index.js';
 import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
 import { createConnectionsModule } from './modules/connections/index.js';
 import { createSandboxConnector } from './modules/connections/sandbox-connector.js';
 import { createVault, loadVaultKeys } from './modules/accounts/vault.js';
-import { HOSTED_SESSION_PATH, createHostedSessionsModule, hostedPageErrors } from './modules/hosted-sessions/index.js';
+import { HOSTED_SESSION_PATH, hostedPageErrors } from './modules/hosted-sessions/contract.js';
+import { createHostedSessionsModule } from './modules/hosted-sessions/index.js';
 import { createPayrollModule } from './modules/payroll/index.js';
-import { createSystemModule, INSTANCE_KEY } from './modules/system/index.js';
+import { INSTANCE_KEY } from './modules/system/contract.js';
+import { createSystemModule } from './modules/system/index.js';
 import { createLegalEntitiesModule } from './modules/legal-entities/index.js';
 import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
@@ -32,7 +35,8 @@ import { createTaskEvents, createTasksModule, type TasksService } from './module
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
-import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
+import { CALENDAR_FEED_PATH } from './modules/calendar/contract.js';
+import { createCalendarModule } from './modules/calendar/index.js';
 import { createHandbookModule, HANDBOOK_ACK_PATH } from './modules/handbook/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
@@ -135,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app, config.bodyLimitBytes, hostedPageErrors);
   registerNotFound(app);
   // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
-  await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
+  await createMetricsModule({ db, jobs: deps.jobs, token: config.metricsToken }).register(app);
   app.addHook('preHandler', validateRequest);
   await registerOpenApi(app, eventWebhooksDocument());
 

@@ -8,11 +8,12 @@ import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createAutomationInputRotation } from '../modules/automations/index.js';
 import { createCalendarTokenRotation } from '../modules/calendar/index.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
-import { seedDemo } from '../modules/demo/demo.js';
+import { createDemoModule } from '../modules/demo/index.js';
 import { validateSecrets } from '../modules/accounts/accounts.service.js';
 import { createAccountsModule, type AccountsService } from '../modules/accounts/index.js';
 import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
-import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
+import { INSTANCE_KEY } from '../modules/system/contract.js';
+import { createSystemModule } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
 import { createEventsService } from '../modules/events/index.js';
 import { createTaskEvents } from '../modules/tasks/index.js';
@@ -111,14 +112,14 @@ async function main(argv: string[]): Promise<void> {
       stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
       if (!values.demo) return;
-      const demo = await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)).catch(
-        (error: unknown) => {
+      const demo = await createDemoModule({ db: server.database.db, publicBaseUrl: config.publicBaseUrl })
+        .seed(server.app.services, demoKey(config, true))
+        .catch((error: unknown) => {
           // A signal during the seeding closes the database under it: the shutdown in progress stops PostgreSQL
           // and exits; failing here would exit first and leave PostgreSQL running.
           if (server.isClosing()) return new Promise<never>(() => {});
           throw error;
-        },
-      );
+        });
       process.stdout.write(`\n${demoInstructions(config, demo)}\n\n`);
       return;
     }
@@ -135,7 +136,10 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'demo': {
       const demo = await withDatabase(config, (database) =>
-        seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config), demoKey(config, false)),
+        createDemoModule({ db: database.db, publicBaseUrl: config.publicBaseUrl }).seed(
+          demoExtras(database.db, config),
+          demoKey(config, false),
+        ),
       );
       print(json, demo, demoInstructions(config, demo));
       return;
@@ -343,7 +347,13 @@ function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir?: stri
 
 const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });
 
-const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsService() }).mail;
+const mailFor = (db: DatabaseHandle['db'], config: Config) =>
+  createMailModule({
+    config,
+    db,
+    events: createEventsService(),
+    instanceKeys: createSystemModule({ db, vault: createVault(() => loadVaultKeys(config)) }).instanceKeys,
+  }).mail;
 
 function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
   return createAccountsModule({

@@ -8,10 +8,10 @@ import { ConnectionSchema } from '../connections/connections.schemas.js';
 import { PlatformLegalEntitySchema } from '../legal-entities/legal-entities.schemas.js';
 import { LocationSchema } from '../locations/locations.schemas.js';
 import { HandbookAcknowledgedEventSchema, HandbookPublishedEventSchema } from '../handbook/handbook.schemas.js';
-import { MailEventSchema } from '../mail/mail.schemas.js';
+import { MailEventSchema } from '../mail/contract.js';
 import { PayrollConnectionSchema } from '../payroll/payroll.schemas.js';
 import { PlatformTaskSchema } from '../tasks/tasks.schemas.js';
-import { CatalogReleaseSummarySchema } from '../catalog-releases/catalog-releases.schemas.js';
+import { CatalogReleaseSummarySchema } from '../catalog-releases/contract.js';
 import { EVENT_TYPES, type EventType } from './events.types.js';
 
 /** Each type: its payload (`data.object`), whether it lists `data.changed`, and when it fires (docs and OpenAPI). */

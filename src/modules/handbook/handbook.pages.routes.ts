@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { FEDERAL } from '../../catalog/handbook.js';
-import { fillPolicyText, type HandbookCatalog } from '../../catalog/handbook.js';
+import { FEDERAL, fillPolicyText, type HandbookCatalog } from '../../catalog/handbook.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { acknowledgementStatement, handbookArticle } from '../../pages/handbook-document.js';
@@ -18,8 +17,15 @@ import {
   type BuilderFrame,
   type BuilderStep,
 } from '../../pages/handbook-builder-pages.js';
-import { formOf, hostedOf, isSameOrigin, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import {
+  formOf,
+  hostedOf,
+  isSameOrigin,
+  requireHostedSession,
+  sendPage,
+  type HostedContext,
+  type HostedSessionsService,
+} from '../hosted-sessions/contract.js';
 import { regionName } from './handbook.fns.js';
 import { HANDBOOK_ACK_PATH, HANDBOOK_FILE_PATH } from './handbook-links.js';
 import { renderHandbookPdf } from './handbook-pdf.js';

@@ -7,8 +7,8 @@ import { packagePath } from '../../lib/package-root.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { ACCENT_STYLESHEET_PATH, accentStylesheet, LOGO_PATH } from '../../pages/brand.js';
 import { renderLinkConfirm } from '../../pages/link-pages.js';
-import { EXPIRED_MESSAGE, formOf, isSameOrigin, sendPage, sessionCookie } from './hosted-http.js';
-import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './hosted-sessions.service.js';
+import { EXPIRED_MESSAGE, formOf, isSameOrigin, sendPage, sessionCookie } from './hosted-pages.http.js';
+import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './contract.js';
 
 const STYLESHEET = readFileSync(packagePath('public', 'statehouse.css'), 'utf8');
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -18,7 +18,7 @@ import {
   MAX_SENDER_LENGTH,
   MAX_SUBJECT_LENGTH,
   optionalText,
-} from './mail-input.js';
+} from './mail.input.js';
 import { createMailRepository, type MailItemFilter } from './mail.repository.js';
 
 export const MAIL_ID_PREFIX = 'mail';

@@ -5,7 +5,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
 import type { PlanningService } from '../planning/index.js';
-import type { PlatformBrandsService } from '../platforms/platform-brands.service.js';
+import type { PlatformBrandsService } from '../platforms/contract.js';
 import type { OperatorHook } from './operator-auth.js';
 import { operatorRoutes } from './operator.routes.js';
 import { auditRoutes } from './audit.routes.js';

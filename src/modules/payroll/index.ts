@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { EventRecorder } from '../events/index.js';
 import type { Replanner } from '../planning/index.js';
 import { createPayrollRepository } from './payroll.repository.js';

@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { VaultError, type Vault } from '../accounts/vault.js';
+import type { InstanceKeyName } from './contract.js';
 import { createSystemRepository, type InstanceKeyRow } from './system.repository.js';
-
-/** The installation's own keys, one row each in `instance_secrets`. */
-export const INSTANCE_KEY = {
-  accessTokens: 'access-token-signing-key',
-  csrf: 'hosted-csrf-key',
-  fileLinks: 'file-link-key',
-} as const;
-
-export type InstanceKeyName = (typeof INSTANCE_KEY)[keyof typeof INSTANCE_KEY];
 
 const KEY_BYTES = 32;
 /** After a rotation the replaced key stays, under this suffix, to verify what it signed (one rotation back). */

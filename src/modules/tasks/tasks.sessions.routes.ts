@@ -13,7 +13,7 @@ import {
   BoundedString,
 } from '../../http/schemas.js';
 import { ConflictError, fieldError } from '../../lib/errors.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { AutomationsService } from '../automations/automations.types.js';
 import { automationOf } from './task-view.js';
 import { TaskIdParamsSchema } from './tasks.schemas.js';

@@ -4,9 +4,9 @@ import type { PageErrors } from '../../http/error-handler.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import { RawBody } from '../../http/body-parsers.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import { SESSION_COOKIE, type HostedContext, type HostedSessionsService } from './hosted-sessions.service.js';
+import { SESSION_COOKIE, type HostedContext, type HostedSessionsService } from './contract.js';
 
-export type { HostedContext } from './hosted-sessions.service.js';
+export type { HostedContext } from './contract.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
