@@ -9,14 +9,8 @@ import { fieldError } from '../../lib/errors.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { ADD_ACCOUNT_KEY, renderAccountsPage, type FailedForm, type LoginItem } from '../../pages/account-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
-import {
-  formOf,
-  hostedOf,
-  sendPage,
-  type HostedContext,
-  type requireHostedSession,
-  type HostedSessionsService,
-} from '../hosted-sessions/contract.js';
+import { formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, type HostedContext, type requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { AccountsService, LoginView } from './accounts.service.js';

@@ -7,7 +7,8 @@ import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
 import { parseCredentialsForm } from '../accounts/credentials-form.js';
 import { MAX_SECRET_TEXT } from '../accounts/accounts.service.js';
-import { formOf, hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/contract.js';
+import { formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, type requireHostedSession } from '../hosted-sessions/contract.js';
 import type { ConnectionsService } from './connections.service.js';
 
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });

@@ -17,15 +17,8 @@ import {
   type BuilderFrame,
   type BuilderStep,
 } from '../../pages/handbook-builder-pages.js';
-import {
-  formOf,
-  hostedOf,
-  isSameOrigin,
-  requireHostedSession,
-  sendPage,
-  type HostedContext,
-  type HostedSessionsService,
-} from '../hosted-sessions/contract.js';
+import { formOf, isSameOrigin, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { regionName } from './handbook.fns.js';
 import { HANDBOOK_ACK_PATH, HANDBOOK_FILE_PATH } from './handbook-links.js';
 import { renderHandbookPdf } from './handbook-pdf.js';

@@ -1,7 +1,17 @@
-// What other modules may use of hosted sessions: the service they are given, the link and page types, and the
-// hosted pages' shared request helpers (the session hook, the page sender, form and cookie parsing).
+// What other modules may use of hosted sessions: the service they are given, the link and page types, and the hosted
+// pages' shared hook (requireHostedSession) with their error pages. Page HTTP helpers (sendPage, formOf) are http/pages.ts.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BrowserSessionRow, HostedPurpose, HostedScope } from '../../db/schema.js';
+import type { PageErrors } from '../../http/error-handler.js';
+import { formOf, isSameOrigin, parseCookies, sendPage } from '../../http/pages.js';
+import { renderMessagePage } from '../../pages/common-pages.js';
 import type { PageBrand } from '../../pages/html.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    hosted: HostedContext | null;
+  }
+}
 
 export type SessionPurpose = HostedPurpose;
 
@@ -93,14 +103,52 @@ export interface HostedSessionsService {
   lastCallbackUrl(legalEntityId: string): Promise<string | null>;
 }
 
-export {
-  callbackTarget,
-  EXPIRED_MESSAGE,
-  formOf,
-  hostedOf,
-  hostedPageErrors,
-  isSameOrigin,
-  parseCookies,
-  requireHostedSession,
-  sendPage,
-} from './hosted-pages.http.js';
+const ERROR_PAGES: Record<number, { title: string; body: string }> = {
+  413: { title: 'That was too large', body: 'Go back, shorten what you entered and try again.' },
+  429: { title: 'Too many requests', body: 'Wait a minute, then try again.' },
+  503: { title: 'Please try again in a moment', body: 'The service is busy right now.' },
+};
+
+/** Errors of the hosted pages (a bad filter, a body over the limit, …) are pages too: a person reads them. */
+export const hostedPageErrors: PageErrors = {
+  matches: (request) => (request.routeOptions.url ?? '').startsWith('/hosted/'),
+  send: (reply, status, headers) => {
+    const page =
+      ERROR_PAGES[status] ??
+      (status < 500
+        ? { title: 'This address is not valid', body: 'Something in the address or the form could not be read. Go back and try again.' }
+        : { title: 'Something went wrong', body: 'Please try again later.' });
+    return sendPage(reply.headers(headers), renderMessagePage(page), { status });
+  },
+};
+
+export const EXPIRED_MESSAGE = {
+  title: 'This link has expired',
+  body: 'Links to this page work once and for a limited time. Ask your platform for a new one.',
+};
+
+/**
+ * A preHandler for hosted pages: a live browser session of one of these purposes, and for every POST a
+ * valid CSRF token and (when the browser sends one) a same-origin Origin header (HostedSessionsService.check).
+ */
+export function requireHostedSession(
+  deps: { sessions: Pick<HostedSessionsService, 'check'>; publicOrigin: string },
+  purposes: HostedPurpose[],
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const access = await deps.sessions.check({
+      cookieToken: parseCookies(request.headers.cookie)[SESSION_COOKIE],
+      purposes,
+      ...(request.method === 'POST' && { post: { sameOrigin: isSameOrigin(request, deps.publicOrigin), csrf: formOf(request)._csrf } }),
+    });
+    if (access.state === 'ended')
+      return sendPage(reply, renderMessagePage({ ...EXPIRED_MESSAGE, title: 'Your session has ended' }), { status: 401 });
+    if (access.state === 'forbidden')
+      return sendPage(reply, renderMessagePage({ title: 'This form has expired', body: 'Reload the page and try again.' }), {
+        status: 403,
+      });
+    request.hosted = access.context;
+  };
+}
+
+export const hostedOf = (request: FastifyRequest) => request.hosted as HostedContext;

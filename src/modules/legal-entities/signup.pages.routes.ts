@@ -4,15 +4,8 @@ import { Type } from 'typebox';
 import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep, renderSignupWelcome } from '../../pages/signup-pages.js';
 import type { SignupService } from './signup.service.js';
-import {
-  callbackTarget,
-  formOf,
-  hostedOf,
-  requireHostedSession,
-  sendPage,
-  type HostedContext,
-  type HostedSessionsService,
-} from '../hosted-sessions/contract.js';
+import { callbackTarget, formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
 import {
   confirmedWith,

@@ -1,5 +1,5 @@
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { MailService } from './mail.service.js';
+import type { MailService } from './contract.js';
 
 export const mailJobs = (mail: Pick<MailService, 'collectGarbage'>): JobDefinition[] => [
   // Daily: files a crash left without their mail row (see docs/mail.md); `statehouse mail gc` runs it now.

@@ -1,9 +1,10 @@
 // What other modules may use of platforms: the platform principal, the API-key and callback-origin services, and
 // the hosted pages' branding (its service, views and limits).
+import type { Db } from '../../db/database.js';
+
 export type { PlatformPrincipal } from '../../http/principals.js';
 export type { CallbackOrigins } from './callback-origins.js';
 export type { PlatformsService } from './platforms.service.js';
-export type { PlatformBrandsService } from './platform-brands.service.js';
 export { MAX_DISPLAY_NAME, MAX_LOGO_BYTES } from './platform-brands.fns.js';
 
 /** A platform's branding as the operator API and the CLI show it. */
@@ -28,3 +29,19 @@ export type BrandFieldPaths = Record<keyof BrandUpdate, (string | number)[]>;
 
 /** The operator API's body fields (the error handler puts them under 'body'). */
 export const API_BRAND_FIELDS: BrandFieldPaths = { display_name: ['display_name'], accent_color: ['accent_color'], logo: ['logo_base64'] };
+
+/** A platform's look on the hosted pages (implemented by createPlatformBrandsService). */
+export interface PlatformBrandsService {
+  /** The platform's brand (404 for an unknown platform). */
+  get(platformId: string): Promise<BrandView>;
+  /**
+   * Checks every field (all refusals of one update together), then writes them in one transaction with `onWritten`
+   * (the operator API's audit line). Answers the brand as it now is.
+   */
+  update(
+    platformId: string,
+    update: BrandUpdate,
+    paths: BrandFieldPaths,
+    onWritten?: (trx: Db, brand: BrandView) => Promise<void>,
+  ): Promise<BrandView>;
+}

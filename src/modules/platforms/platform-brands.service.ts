@@ -1,14 +1,14 @@
 import type { Db } from '../../db/database.js';
 import { InvalidInputsError, NotFoundError, type InvalidInputError } from '../../lib/errors.js';
 import { checkAccent, checkDisplayName, checkLogo } from './platform-brands.fns.js';
-import type { BrandFieldPaths, BrandUpdate, BrandView } from './contract.js';
+import type { BrandFieldPaths, BrandUpdate, BrandView, PlatformBrandsService } from './contract.js';
 import { createPlatformBrandsRepository, type BrandChanges } from './platform-brands.repository.js';
 
 /**
  * A platform's look on the hosted pages: display name, accent colour and logo. Every field is checked before
  * anything is written (brand-rules.ts), and all refusals of one update are reported together.
  */
-export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }) {
+export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }): PlatformBrandsService {
   const now = deps.now ?? (() => new Date());
 
   async function requirePlatform(db: Db, platformId: string) {
@@ -91,5 +91,3 @@ export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }) 
     },
   };
 }
-
-export type PlatformBrandsService = ReturnType<typeof createPlatformBrandsService>;

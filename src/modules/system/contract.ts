@@ -8,4 +8,16 @@ export const INSTANCE_KEY = {
 
 export type InstanceKeyName = (typeof INSTANCE_KEY)[keyof typeof INSTANCE_KEY];
 
-export type { InstanceKeys } from './instance-keys.js';
+/** The installation's keys, shared through the database and sealed with the vault key (createInstanceKeys). */
+export interface InstanceKeys {
+  /** The key, re-validated at most once a second (a rotation elsewhere reaches this process within a second). */
+  get(name: InstanceKeyName): Promise<Buffer>;
+  /** The key a rotation replaced, if any (still accepted for what it signed). */
+  previous(name: InstanceKeyName): Promise<Buffer | null>;
+  /** The key and the one it replaced, for verifying; `reload` re-reads them at once when they changed, else null. */
+  verifying(name: InstanceKeyName): { get(): Promise<readonly Buffer[]>; reload(): Promise<readonly Buffer[] | null> };
+  /** Replaces a key with a fresh one, keeping the replaced one as the previous one. */
+  rotate(name: InstanceKeyName): Promise<void>;
+  /** Re-seals every instance key not under the current vault key (safe beside live servers, and to re-run). */
+  reseal(): Promise<{ resealed: number; alreadyCurrent: number }>;
+}

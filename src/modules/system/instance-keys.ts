@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { VaultError, type Vault } from '../accounts/vault.js';
-import type { InstanceKeyName } from './contract.js';
+import type { InstanceKeyName, InstanceKeys } from './contract.js';
 import { createSystemRepository, type InstanceKeyRow } from './system.repository.js';
 
 const KEY_BYTES = 32;
@@ -28,7 +28,7 @@ const aad = (name: string) => Buffer.from(`statehouse:instance-key:v1\n${name}`)
  * (AES-256-GCM, associated data naming the key): a database dump alone signs nothing. The key itself never
  * changes when the vault key rotates — only its sealing — so live tokens and links stay valid.
  */
-export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = Date.now) {
+export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = Date.now): InstanceKeys {
   const repo = createSystemRepository(db);
   /** Each key as last read, with the revision of its rows and when that revision was last checked. */
   const sets = new Map<InstanceKeyName, KeySet>();
@@ -173,5 +173,3 @@ export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = D
     },
   };
 }
-
-export type InstanceKeys = ReturnType<typeof createInstanceKeys>;

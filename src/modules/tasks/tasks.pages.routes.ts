@@ -13,14 +13,8 @@ import { toTaskItem, type QuestionTaskLookup } from './task-items.js';
 import { FUTURE_DATE_MESSAGE } from './task-answers.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
-import {
-  formOf,
-  hostedOf,
-  requireHostedSession,
-  sendPage,
-  type HostedContext,
-  type HostedSessionsService,
-} from '../hosted-sessions/contract.js';
+import { formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { offersCalendar, type CalendarSubscriptions } from '../calendar/contract.js';
 
 const STATUS_OPTIONS: [string, string][] = [
