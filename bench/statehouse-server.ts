@@ -7,7 +7,7 @@
  * `sql-capture-stop` (the statements sent in between, bench/scale-plans.ts).
  */
 import { loadConfig } from '../src/config.js';
-import { seedDemo } from '../src/modules/demo/demo.js';
+import { createDemoModule } from '../src/modules/demo/index.js';
 import { createOperatorsService } from '../src/modules/operators/operators.service.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { announceReady, log, onShutdown, registerCommand } from './child-lifecycle.js';
@@ -36,7 +36,7 @@ try {
   const config = loadConfig(process.env);
   starting = startServer(config, say);
   const server = await starting;
-  const demo = await seedDemo(server.database.db, config.publicBaseUrl);
+  const demo = await createDemoModule({ db: server.database.db, publicBaseUrl: config.publicBaseUrl }).seed();
   const operator = await createOperatorsService(server.database.db).createKey('bench');
   announceReady({
     url: server.url,

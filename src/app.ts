@@ -14,17 +14,20 @@ import { createAuditModule } from './modules/audit/index.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
 import { validateRequest } from './http/request-validation.js';
 import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
-import { registerMetrics } from './modules/metrics/metrics.plugin.js';
+import { createMetricsModule } from './modules/metrics/index.js';
 import { createAuthModule } from './modules/auth/index.js';
-import { createMailModule, type MailService } from './modules/mail/index.js';
 import type { AccountsService } from './modules/accounts/contract.js';
 import { createAccountsModule } from './modules/accounts/index.js';
 import { createAgenciesModule } from './modules/agencies/index.js';
 import { createConnectionsModule } from './modules/connections/index.js';
 import { createVault, loadVaultKeys } from './crypto/vault.js';
-import { HOSTED_SESSION_PATH, createHostedSessionsModule, hostedPageErrors } from './modules/hosted-sessions/index.js';
+import type { MailService } from './modules/mail/contract.js';
+import { createMailModule } from './modules/mail/index.js';
+import { HOSTED_SESSION_PATH, hostedPageErrors } from './modules/hosted-sessions/contract.js';
+import { createHostedSessionsModule } from './modules/hosted-sessions/index.js';
 import { createPayrollModule } from './modules/payroll/index.js';
-import { createSystemModule, INSTANCE_KEY } from './modules/system/index.js';
+import { INSTANCE_KEY } from './modules/system/contract.js';
+import { createSystemModule } from './modules/system/index.js';
 import { createLegalEntitiesModule } from './modules/legal-entities/index.js';
 import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
@@ -36,9 +39,10 @@ import { createAutomationsModule, type AutomationsModule } from './modules/autom
 import { createEventsModule } from './modules/events/index.js';
 import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
-import { CALENDAR_FEED_PATH, createCalendarModule } from './modules/calendar/index.js';
 import { HANDBOOK_ACK_PATH } from './modules/handbook/contract.js';
 import { createHandbookModule } from './modules/handbook/index.js';
+import { CALENDAR_FEED_PATH } from './modules/calendar/contract.js';
+import { createCalendarModule } from './modules/calendar/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 import { logDestination, RequestLogController } from './http/logging.js';
@@ -140,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app, config.bodyLimitBytes, hostedPageErrors);
   registerNotFound(app);
   // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
-  await registerMetrics(app, { db, jobs: deps.jobs, token: config.metricsToken });
+  await createMetricsModule({ db, jobs: deps.jobs, token: config.metricsToken }).register(app);
   app.addHook('preHandler', validateRequest);
   // The outbox: modules record their changes' events in the change's transaction (docs/events.md).
   const now = () => new Date(deps.now ? deps.now() : Date.now());

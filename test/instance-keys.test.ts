@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { vaultKeyId } from '../src/crypto/vault.js';
 import { createAccessTokens, fixedSigningKeys } from '../src/modules/auth/access-tokens.js';
-import { INSTANCE_KEY } from '../src/modules/system/instance-keys.js';
+import { INSTANCE_KEY } from '../src/modules/system/contract.js';
 import { TEST_VAULT_KEY, accessToken, bearer, createPlatform, createTestApp, signupEntity, type TestApp } from './helpers/app.js';
 import { runCli } from './helpers/cli.js';
 

@@ -8,6 +8,7 @@ import { createAccountsModule } from '../modules/accounts/index.js';
 import { createVault, loadVaultKeys } from '../crypto/vault.js';
 import { createEventsService } from '../modules/events/index.js';
 import { createMailModule } from '../modules/mail/index.js';
+import { createSystemModule } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
 import { createTaskEvents } from '../modules/tasks/index.js';
 
@@ -37,7 +38,13 @@ export function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir
 
 export const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });
 
-export const mailFor = (db: DatabaseHandle['db'], config: Config) => createMailModule({ config, db, events: createEventsService() }).mail;
+export const mailFor = (db: DatabaseHandle['db'], config: Config) =>
+  createMailModule({
+    config,
+    db,
+    events: createEventsService(),
+    instanceKeys: createSystemModule({ db, vault: createVault(() => loadVaultKeys(config)) }).instanceKeys,
+  }).mail;
 
 export function accountsFor(db: DatabaseHandle['db'], config: Config): AccountsService {
   return createAccountsModule({

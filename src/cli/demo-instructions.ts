@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { DemoData } from '../modules/demo/demo.js';
-import { DEMO_KEY_FILE } from '../modules/demo/demo-key.js';
+import { DEMO_KEY_FILE, type DemoData } from '../modules/demo/contract.js';
 
 /** The demo key is kept in the data directory so `serve --demo` prints the same one at every start; `demo` issues a fresh one. */
 export const demoKey = (config: Config, reuse: boolean) => ({ file: path.join(config.dataDir, DEMO_KEY_FILE), reuse });

@@ -4,7 +4,8 @@ import { reencryptLoginSecrets } from '../modules/accounts/vault-rotation.js';
 import { createVault, loadVaultKeys } from '../crypto/vault.js';
 import { createAutomationInputRotation } from '../modules/automations/index.js';
 import { createCalendarTokenRotation } from '../modules/calendar/index.js';
-import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
+import { INSTANCE_KEY } from '../modules/system/contract.js';
+import { createSystemModule } from '../modules/system/index.js';
 import { withDatabase } from './command-services.js';
 import { print } from './output.js';
 

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { MailType } from '../db/schema.js';
 import { InvalidInputError } from '../lib/errors.js';
-import { MAIL_TYPES, type MailService } from '../modules/mail/index.js';
+import { MAIL_TYPES, type MailService } from '../modules/mail/contract.js';
 import { print, UsageError } from './output.js';
 
 /** `mail upload`, `mail list` and `mail gc`: the same mail service (file store, rules) as the operator API. */

@@ -5,7 +5,7 @@ import { migrateToLatest } from '../db/database.js';
 import { loadCatalog } from '../catalog/catalog.js';
 import { createOperatorsModule } from '../modules/operators/index.js';
 import { createAuditModule } from '../modules/audit/index.js';
-import { seedDemo } from '../modules/demo/demo.js';
+import { createDemoModule } from '../modules/demo/index.js';
 import { createPlatformsModule } from '../modules/platforms/index.js';
 import { createVault, loadVaultKeys } from '../crypto/vault.js';
 import { closeOnSignals, startServer } from '../server.js';
@@ -50,14 +50,14 @@ async function main(argv: string[]): Promise<void> {
       stopWhenNpmParentDies(log);
       log(`listening on ${server.url} (API reference: ${config.publicBaseUrl}/docs)`);
       if (!values.demo) return;
-      const demo = await seedDemo(server.database.db, config.publicBaseUrl, server.app.services, demoKey(config, true)).catch(
-        (error: unknown) => {
+      const demo = await createDemoModule({ db: server.database.db, publicBaseUrl: config.publicBaseUrl })
+        .seed(server.app.services, demoKey(config, true))
+        .catch((error: unknown) => {
           // A signal during the seeding closes the database under it: the shutdown in progress stops PostgreSQL
           // and exits; failing here would exit first and leave PostgreSQL running.
           if (server.isClosing()) return new Promise<never>(() => {});
           throw error;
-        },
-      );
+        });
       process.stdout.write(`\n${demoInstructions(config, demo)}\n\n`);
       return;
     }
@@ -74,7 +74,10 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'demo': {
       const demo = await withDatabase(config, (database) =>
-        seedDemo(database.db, config.publicBaseUrl, demoExtras(database.db, config), demoKey(config, false)),
+        createDemoModule({ db: database.db, publicBaseUrl: config.publicBaseUrl }).seed(
+          demoExtras(database.db, config),
+          demoKey(config, false),
+        ),
       );
       print(json, demo, demoInstructions(config, demo));
       return;

@@ -1,17 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { createCallbackOrigins } from '../modules/platforms/callback-origins.js';
-import type { BrandView, PlatformBrandsService } from '../modules/platforms/platform-brands.service.js';
-import { MAX_LOGO_BYTES } from '../modules/platforms/brand-rules.js';
-import type { createPlatformsService } from '../modules/platforms/platforms.service.js';
+import {
+  type CallbackOrigins,
+  type BrandView,
+  type PlatformBrandsService,
+  MAX_LOGO_BYTES,
+  type PlatformsService,
+} from '../modules/platforms/contract.js';
 import { print, UsageError } from './output.js';
 
 /** `platforms callbacks list|add|remove`: a platform's allowed callback origins. */
-export async function callbacksCommand(
-  platforms: ReturnType<typeof createPlatformsService>,
-  origins: ReturnType<typeof createCallbackOrigins>,
-  args: string[],
-  json: boolean,
-) {
+export async function callbacksCommand(platforms: PlatformsService, origins: CallbackOrigins, args: string[], json: boolean) {
   const [action, platformId, origin] = args;
   if (!platformId) throw new UsageError('platforms callbacks needs a platform id');
   await platforms.listKeys(platformId); // 404s an unknown platform
@@ -32,12 +30,7 @@ export async function callbacksCommand(
 }
 
 /** `platforms create|list|keys …`: platforms and their API keys. */
-export async function platformsCommand(
-  platforms: ReturnType<typeof createPlatformsService>,
-  sub: string | undefined,
-  args: string[],
-  json: boolean,
-) {
+export async function platformsCommand(platforms: PlatformsService, sub: string | undefined, args: string[], json: boolean) {
   const [first, second] = args;
   if (sub === 'create') {
     if (!first) throw new UsageError('platforms create needs a name, e.g. statehouse platforms create "Acme Payroll"');

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../lib/errors.js';
-import type { createPlatformsService } from '../modules/platforms/platforms.service.js';
+import type { PlatformsService } from '../modules/platforms/contract.js';
 import { toOperatorEndpointView, type WebhookEndpointsService } from '../modules/webhooks/index.js';
 import { print, UsageError } from './output.js';
 
@@ -13,7 +13,7 @@ const describe = (e: EndpointView) =>
 /** `webhooks list|add|disable|enable|delete`: the same endpoints service (rules, destination guard) as the API. */
 export async function webhooksCommand(
   endpoints: WebhookEndpointsService,
-  platforms: ReturnType<typeof createPlatformsService>,
+  platforms: PlatformsService,
   sub: string | undefined,
   args: string[],
   values: {

@@ -7,9 +7,9 @@ import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
-import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { AccountsService } from './contract.js';
+import { sendPage } from '../../http/pages.js';
+import { hostedOf, type requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { decodeBase32, totp } from './totp.js';
 import { VaultError } from '../../crypto/vault.js';
 

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/secrets.js';
 import type { AccessScope } from '../../http/principals.js';
+import type { AccessTokens, TokenSigningKeys } from './contract.js';
 
 const TOKEN_PREFIX = 'sh_at_';
 const revoked = () =>
@@ -12,14 +13,6 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Verified tokens are remembered (bounded) so a client's repeated calls skip the HMAC and JSON work. */
 const VERIFIED_CACHE_SIZE = 10_000;
-
-/** The signing keys as every process shares them (system/instance-keys.ts `verifying`): the first signs, each verifies. */
-export interface TokenSigningKeys {
-  /** The keys as last read (re-read at most a second after another process rotated them). */
-  get(): Promise<readonly Buffer[]>;
-  /** Re-reads them now if they changed in the database (a token signed by a process that already rotated); null if unchanged. */
-  reload(): Promise<readonly Buffer[] | null>;
-}
 
 /** Fixed keys (tests, tools): never reloaded. */
 export const fixedSigningKeys = (keys: readonly Buffer[]): TokenSigningKeys => ({ get: async () => keys, reload: async () => null });
@@ -42,7 +35,7 @@ export interface AccessTokensDeps {
  * `statehouse tokens rotate-key` the previous key keeps accepting the tokens it signed until they expire, and a
  * token signed with a key this process has not read yet makes it re-read the keys once.
  */
-export function createAccessTokens(deps: AccessTokensDeps) {
+export function createAccessTokens(deps: AccessTokensDeps): AccessTokens {
   const { keys, ttlSeconds, apiKeyActive } = deps;
   const now = deps.now ?? Date.now;
   const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(TOKEN_PREFIX).update(payload).digest('base64url');
@@ -135,5 +128,3 @@ export function createAccessTokens(deps: AccessTokensDeps) {
     },
   };
 }
-
-export type AccessTokens = ReturnType<typeof createAccessTokens>;

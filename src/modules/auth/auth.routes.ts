@@ -6,7 +6,7 @@ import { BoundedString, ErrorSchema, HTTPValidationErrorSchema, Nullable } from 
 import { toAccountLegalEntity } from '../legal-entities/legal-entities.fns.js';
 import { AccountLegalEntitySchema, AuthorizationHeaderSchema, VerboseQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import type { SignupService } from '../legal-entities/signup.service.js';
-import type { AccessTokens } from './access-tokens.js';
+import type { AccessTokens } from './contract.js';
 
 const AuthenticateRequestSchema = Type.Object(
   { legal_entity_id: BoundedString(64, { description: 'A legal entity of the calling platform.' }) },

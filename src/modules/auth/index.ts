@@ -2,10 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { SignupService } from '../legal-entities/index.js';
-import { createAccessTokens, type TokenSigningKeys } from './access-tokens.js';
+import { createAccessTokens } from './access-tokens.js';
+import type { TokenSigningKeys } from './contract.js';
 import { authRoutes } from './auth.routes.js';
-
-export type { AccessTokens, TokenSigningKeys } from './access-tokens.js';
 
 export interface AuthModuleDeps {
   /** Instance keys: the first signs, every one verifies (see access-tokens.ts). */

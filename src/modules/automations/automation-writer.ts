@@ -4,7 +4,7 @@ import type { AutomationRow, StoredAutomationOutputs } from '../../db/schema.js'
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/contract.js';
 import type { Vault } from '../../crypto/vault.js';
-import type { MailService } from '../mail/index.js';
+import type { MailService } from '../mail/contract.js';
 import type { AutomationEvents } from './automation-events.js';
 import { stepKey } from './automation-view.js';
 import { createAutomationsRepository } from './automations.repository.js';

@@ -7,7 +7,7 @@ import type { AccountsService } from '../accounts/contract.js';
 import type { FilingConnectors } from '../agencies/contract.js';
 import type { Vault } from '../../crypto/vault.js';
 import type { EventRecorder, TaskEvents } from '../events/contract.js';
-import type { MailService } from '../mail/index.js';
+import type { MailService } from '../mail/contract.js';
 import type { Replanner } from '../planning/index.js';
 import { createAutomationEvents } from './automation-events.js';
 import { createAutomationViews } from './automation-view.js';

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { ErrorSchema, PlatformErrorSchema } from '../../http/schemas.js';
-import { CALENDAR_FEED_PATH, type CalendarService } from './calendar.service.js';
+import { CALENDAR_FEED_PATH, type CalendarService } from './contract.js';
 
 const CalendarSubscriptionSchema = Type.Object(
   {

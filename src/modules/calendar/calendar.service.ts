@@ -1,15 +1,13 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
-import type { HostedScope } from '../../db/schema.js';
 import type { AccessScope } from '../../http/principals.js';
 import { newId } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { Vault } from '../../crypto/vault.js';
 import { renderFeed } from './calendar-ics.js';
+import { CALENDAR_FEED_PATH, type CalendarService, type CalendarSubscription } from './contract.js';
 import { createCalendarRepository, type CalendarRepository, type FeedTaskRow } from './calendar.repository.js';
 
-/** Path of every feed URL; the token segment after it is redacted from logs (see app.ts). */
-export const CALENDAR_FEED_PATH = '/calendar/';
 const TOKEN_PREFIX = 'shcal_';
 /** The token newSecret makes: the prefix and 32 random bytes in base64url. Anything else is never looked up. */
 const TOKEN_SHAPE = /^shcal_[A-Za-z0-9_-]{43}$/;
@@ -17,17 +15,6 @@ const FEED_ID_PREFIX = 'cal';
 
 /** What a sealed token is bound to: this very feed row, so a sealed token copied onto another row does not open. */
 export const tokenAad = (feedId: string) => Buffer.from(`statehouse:calendar-token:v1\n${feedId}`);
-
-/**
- * The feed holds every dated task of the entity, so only a task list that may show all of them offers it: not one
- * limited by the platform to a location or to question tasks (a status filter narrows the view, not the entity).
- */
-export const offersCalendar = (scope: HostedScope) => !scope.region_id && scope.task_type !== 'question' && !scope.task_id;
-
-export interface CalendarSubscription {
-  url: string;
-  created_at: string;
-}
 
 export interface CalendarServiceDeps {
   db: Db;
@@ -42,7 +29,7 @@ export interface CalendarServiceDeps {
  * An entity's calendar subscription: one secret URL at a time, handed out again until it is revoked (its token
  * sealed in the vault for that), and the feed behind it, found by the token's SHA-256.
  */
-export function createCalendarService(deps: CalendarServiceDeps) {
+export function createCalendarService(deps: CalendarServiceDeps): CalendarService {
   const repository = (deps.repositoryFor ?? createCalendarRepository)(deps.db);
   const base = deps.publicBaseUrl.replace(/\/+$/, '');
   const urlOf = (token: string) => `${base}${CALENDAR_FEED_PATH}${token}.ics`;
@@ -97,7 +84,3 @@ export function createCalendarService(deps: CalendarServiceDeps) {
     },
   };
 }
-
-export type CalendarService = ReturnType<typeof createCalendarService>;
-/** What the hosted task list needs: whether the entity shares a calendar, and its URL. */
-export type CalendarSubscriptions = Pick<CalendarService, 'current' | 'subscribe' | 'revoke'>;

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import { calendarPageRoutes } from './calendar.pages.routes.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
+import { calendarPageRoutes } from './calendar-pages.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
 import { createCalendarService, type CalendarServiceDeps } from './calendar.service.js';
 
 export { createCalendarTokenRotation } from './calendar-token-rotation.js';
-export { CALENDAR_FEED_PATH, offersCalendar, type CalendarService, type CalendarSubscriptions } from './calendar.service.js';
 
 /** The calendar feed of an entity's dated tasks: its secret URL (API and hosted forms) and the feed behind it (docs/calendar.md). */
 export function createCalendarModule(deps: CalendarServiceDeps) {

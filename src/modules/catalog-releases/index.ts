@@ -3,9 +3,6 @@ import type { AuthHooks } from '../../http/auth.js';
 import { catalogReleaseRoutes } from './catalog-releases.routes.js';
 import { createCatalogReleasesService, type CatalogReleasesDeps } from './catalog-releases.service.js';
 
-export { CatalogReleaseSummarySchema } from './catalog-releases.schemas.js';
-export type { CatalogReleasesService } from './catalog-releases.service.js';
-
 /** Catalog releases (docs/catalog-releases.md): GET /v2/catalog/releases and /v2/catalog/releases/{id}. No tables of its own. */
 export function createCatalogReleasesModule(deps: CatalogReleasesDeps) {
   const releases = createCatalogReleasesService(deps);

@@ -6,8 +6,9 @@ import { BoundedString } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderConnectPage } from '../../pages/connect-pages.js';
 import { MAX_SECRET_TEXT, parseCredentialsForm } from '../accounts/contract.js';
-import { formOf, hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
 import type { ConnectionsService } from './contract.js';
+import { formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, type requireHostedSession } from '../hosted-sessions/contract.js';
 
 const HostedParams = Type.Object({ connection_id: BoundedString(64) });
 

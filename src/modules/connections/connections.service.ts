@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { LoginSecrets } from '../../crypto/vault.js';
 import type { AccessScope } from '../../http/principals.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { ConnectionAnnouncer } from './connection-events.js';
 import { ACCEPTS_CREDENTIALS, CANCELABLE, recordCreated, transition } from './connection-states.js';
 import { createConnectionViews } from './connection-view.js';

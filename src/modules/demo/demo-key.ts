@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { createPlatformsService } from '../platforms/platforms.service.js';
-
-type PlatformsService = ReturnType<typeof createPlatformsService>;
+import type { PlatformsService } from '../platforms/contract.js';
 
 /** Name of the file in the data directory that keeps the demo API key (mode 0600). */
 export const DEMO_KEY_FILE = 'demo-api-key';

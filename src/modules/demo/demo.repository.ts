@@ -19,3 +19,5 @@ export function createDemoRepository(db: Db) {
         .executeTakeFirst(),
   };
 }
+
+export type DemoRepository = ReturnType<typeof createDemoRepository>;

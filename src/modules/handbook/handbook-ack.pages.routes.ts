@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderAcknowledgementPage } from '../../pages/handbook-ack-page.js';
 import { acknowledgementStatement, handbookArticle } from '../../pages/handbook-document.js';
-import { formOf, isSameOrigin, sendPage } from '../hosted-sessions/hosted-http.js';
+import { formOf, isSameOrigin, sendPage } from '../../http/pages.js';
 import { HANDBOOK_ACK_PATH } from './contract.js';
 import type { HandbookAcknowledgementsService } from './handbook-acknowledgements.service.js';
 

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FEDERAL, fillPolicyText, type HandbookCatalog } from '../../catalog/handbook.js';
 import { renderHandbookQuestions, renderHandbookStart, renderHandbookStates } from '../../pages/handbook-builder-pages.js';
 import { renderHandbookPolicies } from '../../pages/handbook-policies-page.js';
-import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedContext } from '../hosted-sessions/contract.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import { regionName } from './handbook.fns.js';
 import type { HandbookDraftsService } from './handbook-drafts.service.js';
 import {

@@ -1,7 +1,7 @@
 // What the builder's page routes share: the frame of each page (the steps done) and the first step left.
 import { NotFoundError } from '../../lib/errors.js';
 import { BUILDER_STEPS, type BuilderFrame, type BuilderStep } from '../../pages/handbook-builder-frame.js';
-import type { HostedContext } from '../hosted-sessions/hosted-http.js';
+import type { HostedContext } from '../hosted-sessions/contract.js';
 import type { BuilderState } from './handbook.types.js';
 
 /** Which steps are complete, for the step list's check marks. */

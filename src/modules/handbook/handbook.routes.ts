@@ -4,7 +4,7 @@ import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import { HandbookAutomationSessionSchema, HandbookSchema, HandbookSessionBodySchema } from './handbook.schemas.js';
 import type { HandbookOverviewService } from './handbook-overview.service.js';
 

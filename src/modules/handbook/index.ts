@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { EventRecorder } from '../events/contract.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { LocationsService } from '../locations/index.js';
 import type { PlanningService } from '../planning/index.js';
 import { handbookAckPageRoutes } from './handbook-ack.pages.routes.js';

@@ -7,8 +7,8 @@ import { packagePath } from '../../lib/package-root.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { ACCENT_STYLESHEET_PATH, accentStylesheet, LOGO_PATH } from '../../pages/brand.js';
 import { renderLinkConfirm } from '../../pages/link-pages.js';
-import { EXPIRED_MESSAGE, formOf, isSameOrigin, sendPage, sessionCookie } from './hosted-http.js';
-import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './hosted-sessions.service.js';
+import { formOf, isSameOrigin, sendPage } from '../../http/pages.js';
+import { EXPIRED_MESSAGE, SESSION_COOKIE, BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type HostedSessionsService } from './contract.js';
 
 const STYLESHEET = readFileSync(packagePath('public', 'statehouse.css'), 'utf8');
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -17,6 +17,10 @@ const TokenParams = Type.Object({ token: Type.String({ maxLength: 128 }) });
 export const HOSTED_LINK_CONFIRM_PATH = HOSTED_SESSION_PATH.slice(0, -1);
 
 /** Where each kind of hosted session lands once its link is opened. */
+function sessionCookie(token: string, secure: boolean, maxAgeSeconds: number): string {
+  return `${SESSION_COOKIE}=${token}; Path=/hosted; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
+}
+
 export function landingPath(session: Pick<BrowserSessionRow, 'purpose' | 'scope'>): string {
   switch (session.purpose) {
     case 'signup':

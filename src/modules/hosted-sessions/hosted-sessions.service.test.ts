@@ -2,12 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { BrowserSessionRow } from '../../db/schema.js';
 import { InvalidInputError } from '../../lib/errors.js';
 import type { HostedSessionsRepository, NewLink, UsedLink } from './hosted-sessions.repository.js';
-import {
-  BROWSER_SESSION_MINUTES,
-  createHostedSessionsService,
-  HOSTED_SESSION_PATH,
-  type CallbackOriginCheck,
-} from './hosted-sessions.service.js';
+import { BROWSER_SESSION_MINUTES, HOSTED_SESSION_PATH, type CallbackOriginCheck } from './contract.js';
+import { createHostedSessionsService } from './hosted-sessions.service.js';
 
 // The rules of hosted sessions over an in-memory repository: expiry, one-time links, the CSRF check and the
 // callback-origin check before a link exists. The SQL itself is covered by test/hosted-*.test.ts.

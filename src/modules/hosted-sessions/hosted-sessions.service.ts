@@ -1,62 +1,22 @@
 import { createHmac } from 'node:crypto';
-import type { BrowserSessionRow, HostedPurpose, HostedScope } from '../../db/schema.js';
+import type { BrowserSessionRow, HostedScope } from '../../db/schema.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
 import { pageBrand } from '../../pages/brand.js';
-import type { PageBrand } from '../../pages/html.js';
+import {
+  BROWSER_SESSION_MINUTES,
+  HOSTED_SESSION_PATH,
+  type CallbackOriginCheck,
+  type Exchange,
+  type HostedSessionsService,
+  type IssuedSession,
+  type LinkPreview,
+  type PageAccess,
+  type PageRequest,
+  type SessionLink,
+  type SessionPurpose,
+} from './contract.js';
 import type { HostedSessionsRepository } from './hosted-sessions.repository.js';
-
-export type SessionPurpose = HostedPurpose;
-
-/** Path of every hosted-session link; the token segment is redacted from logs (see app.ts). */
-export const HOSTED_SESSION_PATH = '/hosted/s/';
-/** How long a browser stays signed in to a hosted page after opening its link. */
-export const BROWSER_SESSION_MINUTES = 60;
-export const SESSION_COOKIE = 'statehouse_session';
-
-export interface IssuedSession {
-  id: string;
-  url: string;
-  created_at: string;
-  expires_at: string;
-}
-
-/** What the session operations answer (POST /tasks/sessions, /v2/documents/manage/session, …). */
-export type SessionLink = Pick<IssuedSession, 'url' | 'created_at' | 'expires_at'>;
-
-export type Exchange = { state: 'ok'; cookieToken: string; session: BrowserSessionRow } | { state: 'used' | 'expired' | 'unknown' };
-
-/** What the confirmation page of an unused link shows, without using it up. */
-export type LinkPreview =
-  | { state: 'ok'; purpose: HostedPurpose; platformName: string; businessName: string; brand: PageBrand | null }
-  | { state: 'used' | 'expired' | 'unknown' };
-
-/** What every hosted page knows about its visitor. */
-export interface HostedContext {
-  session: BrowserSessionRow;
-  csrf: string;
-  /** The platform's display name when it set one (platform branding), else its name. */
-  platformName: string;
-  businessName: string;
-  /** The platform's logo and accent for the layout; null for the default look. */
-  brand: PageBrand | null;
-  /** The entity's scope, as an access token would give it. */
-  scope: { platformId: string; legalEntityId: string };
-}
-
-/** A page request as the session check sees it: the cookie, and for a form post its origin verdict and CSRF field. */
-export interface PageRequest {
-  cookieToken: string | undefined;
-  purposes: readonly HostedPurpose[];
-  post?: { sameOrigin: boolean; csrf: unknown };
-}
-
-export type PageAccess = { state: 'ok'; context: HostedContext } | { state: 'ended' } | { state: 'forbidden' };
-
-/** The callback-origin rule of the platforms module (callback-origins.ts), as the issuing of a link needs it. */
-export interface CallbackOriginCheck {
-  check(platformId: string, callbackUrl: string | null | undefined, field: string): Promise<void>;
-}
 
 export interface HostedSessionsServiceDeps {
   repository: HostedSessionsRepository;
@@ -81,7 +41,7 @@ const MAX_LINK_TOKEN = 128;
  * session: a second random token in an HttpOnly cookie, scoped to that legal entity and purpose (exchange).
  * Every page request then names that session, and every form post carries its CSRF token (check).
  */
-export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
+export function createHostedSessionsService(deps: HostedSessionsServiceDeps): HostedSessionsService {
   const now = deps.now ?? (() => new Date());
   const csrfKey = deps.csrfKey ?? (() => Promise.reject(new Error('no CSRF key given to this hosted-sessions service')));
   const csrfFor = async (sessionId: string) =>
@@ -234,5 +194,3 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps) {
     lastCallbackUrl: (legalEntityId: string) => deps.repository.lastSignupCallbackUrl(legalEntityId),
   };
 }
-
-export type HostedSessionsService = ReturnType<typeof createHostedSessionsService>;

@@ -3,7 +3,8 @@ import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { createHostedSessionsRepository } from './hosted-sessions.repository.js';
 import { hostedSessionRoutes } from './hosted-sessions.routes.js';
-import { createHostedSessionsService, type CallbackOriginCheck } from './hosted-sessions.service.js';
+import type { CallbackOriginCheck } from './contract.js';
+import { createHostedSessionsService } from './hosted-sessions.service.js';
 
 export interface HostedSessionsModuleDeps {
   db: Db;
@@ -40,6 +41,3 @@ export function createHostedSessionsModule(deps: HostedSessionsModuleDeps) {
 }
 
 export type HostedSessionsModule = ReturnType<typeof createHostedSessionsModule>;
-export type { HostedSessionsService, HostedContext, IssuedSession, SessionLink } from './hosted-sessions.service.js';
-export { HOSTED_SESSION_PATH } from './hosted-sessions.service.js';
-export { hostedPageErrors } from './hosted-http.js';

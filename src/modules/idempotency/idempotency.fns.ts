@@ -5,6 +5,9 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set on a response that is a stored one, sent again. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
+/** Long enough for any request; a claim older than this is taken to belong to a process that died. */
+export const CLAIM_LOCK_SECONDS = 60;
+
 /** What makes two requests "the same request" for one key. */
 export interface RequestIdentity {
   method: string;

@@ -2,15 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { Vault } from '../../crypto/vault.js';
+import { CLAIM_LOCK_SECONDS } from './idempotency.fns.js';
+import { idempotencyJobs } from './idempotency.jobs.js';
 import { idempotencyPlugin, type IdempotencyHttpDeps } from './idempotency.plugin.js';
 import { createIdempotencyRepository } from './idempotency.repository.js';
 import { createIdempotencyService } from './idempotency.service.js';
-
-export { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency.fns.js';
-
-export const PRUNE_JOB = 'idempotency.prune';
-/** Long enough for any request; a claim older than this is taken to belong to a process that died. */
-export const CLAIM_LOCK_SECONDS = 60;
 
 export interface IdempotencyModuleDeps {
   db: Db;
@@ -28,13 +24,9 @@ export function createIdempotencyModule(deps: IdempotencyModuleDeps) {
     retentionHours: deps.retentionHours,
     lockSeconds: CLAIM_LOCK_SECONDS,
   });
-  const jobs: JobDefinition[] = [
-    // Hourly: a key is forgotten at most an hour after its retention (a later request finds it expired anyway).
-    { name: PRUNE_JOB, cron: '17 * * * *', handler: () => idempotency.prune(), logRuns: true },
-  ];
   return {
     idempotency,
-    jobs,
+    jobs: idempotencyJobs(idempotency),
     /** The hooks (no routes): register before the routes, after the app's validation hook. */
     plugin: (http: IdempotencyHttpDeps): FastifyPluginAsync => idempotencyPlugin(idempotency, http),
   };

@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import { StringEnum } from '../../http/schemas.js';
 import { renderSignupDonePage, renderSignupReview, renderSignupStep, renderSignupWelcome } from '../../pages/signup-pages.js';
 import type { SignupService } from './signup.service.js';
-import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
-import type { HostedContext, HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { callbackTarget, formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { STEPS, type FormStep, type Step } from '../../pages/signup-options.js';
 import {
   confirmedWith,

@@ -17,7 +17,7 @@ import {
   PlatformSignupResponseSchema,
   VerboseQuerySchema,
 } from './legal-entities.schemas.js';
-import type { PlatformPrincipal } from '../platforms/platforms.service.js';
+import type { PlatformPrincipal } from '../platforms/contract.js';
 import type { SignupService } from './signup.service.js';
 
 const verboseEntity = { legal_entity: Type.Optional(AccountLegalEntitySchema) };

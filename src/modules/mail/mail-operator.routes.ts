@@ -6,7 +6,7 @@ import { HttpError } from '../../lib/errors.js';
 import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from '../operators/contract.js';
 import type { AuditService } from '../audit/contract.js';
 import { MailQuerySchema, OperatorMailSchema, UploadQuerySchema } from './mail.schemas.js';
-import type { MailItemView, MailService } from './mail.service.js';
+import type { MailItemView, MailService } from './contract.js';
 
 export const toOperatorMail = (m: MailItemView) => ({
   id: m.id,

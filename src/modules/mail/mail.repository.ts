@@ -1,15 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { MailType } from '../../db/schema.js';
+import type { MailFilter as MailItemFilter } from './contract.js';
 
 /** Advisory lock key (any fixed bigint) guarding the file store's writes against garbage collection. */
 const FILE_STORE_LOCK = 0x53_746f_7265; // "Store"
-
-export interface MailItemFilter {
-  startDate?: string | null | undefined;
-  endDate?: string | null | undefined;
-  regionCode?: string | null | undefined;
-}
 
 /**
  * Every query of mail items. Listings take the legal entity first; a signed download link names only

@@ -7,8 +7,8 @@ import { errorResponses, SessionResultSchema } from '../../http/schemas.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
-import { hostedOf, sendPage, type requireHostedSession } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { sendPage } from '../../http/pages.js';
+import { hostedOf, type requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import { MAIL_FILE_PATH } from './file-links.js';
@@ -22,7 +22,7 @@ import {
   MailV2QuerySchema,
   MailV2Schema,
 } from './mail.schemas.js';
-import type { MailItemView, MailService } from './mail.service.js';
+import type { MailItemView, MailService } from './contract.js';
 
 export const toMail = (m: MailItemView) => ({
   id: m.id,

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
+import { regionByCode, resolveRegion } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
-import type { MailItemRow, MailType } from '../../db/schema.js';
+import type { MailItemRow } from '../../db/schema.js';
 import { ForbiddenError, HttpError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
@@ -18,8 +18,9 @@ import {
   MAX_SENDER_LENGTH,
   MAX_SUBJECT_LENGTH,
   optionalText,
-} from './mail-input.js';
-import { createMailRepository, type MailItemFilter } from './mail.repository.js';
+} from './mail.input.js';
+import { createMailRepository } from './mail.repository.js';
+import type { MailFilter, MailIngestInput, MailItemView, MailService } from './contract.js';
 
 export const MAIL_ID_PREFIX = 'mail';
 /** Files younger than this are never collected: an upload may be between its file write and its row. */
@@ -27,42 +28,6 @@ export const GC_GRACE_MS = 60 * 60 * 1000;
 
 export const EXPIRED_LINK_DETAIL = 'This download link has expired; list the mail again for a fresh link';
 export const FORGED_LINK_DETAIL = 'This download link is not valid';
-
-export interface MailIngestInput {
-  legalEntityId: string;
-  /** Two-letter code of the state the mail concerns; absent for mail not tied to a state. */
-  regionCode?: string | null;
-  type?: MailType | null;
-  /** YYYY-MM-DD; today (UTC) when absent. */
-  receivedOn?: string | null;
-  sender?: string | null;
-  /** What the mail is about; shown on the documents page. */
-  subject?: string | null;
-  fileName?: string | null;
-  bytes: Buffer;
-  /** Runs in the item's transaction (an operator upload records its audit event there). */
-  inTransaction?: (trx: Db, item: { id: string; legalEntityId: string }) => Promise<void>;
-}
-
-export interface MailItemView {
-  id: string;
-  legalEntityId: string;
-  region: Region | null;
-  type: MailType;
-  receivedOn: string;
-  sender: string | null;
-  subject: string | null;
-  /** When the owner first opened it from the documents page; null: new to them. */
-  openedAt: Date | null;
-  fileName: string | null;
-  fileSha256: string;
-  fileSize: number;
-  createdAt: Date;
-  /** A signed download link, fresh at the time of the call. */
-  fileUrl: string;
-}
-
-export type MailFilter = MailItemFilter;
 
 /** A filename safe for a `Content-Disposition` header: printable ASCII without quotes or separators. */
 export function downloadName(item: { id: string; fileName: string | null }): string {
@@ -98,7 +63,7 @@ export interface MailServiceDeps {
   events: EventRecorder;
 }
 
-export function createMailService(deps: MailServiceDeps) {
+export function createMailService(deps: MailServiceDeps): MailService {
   // db opens the transactions that hold the file store's lock; every query is in mail.repository.ts.
   const { db } = deps;
   const repo = createMailRepository(db);
@@ -279,5 +244,3 @@ export function createMailService(deps: MailServiceDeps) {
     },
   };
 }
-
-export type MailService = ReturnType<typeof createMailService>;

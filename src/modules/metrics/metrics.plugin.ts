@@ -2,16 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { databaseErrorCounts } from '../../db/database-errors.js';
 import { poolOf, type Db } from '../../db/database.js';
 import { isJobQueueStatsSource, type JobSender } from '../../jobs/queue.js';
+import { METRICS_PATH } from './contract.js';
 import { metricsAccessCheck } from './metrics-access.js';
 import { createAppMetrics, routeLabel } from './metrics-registry.js';
-
-export const METRICS_PATH = '/metrics';
 
 /**
  * Measures every response (count and latency by method, route pattern and status) and serves the
  * Prometheus text at /metrics, protected as described in docs/observability.md.
  */
-export async function registerMetrics(app: FastifyInstance, deps: { db: Db; jobs?: JobSender; token: string | null }): Promise<void> {
+export interface MetricsDeps {
+  db: Db;
+  jobs?: JobSender;
+  /** METRICS_TOKEN: who may read the scrape (metrics-access.ts). */
+  token: string | null;
+}
+
+export async function registerMetrics(app: FastifyInstance, deps: MetricsDeps): Promise<void> {
   const pool = poolOf(deps.db);
   const { jobs } = deps;
   const metrics = createAppMetrics({

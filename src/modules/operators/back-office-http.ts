@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, RequestValidationError } from '../../lib/errors.js';
-import { formOf, isSameOrigin, parseCookies, sendPage } from '../hosted-sessions/hosted-http.js';
+import { formOf, isSameOrigin, parseCookies, sendPage } from '../../http/pages.js';
 import { renderOperatorMessage } from '../../pages/operator-pages.js';
 import type { OperatorPageContext, OperatorSessionsService } from './operator-sessions.service.js';
 

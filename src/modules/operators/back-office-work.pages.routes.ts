@@ -6,7 +6,7 @@ import { BoundedString, StringEnum } from '../../http/schemas.js';
 import { HttpError, InvalidInputError, InvalidInputsError } from '../../lib/errors.js';
 import { renderAutomationPage, type AutomationPageData, type DetailForm } from '../../pages/operator-automation-page.js';
 import { queueQuery, renderQueue, type QueueFilters } from '../../pages/operator-queue-page.js';
-import { sendPage } from '../hosted-sessions/hosted-http.js';
+import { sendPage } from '../../http/pages.js';
 import type { PlanningService } from '../planning/index.js';
 import { AUTOMATION_STATUSES } from '../automations/contract.js';
 import {

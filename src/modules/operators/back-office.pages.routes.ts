@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { BoundedString } from '../../http/schemas.js';
 import { HttpError } from '../../lib/errors.js';
 import { renderOperatorLinkConfirm, renderOperatorMessage, renderSignIn } from '../../pages/operator-pages.js';
-import { formOf, isSameOrigin, parseCookies, sendPage } from '../hosted-sessions/hosted-http.js';
+import { formOf, isSameOrigin, parseCookies, sendPage } from '../../http/pages.js';
 import {
   backOfficeErrorPage,
   clearOperatorCookie,

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BoundedString, errorResponses, Nullable } from '../../http/schemas.js';
-import { MAX_DISPLAY_NAME, MAX_LOGO_BYTES } from '../platforms/brand-rules.js';
-import { API_BRAND_FIELDS, type PlatformBrandsService } from '../platforms/platform-brands.service.js';
+import { MAX_DISPLAY_NAME, MAX_LOGO_BYTES, API_BRAND_FIELDS, type PlatformBrandsService } from '../platforms/contract.js';
 import { OPERATOR_SECURITY, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
 import type { AuditService } from '../audit/contract.js';
 

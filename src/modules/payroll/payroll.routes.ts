@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import { platformOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, ErrorSchema, HTTPValidationErrorSchema, HttpUrlString } from '../../http/schemas.js';
 import { renderPayrollConnected, renderPayrollConsent } from '../../pages/payroll-pages.js';
-import { callbackTarget, hostedOf, requireHostedSession, sendPage } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { callbackTarget, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { PayrollService } from './payroll.service.js';
 
 const PayrollSetupRequest = Type.Object(

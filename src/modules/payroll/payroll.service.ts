@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { AccessScope, PlatformPrincipal } from '../../http/principals.js';
 import type { EventRecorder } from '../events/contract.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { PayrollRepository } from './payroll.repository.js';
 
 export interface PayrollServiceDeps {

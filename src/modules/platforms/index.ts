@@ -5,10 +5,6 @@ import { createPlatformsRepository } from './platforms.repository.js';
 import { createPlatformsService } from './platforms.service.js';
 import { createPlatformBrandsService } from './platform-brands.service.js';
 
-export type { CallbackOrigins } from './callback-origins.js';
-export type { PlatformsService } from './platforms.service.js';
-export type { PlatformBrandsService } from './platform-brands.service.js';
-
 /**
  * Platforms, their API keys and allowed callback origins. No routes of its own: the API-key hook
  * (http/auth.ts) authenticates with `platforms`, the CLI manages them.

@@ -8,6 +8,9 @@ export type BrandChanges = Partial<
 /** Every query of a platform's branding; each names its platform first. `db` may be a transaction. */
 export function createPlatformBrandsRepository(db: Db) {
   return {
+    platformExists: async (platformId: string): Promise<boolean> =>
+      (await db.selectFrom('platforms').select('id').where('id', '=', platformId).executeTakeFirst()) !== undefined,
+
     /** The brand without the logo's bytes (sizes only): what the API and the CLI show. */
     findBrand: (platformId: string) =>
       db

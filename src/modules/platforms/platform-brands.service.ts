@@ -1,41 +1,19 @@
 import type { Db } from '../../db/database.js';
 import { InvalidInputsError, NotFoundError, type InvalidInputError } from '../../lib/errors.js';
-import { checkAccent, checkDisplayName, checkLogo } from './brand-rules.js';
+import { checkAccent, checkDisplayName, checkLogo } from './platform-brands.fns.js';
+import type { BrandFieldPaths, BrandUpdate, BrandView, PlatformBrandsService } from './contract.js';
 import { createPlatformBrandsRepository, type BrandChanges } from './platform-brands.repository.js';
-
-/** A platform's branding as the operator API and the CLI show it. */
-export interface BrandView {
-  platform_id: string;
-  display_name: string | null;
-  accent_color: string | null;
-  logo: { content_type: string; size_bytes: number; sha256: string } | null;
-  updated_at: string | null;
-}
-
-/** A change of branding: an absent field keeps its value, null removes it. */
-export interface BrandUpdate {
-  display_name?: string | null;
-  accent_color?: string | null;
-  /** The logo file's bytes. */
-  logo?: Buffer | null;
-}
-
-/** Where each field of an update came from, for the 422's `loc` (the API's body fields, the CLI's options). */
-export type BrandFieldPaths = Record<keyof BrandUpdate, (string | number)[]>;
-
-/** The operator API's body fields (the error handler puts them under 'body'). */
-export const API_BRAND_FIELDS: BrandFieldPaths = { display_name: ['display_name'], accent_color: ['accent_color'], logo: ['logo_base64'] };
 
 /**
  * A platform's look on the hosted pages: display name, accent colour and logo. Every field is checked before
  * anything is written (brand-rules.ts), and all refusals of one update are reported together.
  */
-export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }) {
+export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }): PlatformBrandsService {
   const now = deps.now ?? (() => new Date());
 
   async function requirePlatform(db: Db, platformId: string) {
-    const found = await db.selectFrom('platforms').select('id').where('id', '=', platformId).executeTakeFirst();
-    if (!found) throw new NotFoundError(`Platform '${platformId}' not found`);
+    if (!(await createPlatformBrandsRepository(db).platformExists(platformId)))
+      throw new NotFoundError(`Platform '${platformId}' not found`);
   }
 
   async function view(db: Db, platformId: string): Promise<BrandView> {
@@ -113,5 +91,3 @@ export function createPlatformBrandsService(deps: { db: Db; now?: () => Date }) 
     },
   };
 }
-
-export type PlatformBrandsService = ReturnType<typeof createPlatformBrandsService>;

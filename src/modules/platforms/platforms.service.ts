@@ -4,8 +4,6 @@ import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { PlatformsRepository } from './platforms.repository.js';
 import type { PlatformPrincipal } from '../../http/principals.js';
 
-export type { PlatformPrincipal };
-
 const API_KEY_PREFIX = 'sh_key_';
 
 export interface IssuedKey {

@@ -5,8 +5,6 @@ import { createInstanceKeys } from './instance-keys.js';
 import { createSystemRepository } from './system.repository.js';
 import { systemRoutes } from './system.routes.js';
 
-export { INSTANCE_KEY, type InstanceKeys, type InstanceKeyName } from './instance-keys.js';
-
 export interface SystemModuleDeps {
   db: Db;
   /** Seals the instance keys (the login vault's keys). */

@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { VaultError, type Vault } from '../../crypto/vault.js';
+import type { InstanceKeyName, InstanceKeys } from './contract.js';
 import { createSystemRepository, type InstanceKeyRow } from './system.repository.js';
-
-/** The installation's own keys, one row each in `instance_secrets`. */
-export const INSTANCE_KEY = {
-  accessTokens: 'access-token-signing-key',
-  csrf: 'hosted-csrf-key',
-  fileLinks: 'file-link-key',
-} as const;
-
-export type InstanceKeyName = (typeof INSTANCE_KEY)[keyof typeof INSTANCE_KEY];
 
 const KEY_BYTES = 32;
 /** After a rotation the replaced key stays, under this suffix, to verify what it signed (one rotation back). */
@@ -36,7 +28,7 @@ const aad = (name: string) => Buffer.from(`statehouse:instance-key:v1\n${name}`)
  * (AES-256-GCM, associated data naming the key): a database dump alone signs nothing. The key itself never
  * changes when the vault key rotates — only its sealing — so live tokens and links stay valid.
  */
-export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = Date.now) {
+export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = Date.now): InstanceKeys {
   const repo = createSystemRepository(db);
   /** Each key as last read, with the revision of its rows and when that revision was last checked. */
   const sets = new Map<InstanceKeyName, KeySet>();
@@ -181,5 +173,3 @@ export function createInstanceKeys(db: Db, vault: Vault, clock: () => number = D
     },
   };
 }
-
-export type InstanceKeys = ReturnType<typeof createInstanceKeys>;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.js';
 import { renderHomePage, HOME_LINKS } from '../../pages/home-page.js';
-import { sendPage } from '../hosted-sessions/hosted-http.js';
+import { sendPage } from '../../http/pages.js';
 import type { SystemRepository } from './system.repository.js';
 
 const HealthSchema = Type.Object({ status: Type.String() }, { title: 'Health' });

@@ -8,8 +8,8 @@ import { refusalText, renderAutomationForm, renderAutomationRefused } from '../.
 import { renderAutomationProgress, type AutomationProgressPage } from '../../pages/automation-progress-pages.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { ANSWER_FIELD, isSensitive, type AutomationsService, type AutomationView } from '../automations/contract.js';
-import { callbackTarget, formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
+import { callbackTarget, formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { AccessScope } from '../../http/principals.js';
 import { offersAutomation } from './task-automation.mappers.js';
 import { automationOf, type TaskView } from './task-view.js';

@@ -16,9 +16,9 @@ import { toTaskItem, type QuestionTaskLookup } from './task-items.js';
 import { FUTURE_DATE_MESSAGE } from './task-answers.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
-import { formOf, hostedOf, requireHostedSession, sendPage, type HostedContext } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import { offersCalendar, type CalendarSubscriptions } from '../calendar/index.js';
+import { formOf, sendPage } from '../../http/pages.js';
+import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
+import { offersCalendar, type CalendarSubscriptions } from '../calendar/contract.js';
 
 const STATUS_OPTIONS: [string, string][] = [
   ['open', 'To do and in progress'],

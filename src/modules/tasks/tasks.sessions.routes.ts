@@ -13,8 +13,8 @@ import {
   BoundedString,
 } from '../../http/schemas.js';
 import { ConflictError, fieldError } from '../../lib/errors.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
 import type { AutomationsService } from '../automations/contract.js';
+import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import { automationOf } from './task-view.js';
 import { TaskIdParamsSchema } from './tasks.schemas.js';
 import type { TasksService } from './tasks.service.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError, InvalidInputError } from '../../lib/errors.js';
-import { checkDateRange, checkPdf, checkReceived, checkRegion, checkType, optionalText } from './mail-input.js';
+import { checkDateRange, checkPdf, checkReceived, checkRegion, checkType, optionalText } from './mail.input.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const pdf = (body: string) => Buffer.from(`%PDF-1.4\n${body}\n%%EOF\n`, 'latin1');

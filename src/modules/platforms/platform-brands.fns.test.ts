@@ -2,7 +2,7 @@ import { colord, extend } from 'colord';
 import a11yPlugin from 'colord/plugins/a11y';
 import { describe, expect, it } from 'vitest';
 import { jpegStart, solidPng } from '../../../test/helpers/images.js';
-import { checkAccent, checkDisplayName, checkLogo, MIN_ACCENT_CONTRAST, nearestReadableShade } from './brand-rules.js';
+import { checkAccent, checkDisplayName, checkLogo, MIN_ACCENT_CONTRAST, nearestReadableShade } from './platform-brands.fns.js';
 
 extend([a11yPlugin]);
 const at = ['body', 'accent_color'];

@@ -1,39 +1,23 @@
-import { loadCatalog } from '../../catalog/catalog.js';
-import type { Db } from '../../db/database.js';
-import { createHostedSessionsModule } from '../hosted-sessions/index.js';
-import { createLegalEntitiesModule } from '../legal-entities/index.js';
-import { createLocationsModule } from '../locations/index.js';
-import { createPlanningModule } from '../planning/index.js';
-import { createEventsService } from '../events/index.js';
-import { createTaskEvents } from '../tasks/index.js';
-import { createPlatformsModule } from '../platforms/index.js';
-import type { AccountsService } from '../accounts/contract.js';
-import type { MailService } from '../mail/mail.service.js';
+import type { PlatformsService } from '../platforms/contract.js';
+import type { PlanningService } from '../planning/index.js';
+import type { SignupService } from '../legal-entities/index.js';
+import type { LocationsService } from '../locations/index.js';
+import type { DemoData, DemoExtras } from './contract.js';
 import { demoApiKey, keepDemoApiKey, type DemoKeyOptions } from './demo-key.js';
-import { createDemoRepository } from './demo.repository.js';
+import type { DemoRepository } from './demo.repository.js';
 import { textPdf } from '../../lib/text-pdf.js';
-import { seedDemoAutomations, type DemoAutomation, type DemoAutomationsService } from './demo-automations.js';
+import { seedDemoAutomations } from './demo-automations.js';
 
 export const DEMO_PLATFORM_NAME = 'Statehouse Demo';
 const DEMO_EXTERNAL_ID = 'demo-coffee-co';
 
-/**
- * Services for the demo's agency account, login and mail (the CLI has them; the benchmark does not need them), and
- * the running server's automations (`serve --demo` only: they need its job queue).
- */
-export interface DemoExtras {
-  accounts: AccountsService;
-  mail: MailService;
-  automations?: DemoAutomationsService;
-}
-
-export interface DemoData {
-  platformId: string;
-  apiKey: string;
-  legalEntityId: string;
-  inactiveLegalEntityId: string;
-  /** The active entity's sandbox-filed automation and the one waiting in the operator queue (with `extras.automations`). */
-  automations?: { filed: DemoAutomation | null; queued: DemoAutomation | null };
+/** What the seed works through: the services of the modules that own the demo's rows (wired by index.ts). */
+export interface DemoServices {
+  platforms: PlatformsService;
+  signup: Pick<SignupService, 'signup' | 'activate'>;
+  locations: Pick<LocationsService, 'add'>;
+  planning: Pick<PlanningService, 'replanBatch'>;
+  repo: DemoRepository;
 }
 
 /**
@@ -42,21 +26,8 @@ export interface DemoData {
  * an office and employees in California and remote employees in New York, and a second
  * entity still waiting for its hosted signup. Safe to run repeatedly.
  */
-export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtras, keyOptions?: DemoKeyOptions): Promise<DemoData> {
-  const { platforms, callbackOrigins } = createPlatformsModule({ db });
-  const repo = createDemoRepository(db);
-  const { sessions } = createHostedSessionsModule({ db, publicBaseUrl, callbackOrigins, linkTtlSeconds: 86_400 });
-  // Tasks follow from the entities' profiles and locations: signup and locations re-plan them.
-  const catalog = loadCatalog();
-  const events = createEventsService();
-  const { planning } = createPlanningModule({
-    db,
-    catalog,
-    now: () => new Date(),
-    taskEvents: createTaskEvents({ catalog, publicBaseUrl, events }),
-  });
-  const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
-  const { locations } = createLocationsModule({ db, planning });
+export async function seedDemo(services: DemoServices, extras?: DemoExtras, keyOptions?: DemoKeyOptions): Promise<DemoData> {
+  const { platforms, signup, locations, planning, repo } = services;
 
   const existing = (await platforms.list()).find((p) => p.name === DEMO_PLATFORM_NAME);
   let platformId: string;

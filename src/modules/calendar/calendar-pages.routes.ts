@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { hostedOf, requireHostedSession } from '../hosted-sessions/hosted-http.js';
-import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import { offersCalendar, type CalendarService } from './calendar.service.js';
+import { hostedOf, requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
+import { offersCalendar, type CalendarService } from './contract.js';
 
 /** The task list's "Subscribe in your calendar" forms: POST /hosted/calendar (get the link) and /hosted/calendar/stop (revoke it). */
 export function calendarPageRoutes(deps: {
