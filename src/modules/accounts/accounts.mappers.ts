@@ -3,8 +3,7 @@
 import type { Agency } from '../../catalog/catalog.schema.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { Region } from '../../catalog/regions.js';
-import type { AgencyAccountDatum, AgencyAccountRow } from '../../db/schema.js';
+import type { AgencyAccountRow } from '../../db/schema.js';
 import type { LoginListRow } from './accounts.repository.js';
 import type { AgencyAccountView, LoginView } from './contract.js';
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/database.js';
-import type { JobDefinition } from '../../jobs/queue.js';
 import type { Vault } from '../../crypto/vault.js';
 import { CLAIM_LOCK_SECONDS } from './idempotency.fns.js';
 import { idempotencyJobs } from './idempotency.jobs.js';

@@ -4,7 +4,6 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import type { AuthHooks } from '../../http/auth.js';
-import type { JobDefinition } from '../../jobs/queue.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { OperatorHook } from '../operators/contract.js';
 import type { AuditService } from '../audit/contract.js';
