@@ -36,7 +36,7 @@ import { newId, ID_PREFIX } from '../src/lib/ids.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createPlanningModule, type PlanningService } from '../src/modules/planning/index.js';
 import { createPlatformsModule } from '../src/modules/platforms/index.js';
-import { createTaskEvents } from '../src/modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { seed } from './generation-seed.js';
 import {
@@ -182,7 +182,7 @@ async function load(db: Db, publicBaseUrl: string): Promise<ScaleMarker> {
   ).map((r) => r.id);
   const catalog = loadCatalog();
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl, events: createEventsService() });
-  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
+  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore });
   await timed('planning the templates', async () => {
     for (let i = 0; i < templateIds.length; i += PLAN_BATCH) await planning.replanBatch(templateIds.slice(i, i + PLAN_BATCH));
   });

@@ -28,7 +28,7 @@ import { createPlanningModule, type PlanningModule } from './modules/planning/in
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
-import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
@@ -175,7 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const eventsModule = createEventsModule({ db, now, retentionDays: config.events.retentionDays });
   const catalogReleases = createCatalogReleasesModule({ catalog });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
-  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, jobs });
+  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, plannedTasks: plannedTaskStore, jobs });
   const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({
     db,

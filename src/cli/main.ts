@@ -15,7 +15,7 @@ import { createVault, loadVaultKeys } from '../modules/accounts/vault.js';
 import { createSystemModule, INSTANCE_KEY } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
 import { createEventsService } from '../modules/events/index.js';
-import { createTaskEvents } from '../modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore } from '../modules/tasks/index.js';
 import { createPlatformsModule } from '../modules/platforms/index.js';
 import { closeOnSignals, startServer } from '../server.js';
 import { checkStartMode } from '../production.js';
@@ -338,7 +338,7 @@ function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir?: stri
     events: createEventsService(),
     ...(releasesDir && { releasesDir }),
   });
-  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
+  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore });
 }
 
 const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });

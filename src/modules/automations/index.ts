@@ -7,7 +7,7 @@ import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Vault } from '../accounts/vault.js';
 import type { EventRecorder, TaskEvents } from '../events/index.js';
 import type { MailService } from '../mail/index.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { createAutomationEvents } from './automation-events.js';
 import { createAutomationViews } from './automation-view.js';
 import { createAutomationWriter } from './automation-writer.js';

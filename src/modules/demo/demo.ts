@@ -5,7 +5,7 @@ import { createLegalEntitiesModule } from '../legal-entities/index.js';
 import { createLocationsModule } from '../locations/index.js';
 import { createPlanningModule } from '../planning/index.js';
 import { createEventsService } from '../events/index.js';
-import { createTaskEvents } from '../tasks/index.js';
+import { createTaskEvents, plannedTaskStore } from '../tasks/index.js';
 import { createPlatformsModule } from '../platforms/index.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { MailService } from '../mail/mail.service.js';
@@ -54,6 +54,7 @@ export async function seedDemo(db: Db, publicBaseUrl: string, extras?: DemoExtra
     catalog,
     now: () => new Date(),
     taskEvents: createTaskEvents({ catalog, publicBaseUrl, events }),
+    plannedTasks: plannedTaskStore,
   });
   const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
   const { locations } = createLocationsModule({ db, planning });

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { HostedSessionsService } from '../hosted-sessions/hosted-sessions.service.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import type { CallbackOrigins } from '../platforms/callback-origins.js';
 import { legalEntityRoutes } from './legal-entity.routes.js';
 import { signupRoutes } from './signup.routes.js';
