@@ -28,7 +28,7 @@ import { createPlanningModule, type PlanningModule } from './modules/planning/in
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
-import { createTaskEvents, plannedTaskStore, createTasksModule, type TasksService } from './modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore, taskStatusStore, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule, eventWebhooksDocument } from './modules/events/index.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
@@ -248,6 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectors: { sandbox: { enabled: config.automations.sandbox, stepMs: config.automations.sandboxStepMs } },
     events: eventsModule.events,
     taskEvents,
+    taskStatus: taskStatusStore,
   });
   const calendarModule = createCalendarModule({ db, catalog, vault, publicBaseUrl: config.publicBaseUrl });
   const handbookModule = createHandbookModule({

@@ -4,7 +4,7 @@ import type { Config } from '../src/config.js';
 import { createAutomationsModule, type AgencyConnector } from '../src/modules/automations/index.js';
 import { createVault } from '../src/modules/accounts/vault.js';
 import { createEventsService } from '../src/modules/events/index.js';
-import { createTaskEvents } from '../src/modules/tasks/index.js';
+import { createTaskEvents, taskStatusStore } from '../src/modules/tasks/index.js';
 import { TEST_VAULT_KEY, discardingJobs } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
 import { startProcessesFixture } from './helpers/automation-processes.js';
@@ -86,6 +86,7 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
           connectors: { sandbox: { enabled: false, stepMs: 0 }, byAgency: new Map([['ca-edd', slow]]) },
           events,
           taskEvents: createTaskEvents({ catalog: f.t.app.services.catalog, publicBaseUrl: f.t.config.publicBaseUrl, events }),
+          taskStatus: taskStatusStore,
         });
         return { module, db };
       };

@@ -118,7 +118,7 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
         );
         if (connector) created = await deps.writer.schedule(trx, created, connector.firstStep, 0);
         const taskStarted = task.status === 'todo';
-        if (taskStarted) await repo.setTaskStatus(scope.legalEntityId, taskId, 'in-progress', null);
+        if (taskStarted) await deps.writer.taskStatus.setStatus(trx, scope.legalEntityId, taskId, 'in-progress', null);
         await deps.writer.announce.statusChanged(trx, created, { taskStatusChanged: taskStarted });
         // The task moved to in-progress: the entity's tasks are re-planned with it.
         return { value: created, replan: taskStarted };

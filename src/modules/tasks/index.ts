@@ -20,7 +20,7 @@ import { taskV2Routes } from './tasks.v2.routes.js';
 
 export type { TasksService, TaskView } from './tasks.service.js';
 export { createTaskEvents } from './task-events.js';
-export { plannedTaskStore } from './tasks.repository.js';
+export { plannedTaskStore, taskStatusStore } from './tasks.repository.js';
 
 export interface TasksModuleDeps {
   db: Db;

@@ -74,6 +74,12 @@ export function createTasksRepository(db: Db) {
 
 export type TasksRepository = ReturnType<typeof createTasksRepository>;
 
+/** A task's status moved by another module (automations' TaskStatusStore port), in that module's transaction `db`. */
+export const taskStatusStore = {
+  setStatus: (db: Db, legalEntityId: string, taskId: string, status: TaskRow['status'], completedAt: Date | null) =>
+    createTasksRepository(db).setStatus(legalEntityId, taskId, status, completedAt),
+};
+
 /** Planning's port over the tasks it plans (planning/contract.ts): each write in the re-planning's transaction `db`. */
 export const plannedTaskStore: PlannedTaskStore = {
   /**
