@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { ConnectionsService } from '../connections/connections.service.js';
-import type { PlanningService } from '../planning/index.js';
+import type { PlanningExplainer } from '../planning/contract.js';
 import type { PlatformBrandsService } from '../platforms/platform-brands.service.js';
 import type { OperatorHook } from './operator-auth.js';
 import { operatorRoutes } from './operator.routes.js';
@@ -32,7 +32,7 @@ export interface OperatorsRoutesDeps {
   connections: Pick<ConnectionsService, 'listWithEvents'>;
   automations: OperatorAutomations;
   catalog: Pick<Catalog, 'regions' | 'requirement'>;
-  planning: Pick<PlanningService, 'explain'>;
+  planning: PlanningExplainer;
   /** Platforms' branding of the hosted pages (platforms module). */
   brands: PlatformBrandsService;
   publicOrigin: string;
