@@ -34,7 +34,7 @@ import { createPlanningModule, type PlanningModule } from './modules/planning/in
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
-import { createTaskEvents, createTasksModule, type TasksService } from './modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore, taskStatusStore, createTasksModule, type TasksService } from './modules/tasks/index.js';
 import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.js';
@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
   const catalogReleases = createCatalogReleasesModule({ catalog });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
-  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, jobs });
+  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, plannedTasks: plannedTaskStore, jobs });
   const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({
     db,
@@ -258,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectors: agencies.filings,
     events: eventsModule.events,
     taskEvents,
+    taskStatus: taskStatusStore,
   });
   const calendarModule = createCalendarModule({ db, catalog, vault, publicBaseUrl: config.publicBaseUrl });
   const handbookModule = createHandbookModule({

@@ -6,7 +6,7 @@ import { createAgencyConnectors } from '../src/modules/agencies/registry.js';
 import { createAutomationsModule } from '../src/modules/automations/index.js';
 import { createVault } from '../src/crypto/vault.js';
 import { createEventsService } from '../src/modules/events/index.js';
-import { createTaskEvents } from '../src/modules/tasks/index.js';
+import { createTaskEvents, taskStatusStore } from '../src/modules/tasks/index.js';
 import { TEST_VAULT_KEY, discardingJobs } from './helpers/app.js';
 import { EDD, EDD_INPUT, startAutomationsFixture } from './helpers/automations.js';
 import { startProcessesFixture } from './helpers/automation-processes.js';
@@ -92,6 +92,7 @@ describe('automations: two Statehouse processes on one database', { timeout: 300
           }).filings,
           events,
           taskEvents: createTaskEvents({ catalog: f.t.app.services.catalog, publicBaseUrl: f.t.config.publicBaseUrl, events }),
+          taskStatus: taskStatusStore,
         });
         return { module, db };
       };

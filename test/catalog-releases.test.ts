@@ -12,7 +12,7 @@ import { catalogRelease } from '../src/cli/catalog-release-command.js';
 import type { Db } from '../src/db/database.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createPlanningModule, type CatalogReleaseSummary } from '../src/modules/planning/index.js';
-import { createTaskEvents } from '../src/modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
 import { PlatformTaskSchema } from '../src/modules/tasks/tasks.schemas.js';
 import { createPlatform, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 
@@ -68,7 +68,7 @@ function planningOver(
     events: createEventsService(),
     ...(releasesDir && { releasesDir }),
   });
-  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, ...planning });
+  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore, ...planning });
 }
 
 /** A copy of the repository's catalog (its releases beside it) with `edit` applied to one region file. */

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/catalog/catalog.js';
 import { createLegalEntitiesModule } from '../src/modules/legal-entities/index.js';
+import type { Replanner } from '../src/modules/planning/contract.js';
 import { createPlanningModule } from '../src/modules/planning/index.js';
 import { createEventsService } from '../src/modules/events/index.js';
-import { createTaskEvents } from '../src/modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
 import { bearer, createPlatform, createTestApp, json, signupWithToken, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
@@ -32,18 +33,20 @@ describe('planning: a change and its re-planning commit together', () => {
   it('signup: a failing re-planning leaves neither the entity nor any task', async () => {
     const catalog = loadCatalog();
     const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://127.0.0.1', events: createEventsService() });
-    const real = createPlanningModule({ db: t.db, catalog, now: () => new Date(), taskEvents }).planning;
+    const real = createPlanningModule({ db: t.db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore }).planning;
     let plannedInside: string[] = [];
-    const failing = {
-      lock: real.lock,
-      // Plans for real (the tasks are written in the transaction), then fails: nothing of it may remain.
-      replan: async (trx: Parameters<typeof real.replan>[0], ids: string[]) => {
-        plannedInside = [...(await real.replan(trx, ids)).values()].flat().map((c) => c.id);
-        throw new Error('planning failed');
-      },
+    // Plans for real (the tasks are written in the transaction), then fails: nothing of it may remain.
+    const failing: Replanner = {
+      change: (entities, work) =>
+        t.db.transaction().execute(async (trx) => {
+          const { created } = await real.change(entities, work, { within: trx });
+          plannedInside = [...created.values()].flat().map((c) => c.id);
+          throw new Error('planning failed');
+        }),
     };
     const unusedSessions = {
-      issue: () => Promise.reject(new Error('not reached')),
+      // Issued in the signup's transaction, before the re-planning fails (nothing written here).
+      issue: async () => ({ id: 'hs_none', url: 'http://127.0.0.1/hosted/s/none', created_at: '', expires_at: '' }),
       lastCallbackUrl: () => Promise.reject(new Error('not reached')),
     };
     const { signup } = createLegalEntitiesModule({ db: t.db, sessions: unusedSessions, signupTtlSeconds: 60, planning: failing });

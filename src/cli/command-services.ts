@@ -10,7 +10,7 @@ import { createEventsService } from '../modules/events/index.js';
 import { createMailModule } from '../modules/mail/index.js';
 import { createSystemModule } from '../modules/system/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
-import { createTaskEvents } from '../modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore } from '../modules/tasks/index.js';
 
 export const log = (message: string) => process.stderr.write(`[statehouse] ${message}\n`);
 
@@ -33,7 +33,7 @@ export function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir
     events: createEventsService(),
     ...(releasesDir && { releasesDir }),
   });
-  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents });
+  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore });
 }
 
 export const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });

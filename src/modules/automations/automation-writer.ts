@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
-import type { AutomationRow, StoredAutomationOutputs } from '../../db/schema.js';
+import type { AutomationRow, StoredAutomationOutputs, TaskRow } from '../../db/schema.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/contract.js';
 import type { Vault } from '../../crypto/vault.js';
@@ -15,7 +15,19 @@ export const STEP_JOB = 'automations.step';
 /** What a sealed input is bound to: this automation (a copy on another row does not open). */
 export const inputAad = (automationId: string) => Buffer.from(`statehouse:automation-input:v1\n${automationId}`);
 
+/**
+ * The tasks table has one writer, the tasks module: an automation moves its task's status through this port, in its own
+ * transaction `db`. Defined here (tasks imports automations, never the reverse); implemented by tasks.repository.ts
+ * taskStatusStore, wired in app.ts.
+ */
+export interface TaskStatusStore {
+  /** The task's new status, acted on now; `completedAt` for done, else null. */
+  setStatus(db: Db, legalEntityId: string, taskId: string, status: TaskRow['status'], completedAt: Date | null): Promise<unknown>;
+}
+
 export interface AutomationWriterDeps {
+  /** The task's status moves through the tasks module (the tasks table's one writer). */
+  taskStatus: TaskStatusStore;
   catalog: Pick<Catalog, 'requirement'>;
   jobs: JobSender;
   vault: Pick<Vault, 'sealBytes' | 'openBytes'>;
@@ -140,7 +152,7 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
       dates: Object.fromEntries((automation?.outputs.dates ?? []).map((d) => [d.name, outcome.dates?.[d.name] ?? today()])),
       account_data: accountData.map((d) => ({ name: d.name, value: d.value })),
     };
-    await createAutomationsRepository(trx).setTaskStatus(row.legal_entity_id, row.task_id, 'done', deps.now());
+    await deps.taskStatus.setStatus(trx, row.legal_entity_id, row.task_id, 'done', deps.now());
     return move(trx, row, {
       status: 'complete',
       reason: 'Filed with the agency',
@@ -163,7 +175,7 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
     const repo = createAutomationsRepository(trx);
     const task = await repo.findTask(row.legal_entity_id, row.task_id);
     const reopened = task?.status === 'in-progress';
-    if (reopened) await repo.setTaskStatus(row.legal_entity_id, row.task_id, 'todo', null);
+    if (reopened) await deps.taskStatus.setStatus(trx, row.legal_entity_id, row.task_id, 'todo', null);
     return move(trx, row, {
       status: 'canceled',
       reason,
@@ -173,7 +185,7 @@ export function createAutomationWriter(deps: AutomationWriterDeps) {
     });
   }
 
-  return { seal, openInput, move, schedule, complete, cancel, announce: deps.announce };
+  return { seal, openInput, move, schedule, complete, cancel, announce: deps.announce, taskStatus: deps.taskStatus };
 }
 
 export type AutomationWriter = ReturnType<typeof createAutomationWriter>;

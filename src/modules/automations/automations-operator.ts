@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import type { OperatorPrincipal } from '../operators/contract.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { checkOutcome } from './automation-outcome.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository, queueDue, type QueueCursor } from './automations.repository.js';
@@ -62,11 +62,12 @@ export function createOperatorAutomations(deps: {
     details: Record<string, unknown>,
     change: (trx: Db, row: AutomationRow) => Promise<AutomationRow>,
     check: (row: AutomationRow) => string | null = () => null,
+    /** The action moves the task (done, back to to-do): the entity's tasks are re-planned in its transaction. */
+    replan = false,
   ): Promise<AutomationView> {
     const found = await createAutomationsRepository(db).findById(automationId);
     if (!found) throw new NotFoundError(`Automation '${automationId}' not found`);
-    const row = await db.transaction().execute(async (trx) => {
-      await deps.planning.lock(trx, [found.legal_entity_id]);
+    const { value: row } = await deps.planning.change([found.legal_entity_id], async (trx) => {
       const locked = (await createAutomationsRepository(trx).lockById(automationId))!;
       if (FINAL.includes(locked.status))
         throw new AutomationConflictError(`Automation '${automationId}' is ${locked.status}: nothing more can be done`);
@@ -81,7 +82,7 @@ export function createOperatorAutomations(deps: {
         legalEntityId: locked.legal_entity_id,
         details,
       });
-      return changed;
+      return { value: changed, replan };
     });
     return deps.owner.viewOf(row);
   }
@@ -157,12 +158,9 @@ export function createOperatorAutomations(deps: {
           login: Boolean(checked.login),
           document: checked.document?.fileName ?? null,
         },
-        async (trx, row) => {
-          const done = await deps.writer.complete(trx, row, checked, operator.name);
-          await deps.planning.replan(trx, [row.legal_entity_id]);
-          return done;
-        },
+        (trx, row) => deps.writer.complete(trx, row, checked, operator.name),
         byConnector,
+        true,
       );
     },
 
@@ -190,11 +188,15 @@ export function createOperatorAutomations(deps: {
     /** Gives up, with the reason the owner sees; the task goes back to to-do. */
     async cancel(automationId: string, operator: OperatorPrincipal, reason: string) {
       const why = reasonText(reason, 'reason');
-      return act(automationId, operator, 'automation.cancel', { reason: why }, async (trx, row) => {
-        const canceled = await deps.writer.cancel(trx, row, why, operator.name);
-        await deps.planning.replan(trx, [row.legal_entity_id]);
-        return canceled;
-      });
+      return act(
+        automationId,
+        operator,
+        'automation.cancel',
+        { reason: why },
+        (trx, row) => deps.writer.cancel(trx, row, why, operator.name),
+        undefined,
+        true,
+      );
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
 import type { JobDefinition, JobSender } from '../../jobs/queue.js';
-import type { Replanner } from '../planning/index.js';
+import type { PlanningChange, Replanner } from '../planning/contract.js';
 import { stepKey } from './automation-view.js';
 import { STEP_JOB, type AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
@@ -102,13 +102,26 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     connector: AgencyConnector,
     outcome: ConnectorStepOutcome,
   ): Promise<string> {
-    return db.transaction().execute(async (trx) => {
-      await deps.planning.lock(trx, [held.legal_entity_id]);
+    const { value } = await deps.planning.change([held.legal_entity_id], (trx) => applyIn(trx, held, token, key, connector, outcome));
+    return value;
+  }
+
+  /** `apply` under the entity's planning lock: a canceled or complete automation moves its task, so it re-plans. */
+  async function applyIn(
+    trx: Db,
+    held: AutomationRow,
+    token: string,
+    key: string,
+    connector: AgencyConnector,
+    outcome: ConnectorStepOutcome,
+  ): Promise<PlanningChange<string>> {
+    const done = (value: string) => ({ value, replan: false });
+    {
       const repo = createAutomationsRepository(trx);
       const row = await repo.lockById(held.id);
-      if (!row || row.lease_token !== token) return `superseded (${key})`;
+      if (!row || row.lease_token !== token) return done(`superseded (${key})`);
       const summary = outcome.type === 'complete' ? { type: 'complete' } : outcome;
-      if (!(await repo.recordStep(row, key, summary))) return `already performed (${key})`;
+      if (!(await repo.recordStep(row, key, summary))) return done(`already performed (${key})`);
       const reset = { attempts: 0, last_error: null, lease_token: null, lease_until: null };
       const actor = connector.name;
       switch (outcome.type) {
@@ -119,7 +132,7 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
             set: reset,
           });
           await writer.schedule(trx, moved, outcome.next, outcome.afterMs);
-          return `performed ${key} → ${outcome.next}`;
+          return done(`performed ${key} → ${outcome.next}`);
         }
         case 'needs_customer_response':
           await writer.move(trx, row, {
@@ -128,17 +141,15 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
             actor,
             set: { ...reset, customer_message: outcome.message, current_step: null, step_due_at: null },
           });
-          return `performed ${key} → waiting_on_customer_response`;
+          return done(`performed ${key} → waiting_on_customer_response`);
         case 'rejected':
           await writer.cancel(trx, row, outcome.reason, actor);
-          await deps.planning.replan(trx, [row.legal_entity_id]);
-          return `performed ${key} → canceled`;
+          return { value: `performed ${key} → canceled` };
         case 'complete':
           await writer.complete(trx, row, outcome.outcome, actor);
-          await deps.planning.replan(trx, [row.legal_entity_id]);
-          return `performed ${key} → complete`;
+          return { value: `performed ${key} → complete` };
       }
-    });
+    }
   }
 
   /** A failed try: retried after a doubling pause, or after `maxAttempts` handed to the operator queue. */
@@ -196,10 +207,15 @@ export function createAutomationWorkflow(deps: WorkflowDeps) {
     const token = randomUUID();
     // Under the entity's planning lock, as every other writer of its automations: the task-list version trigger then
     // never waits on a counter a re-planning holds while that re-planning waits on this row (a deadlock).
-    const held = await db.transaction().execute(async (trx) => {
-      await deps.planning.lock(trx, [row.legal_entity_id]);
-      return createAutomationsRepository(trx).leaseStep(row.id, { step: row.current_step!, round: row.round, key }, token, leaseSeconds);
-    });
+    const { value: held } = await deps.planning.change([row.legal_entity_id], async (trx) => ({
+      value: await createAutomationsRepository(trx).leaseStep(
+        row.id,
+        { step: row.current_step!, round: row.round, key },
+        token,
+        leaseSeconds,
+      ),
+      replan: false,
+    }));
     if (!held) return whyNotHeld(automationId, key);
     if (!connector) return fail(held, token, key, `No connector named '${row.performer}' in this configuration`);
     let outcome: ConnectorStepOutcome;

@@ -14,21 +14,13 @@ const NO_DUE_DATE = '9999-12-31';
 
 /**
  * Every query of automations, their status logs and step records; tenant first where a tenant is known.
- * It also reads and moves the automated task (status in-progress/done/todo) and reads the entity's name
+ * It also reads the automated task (its status moves through the tasks module's TaskStatusStore) and reads the entity's name
  * and EIN for the connector, in the caller's transaction.
  */
 export function createAutomationsRepository(db: Db) {
   return {
     findTask: (legalEntityId: string, taskId: string): Promise<TaskRow | undefined> =>
       db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).where('id', '=', taskId).executeTakeFirst(),
-
-    setTaskStatus: (legalEntityId: string, taskId: string, status: TaskRow['status'], completedAt: Date | null) =>
-      db
-        .updateTable('tasks')
-        .set({ status, completed_at: completedAt, acted_at: new Date(), updated_at: new Date() })
-        .where('legal_entity_id', '=', legalEntityId)
-        .where('id', '=', taskId)
-        .execute(),
 
     findEntity: (legalEntityId: string) =>
       db

@@ -5,7 +5,7 @@ import type { AutomationRow } from '../../db/schema.js';
 import type { AccessScope } from '../../http/principals.js';
 import { InvalidInputError, InvalidInputsError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { checkInput, splitSensitive } from './automation-input.js';
 import type { AutomationViews } from './automation-view.js';
 import type { AutomationWriter } from './automation-writer.js';
@@ -86,8 +86,7 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
     async start(scope: AccessScope, taskId: string, body: Record<string, unknown>): Promise<AutomationView> {
       const { automation } = await automatable(scope, taskId);
       const input = validate(automation, body);
-      const row = await db.transaction().execute(async (trx) => {
-        await deps.planning.lock(trx, [scope.legalEntityId]);
+      const { value: row } = await deps.planning.change([scope.legalEntityId], async (trx) => {
         const repo = createAutomationsRepository(trx);
         const { task, agency } = await automatable(scope, taskId, repo);
         if (task.status === 'done' || task.status === 'dismissed') {
@@ -121,10 +120,10 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
         );
         if (connector) created = await deps.writer.schedule(trx, created, connector.firstStep, 0);
         const taskStarted = task.status === 'todo';
-        if (taskStarted) await repo.setTaskStatus(scope.legalEntityId, taskId, 'in-progress', null);
+        if (taskStarted) await deps.writer.taskStatus.setStatus(trx, scope.legalEntityId, taskId, 'in-progress', null);
         await deps.writer.announce.statusChanged(trx, created, { taskStatusChanged: taskStarted });
-        if (taskStarted) await deps.planning.replan(trx, [scope.legalEntityId]);
-        return created;
+        // The task moved to in-progress: the entity's tasks are re-planned with it.
+        return { value: created, replan: taskStarted };
       });
       return viewOf(row);
     },
@@ -181,8 +180,7 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
       const text = typeof response === 'string' ? response.trim() : '';
       if (!text && Object.keys(changed).length === 0)
         throw new InvalidInputError([ANSWER_FIELD], 'Answer the question, or correct a field', response ?? null);
-      const row = await db.transaction().execute(async (trx) => {
-        await deps.planning.lock(trx, [scope.legalEntityId]);
+      const { value: row } = await deps.planning.change([scope.legalEntityId], async (trx) => {
         const repo = createAutomationsRepository(trx);
         const live = await repo.findLiveForTask(scope.legalEntityId, taskId);
         const locked = live && (await repo.lockById(live.id));
@@ -202,7 +200,7 @@ export function createOwnerAutomations(deps: AutomationsServiceDeps) {
         };
         const moved = await deps.writer.move(trx, locked, { status: 'started', reason: 'The owner answered', actor: 'owner', set });
         const connector = deps.connectors.byName(moved.performer);
-        return connector ? deps.writer.schedule(trx, moved, connector.firstStep, 0) : moved;
+        return { value: connector ? await deps.writer.schedule(trx, moved, connector.firstStep, 0) : moved, replan: false };
       });
       return viewOf(row);
     },

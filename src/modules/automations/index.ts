@@ -8,10 +8,10 @@ import type { FilingConnectors } from '../agencies/contract.js';
 import type { Vault } from '../../crypto/vault.js';
 import type { EventRecorder, TaskEvents } from '../events/contract.js';
 import type { MailService } from '../mail/contract.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { createAutomationEvents } from './automation-events.js';
 import { createAutomationViews } from './automation-view.js';
-import { createAutomationWriter } from './automation-writer.js';
+import { createAutomationWriter, type TaskStatusStore } from './automation-writer.js';
 import { createAutomationWorkflow, type WorkflowSettings } from './automations.jobs.js';
 import { createOperatorAutomations } from './automations-operator.js';
 import { automationRoutes } from './automations.routes.js';
@@ -38,6 +38,8 @@ export interface AutomationsModuleDeps {
   events: EventRecorder;
   /** task.updated when an automation moves its task (start, completion, cancel). */
   taskEvents: Pick<TaskEvents, 'record'>;
+  /** The tasks module's port: an automation moves its task's status through it. */
+  taskStatus: TaskStatusStore;
 }
 
 /** Automations: durable workflows that file a task's requirement through a connector or the operator queue. */

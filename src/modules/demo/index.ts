@@ -6,7 +6,7 @@ import { createLegalEntitiesModule } from '../legal-entities/index.js';
 import { createLocationsModule } from '../locations/index.js';
 import { createPlanningModule } from '../planning/index.js';
 import { createPlatformsModule } from '../platforms/index.js';
-import { createTaskEvents } from '../tasks/index.js';
+import { createTaskEvents, plannedTaskStore } from '../tasks/index.js';
 import type { DemoExtras } from './contract.js';
 import type { DemoKeyOptions } from './demo-key.js';
 import { createDemoRepository } from './demo.repository.js';
@@ -33,6 +33,7 @@ export function createDemoModule(deps: DemoModuleDeps) {
     catalog,
     now: () => new Date(),
     taskEvents: createTaskEvents({ catalog, publicBaseUrl, events: createEventsService() }),
+    plannedTasks: plannedTaskStore,
   });
   const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
   const { locations } = createLocationsModule({ db, planning });

@@ -6,7 +6,7 @@ import type { AccessScope } from '../../http/principals.js';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { LocationsService } from '../locations/index.js';
-import type { PlanningService } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { acknowledgementStats, deriveHandbook, type AcknowledgementStats, type HandbookDraft } from './handbook.fns.js';
 import type { HandbookLinks } from './handbook-links.js';
 import { createHandbookRepository, type HandbookRepository } from './handbook.repository.js';
@@ -18,7 +18,7 @@ export interface HandbookDeps {
   /** Employee counts are the locations' own fact: read and written through the locations service (which re-plans). */
   locations: Pick<LocationsService, 'list' | 'updateMany'>;
   /** The entity's planning lock and re-planning, for the changes publishing races with. */
-  planning: Pick<PlanningService, 'change'>;
+  planning: Replanner;
   events: EventRecorder;
   links: HandbookLinks;
   now: () => Date;

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import type { HandbookAnswer } from '../../db/schema.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
 import type { LocationsService } from '../locations/index.js';
-import type { PlanningChange } from '../planning/index.js';
+import type { PlanningChange } from '../planning/contract.js';
 import { createHandbookAcknowledgementsService } from './handbook-acknowledgements.service.js';
 import { createHandbookDraftsService } from './handbook-drafts.service.js';
 import { createHandbookEmployeesService } from './handbook-employees.service.js';
@@ -60,7 +60,7 @@ function harness(locations: { code: string; hasEmployees: boolean; count: number
         const ids = entities as readonly string[];
         const outcome = await work(db, ids);
         changes.push({ entities: ids, outcome });
-        return { value: outcome.value, created: new Map() };
+        return { value: outcome.value, created: new Map(), updated: new Map() };
       },
     },
     events: { record: async () => {} },

@@ -6,7 +6,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { LocationsService } from '../locations/index.js';
-import type { PlanningService } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { handbookAckPageRoutes } from './handbook-ack.pages.routes.js';
 import { createHandbookAcknowledgementsService } from './handbook-acknowledgements.service.js';
 import { handbookBuilderPageRoutes } from './handbook-builder.pages.routes.js';
@@ -24,7 +24,7 @@ export interface HandbookModuleDeps {
   /** The policy catalog (catalog/handbook); loaded from the package when not given. */
   catalog?: HandbookCatalog;
   locations: Pick<LocationsService, 'list' | 'updateMany'>;
-  planning: Pick<PlanningService, 'change'>;
+  planning: Replanner;
   events: EventRecorder;
   /** The instance's file-link key (signs the PDF links and the employees' acknowledgement tokens). */
   linkKey: () => Promise<Buffer>;

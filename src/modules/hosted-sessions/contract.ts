@@ -1,6 +1,7 @@
 // What other modules may use of hosted sessions: the service they are given, the link and page types, and the hosted
 // pages' shared hook (requireHostedSession) with their error pages. Page HTTP helpers (sendPage, formOf) are http/pages.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.js';
 import type { BrowserSessionRow, HostedPurpose, HostedScope } from '../../db/schema.js';
 import type { PageErrors } from '../../http/error-handler.js';
 import { formOf, isSameOrigin, parseCookies, sendPage } from '../../http/pages.js';
@@ -74,6 +75,8 @@ export interface HostedSessionsService {
     callbackUrl: string | null;
     ttlSeconds: number;
     scope?: HostedScope;
+    /** The caller's transaction: the link commits with the change that needs it (a signup). */
+    within?: Db;
   }): Promise<IssuedSession>;
   /**
    * The session operations' one pattern: the platform's callback origins must allow the callback URL

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Db } from '../../db/database.js';
 import type { BrowserSessionRow, HostedScope } from '../../db/schema.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
@@ -20,6 +21,8 @@ import type { HostedSessionsRepository } from './hosted-sessions.repository.js';
 
 export interface HostedSessionsServiceDeps {
   repository: HostedSessionsRepository;
+  /** The repository over a caller's transaction (`issue` with `within`). */
+  repositoryFor?: (db: Db) => HostedSessionsRepository;
   /** Runs `work` in one transaction, over a repository bound to it. */
   transaction: <T>(work: (repository: HostedSessionsRepository) => Promise<T>) => Promise<T>;
   publicBaseUrl: string;
@@ -68,12 +71,16 @@ export function createHostedSessionsService(deps: HostedSessionsServiceDeps): Ho
     callbackUrl: string | null;
     ttlSeconds: number;
     scope?: HostedScope;
+    /** The caller's transaction: the link commits with the caller's change or not at all (signup). */
+    within?: Db;
   }): Promise<IssuedSession> {
     const token = newSecret('');
     const createdAt = now();
     const expiresAt = new Date(createdAt.getTime() + input.ttlSeconds * 1000);
     const id = newId(ID_PREFIX.hostedSession);
-    await deps.repository.insertLink({
+    if (input.within && !deps.repositoryFor) throw new Error('issue within a transaction needs repositoryFor');
+    const repository = input.within ? deps.repositoryFor!(input.within) : deps.repository;
+    await repository.insertLink({
       id,
       purpose: input.purpose,
       scope: input.scope ?? {},

@@ -23,6 +23,7 @@ export function createHostedSessionsModule(deps: HostedSessionsModuleDeps) {
   const { db } = deps;
   const sessions = createHostedSessionsService({
     repository: createHostedSessionsRepository(db),
+    repositoryFor: createHostedSessionsRepository,
     transaction: (work) => db.transaction().execute((trx) => work(createHostedSessionsRepository(trx))),
     publicBaseUrl: deps.publicBaseUrl,
     callbackOrigins: deps.callbackOrigins,

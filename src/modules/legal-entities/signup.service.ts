@@ -3,8 +3,8 @@ import type { LegalEntityRow } from '../../db/schema.js';
 import { NotFoundError, SignupConflictError } from '../../lib/errors.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import type { HostedSessionsService, IssuedSession } from '../hosted-sessions/contract.js';
-import type { Replanner } from '../planning/index.js';
 import type { CallbackOrigins, PlatformPrincipal } from '../platforms/contract.js';
+import type { Replanner } from '../planning/contract.js';
 import { completeProfile, type EntityProfile } from './legal-entities.fns.js';
 import { legalEntityEvents } from './legal-entity-events.js';
 import { createLegalEntitiesRepository, isExternalIdConflict, type LegalEntitiesRepository } from './legal-entities.repository.js';
@@ -42,32 +42,48 @@ export function createSignupService(deps: SignupDeps) {
   const conflict = (externalId: string | null | undefined) =>
     new SignupConflictError(`A legal entity with external_company_id '${externalId}' already exists for this platform`);
 
-  const issueSignupSession = (entityId: string, callbackUrl: string | null) =>
-    deps.sessions.issue({ purpose: 'signup', legalEntityId: entityId, callbackUrl, ttlSeconds: deps.signupTtlSeconds });
+  const issueSignupSession = (entityId: string, callbackUrl: string | null, within?: Db) =>
+    deps.sessions.issue({ purpose: 'signup', legalEntityId: entityId, callbackUrl, ttlSeconds: deps.signupTtlSeconds, within });
 
   /**
-   * One transaction: the planning lock, the change, one re-planning of the entity (when the change made one) that
-   * records the change's events with its own.
+   * planning.change: the entity's lock, the change, one re-planning (when the change made one) that records the
+   * change's events with its own; with `link`, the signup link is issued in the same transaction (a failure leaves
+   * neither the change nor a link, so a retry starts clean).
    */
-  const changeAndReplan = <T extends LegalEntityRow | undefined>(
+  async function changeAndReplan<T extends LegalEntityRow | undefined>(
     legalEntityId: string,
     change: (repo: LegalEntitiesRepository) => Promise<T>,
-  ) =>
-    db.transaction().execute(async (trx) => {
-      await planning.lock(trx, [legalEntityId]);
+    link?: { callbackUrl: (entity: LegalEntityRow) => string | null },
+  ): Promise<{ changed: T; entity: LegalEntityRow | undefined; session: IssuedSession | undefined }> {
+    const { value } = await planning.change([legalEntityId], async (trx) => {
       const repo = repositoryFor(trx);
       const before = await repo.findById(legalEntityId);
       const changed = await change(repo);
-      if (changed) await planning.replan(trx, [legalEntityId], { events: legalEntityEvents(before, changed) });
-      return changed;
+      const entity = changed ?? before;
+      const session = link && entity ? await issueSignupSession(entity.id, link.callbackUrl(entity), trx) : undefined;
+      return {
+        value: { changed, entity, session },
+        ...(changed && { cause: { events: legalEntityEvents(before, changed) } }),
+        replan: Boolean(changed),
+      };
     });
+    return value;
+  }
 
-  async function create(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }) {
+  /** A new entity and its signup link, in one transaction. */
+  async function create(
+    principal: PlatformPrincipal,
+    profile: Partial<EntityProfile> & { business_name: string },
+    callbackUrl: (entity: LegalEntityRow) => string | null,
+  ): Promise<SignupResult> {
     const id = newId(ID_PREFIX.legalEntity);
     try {
-      return await changeAndReplan(id, (trx) =>
-        trx.insertLegalEntity({ id, platform_id: principal.platformId, ...completeProfile(profile) }),
+      const { changed, session } = await changeAndReplan(
+        id,
+        (trx) => trx.insertLegalEntity({ id, platform_id: principal.platformId, ...completeProfile(profile) }),
+        { callbackUrl },
       );
+      return { entity: changed, session: session! };
     } catch (error) {
       if (isExternalIdConflict(error)) throw conflict(profile.external_company_id);
       throw error;
@@ -88,8 +104,7 @@ export function createSignupService(deps: SignupDeps) {
     /** POST /accounts/signup and POST /v2/signup: a new, inactive entity and the link where its user completes signup. */
     async signup(principal: PlatformPrincipal, profile: Partial<EntityProfile> & { business_name: string }): Promise<SignupResult> {
       await deps.callbackOrigins?.check(principal.platformId, profile.authorization_callback_url, 'authorization_callback_url');
-      const entity = await create(principal, profile);
-      return { entity, session: await issueSignupSession(entity.id, entity.authorization_callback_url) };
+      return create(principal, profile, (entity) => entity.authorization_callback_url);
     },
 
     /**
@@ -101,22 +116,21 @@ export function createSignupService(deps: SignupDeps) {
       input: { legalEntityId: string | null; callbackUrl: string; profile: Partial<EntityProfile> & { business_name: string } },
     ): Promise<SignupResult> {
       await deps.callbackOrigins?.check(principal.platformId, input.callbackUrl, 'callback_url');
-      let entity: LegalEntityRow;
-      if (input.legalEntityId) {
-        const existing = await repo.findLegalEntity(principal.platformId, input.legalEntityId);
-        if (!existing) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
-        if (existing.status === 'active') throw alreadyCompleted(existing.id);
-        try {
-          entity =
-            (await changeAndReplan(existing.id, (trx) => trx.updateProfile(principal.platformId, existing.id, input.profile))) ?? existing;
-        } catch (error) {
-          if (isExternalIdConflict(error)) throw conflict(input.profile.external_company_id);
-          throw error;
-        }
-      } else {
-        entity = await create(principal, input.profile);
+      if (!input.legalEntityId) return create(principal, input.profile, () => input.callbackUrl);
+      const existing = await repo.findLegalEntity(principal.platformId, input.legalEntityId);
+      if (!existing) throw new NotFoundError(`Legal entity '${input.legalEntityId}' not found`);
+      if (existing.status === 'active') throw alreadyCompleted(existing.id);
+      try {
+        const { changed, session } = await changeAndReplan(
+          existing.id,
+          (trx) => trx.updateProfile(principal.platformId, existing.id, input.profile),
+          { callbackUrl: () => input.callbackUrl },
+        );
+        return { entity: changed ?? existing, session: session! };
+      } catch (error) {
+        if (isExternalIdConflict(error)) throw conflict(input.profile.external_company_id);
+        throw error;
       }
-      return { entity, session: await issueSignupSession(entity.id, input.callbackUrl) };
     },
 
     get,
@@ -139,7 +153,7 @@ export function createSignupService(deps: SignupDeps) {
     /** Operator action (demo data, support): activate without the hosted flow (signup_completed like the hosted flow). */
     async activate(principal: Pick<PlatformPrincipal, 'platformId'>, legalEntityId: string): Promise<LegalEntityRow> {
       const entity = await get(principal, legalEntityId);
-      return (await changeAndReplan(entity.id, (trx) => trx.activate(entity.id))) ?? entity;
+      return (await changeAndReplan(entity.id, (trx) => trx.activate(entity.id))).changed ?? entity;
     },
 
     /**
@@ -152,14 +166,16 @@ export function createSignupService(deps: SignupDeps) {
       nextStep: string,
       confirmedSteps: string[],
     ): Promise<LegalEntityRow> {
-      const updated = await changeAndReplan(legalEntityId, (trx) => trx.saveSignupStep(legalEntityId, profile, nextStep, confirmedSteps));
+      const { changed: updated } = await changeAndReplan(legalEntityId, (trx) =>
+        trx.saveSignupStep(legalEntityId, profile, nextStep, confirmedSteps),
+      );
       if (!updated) throw alreadyCompleted(legalEntityId);
       return updated;
     },
 
     /** The hosted signup's last step: the entity becomes active (once) and its tasks are planned. */
     async completeHostedSignup(legalEntityId: string): Promise<LegalEntityRow | null> {
-      return (await changeAndReplan(legalEntityId, (trx) => trx.completeSignup(legalEntityId))) ?? null;
+      return (await changeAndReplan(legalEntityId, (trx) => trx.completeSignup(legalEntityId))).changed ?? null;
     },
 
     find: (legalEntityId: string): Promise<LegalEntityRow | undefined> => repo.findById(legalEntityId),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { locationRoutes } from './locations.routes.js';
 import { createLocationsService } from './locations.service.js';
 import { regionV2Routes } from './locations.v2.routes.js';

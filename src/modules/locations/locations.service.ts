@@ -4,7 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/error
 import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { NewEvent } from '../events/contract.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { locationEvent } from './location-events.js';
 import { applyConfigChange, changesEmployees, isProblem, type LocationConfigChange, type LocationConfigState } from './locations.fns.js';
 import { createLocationsRepository, type LocationsRepository } from './locations.repository.js';
@@ -87,13 +87,13 @@ export function createLocationsService(deps: LocationsDeps) {
   }
 
   /** One transaction: planning lock, the changes, one re-planning that records their events with its own. */
-  const changeAndReplan = (scope: AccessScope, change: (trx: Db) => Promise<ConfiguredLocation[]>): Promise<EntityLocation[]> =>
-    db.transaction().execute(async (trx) => {
-      await planning.lock(trx, [scope.legalEntityId]);
-      const results = await change(trx);
-      await planning.replan(trx, [scope.legalEntityId], { events: results.flatMap((r) => (r.event ? [r.event] : [])) });
-      return results.map((r) => r.location);
-    });
+  const changeAndReplan = async (scope: AccessScope, change: (trx: Db) => Promise<ConfiguredLocation[]>): Promise<EntityLocation[]> =>
+    (
+      await planning.change([scope.legalEntityId], async (trx) => {
+        const results = await change(trx);
+        return { value: results.map((r) => r.location), cause: { events: results.flatMap((r) => (r.event ? [r.event] : [])) } };
+      })
+    ).value;
 
   const configure = async (scope: AccessScope, region: Region, change: LocationConfigChange, options: ConfigureOptions) =>
     (await changeAndReplan(scope, async (trx) => [await configureIn(trx, scope, region, change, options)]))[0]!;

@@ -2,7 +2,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { REGIONS } from '../../catalog/regions.js';
 import type { RequirementSheet } from '../../pages/operator-automation-page.js';
 import { statusLabel } from '../../pages/operator-queue-page.js';
-import type { PlanningService } from '../planning/index.js';
+import type { PlanningExplainer } from '../planning/contract.js';
 import {
   AUTOMATION_STATUSES,
   FINAL_AUTOMATION_STATUSES,
@@ -51,7 +51,7 @@ export function requirementSheet(catalog: Pick<Catalog, 'requirement'>, requirem
 
 /** Why the requirement applies to the entity today, in planning's words (as `statehouse catalog explain` says it). */
 export async function whyItApplies(
-  planning: Pick<PlanningService, 'explain'>,
+  planning: PlanningExplainer,
   item: Pick<AutomationQueueItem, 'legalEntityId' | 'region' | 'requirementId'>,
 ): Promise<string[]> {
   const { regions } = await planning.explain(item.legalEntityId);

@@ -7,8 +7,8 @@ import { HttpError, InvalidInputError, InvalidInputsError } from '../../lib/erro
 import { renderAutomationPage, type AutomationPageData, type DetailForm } from '../../pages/operator-automation-page.js';
 import { queueQuery, renderQueue, type QueueFilters } from '../../pages/operator-queue-page.js';
 import { sendPage } from '../../http/pages.js';
-import type { PlanningService } from '../planning/index.js';
 import { AUTOMATION_STATUSES } from '../automations/contract.js';
+import type { PlanningExplainer } from '../planning/contract.js';
 import {
   backOfficeErrorPage,
   backOfficeOf,
@@ -49,7 +49,7 @@ export interface BackOfficeWorkDeps extends BackOfficeHttp {
   automations: OperatorAutomations;
   operators: Pick<OperatorsService, 'listKeys' | 'listPlatforms'>;
   catalog: Pick<Catalog, 'regions' | 'requirement'>;
-  planning: Pick<PlanningService, 'explain'>;
+  planning: PlanningExplainer;
   /** The largest confirmation PDF accepted (MAIL_MAX_BYTES: it becomes a mail item). */
   maxUploadBytes: number;
   now: () => Date;

@@ -4,9 +4,9 @@ import type { Db } from '../../db/database.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/contract.js';
 import type { ConnectionsService } from '../connections/contract.js';
-import type { PlanningService } from '../planning/index.js';
 import type { OperatorHook } from './contract.js';
 import type { PlatformBrandsService } from '../platforms/contract.js';
+import type { PlanningExplainer } from '../planning/contract.js';
 import { operatorRoutes } from './operator.routes.js';
 import { auditRoutes } from './audit.routes.js';
 import type { AuditService } from '../audit/contract.js';
@@ -28,7 +28,7 @@ export interface OperatorOperations {
   connections: Pick<ConnectionsService, 'listWithEvents'>;
   automations: OperatorAutomations;
   catalog: Pick<Catalog, 'regions' | 'requirement'>;
-  planning: Pick<PlanningService, 'explain'>;
+  planning: PlanningExplainer;
   /** Platforms' branding of the hosted pages (platforms module). */
   brands: PlatformBrandsService;
   /** The largest confirmation PDF (MAIL_MAX_BYTES: it becomes a mail item). */

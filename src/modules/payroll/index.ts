@@ -4,7 +4,7 @@ import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { createPayrollRepository } from './payroll.repository.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { createPayrollService, type PayrollServiceDeps } from './payroll.service.js';

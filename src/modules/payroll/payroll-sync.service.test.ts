@@ -3,7 +3,7 @@ import { regionByCode, regionById } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
 import type { EntityLocation } from '../locations/index.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import type { PayrollRepository } from './payroll.repository.js';
 import { createPayrollSyncService } from './payroll-sync.service.js';
 
@@ -34,17 +34,22 @@ function harness(options: { connected?: boolean; locations?: EntityLocation[] } 
       },
       recordSync: async (_le: string, at: Date) => void events.push(`sync ${at.toISOString()} in ${trxOf(on)}`),
     }) as unknown as PayrollRepository;
+  // planning.change: its own transaction, the lock, the work, then the re-planning unless the work says not to.
   const planning: Replanner = {
-    lock: async (trx) => void events.push(`lock in ${trxOf(trx)}`),
-    replan: async (trx, _ids, cause) => {
-      events.push(
-        `replan in ${trxOf(trx)}`,
-        ...(cause?.events ?? []).map(
-          (e) => `${e.type} ${String((e.data.object.location as { code: string }).code)} ${e.data.changed?.join(',')}`,
-        ),
-      );
-      return new Map();
-    },
+    change: (entities, work) =>
+      db.transaction().execute(async (trx) => {
+        events.push(`lock in ${trxOf(trx)}`);
+        const outcome = await work(trx, entities as string[]);
+        if (outcome.replan !== false) {
+          events.push(
+            `replan in ${trxOf(trx)}`,
+            ...(outcome.cause?.events ?? []).map(
+              (e) => `${e.type} ${String((e.data.object.location as { code: string }).code)} ${e.data.changed?.join(',')}`,
+            ),
+          );
+        }
+        return { value: outcome.value, created: new Map(), updated: new Map() };
+      }),
   };
   const locations = {
     lockAllIn: async (trx: Db) => {

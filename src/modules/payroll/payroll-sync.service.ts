@@ -3,7 +3,7 @@ import { regionByCode, regionById, type Region } from '../../catalog/regions.js'
 import type { AccessScope } from '../../http/principals.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
 import { locationEvent, type EntityLocation, type LocationsService } from '../locations/index.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { employeeChanges, firstRepeatedRegion } from './payroll-sync.fns.js';
 import type { PayrollRepository } from './payroll.repository.js';
 
@@ -54,8 +54,7 @@ export function createPayrollSyncService(deps: PayrollSyncDeps) {
         );
       }
       const legalEntityId = scope.legalEntityId;
-      return deps.db.transaction().execute(async (trx) => {
-        await deps.planning.lock(trx, [legalEntityId]);
+      const { value } = await deps.planning.change([legalEntityId], async (trx) => {
         const repository = deps.repositoryFor(trx);
         if (!(await repository.connectionForUpdate(legalEntityId)).payroll_connected_at) throw new ConflictError(NOT_CONNECTED);
         const before = await deps.locations.lockAllIn(trx, legalEntityId);
@@ -69,23 +68,23 @@ export function createPayrollSyncService(deps: PayrollSyncDeps) {
         const at = deps.now();
         await repository.recordSync(legalEntityId, at);
         const after = changes.length > 0 ? await deps.locations.lockAllIn(trx, legalEntityId) : before;
-        if (changes.length > 0) {
-          // One location.updated per location the report added or changed, recorded with the re-planning's task events.
-          const events = changes.flatMap((c) => {
-            const location = after.find((l) => l.region.id === c.regionId);
-            const event = location && locationEvent(scope, c.add ? null : before.find((l) => l.region.id === c.regionId)!.config, location);
-            return event ? [event] : [];
-          });
-          await deps.planning.replan(trx, [legalEntityId], { events });
-        }
-        return {
+        // One location.updated per location the report added or changed, recorded with the re-planning's task events.
+        const events = changes.flatMap((c) => {
+          const location = after.find((l) => l.region.id === c.regionId);
+          const event = location && locationEvent(scope, c.add ? null : before.find((l) => l.region.id === c.regionId)!.config, location);
+          return event ? [event] : [];
+        });
+        const result: PayrollSyncResult = {
           legalEntityId,
           locations: after,
           added: changes.filter((c) => c.add).map((c) => regionById(c.regionId)!),
           updated: changes.filter((c) => !c.add).map((c) => regionById(c.regionId)!),
           lastPayrollUpdate: at,
         };
+        // A report that confirms the picture re-plans nothing.
+        return { value: result, cause: { events }, replan: changes.length > 0 };
       });
+      return value;
     },
   };
 }

@@ -3,10 +3,12 @@ import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { noJobQueue, type JobSender } from '../../jobs/queue.js';
 import type { TaskEvents } from '../events/contract.js';
+import type { PlannedTaskStore } from './contract.js';
 import { planningJobs, rollForwardAll, rollForwardDue } from './planning.jobs.js';
 import { createPlanningService, type PlanningDeps } from './planning.service.js';
 
-export type { PlanningService, Replanner, CreatedTask, ReplanCause, PlanningChange, CatalogReleaseSummary } from './planning.service.js';
+export type { PlanningService, CatalogReleaseSummary } from './planning.service.js';
+/** Handbook's type until its call sites move to `planning.change` (other modules use contract.ts Replanner). */
 export { rollForwardAll, rollForwardDue, findDueRanges, BATCH_SIZE, ROLL_FORWARD_JOB, ROLL_FORWARD_BATCH_JOB } from './planning.jobs.js';
 
 export interface PlanningModuleDeps {
@@ -15,6 +17,8 @@ export interface PlanningModuleDeps {
   now: () => Date;
   /** task.* events of every re-planning (the tasks module's createTaskEvents). */
   taskEvents: TaskEvents;
+  /** The tasks module's implementation of planning's port over the tasks table (tasks.repository.ts plannedTaskStore). */
+  plannedTasks: PlannedTaskStore;
   /** Where the daily job puts its batch jobs (the server's queue; none for the CLI and the bench). */
   jobs?: JobSender;
   /** Tests only: another catalog version (see PlanningDeps). */

@@ -1,5 +1,5 @@
 import type { JobDefinition, JobSender } from '../../jobs/queue.js';
-import type { CreatedTask } from './planning.service.js';
+import type { CreatedTask } from './contract.js';
 
 export const ROLL_FORWARD_JOB = 'tasks.roll-forward';
 /** One range of due entities of the day's roll-forward; every process works this queue. */

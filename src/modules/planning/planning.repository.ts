@@ -1,15 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { TaskRow } from '../../db/schema.js';
-import type { PlannedTask } from '../../engine/engine.types.js';
-import { ID_PREFIX, newId } from '../../lib/ids.js';
-
-/** What a re-planning reports of each task it created: the row as inserted (its event is built from it). */
-export type CreatedTask = TaskRow;
 
 export type PlanningEntityRow = Awaited<ReturnType<ReturnType<typeof createPlanningRepository>['findPlanningEntities']>>[number];
 
-/** Every query of planning; `db` is the database or the caller's transaction. */
+/**
+ * Every query of planning; `db` is the database or the caller's transaction. Reads only, but for planning's own columns
+ * of legal_entities (next_replan_on, catalog_revision) and the catalog tables: the tasks it plans are written by the
+ * tasks module, through planning's PlannedTaskStore port (contract.ts).
+ */
 export function createPlanningRepository(db: Db) {
   return {
     /** Serialises re-plannings per entity (held until the transaction ends); ids in order, so no deadlock. */
@@ -130,69 +128,6 @@ export function createPlanningRepository(db: Db) {
          where e.id = u.id
            -- Unchanged (most re-plannings of a fact change): no new row version.
            and (e.next_replan_on is distinct from u.next_replan_on or e.catalog_revision is distinct from ${revision})`.execute(db);
-    },
-
-    /**
-     * Bulk insert from column arrays (unnest): 15 parameters per statement whatever the row count, so
-     * neither Kysely nor PostgreSQL has thousands of placeholders to handle.
-     */
-    async insertPlanned(rows: { legalEntityId: string; task: PlannedTask }[]): Promise<CreatedTask[]> {
-      if (rows.length === 0) return [];
-      const col = <T>(pick: (r: { legalEntityId: string; task: PlannedTask }) => T) => rows.map(pick);
-      // Re-plannings of an entity are serialised (lockEntities); the unique key keeps duplicates impossible regardless.
-      const result = await sql<CreatedTask>`
-        insert into tasks (id, legal_entity_id, kind, definition_id, region_code, period_key, period_start_date, period_end_date, due_date,
-          due_date_rule, due_date_exact, due_date_question, criteria_met, blocked_by)
-        select * from unnest(
-          ${col(() => newId(ID_PREFIX.task))}::text[], ${col((r) => r.legalEntityId)}::text[], ${col((r) => r.task.kind)}::text[],
-          ${col((r) => r.task.definitionId)}::text[], ${col((r) => r.task.regionCode)}::text[], ${col((r) => r.task.periodKey)}::text[],
-          ${col((r) => r.task.periodStartDate)}::date[], ${col((r) => r.task.periodEndDate)}::date[], ${col((r) => r.task.dueDate)}::date[],
-          ${col((r) => r.task.dueDateBasis?.rule ?? null)}::text[], ${col((r) => r.task.dueDateBasis?.exact ?? null)}::boolean[],
-          ${col((r) => r.task.dueDateBasis?.questionId ?? null)}::text[],
-          ${col((r) => JSON.stringify(r.task.criteriaMet))}::jsonb[], ${col((r) => JSON.stringify(r.task.blockedBy))}::jsonb[])
-        on conflict on constraint tasks_identity_key do nothing
-        returning *`.execute(db);
-      return result.rows;
-    },
-
-    updatePlanned: async (legalEntityId: string, id: string, t: PlannedTask): Promise<void> => {
-      await db
-        .updateTable('tasks')
-        .set({
-          // A federal task follows its anchor to another region, and an estimated filing's key becomes its exact one
-          // (planning.fns reconcile). tasks_identity_key cannot be hit: a stored task holding the new identity would
-          // have been matched to the plan instead.
-          region_code: t.regionCode,
-          period_key: t.periodKey,
-          period_start_date: t.periodStartDate,
-          period_end_date: t.periodEndDate,
-          due_date: t.dueDate,
-          due_date_rule: t.dueDateBasis?.rule ?? null,
-          due_date_exact: t.dueDateBasis?.exact ?? null,
-          due_date_question: t.dueDateBasis?.questionId ?? null,
-          criteria_met: JSON.stringify(t.criteriaMet),
-          blocked_by: JSON.stringify(t.blockedBy),
-          applicable: true,
-          updated_at: new Date(),
-        })
-        .where('legal_entity_id', '=', legalEntityId)
-        .where('id', '=', id)
-        .execute();
-    },
-
-    deleteTasks: async (legalEntityIds: string[], ids: string[]): Promise<void> => {
-      if (ids.length) await db.deleteFrom('tasks').where('legal_entity_id', 'in', legalEntityIds).where('id', 'in', ids).execute();
-    },
-
-    markNotApplicable: async (legalEntityIds: string[], ids: string[]): Promise<void> => {
-      if (ids.length) {
-        await db
-          .updateTable('tasks')
-          .set({ applicable: false, updated_at: new Date() })
-          .where('legal_entity_id', 'in', legalEntityIds)
-          .where('id', 'in', ids)
-          .execute();
-      }
     },
   };
 }

@@ -6,6 +6,7 @@ import type { LocationRow, TaskRow } from '../../db/schema.js';
 import type { PlannedTask } from '../../engine/engine.types.js';
 import type { TaskChange, TaskEvents } from '../events/contract.js';
 import type { PlanningEntityRow, PlanningRepository } from './planning.repository.js';
+import type { PlannedTaskStore } from './contract.js';
 import { createPlanningService } from './planning.service.js';
 
 const catalog = loadCatalog();
@@ -63,19 +64,6 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
         .filter((id) => id > after)
         .sort()
         .slice(0, limit),
-    insertPlanned: async (rows) =>
-      rows.map(({ legalEntityId, task }) => {
-        const created = row(legalEntityId, task);
-        tasks.push(created);
-        return { ...created };
-      }),
-    updatePlanned: async (_le, id, t) =>
-      void Object.assign(
-        tasks.find((x) => x.id === id)!,
-        { due_date: t.dueDate, applicable: true },
-      ),
-    deleteTasks: async (_les, ids) => void tasks.splice(0, tasks.length, ...tasks.filter((t) => !ids.includes(t.id))),
-    markNotApplicable: async (_les, ids) => void tasks.filter((t) => ids.includes(t.id)).forEach((t) => (t.applicable = false)),
     registerCatalog: async () => 1,
     claimRelease: async () => false,
     platformIds: async () => [],
@@ -89,7 +77,24 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
         .slice(0, limit),
     recordPlanned: async () => {},
   };
-  return { repo, tasks, calls };
+  // The tasks module's side of planning's port, over the same rows.
+  const store: PlannedTaskStore = {
+    insertPlanned: async (_db, rows) =>
+      rows.map(({ legalEntityId, task }) => {
+        const created = row(legalEntityId, task);
+        tasks.push(created);
+        return { ...created };
+      }),
+    updatePlanned: async (_db, _le, id, t) => ({
+      ...Object.assign(
+        tasks.find((x) => x.id === id)!,
+        { due_date: t.dueDate, applicable: true },
+      ),
+    }),
+    deleteTasks: async (_db, _les, ids) => void tasks.splice(0, tasks.length, ...tasks.filter((t) => !ids.includes(t.id))),
+    markNotApplicable: async (_db, _les, ids) => void tasks.filter((t) => ids.includes(t.id)).forEach((t) => (t.applicable = false)),
+  };
+  return { repo, store, tasks, calls };
 }
 
 /** Task events as planning reports them: what it describes and records, by kind. */
@@ -102,13 +107,21 @@ const taskEvents: TaskEvents = {
   },
 };
 
-const serviceOver = (repo: PlanningRepository) =>
-  createPlanningService({ db: {} as Db, catalog, now: () => TODAY, taskEvents, repositoryFor: () => repo, catalogRelease: null });
+const serviceOver = ({ repo, store }: { repo: PlanningRepository; store: PlannedTaskStore }) =>
+  createPlanningService({
+    db: {} as Db,
+    catalog,
+    now: () => TODAY,
+    taskEvents,
+    plannedTasks: store,
+    repositoryFor: () => repo,
+    catalogRelease: null,
+  });
 
 describe('planning service', () => {
   it('plans an entity once: a second re-planning changes nothing and reports no task change', async () => {
     const fake = fakeRepository([ENTITY]);
-    const planning = serviceOver(fake.repo);
+    const planning = serviceOver(fake);
     recordedChanges.length = 0;
     const created = (await planning.replan({} as Db, ['le_a'])).get('le_a') ?? [];
     expect(created.length).toBeGreaterThan(0);
@@ -122,10 +135,12 @@ describe('planning service', () => {
 
   it('locks each entity once, in id order, before reading anything', async () => {
     const fake = fakeRepository([{ ...ENTITY, id: 'le_b' }, ENTITY]);
-    await serviceOver(fake.repo).replan({} as Db, ['le_b', 'le_a', 'le_b']);
+    await serviceOver(fake).replan({} as Db, ['le_b', 'le_a', 'le_b']);
     expect(fake.calls).toEqual(['lock le_a,le_b']);
-    await serviceOver(fake.repo).lock({} as Db, ['le_b', 'le_a']);
-    expect(fake.calls.at(-1)).toBe('lock le_a,le_b');
+    // A change takes the locks once, before its work, and its re-planning does not take them again.
+    const calls = fake.calls.length;
+    await serviceOver(fake).change(['le_b', 'le_a'], async () => ({ value: null }), { within: {} as Db });
+    expect(fake.calls.slice(calls).filter((c) => c.startsWith('lock'))).toEqual(['lock le_a,le_b']);
   });
 
   it('removes tasks that stop applying unless someone acted on them, which are kept as not applicable', async () => {
@@ -140,7 +155,7 @@ describe('planning service', () => {
       updated_at: TODAY,
     };
     const withCa = fakeRepository([ENTITY], [location]);
-    await serviceOver(withCa.repo).replan({} as Db, ['le_a']);
+    await serviceOver(withCa).replan({} as Db, ['le_a']);
     const caTasks = withCa.tasks.filter((t) => t.region_code === 'CA');
     expect(caTasks.length).toBeGreaterThan(1);
     caTasks[0]!.acted_at = TODAY;
@@ -149,7 +164,7 @@ describe('planning service', () => {
     const withoutCa = fakeRepository([ENTITY]);
     withoutCa.tasks.push(...withCa.tasks);
     recordedChanges.length = 0;
-    await serviceOver(withoutCa.repo).replan({} as Db, ['le_a']);
+    await serviceOver(withoutCa).replan({} as Db, ['le_a']);
     expect(withoutCa.tasks.filter((t) => t.region_code === 'CA')).toEqual([
       expect.objectContaining({ id: caTasks[0]!.id, applicable: false }),
     ]);
@@ -164,6 +179,6 @@ describe('planning service', () => {
   });
 
   it('an unknown entity is a 404 for explain', async () => {
-    await expect(serviceOver(fakeRepository([]).repo).explain('le_nope')).rejects.toThrow("Legal entity 'le_nope' not found");
+    await expect(serviceOver(fakeRepository([])).explain('le_nope')).rejects.toThrow("Legal entity 'le_nope' not found");
   });
 });

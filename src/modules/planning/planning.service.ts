@@ -1,5 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
+import type { TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
 import { explain } from '../../engine/explain.js';
 import { planTasks } from '../../engine/engine.js';
@@ -9,10 +10,17 @@ import { loadReleases, releaseOfCatalog } from '../../catalog/releases.js';
 import { releaseSummary } from '../../catalog/release-history.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { NewEvent, TaskChange, TaskEvents } from '../events/contract.js';
+import type {
+  ChangedEntities,
+  CreatedTask,
+  EntityExplanation,
+  PlannedChange,
+  PlannedTaskStore,
+  PlanningChange,
+  ReplanCause,
+} from './contract.js';
 import { catalogHash, groupBy, isDueForRollForward, reconcile, requirementImpact, toEngineInput } from './planning.fns.js';
-import { createPlanningRepository, type CreatedTask, type PlanningRepository } from './planning.repository.js';
-
-export type { CreatedTask };
+import { createPlanningRepository, type PlanningRepository } from './planning.repository.js';
 
 export interface PlanningDeps {
   /** Used only to open the transactions of the operator commands (explain, roll-forward batches). */
@@ -21,6 +29,8 @@ export interface PlanningDeps {
   now: () => Date;
   /** task.created/updated/deleted of every change, recorded in the re-planning's transaction. */
   taskEvents: TaskEvents;
+  /** The re-planning's writes to the tasks table (the tasks module's, through planning's port). */
+  plannedTasks: PlannedTaskStore;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
   /** What identifies the catalog's content (default: its hash); tests stand two catalog versions side by side. */
@@ -39,25 +49,6 @@ function currentRelease(catalog: Catalog): CatalogReleaseSummary | null {
   const id = releaseOfCatalog(catalog);
   const release = id ? loadReleases().find((r) => r.id === id) : undefined;
   return release ? releaseSummary(release) : null;
-}
-
-/**
- * The change that calls for a re-planning, recorded with the re-planning's own task events in ONE insert: events
- * built by the caller (e.g. location.updated) first, then its task changes (e.g. a status), described after the
- * re-planning so their payloads show the final state.
- */
-/** What the `work` of a `planning.change` answers. */
-export interface PlanningChange<T> {
-  value: T;
-  /** The change's own events and task changes, recorded with the re-planning's. */
-  cause?: ReplanCause;
-  /** false: nothing changed, no re-planning. */
-  replan?: boolean;
-}
-
-export interface ReplanCause {
-  events?: readonly NewEvent[];
-  tasks?: readonly TaskChange[];
 }
 
 /** One task.updated per task: a task the caller changed that the re-planning changes too lists both's fields. */
@@ -122,23 +113,13 @@ export function createPlanningService(deps: PlanningDeps) {
   }
 
   /**
-   * Takes the entities' planning locks in this transaction (held until it ends; ids in order, so no
-   * deadlock). A caller that changes facts takes them first, before its own row locks, so every writer
-   * of an entity's tasks queues at the same place.
-   */
-  async function lock(trx: Db, legalEntityIds: string[]): Promise<void> {
-    const ids = [...new Set(legalEntityIds)].sort();
-    if (ids.length) await repositoryFor(trx).lockEntities(ids);
-  }
-
-  /**
    * Brings the stored tasks of these entities in line with the rules, inside the caller's transaction:
    * adds what applies, updates dates and reasons, removes untouched tasks that no longer apply and keeps
    * (marked not applicable) those someone acted on. Entities are locked first (see `lock`), so concurrent
    * re-plannings of one entity run one after the other and cannot duplicate or lose anything.
    */
   function replan(trx: Db, legalEntityIds: string[], cause: ReplanCause = {}): Promise<Map<string, CreatedTask[]>> {
-    return replanEntities(trx, legalEntityIds, cause, false);
+    return replanEntities(trx, legalEntityIds, cause);
   }
 
   /**
@@ -146,22 +127,24 @@ export function createPlanningService(deps: PlanningDeps) {
    * planning locks taken once and before any row lock, the caller's `work`, then one re-planning of those entities
    * that records the change's own events with its task events, all committed together. `entities` may be read in
    * the transaction (e.g. from a task row) before the locks. `work` answers `replan: false` when it changed nothing
-   * (its writes, if any, still commit). Resolves with work's value and the tasks the re-planning created.
+   * (its writes, if any, still commit). Resolves with work's value, the tasks the re-planning created and the final
+   * rows of the tasks it updated (a caller shows its changed task without reading it again).
    */
   async function change<T>(
-    entities: readonly string[] | ((trx: Db) => Promise<readonly string[]>),
+    entities: ChangedEntities,
     work: (trx: Db, legalEntityIds: readonly string[]) => Promise<PlanningChange<T>>,
     options: { within?: Db } = {},
-  ): Promise<{ value: T; created: Map<string, CreatedTask[]> }> {
+  ): Promise<PlannedChange<T>> {
     const run = async (trx: Db) => {
       const ids = [...new Set(typeof entities === 'function' ? await entities(trx) : entities)].sort();
       if (ids.length) await repositoryFor(trx).lockEntities(ids);
       const outcome = await work(trx, ids);
+      const updated = new Map<string, TaskRow>();
       const created =
         outcome.replan === false
           ? new Map<string, CreatedTask[]>()
-          : await replanEntities(trx, ids, outcome.cause ?? {}, false, undefined, false, true);
-      return { value: outcome.value, created };
+          : await replanEntities(trx, ids, outcome.cause ?? {}, { locked: true, updated });
+      return { value: outcome.value, created, updated };
     };
     return options.within ? run(options.within) : deps.db.transaction().execute(run);
   }
@@ -174,12 +157,17 @@ export function createPlanningService(deps: PlanningDeps) {
     trx: Db,
     legalEntityIds: string[],
     cause: ReplanCause,
-    rollForward: boolean,
-    planned?: (entities: number) => void,
-    operator = false,
-    /** The caller (`change`) holds the entities' locks already. */
-    locked = false,
+    options: {
+      rollForward?: boolean;
+      planned?: (entities: number) => void;
+      operator?: boolean;
+      /** The caller (`change`) holds the entities' locks already. */
+      locked?: boolean;
+      /** Filled with the final row of every task the re-planning updated. */
+      updated?: Map<string, TaskRow>;
+    } = {},
   ): Promise<Map<string, CreatedTask[]>> {
+    const { rollForward = false, planned, operator = false, locked = false } = options;
     const ids = [...new Set(legalEntityIds)].sort();
     if (ids.length === 0) {
       await deps.taskEvents.record(trx, cause.tasks ?? [], cause.events);
@@ -214,7 +202,10 @@ export function createPlanningService(deps: PlanningDeps) {
       const { tasks, nextReplanOn } = planWithNextReplan(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, on));
       replanned.push({ id: entity.id, nextReplanOn });
       const plan = reconcile(existing, tasks);
-      for (const update of plan.updates) await repo.updatePlanned(entity.id, update.id, update.task);
+      for (const update of plan.updates) {
+        const row = await deps.plannedTasks.updatePlanned(trx, entity.id, update.id, update.task);
+        options.updated?.set(row.id, row);
+      }
       changes.push(
         ...plan.updates
           .filter((u) => u.changed.length)
@@ -230,9 +221,9 @@ export function createPlanningService(deps: PlanningDeps) {
       trx,
       deletes.map((taskId): TaskChange => ({ taskId, kind: 'deleted', ...causeOf(entityOfTask.get(taskId)!) })),
     );
-    await repo.deleteTasks(ids, deletes);
-    await repo.markNotApplicable(ids, notApplicable);
-    const created = await repo.insertPlanned(inserts);
+    await deps.plannedTasks.deleteTasks(trx, ids, deletes);
+    await deps.plannedTasks.markNotApplicable(trx, ids, notApplicable);
+    const created = await deps.plannedTasks.insertPlanned(trx, inserts);
     await repo.recordPlanned(replanned, ownRevision);
     const platformOf = new Map(entities.map((e) => [e.id, e.platform_id]));
     changes.push(
@@ -256,7 +247,7 @@ export function createPlanningService(deps: PlanningDeps) {
 
   /** One batch of `statehouse tasks roll-forward` (every entity, whatever its state): its own transaction. */
   const replanBatch = (legalEntityIds: string[]) =>
-    deps.db.transaction().execute((trx) => replanEntities(trx, legalEntityIds, {}, false, undefined, true));
+    deps.db.transaction().execute((trx) => replanEntities(trx, legalEntityIds, {}, { operator: true }));
 
   /**
    * One batch of the daily roll-forward: the entities due among ids after `after` up to `through`, in one
@@ -266,13 +257,14 @@ export function createPlanningService(deps: PlanningDeps) {
     const ids = await repositoryFor(deps.db).dueEntityIds(after, DUE_BATCH_LIMIT, today(), await catalogRevision(), through);
     if (ids.length === 0) return { entities: 0, created: 0 };
     let entities = 0;
-    const created = await deps.db.transaction().execute((trx) => replanEntities(trx, ids, {}, true, (n) => (entities = n)));
+    const created = await deps.db
+      .transaction()
+      .execute((trx) => replanEntities(trx, ids, {}, { rollForward: true, planned: (n) => (entities = n) }));
     return { entities, created: [...created.values()].reduce((sum, rows) => sum + rows.length, 0) };
   }
 
   return {
     change,
-    lock,
     replan,
     replanBatch,
     replanDueBatch,
@@ -283,7 +275,7 @@ export function createPlanningService(deps: PlanningDeps) {
     catalogRevision,
 
     /** Operator view (CLI): which requirements apply to an entity and why, with the tasks planned. */
-    async explain(legalEntityId: string) {
+    async explain(legalEntityId: string): Promise<EntityExplanation> {
       const repo = repositoryFor(deps.db);
       const [entity] = await repo.findPlanningEntities([legalEntityId]);
       if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
@@ -355,5 +347,3 @@ const IMPACT_PAGE_SIZE = 500;
 const DUE_BATCH_LIMIT = 1000;
 
 export type PlanningService = ReturnType<typeof createPlanningService>;
-/** What a capability that changes an entity's facts needs of planning. */
-export type Replanner = Pick<PlanningService, 'lock' | 'replan'> & Partial<Pick<PlanningService, 'change'>>;

@@ -8,7 +8,7 @@ import type { CalendarSubscriptions } from '../calendar/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { LocationsService } from '../locations/locations.service.js';
 import type { MailService } from '../mail/contract.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import { createTaskListCache } from './task-list-cache.js';
 import { createTasksRepository } from './tasks.repository.js';
 import { taskRoutes } from './tasks.routes.js';
@@ -20,6 +20,7 @@ import { taskV2Routes } from './tasks.v2.routes.js';
 
 export type { TasksService, TaskView } from './tasks.service.js';
 export { createTaskEvents } from './task-events.js';
+export { plannedTaskStore, taskStatusStore } from './tasks.repository.js';
 
 export interface TasksModuleDeps {
   db: Db;

@@ -58,7 +58,11 @@ function harness() {
     catalog,
     now: () => NOW,
     repositoryFor,
-    planning: { lock: async () => undefined, replan: async () => new Map() },
+    planning: {
+      change: async () => {
+        throw new Error('not used');
+      },
+    },
     locations: { updateIn: async () => undefined as never },
     automations: {
       cancelForManualStatus: async () => undefined,

@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { preparedQuery, type Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
+import type { PlannedTask } from '../../engine/engine.types.js';
+import { ID_PREFIX, newId } from '../../lib/ids.js';
+import type { PlannedTaskStore } from '../planning/contract.js';
 
 /** Row count and latest change of an entity's tasks and automations: what a cached task list depends on. */
 /** One primary-key lookup: the counter the database bumps at every change of the entity's tasks or automations. */
@@ -13,7 +16,7 @@ export type TaskEventRow = TaskRow & {
   automation_logs: { status: string; reason: string | null; actor: string; at: string }[] | null;
 };
 
-/** Every query of tasks (their planning is modules/planning's, their automations modules/automations'); tenant first. */
+/** Every query of tasks, the table's one writer (planning, automations and handbook write through ports); tenant first. */
 export function createTasksRepository(db: Db) {
   return {
     findTasks: (legalEntityId: string) => db.selectFrom('tasks').selectAll().where('legal_entity_id', '=', legalEntityId).execute(),
@@ -70,3 +73,75 @@ export function createTasksRepository(db: Db) {
 }
 
 export type TasksRepository = ReturnType<typeof createTasksRepository>;
+
+/** A task's status moved by another module (automations' TaskStatusStore port), in that module's transaction `db`. */
+export const taskStatusStore = {
+  setStatus: (db: Db, legalEntityId: string, taskId: string, status: TaskRow['status'], completedAt: Date | null) =>
+    createTasksRepository(db).setStatus(legalEntityId, taskId, status, completedAt),
+};
+
+/** Planning's port over the tasks it plans (planning/contract.ts): each write in the re-planning's transaction `db`. */
+export const plannedTaskStore: PlannedTaskStore = {
+  /**
+   * Bulk insert from column arrays (unnest): 15 parameters per statement whatever the row count, so
+   * neither Kysely nor PostgreSQL has thousands of placeholders to handle.
+   */
+  async insertPlanned(db, rows: { legalEntityId: string; task: PlannedTask }[]): Promise<TaskRow[]> {
+    if (rows.length === 0) return [];
+    const col = <T>(pick: (r: { legalEntityId: string; task: PlannedTask }) => T) => rows.map(pick);
+    // Re-plannings of an entity are serialised (planning's entity lock); the unique key keeps duplicates impossible regardless.
+    const result = await sql<TaskRow>`
+        insert into tasks (id, legal_entity_id, kind, definition_id, region_code, period_key, period_start_date, period_end_date, due_date,
+          due_date_rule, due_date_exact, due_date_question, criteria_met, blocked_by)
+        select * from unnest(
+          ${col(() => newId(ID_PREFIX.task))}::text[], ${col((r) => r.legalEntityId)}::text[], ${col((r) => r.task.kind)}::text[],
+          ${col((r) => r.task.definitionId)}::text[], ${col((r) => r.task.regionCode)}::text[], ${col((r) => r.task.periodKey)}::text[],
+          ${col((r) => r.task.periodStartDate)}::date[], ${col((r) => r.task.periodEndDate)}::date[], ${col((r) => r.task.dueDate)}::date[],
+          ${col((r) => r.task.dueDateBasis?.rule ?? null)}::text[], ${col((r) => r.task.dueDateBasis?.exact ?? null)}::boolean[],
+          ${col((r) => r.task.dueDateBasis?.questionId ?? null)}::text[],
+          ${col((r) => JSON.stringify(r.task.criteriaMet))}::jsonb[], ${col((r) => JSON.stringify(r.task.blockedBy))}::jsonb[])
+        on conflict on constraint tasks_identity_key do nothing
+        returning *`.execute(db);
+    return result.rows;
+  },
+
+  updatePlanned: (db, legalEntityId, id, t) =>
+    db
+      .updateTable('tasks')
+      .set({
+        // A federal task follows its anchor to another region, and an estimated filing's key becomes its exact one
+        // (planning.fns reconcile). tasks_identity_key cannot be hit: a stored task holding the new identity would
+        // have been matched to the plan instead.
+        region_code: t.regionCode,
+        period_key: t.periodKey,
+        period_start_date: t.periodStartDate,
+        period_end_date: t.periodEndDate,
+        due_date: t.dueDate,
+        due_date_rule: t.dueDateBasis?.rule ?? null,
+        due_date_exact: t.dueDateBasis?.exact ?? null,
+        due_date_question: t.dueDateBasis?.questionId ?? null,
+        criteria_met: JSON.stringify(t.criteriaMet),
+        blocked_by: JSON.stringify(t.blockedBy),
+        applicable: true,
+        updated_at: new Date(),
+      })
+      .where('legal_entity_id', '=', legalEntityId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+
+  deleteTasks: async (db, legalEntityIds, ids) => {
+    if (ids.length) await db.deleteFrom('tasks').where('legal_entity_id', 'in', legalEntityIds).where('id', 'in', ids).execute();
+  },
+
+  markNotApplicable: async (db, legalEntityIds, ids) => {
+    if (ids.length) {
+      await db
+        .updateTable('tasks')
+        .set({ applicable: false, updated_at: new Date() })
+        .where('legal_entity_id', 'in', legalEntityIds)
+        .where('id', 'in', ids)
+        .execute();
+    }
+  },
+};

@@ -3,7 +3,7 @@ import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import type { TaskRow } from '../../db/schema.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
-import type { Replanner } from '../planning/index.js';
+import type { Replanner } from '../planning/contract.js';
 import type { TasksRepository } from './tasks.repository.js';
 import { createTasksService } from './tasks.service.js';
 
@@ -71,17 +71,25 @@ function harness(options: { refuseLocation?: boolean } = {}) {
       return row;
     },
   });
+  // planning.change: one transaction, the lock, the work, then (unless it says not to) a re-planning that "plans" one task.
   const planning: Replanner = {
-    lock: async (trx) => void events.push(`lock in ${trxOf(trx)}`),
-    replan: async (trx) => {
-      events.push(`replan in ${trxOf(trx)}`);
-      rows.push({
-        ...question('registration_date'),
-        id: 'task_new',
-        kind: 'requirement',
-        definition_id: catalog.regions.get('NY')!.requirements[0]!.id,
-      });
-      return new Map();
+    change: async (entities, work) => {
+      const trx = { trx: ++transactions } as unknown as Db;
+      events.push(`lock in ${trxOf(trx)}`);
+      const outcome = await work(trx, entities as string[]);
+      const created = new Map<string, TaskRow[]>();
+      if (outcome.replan !== false) {
+        events.push(`replan in ${trxOf(trx)}`);
+        const row: TaskRow = {
+          ...question('registration_date'),
+          id: 'task_new',
+          kind: 'requirement',
+          definition_id: catalog.regions.get('NY')!.requirements[0]!.id,
+        };
+        rows.push(row);
+        created.set('le_a', [row]);
+      }
+      return { value: outcome.value, created, updated: new Map() };
     },
   };
   const locations = {
@@ -127,12 +135,13 @@ describe('tasks service: answering a question', () => {
     expect(events).toEqual(['lock in 1', 'setAnswer in 1', 'location in 1']);
   });
 
-  it('an answer that does not fit the question names the input fact, before any transaction', async () => {
+  it('an answer that does not fit the question names the input fact, before any write', async () => {
     const { tasks, events } = harness();
     const error = await tasks.answer(scope, 'task_has_employees', 'yes').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error).toMatchObject({ path: ['answer'], reason: 'this question takes a boolean answer (true or false)' });
-    expect(events).toEqual([]);
+    // Checked on the task read once, under the lock.
+    expect(events).toEqual(['lock in 1']);
   });
 });
 
@@ -155,7 +164,7 @@ describe('tasks service: undoing a status change', () => {
   it('refuses when the task moved on since (409), changing nothing', async () => {
     const { tasks, events } = harness();
     await expect(tasks.undoStatus(scope, 'task_req', { from: 'in-progress', to: 'todo' })).rejects.toBeInstanceOf(ConflictError);
-    expect(events).toEqual([]);
+    expect(events).toEqual(['lock in 1']);
   });
 
   it('refuses a pair no change leads to (an undo reverses a real change), and questions', async () => {
@@ -164,6 +173,6 @@ describe('tasks service: undoing a status change', () => {
     await expect(tasks.undoStatus(scope, 'task_req', { from: 'done', to: 'dismissed' })).rejects.toThrow(/no change leads that way/);
     await expect(tasks.undoStatus(scope, 'task_req', { from: 'done', to: 'done' })).rejects.toBeInstanceOf(ConflictError);
     await expect(tasks.undoStatus(scope, 'task_has_employees', { from: 'todo', to: 'done' })).rejects.toThrow(/is a question/);
-    expect(events).toEqual([]);
+    expect(events).toEqual(['lock in 1', 'lock in 2', 'lock in 3']);
   });
 });

@@ -5,7 +5,7 @@ import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { LocationsService } from '../locations/locations.service.js';
-import type { Replanner, ReplanCause } from '../planning/index.js';
+import type { Replanner, ReplanCause } from '../planning/contract.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import {
   canTransition,
@@ -64,19 +64,26 @@ export function createTasksService(deps: TasksDeps) {
   }
 
   /**
-   * One transaction: the planning lock, the change, one re-planning. Reports the tasks that did not exist
-   * before the change (the tasks it unlocked); a failure anywhere rolls all of it back.
+   * planning.change for one task: under the entity's planning lock (taken once) the task is read once, checked and
+   * changed; then one re-planning. Answers the task as the change left it (the re-planning's row when it updated it
+   * too) and the tasks the change unlocked (those the re-planning created); a failure anywhere rolls all of it back.
    */
-  async function changeAndReplan(scope: AccessScope, change: (trx: Db) => Promise<ReplanCause>): Promise<TaskView[]> {
-    const created = await db.transaction().execute(async (trx) => {
-      const repo = repositoryFor(trx);
-      await planning.lock(trx, [scope.legalEntityId]);
-      const before = new Set((await repo.findTasks(scope.legalEntityId)).map((t) => t.id));
+  async function changeTask(
+    scope: AccessScope,
+    id: string,
+    change: (trx: Db, task: TaskView) => Promise<{ row: TaskRow; cause: ReplanCause }>,
+  ): Promise<{ task: TaskView; unlocked: TaskView[] }> {
+    const { value, created, updated } = await planning.change([scope.legalEntityId], async (trx) => {
+      const found = await repositoryFor(trx).findTask(scope.legalEntityId, id);
+      const task = found && view(found);
+      if (!task) throw new NotFoundError(`Task '${id}' not found`);
       // The change's events are recorded by the re-planning, with its own, in one insert.
-      await planning.replan(trx, [scope.legalEntityId], await change(trx));
-      return (await repo.findTasks(scope.legalEntityId)).filter((t) => !before.has(t.id));
+      const { row, cause } = await change(trx, task);
+      return { value: row, cause };
     });
-    return views(created);
+    // One read of the automations for the task and the tasks it unlocked.
+    const [task, ...unlocked] = await views([updated.get(id) ?? value, ...(created.get(scope.legalEntityId) ?? [])]);
+    return { task: task!, unlocked };
   }
 
   return {
@@ -109,21 +116,21 @@ export function createTasksService(deps: TasksDeps) {
      * by hand cancels the task's live automation in the same transaction.
      */
     async updateStatus(scope: AccessScope, id: string, status: TaskStatus, actor: ManualActor = 'platform') {
-      const task = await requireTask(scope, id);
-      if (task.kind === 'question') {
-        // The wire text names the operation that answers (kept as documented; see docs/decisions.md, "Planning").
-        throw new ConflictError(`Task '${id}' is a question: answer it with PATCH /v2/tasks/questions/${id} instead of setting its status`);
-      }
-      if (!canTransition(task.row.status, status)) {
-        throw new ConflictError(`Task '${id}' cannot move from ${task.row.status} to ${status}; reopen it (status todo) first`);
-      }
-      const unlocked = await changeAndReplan(scope, async (trx) => {
-        if (status === task.row.status) return {};
+      return changeTask(scope, id, async (trx, task) => {
+        if (task.kind === 'question') {
+          // The wire text names the operation that answers (kept as documented; see docs/decisions.md, "Planning").
+          throw new ConflictError(
+            `Task '${id}' is a question: answer it with PATCH /v2/tasks/questions/${id} instead of setting its status`,
+          );
+        }
+        if (!canTransition(task.row.status, status)) {
+          throw new ConflictError(`Task '${id}' cannot move from ${task.row.status} to ${status}; reopen it (status todo) first`);
+        }
+        if (status === task.row.status) return { row: task.row, cause: {} };
         if (status === 'done' || status === 'dismissed') await deps.automations.cancelForManualStatus(trx, scope, id, status, actor);
-        await repositoryFor(trx).setStatus(scope.legalEntityId, id, status, status === 'done' ? deps.now() : null);
-        return { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] };
+        const row = await repositoryFor(trx).setStatus(scope.legalEntityId, id, status, status === 'done' ? deps.now() : null);
+        return { row, cause: { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] } };
       });
-      return { task: await requireTask(scope, id), unlocked };
     },
 
     /**
@@ -134,27 +141,24 @@ export function createTasksService(deps: TasksDeps) {
      * stops a live one as marking it so does.
      */
     async undoStatus(scope: AccessScope, id: string, change: { from: TaskStatus; to: TaskStatus }, actor: ManualActor = 'owner') {
-      const task = await requireTask(scope, id);
-      if (task.kind === 'question') throw new ConflictError(`Task '${id}' is a question: its answer is changed, not undone`);
-      if (task.row.status !== change.from) {
-        throw new ConflictError(
-          `Task '${id}' is ${task.row.status} now, not ${change.from}: it changed since, so there is nothing to undo`,
-        );
-      }
-      if (change.from === change.to || !TRANSITIONS[change.to].includes(change.from)) {
-        throw new ConflictError(`Task '${id}' cannot be undone from ${change.from} to ${change.to}: no change leads that way`);
-      }
-      await changeAndReplan(scope, async (trx) => {
-        // Checked again under the planning lock: a change from another tab between the read and here wins.
-        const current = await repositoryFor(trx).findTask(scope.legalEntityId, id);
-        if (current?.status !== change.from) throw new ConflictError(`Task '${id}' changed since: there is nothing to undo`);
+      const { task } = await changeTask(scope, id, async (trx, task) => {
+        if (task.kind === 'question') throw new ConflictError(`Task '${id}' is a question: its answer is changed, not undone`);
+        // Read under the planning lock: a change from another tab before it wins.
+        if (task.row.status !== change.from) {
+          throw new ConflictError(
+            `Task '${id}' is ${task.row.status} now, not ${change.from}: it changed since, so there is nothing to undo`,
+          );
+        }
+        if (change.from === change.to || !TRANSITIONS[change.to].includes(change.from)) {
+          throw new ConflictError(`Task '${id}' cannot be undone from ${change.from} to ${change.to}: no change leads that way`);
+        }
         // Undoing into done or dismissed is a manual status like any other: a live automation stops with it.
         if (change.to === 'done' || change.to === 'dismissed')
           await deps.automations.cancelForManualStatus(trx, scope, id, change.to, actor);
-        await repositoryFor(trx).setStatus(scope.legalEntityId, id, change.to, change.to === 'done' ? deps.now() : null);
-        return { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] };
+        const row = await repositoryFor(trx).setStatus(scope.legalEntityId, id, change.to, change.to === 'done' ? deps.now() : null);
+        return { row, cause: { tasks: [{ taskId: id, kind: 'updated', changed: ['status'] }] } };
       });
-      return { task: await requireTask(scope, id) };
+      return { task };
     },
 
     /**
@@ -162,24 +166,25 @@ export function createTasksService(deps: TasksDeps) {
      * is done), applies the fact to the location when it is a location's, and re-plans once.
      */
     async answer(scope: AccessScope, id: string, answer: unknown) {
-      const task = await requireTask(scope, id);
-      if (task.kind !== 'question') throw new NotFoundError(`Question task '${id}' not found`);
-      const value = checkAnswer(task.question, answer, today());
-      const locationChange = locationChangeOf(task.question, value);
-      const unlocked = await changeAndReplan(scope, async (trx) => {
+      return changeTask(scope, id, async (trx, task) => {
+        if (task.kind !== 'question') throw new NotFoundError(`Question task '${id}' not found`);
+        const value = checkAnswer(task.question, answer, today());
+        const locationChange = locationChangeOf(task.question, value);
         // Answer first: an answered question is kept when the fact it collected becomes known.
-        await repositoryFor(trx).setAnswer(scope.legalEntityId, id, value, 'done', new Date());
+        const row = await repositoryFor(trx).setAnswer(scope.legalEntityId, id, value, 'done', new Date());
         const location = locationChange ? (await deps.locations.updateIn(trx, scope, task.region.code, locationChange)).event : null;
         const changed = [
           ...(JSON.stringify(task.row.answer ?? null) === JSON.stringify(value) ? [] : ['answer']),
           ...(task.row.status === 'done' ? [] : ['status']),
         ];
         return {
-          events: location ? [location] : [],
-          tasks: changed.length ? [{ taskId: id, kind: 'updated' as const, changed }] : [],
+          row,
+          cause: {
+            events: location ? [location] : [],
+            tasks: changed.length ? [{ taskId: id, kind: 'updated' as const, changed }] : [],
+          },
         };
       });
-      return { task: await requireTask(scope, id), unlocked };
     },
   };
 }

@@ -1,0 +1,79 @@
+import type { Db } from '../../db/database.js';
+import type { TaskRow } from '../../db/schema.js';
+import type { Explanation, PlannedTask } from '../../engine/engine.types.js';
+import type { NewEvent, TaskChange } from '../events/contract.js';
+
+/** What a re-planning reports of each task it created: the row as inserted (its event is built from it). */
+export type CreatedTask = TaskRow;
+
+/**
+ * The change that calls for a re-planning, recorded with the re-planning's own task events in ONE insert: events
+ * built by the caller (e.g. location.updated) first, then its task changes (e.g. a status), described after the
+ * re-planning so their payloads show the final state.
+ */
+export interface ReplanCause {
+  events?: readonly NewEvent[];
+  tasks?: readonly TaskChange[];
+}
+
+/** What the `work` of a `planning.change` answers. */
+export interface PlanningChange<T> {
+  value: T;
+  /** The change's own events and task changes, recorded with the re-planning's. */
+  cause?: ReplanCause;
+  /** false: nothing changed, no re-planning. */
+  replan?: boolean;
+}
+
+/** The entities a change plans: given, or read in the change's transaction before their locks are taken. */
+export type ChangedEntities = readonly string[] | ((trx: Db) => Promise<readonly string[]>);
+
+/** What a capability that changes an entity's facts needs of planning: its one protocol (planning.service.ts, `change`). */
+export interface Replanner {
+  /**
+   * One transaction (or the caller's `within`), the entities' planning locks taken once and before any row lock,
+   * `work`, then one re-planning of those entities recording the change's events with its own; all commit together.
+   */
+  change<T>(
+    entities: ChangedEntities,
+    work: (trx: Db, legalEntityIds: readonly string[]) => Promise<PlanningChange<T>>,
+    options?: { within?: Db },
+  ): Promise<PlannedChange<T>>;
+}
+
+/** What `planning.change` resolves with. */
+export interface PlannedChange<T> {
+  value: T;
+  /** The tasks the re-planning created, by entity. */
+  created: Map<string, CreatedTask[]>;
+  /** The final row of every task the re-planning updated, by id. */
+  updated: Map<string, TaskRow>;
+}
+
+/** Why requirements apply to an entity, and what is planned (`statehouse catalog explain`, the back office). */
+export interface EntityExplanation {
+  regions: Explanation[];
+  planned: PlannedTask[];
+  /** The catalog its stored tasks were last planned with (docs/catalog-releases.md). */
+  plannedWith: { revision: number | null; release: string | null };
+}
+
+export interface PlanningExplainer {
+  explain(legalEntityId: string): Promise<EntityExplanation>;
+}
+
+/**
+ * The writes of a re-planning to the tasks table, which the tasks module owns: planning DEFINES this port and the
+ * tasks module implements it (tasks.repository.ts, `plannedTaskStore`), so tasks depends on planning and not back.
+ * `db` is the re-planning's transaction.
+ */
+export interface PlannedTaskStore {
+  /** Inserts new tasks (a duplicate identity is skipped) and answers the rows inserted. */
+  insertPlanned(db: Db, rows: { legalEntityId: string; task: PlannedTask }[]): Promise<CreatedTask[]>;
+  /** A stored task's new plan: dates, reasons, identity (a federal task following its anchor); applicable again. */
+  updatePlanned(db: Db, legalEntityId: string, id: string, task: PlannedTask): Promise<TaskRow>;
+  /** Removes untouched tasks that no longer apply. */
+  deleteTasks(db: Db, legalEntityIds: string[], ids: string[]): Promise<void>;
+  /** Keeps tasks someone acted on that no longer apply, marked not applicable. */
+  markNotApplicable(db: Db, legalEntityIds: string[], ids: string[]): Promise<void>;
+}
