@@ -1,5 +1,5 @@
 // ESLint 9 flat config: typescript-eslint's recommended rules, no import cycles, and the layering
-// (docs/decisions.md, "Dependency rules"; docs/architecture.md, "Layers and the rule that keeps them").
+// (docs/decisions/0017-dependency-rules.md; docs/architecture.md, "Layers and the rule that keeps them").
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
@@ -96,7 +96,7 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       // Resolves the sources' `./x.js` specifiers to `x.ts` as TypeScript does. Pinned to versions built on
       // enhanced-resolve: later ones need platform binaries (unrs-resolver) that this registry does not all
-      // serve, and npm 11 then rejects its own lock file in `npm ci` (docs/decisions.md, "Dependency rules").
+      // serve, and npm 11 then rejects its own lock file in `npm ci` (docs/decisions/0017-dependency-rules.md).
       'import-x/resolver': { typescript: { project: './tsconfig.json' } },
     },
     rules: {

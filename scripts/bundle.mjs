@@ -4,8 +4,8 @@
 // hundreds of modules (docs/benchmarks.md, "Footprint"). Chunks are split at the dynamic imports, so the
 // entry can start the embedded PostgreSQL before the HTTP stack has loaded (src/cli/early-start.ts).
 //
-// Compiling the chunks is a large part of a start, so they are made cheap to compile (docs/benchmarks.md,
-// "Warm start cuts"): whitespace and comments removed (licence comments go to *.LEGAL.txt beside the chunks),
+// Compiling the chunks is a large part of a start, so they are made cheap to compile (docs/decisions/0031-warm-start-cuts.md): whitespace
+// and comments removed (licence comments go to *.LEGAL.txt beside the chunks),
 // and ASCII only: one character beyond Latin-1 makes node hand V8 the whole chunk as a two-byte string,
 // which decodes and compiles about twice as slowly.
 import { build } from 'esbuild';

@@ -271,7 +271,7 @@ const CASES: Case[] = [
     expected: detail(jsonInvalid(8, 'Invalid control character at')),
   },
   {
-    // The body is parsed before path validation (authentication comes first of all: docs/decisions.md).
+    // The body is parsed before path validation (authentication comes first of all: docs/decisions/0016-cheap-refusal.md).
     name: 'malformed JSON is reported before path validation',
     method: 'PUT',
     url: '/v2/regions/XX',

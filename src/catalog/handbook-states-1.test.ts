@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fillPolicyText, loadHandbookCatalog } from './handbook.js';
 import { regionByCode } from './regions.js';
 
-/** The state policy files of catalog/handbook/policies written for AK through MO (decisions.md, "Handbook state policies, AK to MO"). */
+/**
+ * The state policy files of catalog/handbook/policies written for AK through MO (docs/decisions/0043-handbook-state-policies-ak-to-mo.md).
+ */
 const REGIONS = ['AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME', 'MI', 'MN', 'MO'];
 
 const catalog = loadHandbookCatalog();

@@ -25,7 +25,7 @@ export interface AuthHooks {
 
 /**
  * Route `onRequest` hooks: authentication runs before the body is read or parsed, so a request without
- * valid credentials costs no parsing (FastAPI parses first; see docs/decisions.md, "Cheap refusal").
+ * valid credentials costs no parsing (FastAPI parses first; see docs/decisions/0016-cheap-refusal.md).
  */
 export function registerAuth(app: FastifyInstance, platforms: ApiKeyAuthenticator, tokens: TokenVerifier): AuthHooks {
   app.decorateRequest('platform', null);

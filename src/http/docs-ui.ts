@@ -10,7 +10,7 @@ const OWN_RESPONSE_HEADERS = new Set(['connection', 'content-length', 'date', 'k
 /**
  * Swagger UI at `prefix` (/docs), built on its first visit. `@fastify/swagger-ui` with `@fastify/static` and
  * their dependencies is the largest code a start would otherwise load from node_modules, for a page few
- * processes ever serve (docs/decisions.md, "Warm start cuts"). The UI runs in a Fastify instance of its own
+ * processes ever serve (docs/decisions/0031-warm-start-cuts.md). The UI runs in a Fastify instance of its own
  * over this app's OpenAPI document; requests under `prefix` pass through this app (its hooks, rate limits,
  * request ids) and are answered by that instance. Its errors are answered in this app's envelope.
  */

@@ -1,6 +1,6 @@
 // Phone numbers as business owners type them, read with libphonenumber-js (Google's libphonenumber metadata):
 // US numbers in any common format, other countries with a leading +. The hosted signup stores E.164 ("+14155550134"),
-// and pages show numbers back the way people read them. See docs/decisions.md ("Phone numbers in the hosted signup").
+// and pages show numbers back the way people read them. See docs/decisions/0041-hosted-signup-for-new-owners.md.
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };

@@ -14,7 +14,7 @@ import { hostedOf, type HostedContext, type requireHostedSession, type HostedSes
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
 import type { AccountsService, LoginView } from './contract.js';
-import { parseCredentialsForm } from './credentials-form.js';
+import { parseCredentialsForm } from './credentials.input.js';
 
 const ManageSessionBody = Type.Object(
   {

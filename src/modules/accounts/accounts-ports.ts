@@ -2,8 +2,8 @@ import type { Vault } from '../../crypto/vault.js';
 import type { Db } from '../../db/database.js';
 import type { AgencyAccountDatum, AgencyAccountRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
-import type { AccountEvents } from './accounts-events.js';
-import { httpUrl, validateSecrets } from './accounts-input.js';
+import type { AccountEvents } from './accounts.events.js';
+import { httpUrl, validateSecrets } from './accounts.input.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import type { AccountSync, AccountsService, FiledAccount } from './contract.js';
 

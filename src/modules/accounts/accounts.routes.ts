@@ -13,7 +13,7 @@ import {
   RegionFilterQuerySchema,
   RegionPlatformIdParamsSchema,
 } from './accounts.schemas.js';
-import { toAccountV2, toLoginV2 } from './accounts.mappers.js';
+import { toAccountV2, toLoginV2 } from './accounts.views.js';
 import type { AccountsService, AgencyAccountView, LoginView } from './contract.js';
 
 // Responses are serialised from these shapes only: the secret columns have no field to land in.

@@ -6,16 +6,16 @@ import type { EventRecorder } from '../events/contract.js';
 import { BadRequestError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccessScope } from '../../http/principals.js';
-import { createAccountEvents } from './accounts-events.js';
-import { httpUrl, optionalText, text, validateSecrets } from './accounts-input.js';
-import { createAccountViews } from './accounts.mappers.js';
+import { createAccountEvents } from './accounts.events.js';
+import { httpUrl, optionalText, text, validateSecrets } from './accounts.input.js';
+import { createAccountViews } from './accounts.views.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { AGENCY_DATA_STATUSES } from './accounts.schemas.js';
 import type { LoginSecrets, Vault } from '../../crypto/vault.js';
 import { ACCOUNT_ID_PREFIX, createAccountPorts, LOGIN_ID_PREFIX } from './accounts-ports.js';
 import type { AccountsService, AgencyAccountView, LoginView, NewAccountLogin, NewAgencyAccount } from './contract.js';
 
-export { loginRevealPath } from './accounts.mappers.js';
+export { loginRevealPath } from './accounts.views.js';
 
 /** What the service needs: its repository, the catalog's agencies and the vault that seals login secrets. */
 export interface AccountsServiceDeps {

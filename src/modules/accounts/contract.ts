@@ -7,8 +7,8 @@ import type { AgencyAccountDataStatus, AgencyAccountDatum, AgencyAccountDetails,
 import type { AccessScope } from '../../http/principals.js';
 
 export { AGENCY_DATA_STATUSES, AccountLoginV2Schema, AgencyAccountV2Schema } from './accounts.schemas.js';
-export { MAX_SECRET_TEXT, validateSecrets } from './accounts-input.js';
-export { parseCredentialsForm } from './credentials-form.js';
+export { MAX_SECRET_TEXT, validateSecrets } from './accounts.input.js';
+export { parseCredentialsForm } from './credentials.input.js';
 
 export interface NewAgencyAccount {
   region_code: string;

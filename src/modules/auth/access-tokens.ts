@@ -22,7 +22,8 @@ export interface AccessTokensDeps {
   ttlSeconds: number;
   /**
    * Whether the API key that minted a token is still active: asked on every request that presents a token, so a
-   * revoked key's tokens are refused at once by every process (one primary-key lookup; see docs/decisions.md).
+   * revoked key's tokens are refused at once by every process (one primary-key lookup; see
+   * docs/decisions/0067-several-processes-one-database.md).
    */
   apiKeyActive: (apiKeyId: string) => Promise<boolean>;
   now?: () => number;

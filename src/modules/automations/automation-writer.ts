@@ -5,8 +5,8 @@ import type { JobSender } from '../../jobs/queue.js';
 import type { AccountsService } from '../accounts/contract.js';
 import type { Vault } from '../../crypto/vault.js';
 import type { MailService } from '../mail/contract.js';
-import type { AutomationEvents } from './automation-events.js';
-import { stepKey } from './automation-view.js';
+import type { AutomationEvents } from './automations.events.js';
+import { stepKey } from './automations.views.js';
 import { createAutomationsRepository } from './automations.repository.js';
 import type { AutomationOutcome, AutomationStatus } from './contract.js';
 

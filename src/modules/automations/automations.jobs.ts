@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
 import type { JobDefinition, JobSender } from '../../jobs/queue.js';
 import type { PlanningChange, Replanner } from '../planning/contract.js';
-import { stepKey } from './automation-view.js';
+import { stepKey } from './automations.views.js';
 import { STEP_JOB, type AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
 import type {

@@ -6,8 +6,8 @@ import type { AccessScope } from '../../http/principals.js';
 import { InvalidInputError, InvalidInputsError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Replanner } from '../planning/contract.js';
-import { checkInput, splitSensitive } from './automation-input.js';
-import type { AutomationViews } from './automation-view.js';
+import { checkInput, splitSensitive } from './automations.input.js';
+import type { AutomationViews } from './automations.views.js';
 import type { AutomationWriter } from './automation-writer.js';
 import { createAutomationsRepository } from './automations.repository.js';
 import {

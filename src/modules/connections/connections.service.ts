@@ -7,15 +7,15 @@ import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { LoginSecrets } from '../../crypto/vault.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
-import type { ConnectionAnnouncer } from './connection-events.js';
+import type { ConnectionAnnouncer } from './connections.events.js';
 import { ACCEPTS_CREDENTIALS, CANCELABLE, recordCreated, transition } from './connection-states.js';
-import { createConnectionViews } from './connection-view.js';
+import { createConnectionViews } from './connections.views.js';
 import type { ConnectionsService, ConnectionView, ConnectPageData } from './contract.js';
 import { createConnectionsRepository } from './connections.repository.js';
-import { createConnectorJobs, type ConnectorJobsDeps } from './connector-jobs.js';
+import { createConnectorJobs, type ConnectorJobsDeps } from './connections.jobs.js';
 
-export { ADVANCE_JOB, GIVE_UP_AFTER_SECONDS, SWEEP_JOB, TIMED_OUT_REASON } from './connector-jobs.js';
-export { maskUserName } from './connection-view.js';
+export { ADVANCE_JOB, GIVE_UP_AFTER_SECONDS, SWEEP_JOB, TIMED_OUT_REASON } from './connections.jobs.js';
+export { maskUserName } from './connections.views.js';
 
 export const CONNECTION_ID_PREFIX = 'conn';
 export const CANCELED_REASON = 'Canceled by the platform';

@@ -8,9 +8,9 @@ import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { AccountConnectors } from '../agencies/contract.js';
 import type { EventRecorder } from '../events/contract.js';
 import { requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
-import { connectPageRoutes } from './connect-pages.routes.js';
-import { createConnectionEvents } from './connection-events.js';
-import { createConnectionViews } from './connection-view.js';
+import { connectPageRoutes } from './connections-pages.routes.js';
+import { createConnectionEvents } from './connections.events.js';
+import { createConnectionViews } from './connections.views.js';
 import { connectionRoutes } from './connections.routes.js';
 import { createConnectionsService } from './connections.service.js';
 

@@ -5,9 +5,9 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { CallbackOrigins } from '../platforms/contract.js';
 import type { Replanner } from '../planning/contract.js';
-import { legalEntityRoutes } from './legal-entity.routes.js';
+import { legalEntityRoutes } from './legal-entities.routes.js';
 import { signupRoutes } from './signup.routes.js';
-import { signupPageRoutes } from './signup.pages.routes.js';
+import { signupPageRoutes } from './signup-pages.routes.js';
 import { createSignupService } from './signup.service.js';
 
 export type { SignupService, SignupResult, SignupState } from './signup.service.js';

@@ -28,7 +28,7 @@ export const StateCode = StringEnum(REGION_CODES as unknown as readonly [string,
   description: 'Two-letter code of a US state or DC.',
 });
 
-// Formats the reference leaves open; see docs/decisions.md.
+// Formats the reference leaves open; see docs/decisions/0003-field-formats.md.
 const Ein = Type.String({ pattern: '^\\d{2}-?\\d{7}$', description: 'Federal EIN, 9 digits, e.g. 12-3456789.' });
 const Phone = Type.String({
   pattern: '^\\+?[0-9][0-9 ().-]{5,30}$',
@@ -239,7 +239,7 @@ export const PlatformLegalEntitySchema = Type.Object(
 );
 export type PlatformLegalEntity = Static<typeof PlatformLegalEntitySchema>;
 
-/** The odd query parameters the reference's /v2 reads declare; see docs/decisions.md. */
+/** The odd query parameters the reference's /v2 reads declare; see docs/decisions/0005-locations-and-regions.md. */
 export const V2ScopeQuerySchema = Type.Object({
   legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
   user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),

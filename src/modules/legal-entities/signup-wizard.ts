@@ -116,7 +116,8 @@ const US_COUNTRY = /^(us|usa|u\.s\.a?\.?|united states( of america)?)$/i;
 const EARLIEST_FORMATION = '1800-01-01';
 
 /**
- * The hosted signup's own checks beyond the API's field schemas (docs/decisions.md): a real formation date, a profile
+ * The hosted signup's own checks beyond the API's field schemas (docs/decisions/0041-hosted-signup-for-new-owners.md): a real formation
+ * date, a profile
  * that can be true, a US address. The API keeps accepting what it always did; these only guide the owner.
  */
 function hostedChecks(value: Record<string, unknown>, today: Date, errors: Record<string, string>): void {

@@ -6,7 +6,7 @@ import type { HostedSessionsService, IssuedSession } from '../hosted-sessions/co
 import type { CallbackOrigins, PlatformPrincipal } from '../platforms/contract.js';
 import type { Replanner } from '../planning/contract.js';
 import { completeProfile, type EntityProfile } from './legal-entities.fns.js';
-import { legalEntityEvents } from './legal-entity-events.js';
+import { legalEntityEvents } from './legal-entities.events.js';
 import { createLegalEntitiesRepository, isExternalIdConflict, type LegalEntitiesRepository } from './legal-entities.repository.js';
 
 export interface SignupResult {

@@ -11,7 +11,7 @@ import {
   UpdateLocationRequestSchema,
 } from './locations.schemas.js';
 import type { LocationsService } from './locations.service.js';
-import { toLocation } from './location-events.js';
+import { toLocation } from './locations.events.js';
 
 const CONFIG_DOC =
   '`has_employees`: include or filter out tasks that apply when employees live or work in the location (kept in sync, and locked, once payroll is connected). ' +

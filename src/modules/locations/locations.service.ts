@@ -5,7 +5,7 @@ import { REGIONS, regionByCode, resolveRegion, type Region } from '../../catalog
 import type { AccessScope } from '../../http/principals.js';
 import type { NewEvent } from '../events/contract.js';
 import type { Replanner } from '../planning/contract.js';
-import { locationEvent } from './location-events.js';
+import { locationEvent } from './locations.events.js';
 import { applyConfigChange, changesEmployees, isProblem, type LocationConfigChange, type LocationConfigState } from './locations.fns.js';
 import { createLocationsRepository, type LocationsRepository } from './locations.repository.js';
 
@@ -73,7 +73,8 @@ export function createLocationsService(deps: LocationsDeps) {
     const added = options.create && (await repo.ensureLocation(scope.legalEntityId, region.id));
     const row = await repo.findLocationForUpdate(scope.legalEntityId, region.id);
     if (!row) {
-      // The wire text names the operation that adds a location (kept as documented; see docs/decisions.md, "Planning").
+      // The wire text names the operation that adds a location (kept as documented; see
+      // docs/decisions/0018-planning-one-owner-of-re-planning.md).
       throw new NotFoundError(
         `Location '${region.code}' has not been added to this legal entity; add it first with PUT /locations/${region.id}`,
       );

@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { BoundedString, errorResponses, Nullable, StringEnum } from '../../http/schemas.js';
 import { InvalidInputError } from '../../lib/errors.js';
 import { AUTOMATION_STATUSES, type AutomationQueueItem, type AutomationView } from '../automations/contract.js';
-import type { OperatorAutomations } from './back-office-views.js';
+import type { OperatorAutomations } from './back-office.views.js';
 import { OPERATOR_SECURITY, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
 import type { OperatorsService } from './operators.service.js';
 

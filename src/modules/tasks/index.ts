@@ -13,13 +13,13 @@ import { createTaskListCache } from './task-list-cache.js';
 import { createTasksRepository } from './tasks.repository.js';
 import { taskRoutes } from './tasks.routes.js';
 import { createTasksService } from './tasks.service.js';
-import { taskSessionRoutes } from './tasks.sessions.routes.js';
-import { taskPageRoutes } from './tasks.pages.routes.js';
-import { automationPageRoutes } from './automation.pages.routes.js';
+import { taskSessionRoutes } from './tasks-sessions.routes.js';
+import { taskPageRoutes } from './tasks-pages.routes.js';
+import { automationPageRoutes } from './automation-pages.routes.js';
 import { taskV2Routes } from './tasks.v2.routes.js';
 
 export type { TasksService, TaskView } from './tasks.service.js';
-export { createTaskEvents } from './task-events.js';
+export { createTaskEvents } from './tasks.events.js';
 export { plannedTaskStore, taskStatusStore } from './tasks.repository.js';
 
 export interface TasksModuleDeps {

@@ -6,7 +6,7 @@ import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { RegionPlatformIdParamsSchema } from '../locations/locations.schemas.js';
-import { toAccountTask, type RecordContext } from './tasks.mappers.js';
+import { toAccountTask, type RecordContext } from './tasks.views.js';
 import {
   AccountTaskSchema,
   ListLocationTasksQuerySchema,

@@ -118,7 +118,8 @@ export function createTasksService(deps: TasksDeps) {
     async updateStatus(scope: AccessScope, id: string, status: TaskStatus, actor: ManualActor = 'platform') {
       return changeTask(scope, id, async (trx, task) => {
         if (task.kind === 'question') {
-          // The wire text names the operation that answers (kept as documented; see docs/decisions.md, "Planning").
+          // The wire text names the operation that answers (kept as documented; see
+          // docs/decisions/0018-planning-one-owner-of-re-planning.md).
           throw new ConflictError(
             `Task '${id}' is a question: answer it with PATCH /v2/tasks/questions/${id} instead of setting its status`,
           );

@@ -6,7 +6,7 @@ import { TASK_PAGE_HEADER_DOCS, taskPageHeaders } from '../../http/paging.js';
 import { PlatformErrorSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
 import { assertV2Scope } from '../legal-entities/v2-scope.js';
-import { toPlatformTask, type RecordContext } from './tasks.mappers.js';
+import { toPlatformTask, type RecordContext } from './tasks.views.js';
 import {
   AnswerQuestionSchema,
   ListTasksV2QuerySchema,

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { checkDescription, checkEventTypes, checkUrl, type UrlRules } from './endpoint-input.js';
+import { checkDescription, checkEventTypes, checkUrl, type UrlRules } from './endpoint.input.js';
 import { generateSigningSecret, sealSecret, type SecretSealer } from './webhook-secrets.js';
 import type { EndpointChanges, EndpointRow, WebhooksRepository } from './webhooks.repository.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BoundedString, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
 import { EVENT_TYPES } from '../events/contract.js';
-import { MAX_DESCRIPTION_LENGTH, MAX_EVENT_TYPES } from './endpoint-input.js';
+import { MAX_DESCRIPTION_LENGTH, MAX_EVENT_TYPES } from './endpoint.input.js';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS } from './webhook-endpoints.service.js';
 import type { EndpointRow } from './webhooks.repository.js';
 

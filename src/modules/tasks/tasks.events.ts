@@ -7,7 +7,7 @@ import { retiredRequirements } from '../../catalog/release-history.js';
 import type { Db } from '../../db/database.js';
 import type { AutomationStatus } from '../automations/contract.js';
 import type { EventRecorder, NewEvent, TaskChange, TaskEvents } from '../events/contract.js';
-import { toPlatformTask, toRetiredPlatformTask, type RetiredRequirement } from './tasks.mappers.js';
+import { toPlatformTask, toRetiredPlatformTask, type RetiredRequirement } from './tasks.views.js';
 import { createTasksRepository, type TaskEventRow } from './tasks.repository.js';
 import { taskViewOf, type TaskAutomation } from './task-view.js';
 

@@ -17,9 +17,9 @@ import {
   parseMultipart,
   requireOperatorSession,
   type BackOfficeHttp,
-} from './back-office-http.js';
-import { filterChoices, isOpen, requirementSheet, whyItApplies, type OperatorAutomations } from './back-office-views.js';
-import { checkOutcomeForm, outcomeFormErrors } from './outcome-input.js';
+} from './back-office.http.js';
+import { filterChoices, isOpen, requirementSheet, whyItApplies, type OperatorAutomations } from './back-office.views.js';
+import { checkOutcomeForm, outcomeFormErrors } from './outcome.input.js';
 import type { OperatorsService } from './operators.service.js';
 
 const PAGE_SIZE = 25;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { ConnectionRow } from '../../db/schema.js';
 import type { EventRecorder } from '../events/contract.js';
-import type { ConnectionViews } from './connection-view.js';
+import type { ConnectionViews } from './connections.views.js';
 import { createConnectionsRepository } from './connections.repository.js';
 
 /** Records one move of a connection in the move's transaction. */

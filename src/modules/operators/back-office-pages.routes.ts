@@ -12,7 +12,7 @@ import {
   operatorCookieName,
   requireOperatorSession,
   type BackOfficeHttp,
-} from './back-office-http.js';
+} from './back-office.http.js';
 import type { OperatorSessionsService } from './operator-sessions.service.js';
 
 const NOTICES: Record<string, string> = { 'signed-out': 'You are signed out.' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, InvalidInputsError } from '../../lib/errors.js';
 import type { RequirementSheet } from '../../pages/operator-automation-page.js';
-import { checkOutcomeForm, outcomeFormErrors } from './outcome-input.js';
+import { checkOutcomeForm, outcomeFormErrors } from './outcome.input.js';
 
 const sheet: RequirementSheet = {
   summary: 'Register with the EDD.',

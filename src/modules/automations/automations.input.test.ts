@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AutomationField } from '../../catalog/catalog.schema.js';
-import { checkInput, isSensitive, MASK, splitSensitive } from './automation-input.js';
+import { checkInput, isSensitive, MASK, splitSensitive } from './automations.input.js';
 
 const fields: AutomationField[] = [
   { name: 'officer_name', label: 'Officer', type: 'string', required: true },

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
 import type { TaskRow } from '../../db/schema.js';
-import { formSpec, formSpecProperty } from './task-automation.mappers.js';
-import { toAccountTask, toPlatformTask } from './tasks.mappers.js';
+import { formSpec, formSpecProperty } from './task-automation.views.js';
+import { toAccountTask, toPlatformTask } from './tasks.views.js';
 import type { TaskAutomation, TaskView } from './task-view.js';
 
 const catalog = loadCatalog();

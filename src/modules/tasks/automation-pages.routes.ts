@@ -11,7 +11,7 @@ import { ANSWER_FIELD, isSensitive, type AutomationsService, type AutomationView
 import { callbackTarget, formOf, sendPage } from '../../http/pages.js';
 import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { AccessScope } from '../../http/principals.js';
-import { offersAutomation } from './task-automation.mappers.js';
+import { offersAutomation } from './task-automation.views.js';
 import { automationOf, type TaskView } from './task-view.js';
 import type { TasksService } from './tasks.service.js';
 

@@ -6,7 +6,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import type { AccountsConnectionPort } from '../accounts/contract.js';
 import type { AccountConnectors, ConnectorAccount } from '../agencies/contract.js';
 import type { LoginSecrets } from '../../crypto/vault.js';
-import type { ConnectionAnnouncer } from './connection-events.js';
+import type { ConnectionAnnouncer } from './connections.events.js';
 import { IN_PROGRESS, transition } from './connection-states.js';
 import { createConnectionsRepository } from './connections.repository.js';
 

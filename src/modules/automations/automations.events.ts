@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { AutomationRow } from '../../db/schema.js';
 import type { EventRecorder, NewEvent, TaskEvents } from '../events/contract.js';
-import type { AutomationViews } from './automation-view.js';
+import type { AutomationViews } from './automations.views.js';
 import { createAutomationsRepository } from './automations.repository.js';
 import { toAutomationState } from './automations.schemas.js';
 

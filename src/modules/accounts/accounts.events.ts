@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { EventRecorder, NewEvent } from '../events/contract.js';
-import { toAccountV2, toLoginV2, type AccountViews } from './accounts.mappers.js';
+import { toAccountV2, toLoginV2, type AccountViews } from './accounts.views.js';
 import type { AccountsRepository, LoginListRow } from './accounts.repository.js';
 
 /** Where an event is written (`trx`) and the account queries over that same transaction. */

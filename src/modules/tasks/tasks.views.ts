@@ -6,7 +6,7 @@ import type { TaskRow } from '../../db/schema.js';
 import type { Static } from 'typebox';
 import type { AccountTaskSchema, PlatformTaskSchema } from './tasks.schemas.js';
 import type { TaskAutomation, TaskView } from './task-view.js';
-import { automateResolution, automationStatusOf, hostedResolution, offersAutomation, type RecordLinks } from './task-automation.mappers.js';
+import { automateResolution, automationStatusOf, hostedResolution, offersAutomation, type RecordLinks } from './task-automation.views.js';
 
 /** What the mappers need besides the task: the catalog (unlocked requirements) and the public URL of the records' links. */
 export interface RecordContext extends RecordLinks {

@@ -1,6 +1,6 @@
 // The credentials form of the hosted pages that collect a login's secrets (the accounts page, the
 // connect page): username, password, optional authenticator setup key, optional security question.
-import { MAX_SECRET_TEXT } from './accounts-input.js';
+import { MAX_SECRET_TEXT } from './accounts.input.js';
 import { decodeBase32 } from './totp.js';
 import type { LoginSecrets } from '../../crypto/vault.js';
 
