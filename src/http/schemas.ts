@@ -67,3 +67,13 @@ export function errorResponses(...statuses: number[]) {
   for (const status of statuses) out[status] = status === 422 ? HTTPValidationErrorSchema : ErrorSchema;
   return out;
 }
+
+/** `?verbose=true`: also return the resource (the reference's signup and auth operations). */
+export const VerboseQuerySchema = Type.Object({
+  verbose: Type.Optional(Type.Boolean({ default: false, description: 'Also return the legal entity in the response.' })),
+});
+
+/** The platform key header as the reference declares it on its API-key operations. */
+export const AuthorizationHeaderSchema = Type.Object({
+  authorization: Type.Optional(Nullable(Type.String({ description: 'The platform API key, raw or as `Bearer <key>`.' }))),
+});

@@ -11,8 +11,8 @@ import { ADD_ACCOUNT_KEY, renderAccountsPage, type FailedForm, type LoginItem } 
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { formOf, sendPage } from '../../http/pages.js';
 import { hostedOf, type HostedContext, type requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
-import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
-import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
+import { assertV2Scope } from '../../http/v2-scope.js';
 import type { AccountsService, LoginView } from './contract.js';
 import { parseCredentialsForm } from './credentials.input.js';
 

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
-import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import { assertV2Scope } from '../../http/v2-scope.js';
 import {
   AccountLoginSchema,
   AccountLoginV2Schema,

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode, V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
+import { StateCode } from '../legal-entities/contract.js';
+import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
 
 export const AGENCY_DATA_STATUSES = ['todo', 'in-progress', 'done'] as const;
 

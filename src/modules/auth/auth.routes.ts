@@ -3,9 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { platformOf, type AuthHooks } from '../../http/auth.js';
 import { BoundedString, ErrorSchema, HTTPValidationErrorSchema, Nullable } from '../../http/schemas.js';
-import { toAccountLegalEntity } from '../legal-entities/legal-entities.fns.js';
-import { AccountLegalEntitySchema, AuthorizationHeaderSchema, VerboseQuerySchema } from '../legal-entities/legal-entities.schemas.js';
-import type { SignupService } from '../legal-entities/signup.service.js';
+import { toAccountLegalEntity } from '../legal-entities/contract.js';
+import { AccountLegalEntitySchema } from '../legal-entities/contract.js';
+import { AuthorizationHeaderSchema, VerboseQuerySchema } from '../../http/schemas.js';
+import type { SignupService } from '../legal-entities/contract.js';
 import type { AccessTokens } from './contract.js';
 
 const AuthenticateRequestSchema = Type.Object(

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
-import type { SignupService } from '../legal-entities/index.js';
+import type { SignupService } from '../legal-entities/contract.js';
 import { createAccessTokens } from './access-tokens.js';
 import type { TokenSigningKeys } from './contract.js';
 import { authRoutes } from './auth.routes.js';

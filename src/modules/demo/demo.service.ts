@@ -1,7 +1,7 @@
 import type { PlatformsService } from '../platforms/contract.js';
-import type { PlanningService } from '../planning/index.js';
-import type { SignupService } from '../legal-entities/index.js';
-import type { LocationsService } from '../locations/index.js';
+import type { PlanningBatches } from '../planning/contract.js';
+import type { SignupService } from '../legal-entities/contract.js';
+import type { LocationsService } from '../locations/contract.js';
 import type { DemoData, DemoExtras } from './contract.js';
 import { demoApiKey, keepDemoApiKey, type DemoKeyOptions } from './demo-key.js';
 import type { DemoRepository } from './demo.repository.js';
@@ -16,7 +16,7 @@ export interface DemoServices {
   platforms: PlatformsService;
   signup: Pick<SignupService, 'signup' | 'activate'>;
   locations: Pick<LocationsService, 'add'>;
-  planning: Pick<PlanningService, 'replanBatch'>;
+  planning: PlanningBatches;
   repo: DemoRepository;
 }
 

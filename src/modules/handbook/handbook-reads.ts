@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { HandbookDocument } from '../../pages/handbook-document.js';
 import type { EventRecorder } from '../events/contract.js';
-import type { LocationsService } from '../locations/index.js';
+import type { LocationsService } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
 import { acknowledgementStats, deriveHandbook, type AcknowledgementStats, type HandbookDraft } from './handbook.fns.js';
 import type { HandbookLinks } from './handbook-links.js';

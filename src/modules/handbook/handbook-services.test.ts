@@ -5,7 +5,7 @@ import { regionByCode } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import type { HandbookAnswer } from '../../db/schema.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
-import type { LocationsService } from '../locations/index.js';
+import type { LocationsService } from '../locations/contract.js';
 import type { PlanningChange } from '../planning/contract.js';
 import { createHandbookAcknowledgementsService } from './handbook-acknowledgements.service.js';
 import { createHandbookDraftsService } from './handbook-drafts.service.js';

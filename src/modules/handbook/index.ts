@@ -5,7 +5,7 @@ import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
-import type { LocationsService } from '../locations/index.js';
+import type { LocationsService } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
 import { handbookAckPageRoutes } from './handbook-ack-pages.routes.js';
 import { createHandbookAcknowledgementsService } from './handbook-acknowledgements.service.js';

@@ -10,8 +10,6 @@ import { signupRoutes } from './signup.routes.js';
 import { signupPageRoutes } from './signup-pages.routes.js';
 import { createSignupService } from './signup.service.js';
 
-export type { SignupService, SignupResult, SignupState } from './signup.service.js';
-
 export interface LegalEntitiesModuleDeps {
   db: Db;
   sessions: Pick<HostedSessionsService, 'issue' | 'lastCallbackUrl'>;

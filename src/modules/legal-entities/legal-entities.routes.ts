@@ -3,9 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { toAccountLegalEntity, toPlatformLegalEntity } from './legal-entities.fns.js';
-import { AccountLegalEntitySchema, PlatformLegalEntitySchema, V2ScopeQuerySchema } from './legal-entities.schemas.js';
+import { AccountLegalEntitySchema, PlatformLegalEntitySchema } from './legal-entities.schemas.js';
+import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
 import type { SignupService } from './signup.service.js';
-import { assertV2Scope } from './v2-scope.js';
+import { assertV2Scope } from '../../http/v2-scope.js';
 
 export function legalEntityRoutes(deps: { signup: SignupService; auth: AuthHooks }) {
   return async (app: FastifyInstance) => {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { REGION_CODES } from '../../catalog/regions.js';
+import { StateCode } from './state-code.js';
 import { BoundedString, DateString, EmailString, HttpUrlString, IntegerEnum, LONG_TEXT, Nullable, StringEnum } from '../../http/schemas.js';
 import {
   ACCOUNTING_METHODS,
@@ -23,10 +23,6 @@ export const AccountingMethod = StringEnum(ACCOUNTING_METHODS, { title: 'Account
 export const AccountingPeriod = StringEnum(ACCOUNTING_PERIODS, { title: 'AccountingPeriod' });
 export const AccountingYearEndMonth = StringEnum(MONTH_NAMES, { title: 'AccountingYearEndMonth' });
 export const AccountingYearEndMonthNumber = IntegerEnum(MONTH_NUMBERS, { title: 'AccountingYearEndMonthNumber' });
-export const StateCode = StringEnum(REGION_CODES as unknown as readonly [string, ...string[]], {
-  title: 'StateCode',
-  description: 'Two-letter code of a US state or DC.',
-});
 
 // Formats the reference leaves open; see docs/decisions/0003-field-formats.md.
 const Ein = Type.String({ pattern: '^\\d{2}-?\\d{7}$', description: 'Federal EIN, 9 digits, e.g. 12-3456789.' });
@@ -172,14 +168,6 @@ export const LegacyHostedSignupResponseSchema = Type.Object(
   { title: 'HostedSignupResponse' },
 );
 
-export const VerboseQuerySchema = Type.Object({
-  verbose: Type.Optional(Type.Boolean({ default: false, description: 'Also return the legal entity in the response.' })),
-});
-
-export const AuthorizationHeaderSchema = Type.Object({
-  authorization: Type.Optional(Nullable(Type.String({ description: 'The platform API key, raw or as `Bearer <key>`.' }))),
-});
-
 const LegalEntityStatus = StringEnum(['inactive', 'active'] as const, {
   description: 'inactive until the user completes the hosted signup.',
 });
@@ -240,8 +228,3 @@ export const PlatformLegalEntitySchema = Type.Object(
 export type PlatformLegalEntity = Static<typeof PlatformLegalEntitySchema>;
 
 /** The odd query parameters the reference's /v2 reads declare; see docs/decisions/0005-locations-and-regions.md. */
-export const V2ScopeQuerySchema = Type.Object({
-  legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
-  user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-  platform_public_id: Type.Optional(Nullable(BoundedString(64))),
-});

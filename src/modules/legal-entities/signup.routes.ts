@@ -6,7 +6,6 @@ import { ErrorSchema, HTTPValidationErrorSchema, PlatformErrorSchema } from '../
 import { profileFromEmbedded, profileFromHosted, profileFromV2, toAccountLegalEntity } from './legal-entities.fns.js';
 import {
   AccountLegalEntitySchema,
-  AuthorizationHeaderSchema,
   EmbeddedSignupRequestSchema,
   EmbeddedSignupResponseSchema,
   HostedSignupRequestSchema,
@@ -15,8 +14,8 @@ import {
   LegacyHostedSignupResponseSchema,
   PlatformSignupRequestSchema,
   PlatformSignupResponseSchema,
-  VerboseQuerySchema,
 } from './legal-entities.schemas.js';
+import { AuthorizationHeaderSchema, VerboseQuerySchema } from '../../http/schemas.js';
 import type { PlatformPrincipal } from '../platforms/contract.js';
 import type { SignupService } from './signup.service.js';
 

@@ -7,9 +7,6 @@ import { locationRoutes } from './locations.routes.js';
 import { createLocationsService } from './locations.service.js';
 import { regionV2Routes } from './locations.v2.routes.js';
 
-export type { LocationsService, EntityLocation } from './locations.service.js';
-export { locationEvent, toLocation } from './locations.events.js';
-
 export interface LocationsModuleDeps {
   db: Db;
   planning: Replanner;

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BoundedString, Nullable } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/legal-entities.schemas.js';
+import { StateCode } from '../legal-entities/contract.js';
 
 export const LocationRefSchema = Type.Object(
   { id: Type.String({ description: 'Fixed location id (same for every legal entity).' }), code: Type.String(), name: Type.String() },

@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
-import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
-import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
+import { assertV2Scope } from '../../http/v2-scope.js';
 import {
   PlatformBatchRegionConfigSchema,
   PlatformRegionConfigSchema,

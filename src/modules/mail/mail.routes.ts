@@ -9,8 +9,8 @@ import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderDocumentList } from '../../pages/document-pages.js';
 import { sendPage } from '../../http/pages.js';
 import { hostedOf, type requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
-import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
-import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
+import { assertV2Scope } from '../../http/v2-scope.js';
 import { MAIL_FILE_PATH } from './file-links.js';
 import {
   DocumentsSessionBodySchema,

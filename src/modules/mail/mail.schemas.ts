@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { BoundedString, DateString, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode, V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
+import { StateCode } from '../legal-entities/contract.js';
+import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
 import { MAIL_TYPES, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, MAX_SUBJECT_LENGTH } from './mail.input.js';
 
 export const MailTypeSchema = StringEnum(MAIL_TYPES, { title: 'MailType' });

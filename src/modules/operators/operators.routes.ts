@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
 import { AGENCY_DATA_STATUSES, type AccountsService, type AgencyAccountView, type LoginView } from '../accounts/contract.js';
 import { CONNECTION_STATUSES, type ConnectionsService } from '../connections/contract.js';
-import { StateCode } from '../legal-entities/legal-entities.schemas.js';
+import { StateCode } from '../legal-entities/contract.js';
 import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
 import type { AuditService } from '../audit/contract.js';
 import type { OperatorsService } from './operators.service.js';

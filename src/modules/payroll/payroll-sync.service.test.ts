@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { regionByCode, regionById } from '../../catalog/regions.js';
 import type { Db } from '../../db/database.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
-import type { EntityLocation } from '../locations/index.js';
+import type { EntityLocation } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
 import type { PayrollRepository } from './payroll.repository.js';
 import { createPayrollSyncService } from './payroll-sync.service.js';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
-import { locationEvent, type EntityLocation, type LocationsService } from '../locations/index.js';
+import { locationEvent, type EntityLocation, type LocationsService } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
 import { employeeChanges, firstRepeatedRegion } from './payroll-sync.fns.js';
 import type { PayrollRepository } from './payroll.repository.js';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/legal-entities.schemas.js';
-import { LocationRefSchema } from '../locations/locations.schemas.js';
+import { StateCode } from '../legal-entities/contract.js';
+import { LocationRefSchema } from '../locations/contract.js';
 
 const employeeCount = Type.Integer({
   minimum: 0,

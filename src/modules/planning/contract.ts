@@ -77,3 +77,8 @@ export interface PlannedTaskStore {
   /** Keeps tasks someone acted on that no longer apply, marked not applicable. */
   markNotApplicable(db: Db, legalEntityIds: string[], ids: string[]): Promise<void>;
 }
+
+/** `statehouse tasks roll-forward`'s batch, which the demo's seed runs too: every entity given, whatever its state. */
+export interface PlanningBatches {
+  replanBatch(legalEntityIds: string[]): Promise<Map<string, CreatedTask[]>>;
+}

@@ -6,7 +6,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import type { AutomationsService } from '../automations/contract.js';
 import type { CalendarSubscriptions } from '../calendar/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
-import type { LocationsService } from '../locations/locations.service.js';
+import type { LocationsService } from '../locations/contract.js';
 import type { MailService } from '../mail/contract.js';
 import type { Replanner } from '../planning/contract.js';
 import { createTaskListCache } from './task-list-cache.js';

@@ -1,7 +1,7 @@
 import type { QuestionDefinition } from '../../catalog/catalog.schema.js';
 import { addMonths, toIso } from '../../engine/dates.js';
 import { InvalidInputError } from '../../lib/errors.js';
-import type { LocationConfigChange } from '../locations/locations.fns.js';
+import type { LocationConfigChange } from '../locations/contract.js';
 
 /** Question facts that are a location's configuration: answering one updates the location. */
 const LOCATION_FACTS = new Set<string>(['has_employees', 'has_physical_location', 'employee_count']);

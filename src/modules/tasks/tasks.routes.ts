@@ -5,7 +5,7 @@ import { resolveRegion } from '../../catalog/regions.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { RegionPlatformIdParamsSchema } from '../locations/locations.schemas.js';
+import { RegionPlatformIdParamsSchema } from '../locations/contract.js';
 import { toAccountTask, type RecordContext } from './tasks.views.js';
 import {
   AccountTaskSchema,

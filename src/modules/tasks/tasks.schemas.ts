@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { BoundedString, DateString, Nullable, StringEnum } from '../../http/schemas.js';
 import { TASK_CATEGORIES, TASK_TAGS } from '../../catalog/catalog-vocabulary.js';
-import { StateCode } from '../legal-entities/legal-entities.schemas.js';
-import { LocationRefSchema } from '../locations/locations.schemas.js';
+import { StateCode } from '../legal-entities/contract.js';
+import { LocationRefSchema } from '../locations/contract.js';
 import { AUTOMATION_STATUSES } from '../automations/contract.js';
 
 export const ACCOUNT_TASK_STATUSES = ['todo', 'dismissed', 'in-progress', 'done'] as const;

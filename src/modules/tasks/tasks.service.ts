@@ -4,7 +4,7 @@ import type { TaskRow } from '../../db/schema.js';
 import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessScope } from '../../http/principals.js';
-import type { LocationsService } from '../locations/locations.service.js';
+import type { LocationsService } from '../locations/contract.js';
 import type { Replanner, ReplanCause } from '../planning/contract.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import {

@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import { TASK_PAGE_HEADER_DOCS, taskPageHeaders } from '../../http/paging.js';
 import { PlatformErrorSchema } from '../../http/schemas.js';
-import { V2ScopeQuerySchema } from '../legal-entities/legal-entities.schemas.js';
-import { assertV2Scope } from '../legal-entities/v2-scope.js';
+import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
+import { assertV2Scope } from '../../http/v2-scope.js';
 import { toPlatformTask, type RecordContext } from './tasks.views.js';
 import {
   AnswerQuestionSchema,

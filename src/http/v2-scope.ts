@@ -1,5 +1,7 @@
-import { NotFoundError } from '../../lib/errors.js';
-import type { AccessScope } from '../../http/principals.js';
+import { NotFoundError } from '../lib/errors.js';
+import { Type } from 'typebox';
+import type { AccessScope } from './principals.js';
+import { BoundedString, Nullable } from './schemas.js';
 
 /**
  * The reference's /v2 reads declare optional legal_entity_public_id, user_or_platform_public_id
@@ -16,3 +18,10 @@ export function assertV2Scope(
     if (platform && platform !== scope.platformId) throw new NotFoundError(`Platform '${platform}' not found`);
   }
 }
+
+/** The optional scope parameters of the reference's /v2 reads (see assertV2Scope). */
+export const V2ScopeQuerySchema = Type.Object({
+  legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
+  user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),
+  platform_public_id: Type.Optional(Nullable(BoundedString(64))),
+});
