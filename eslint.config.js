@@ -74,8 +74,16 @@ const layers = [
   },
   {
     target: './src/modules',
-    from: ['./src/app.ts', './src/server.ts', './src/production.ts', './src/cli'],
-    message: 'Modules must not import app.ts, server.ts, production.ts or the CLI.',
+    from: [
+      './src/app.ts',
+      './src/app-http.ts',
+      './src/app-services.ts',
+      './src/event-payloads.ts',
+      './src/server.ts',
+      './src/production.ts',
+      './src/cli',
+    ],
+    message: 'Modules must not import app.ts (and its app-*.ts, event-payloads.ts), server.ts, production.ts or the CLI.',
   },
   {
     target: ['./src/app.ts', './src/server.ts', './src/production.ts'],
@@ -115,12 +123,12 @@ export default tseslint.config(
     // modules' files are being split; an error once none is left.
     files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'max-lines': ['warn', { max: 300, skipBlankLines: false, skipComments: false }] },
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {
     // No test file over 400 lines: a longer one is split by what it tests.
     files: ['**/*.test.ts'],
-    rules: { 'max-lines': ['warn', { max: 400, skipBlankLines: false, skipComments: false }] },
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
   },
   {
     // Migrations are frozen in time and take Kysely<any> (Kysely's documented pattern): they must not depend

@@ -1,72 +1,42 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { createHttpApp } from './app-http.js';
+import './app-services.js';
+import { validateRequest } from './http/request-validation.js';
 import type { Db } from './db/database.js';
 import { registerAuth } from './http/auth.js';
-import { normaliseContentType, registerBodyParsers } from './http/body-parsers.js';
-import { MAX_PARAM_LENGTH, registerErrorHandling, registerNotFound } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
-import { answerClientError } from './http/client-errors.js';
 import { registerLoadShedding } from './http/load-shedding.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { createOperatorsModule, registerOperatorAuth } from './modules/operators/index.js';
-import { OPERATOR_LINK_PATH } from './modules/operators/contract.js';
 import { createAuditModule } from './modules/audit/index.js';
 import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js';
-import { validateRequest } from './http/request-validation.js';
-import { REQUEST_ID_HEADER, requestIdFor, setRequestIdHeader } from './http/request-id.js';
 import { createMetricsModule } from './modules/metrics/index.js';
 import { createAuthModule } from './modules/auth/index.js';
-import type { AccountsService } from './modules/accounts/contract.js';
 import { createAccountsModule } from './modules/accounts/index.js';
 import { createAgenciesModule } from './modules/agencies/index.js';
 import { createConnectionsModule } from './modules/connections/index.js';
 import { createVault, loadVaultKeys } from './crypto/vault.js';
-import type { MailService } from './modules/mail/contract.js';
 import { createMailModule } from './modules/mail/index.js';
-import { HOSTED_SESSION_PATH, hostedPageErrors } from './modules/hosted-sessions/contract.js';
 import { createHostedSessionsModule } from './modules/hosted-sessions/index.js';
 import { createPayrollModule } from './modules/payroll/index.js';
 import { INSTANCE_KEY } from './modules/system/contract.js';
 import { createSystemModule } from './modules/system/index.js';
 import { createLegalEntitiesModule } from './modules/legal-entities/index.js';
 import { createLocationsModule } from './modules/locations/index.js';
-import { createPlanningModule, type PlanningModule } from './modules/planning/index.js';
+import { createPlanningModule } from './modules/planning/index.js';
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
-import { createTaskEvents, plannedTaskStore, taskStatusStore, createTasksModule, type TasksService } from './modules/tasks/index.js';
-import { createAutomationsModule, type AutomationsModule } from './modules/automations/index.js';
+import { createTaskEvents, plannedTaskStore, taskStatusStore, createTasksModule } from './modules/tasks/index.js';
+import { createAutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
-import { HANDBOOK_ACK_PATH } from './modules/handbook/contract.js';
 import { createHandbookModule } from './modules/handbook/index.js';
-import { CALENDAR_FEED_PATH } from './modules/calendar/contract.js';
 import { createCalendarModule } from './modules/calendar/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
-import { createWebhookDeliveriesModule, type WebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
-import { logDestination, RequestLogController } from './http/logging.js';
-import { lazySerializerFactory } from './http/lazy-serializers.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Domain services, for the background jobs and operator commands that run beside the HTTP API. */
-    services: {
-      tasks: TasksService;
-      catalog: Catalog;
-      accounts: AccountsService;
-      mail: MailService;
-      /** Re-planning and the roll-forward (statehouse tasks roll-forward runs it now). */
-      planning: PlanningModule;
-      /** Automations: the owner's and the operator's operations, and `runStep` (one step now). */
-      automations: Pick<AutomationsModule, 'automations' | 'runStep'>;
-      /** Background jobs of the domain services, run by the server's job queue. */
-      jobDefinitions: JobDefinition[];
-      /** The outbox's fan-out to webhook endpoints: a process running the job queue runs its loop too (src/server.ts). */
-      webhookDeliveries: Pick<WebhookDeliveriesModule, 'fanOut' | 'startFanOut'>;
-    };
-  }
-}
+import { createWebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -85,64 +55,10 @@ export interface AppDeps {
   jobs?: JobSender;
 }
 
-const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH}|${CALENDAR_FEED_PATH}|${HANDBOOK_ACK_PATH})[^/?#]+`, 'g');
-
-const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
-
-/**
- * Hosted-session and back-office sign-in links and calendar feed URLs carry a secret in the path, signed file links
- * one in the query (each is a credential until it expires or is revoked): never let one reach a log line.
- */
-export const redactUrl = (url: string) => url.replace(SECRET_IN_URL, '$1[redacted]').replace(SIGNATURE_IN_QUERY, '$1[redacted]');
-
 /** Builds the HTTP application over a database; never listens (server.ts does). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
-  const app = Fastify({
-    logger:
-      deps.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            serializers: {
-              req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
-            },
-            ...(await logDestination(config, deps.logger?.stream)),
-          },
-    logController: new RequestLogController(), // per request at debug only
-    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
-    bodyLimit: config.bodyLimitBytes,
-    // The caller's X-Request-Id when sane, else a generated one; pino logs it as `reqId` on every request line.
-    genReqId: requestIdFor,
-    requestIdHeader: false,
-    // http/load-shedding.ts answers requests that arrive while closing (503 in the envelope).
-    return503OnClosing: false,
-    clientErrorHandler: answerClientError,
-    forceCloseConnections: 'idle',
-    // Long enough that an over-long path parameter reaches validation (a 422), not the router's 414.
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // A path that is not valid percent-encoding cannot name any resource.
-    frameworkErrors: (error, request, reply) => {
-      const notFound = error.code === 'FST_ERR_BAD_URL';
-      const raw = reply.raw;
-      raw.statusCode = notFound ? 404 : 400;
-      setRequestIdHeader(raw, request.id);
-      raw.setHeader('content-type', 'application/json; charset=utf-8');
-      raw.end(JSON.stringify({ detail: notFound ? 'Not Found' : 'Bad Request' }));
-    },
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    normaliseContentType(request.headers);
-    done();
-  });
-  // Validation is ours (pydantic-compatible, see http/request-validation.ts); Fastify's ajv is switched off.
-  app.setValidatorCompiler(() => () => true);
-
-  registerBodyParsers(app);
-  registerErrorHandling(app, config.bodyLimitBytes, hostedPageErrors);
-  registerNotFound(app);
+  const app = await createHttpApp(config, deps.logger);
   // Its response hook measures every route and the 404/405 handler; /metrics itself is served here.
   await createMetricsModule({ db, jobs: deps.jobs, token: config.metricsToken }).register(app);
   app.addHook('preHandler', validateRequest);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../src/app.js';
+import { redactUrl } from '../src/app-http.js';
 import { operatorCookie } from '../src/modules/operators/back-office.http.js';
 import { createAuditModule } from '../src/modules/audit/index.js';
 import { createOperatorsModule } from '../src/modules/operators/index.js';
