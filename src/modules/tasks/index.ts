@@ -15,6 +15,7 @@ import { taskRoutes } from './tasks.routes.js';
 import { createTasksService } from './tasks.service.js';
 import { taskSessionRoutes } from './tasks-sessions.routes.js';
 import { taskPageRoutes } from './tasks-pages.routes.js';
+import { taskActionPageRoutes } from './task-actions-pages.routes.js';
 import { automationPageRoutes } from './automation-pages.routes.js';
 import { taskV2Routes } from './tasks.v2.routes.js';
 
@@ -69,6 +70,9 @@ export function createTasksModule(deps: TasksModuleDeps) {
             publicOrigin: http.publicOrigin,
             calendar: http.calendar,
           }),
+        );
+        await app.register(
+          taskActionPageRoutes({ sessions: http.sessions, tasks, catalog: deps.catalog, publicOrigin: http.publicOrigin }),
         );
         await app.register(
           automationPageRoutes({

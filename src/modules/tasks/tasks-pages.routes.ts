@@ -1,24 +1,20 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
-import type { HostedScope } from '../../db/schema.js';
 import type { AccessScope } from '../../http/principals.js';
 import { BoundedString } from '../../http/schemas.js';
-import { HttpError, InvalidInputError, RequestValidationError } from '../../lib/errors.js';
-import { renderMessagePage } from '../../pages/common-pages.js';
-import { filingUnderWay } from '../../pages/task-item.js';
 import { GROUPINGS, renderTaskList, type TaskGrouping } from '../../pages/task-list-page.js';
 import { renderTaskDetail } from '../../pages/task-detail-page.js';
 import type { Notice } from '../../pages/task-parts.js';
 import { toTaskItem, type QuestionTaskLookup } from './task-items.js';
-import { FUTURE_DATE_MESSAGE } from './task-answers.js';
 import { isOpen, isOverdue, type TaskFilter, type TaskStatus } from './tasks.fns.js';
 import type { TasksService, TaskView } from './tasks.service.js';
-import { formOf, sendPage } from '../../http/pages.js';
+import { sendPage } from '../../http/pages.js';
 import { hostedOf, requireHostedSession, type HostedContext, type HostedSessionsService } from '../hosted-sessions/contract.js';
 import { offersCalendar, type CalendarSubscriptions } from '../calendar/contract.js';
+import { inScope, isTaskStatus, notFound, safeReturn, scopedTaskIn, TaskParams } from './hosted-task-pages.js';
 
 const STATUS_OPTIONS: [string, string][] = [
   ['open', 'To do and in progress'],
@@ -39,8 +35,6 @@ const STATUS_FILTERS: Record<string, TaskFilter['statuses']> = {
   dismissed: ['dismissed'],
   all: null,
 };
-const TASK_STATUSES: readonly TaskStatus[] = ['todo', 'in-progress', 'done', 'dismissed'];
-const isTaskStatus = (value: string | undefined): value is TaskStatus => TASK_STATUSES.includes(value as TaskStatus);
 /** What a confirmation says a status change did, named after the new status. */
 const CHANGE_TEXT: Record<TaskStatus, string> = {
   done: 'marked as done',
@@ -49,8 +43,6 @@ const CHANGE_TEXT: Record<TaskStatus, string> = {
   dismissed: 'dismissed',
 };
 const STATUS_WORDS: Record<TaskStatus, string> = { done: 'done', 'in-progress': 'in progress', todo: 'to do', dismissed: 'dismissed' };
-// Query parameters of one page view only (notices): dropped from the address the next action returns to.
-const NOTICE_PARAMS = ['updated', 'was', 'now', 'undone', 'unlocked', 'error', 'calendar', 'stopped', 'answer_for', 'typed'] as const;
 const ListQuery = Type.Object({
   region: Type.Optional(BoundedString(2)),
   status: Type.Optional(BoundedString(20)),
@@ -68,18 +60,6 @@ const ListQuery = Type.Object({
   answer_for: Type.Optional(BoundedString(64)),
   typed: Type.Optional(BoundedString(40)),
 });
-const TaskParams = Type.Object({ task_id: BoundedString(64) });
-
-/** Tasks a hosted session may see: its scope (type, region, one task) narrows every list and action. */
-function inScope(scope: HostedScope, purpose: string, view: TaskView): boolean {
-  if (purpose === 'task') return view.row.id === scope.task_id;
-  if (scope.task_type && view.kind !== scope.task_type) return false;
-  if (scope.region_id && view.region.code !== scope.region_id) return false;
-  return true;
-}
-
-const safeReturn = (value: string | undefined, fallback: string) =>
-  value && /^\/hosted\/tasks(\/[\w-]+)?(\?[\w=&%.,-]*)?$/.test(value) ? value : fallback;
 
 /** The list's address with these query parameters (region, status, group kept; an empty value dropped). */
 function listUrl(params: Record<string, string | null>): string {
@@ -87,7 +67,10 @@ function listUrl(params: Record<string, string | null>): string {
   return `/hosted/tasks${query.size ? `?${query.toString()}` : ''}`;
 }
 
-/** The hosted task list (POST /tasks/sessions, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session). */
+/**
+ * The hosted task list (POST /tasks/sessions, /v2/tasks/manage/session) and the one-task page (/v2/tasks/{id}/session).
+ * Their forms post to task-actions-pages.routes.ts.
+ */
 export function taskPageRoutes(deps: {
   sessions: Pick<HostedSessionsService, 'check'>;
   tasks: TasksService;
@@ -105,15 +88,7 @@ export function taskPageRoutes(deps: {
     const documentsFor = async (scope: AccessScope, views: TaskView[]) =>
       views.some((v) => v.automation?.outputs?.documentId) ? deps.documentUrls(scope) : new Map<string, string>();
 
-    async function scopedTask(hosted: HostedContext, taskId: string): Promise<TaskView | null> {
-      try {
-        const view = await deps.tasks.get(hosted.scope, taskId);
-        return inScope(hosted.session.scope, hosted.session.purpose, view) ? view : null;
-      } catch (error) {
-        if (error instanceof HttpError && error.status === 404) return null;
-        throw error;
-      }
-    }
+    const scopedTask = scopedTaskIn(deps.tasks);
 
     /** The question tasks of the page's scope, to link an estimated date to the question that makes it exact. */
     const questionLinks = (views: TaskView[]): QuestionTaskLookup => {
@@ -133,18 +108,6 @@ export function taskPageRoutes(deps: {
       );
       return questionLinks(found.filter((v) => inScope(hosted.session.scope, hosted.session.purpose, v)));
     }
-
-    const notFound = (reply: FastifyReply, hosted: HostedContext) =>
-      sendPage(
-        reply,
-        renderMessagePage({
-          title: 'Task not found',
-          body: 'This task is not part of this page.',
-          platformName: hosted.platformName,
-          brand: hosted.brand,
-        }),
-        { status: 404 },
-      );
 
     r.get('/hosted/tasks', { preHandler: guard, schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
       const hosted = hostedOf(request);
@@ -306,104 +269,10 @@ export function taskPageRoutes(deps: {
         );
       },
     );
-
-    r.post('/hosted/tasks/:task_id/status', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
-      const hosted = hostedOf(request);
-      const form = formOf(request);
-      const back = safeReturn(form.return_to, `/hosted/tasks/${request.params.task_id}`);
-      const view = await scopedTask(hosted, request.params.task_id);
-      if (!view) return notFound(reply, hosted);
-      const status = form.status;
-      if (status !== 'todo' && status !== 'in-progress' && status !== 'done' && status !== 'dismissed')
-        return reply.redirect(withParam(back, 'error', 'Choose a valid status'), 303);
-      try {
-        await deps.tasks.updateStatus(hosted.scope, view.row.id, status, 'owner');
-      } catch (error) {
-        if (error instanceof HttpError && error.status === 409) {
-          const current = (await scopedTask(hosted, view.row.id))?.row.status ?? view.row.status;
-          const message = `This task is already ${current === 'in-progress' ? 'in progress' : current}: move it back to to-do first.`;
-          return reply.redirect(withParam(back, 'error', message), 303);
-        }
-        if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
-        throw error;
-      }
-      // Done or dismissed cancels a filing under way (tasks service): the notice and its undo say so.
-      const stopped = (status === 'done' || status === 'dismissed') && filingUnderWay(toTaskItem(deps.catalog, view, deps.tasks.today()));
-      const changed = withParam(back, 'updated', view.row.id, { was: view.row.status, now: status, ...(stopped && { stopped: 'filing' }) });
-      return reply.redirect(changed, 303);
-    });
-
-    /** Undo of the confirmation's change: back to the status it replaced, through the service (re-plans, records the event). */
-    r.post('/hosted/tasks/:task_id/undo', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
-      const hosted = hostedOf(request);
-      const form = formOf(request);
-      const back = safeReturn(form.return_to, `/hosted/tasks/${request.params.task_id}`);
-      const view = await scopedTask(hosted, request.params.task_id);
-      if (!view) return notFound(reply, hosted);
-      if (!isTaskStatus(form.from) || !isTaskStatus(form.to))
-        return reply.redirect(withParam(back, 'error', 'There is nothing to undo'), 303);
-      try {
-        await deps.tasks.undoStatus(hosted.scope, view.row.id, { from: form.from, to: form.to });
-      } catch (error) {
-        if (error instanceof HttpError && error.status === 409) {
-          return reply.redirect(withParam(back, 'error', 'This task changed since, so there is nothing to undo.'), 303);
-        }
-        throw error;
-      }
-      return reply.redirect(withParam(back, 'undone', view.row.id, form.stopped === 'filing' ? { stopped: 'filing' } : {}), 303);
-    });
-
-    r.post('/hosted/tasks/:task_id/answer', { preHandler: guard, schema: { hide: true, params: TaskParams } }, async (request, reply) => {
-      const hosted = hostedOf(request);
-      const form = formOf(request);
-      const back = safeReturn(form.return_to, `/hosted/tasks/${request.params.task_id}`);
-      const view = await scopedTask(hosted, request.params.task_id);
-      if (!view || view.kind !== 'question') return notFound(reply, hosted);
-      const raw = (form.answer ?? '').trim();
-      const answer =
-        view.question.answer_type === 'boolean'
-          ? raw === 'true'
-            ? true
-            : raw === 'false'
-              ? false
-              : raw
-          : view.question.answer_type === 'number' && /^\d+$/.test(raw)
-            ? Number(raw)
-            : raw;
-      try {
-        const { unlocked } = await deps.tasks.answer(hosted.scope, view.row.id, answer);
-        return reply.redirect(withParam(back, 'unlocked', unlocked.map((u) => u.row.id).join(',')), 303);
-      } catch (error) {
-        if (error instanceof RequestValidationError || error instanceof InvalidInputError) {
-          const message =
-            error instanceof InvalidInputError && error.reason === FUTURE_DATE_MESSAGE
-              ? 'Enter a date no more than one year from today: this one is further ahead (check the year)'
-              : view.question.answer_type === 'boolean'
-                ? 'Choose yes or no'
-                : view.question.answer_type === 'date'
-                  ? 'Enter a date'
-                  : 'Enter a whole number';
-          // Back to the page the form was on (list with its filters, or the task) at a GET address, so a reload
-          // does not resend; the error and what was typed go along, and the fragment lands on the field.
-          const refused = withParam(back, 'error', message, { answer_for: view.row.id, typed: raw.slice(0, 40) });
-          return reply.redirect(`${refused}#answer-${view.row.id}`, 303);
-        }
-        if (error instanceof HttpError && error.status < 500) return reply.redirect(withParam(back, 'error', error.detail), 303);
-        throw error;
-      }
-    });
   };
 }
 
 /** The question a refused answer was for shows what was typed again (`typed`), not its stored answer. */
 function withTyped<T extends { id: string; kind: string; typed?: string | null }>(task: T, q: { answer_for?: string; typed?: string }): T {
   return q.answer_for === task.id && task.kind === 'question' ? { ...task, typed: q.typed ?? '' } : task;
-}
-
-function withParam(path: string, name: string, value: string, more: Record<string, string> = {}): string {
-  const url = new URL(path, 'http://local');
-  for (const key of NOTICE_PARAMS) url.searchParams.delete(key);
-  url.searchParams.set(name, value);
-  for (const [key, extra] of Object.entries(more)) url.searchParams.set(key, extra);
-  return `${url.pathname}${url.search}`;
 }

@@ -16,7 +16,7 @@ import { ConflictError, fieldError } from '../../lib/errors.js';
 import type { AutomationsService } from '../automations/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import { automationOf } from './task-view.js';
-import { TaskIdParamsSchema } from './tasks.schemas.js';
+import { TaskIdParamsSchema } from './tasks-requests.schemas.js';
 import type { TasksService } from './tasks.service.js';
 
 const CallbackBody = Type.Object(

@@ -7,13 +7,13 @@ import { errorResponses } from '../../http/schemas.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { RegionPlatformIdParamsSchema } from '../locations/contract.js';
 import { toAccountTask, type RecordContext } from './tasks.views.js';
+import { AccountTaskSchema } from './tasks.schemas.js';
 import {
-  AccountTaskSchema,
   ListLocationTasksQuerySchema,
   ListTasksQuerySchema,
   TaskIdParamsSchema,
   UpdateTaskStatusSchema,
-} from './tasks.schemas.js';
+} from './tasks-requests.schemas.js';
 import type { TaskFilter } from './tasks.fns.js';
 import type { TasksService } from './tasks.service.js';
 import { canonicalQuery, type TaskListCache } from './task-list-cache.js';

@@ -7,14 +7,14 @@ import { PlatformErrorSchema } from '../../http/schemas.js';
 import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
 import { assertV2Scope } from '../../http/v2-scope.js';
 import { toPlatformTask, type RecordContext } from './tasks.views.js';
+import { PlatformTaskSchema } from './tasks.schemas.js';
 import {
   AnswerQuestionSchema,
   ListTasksV2QuerySchema,
-  PlatformTaskSchema,
   QuestionIdParamsSchema,
   TaskIdParamsSchema,
   UpdateTaskStatusV2Schema,
-} from './tasks.schemas.js';
+} from './tasks-requests.schemas.js';
 import type { TasksService } from './tasks.service.js';
 import { canonicalQuery, type TaskListCache } from './task-list-cache.js';
 

@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
-import { AGENCY_DATA_STATUSES, type AccountsService, type AgencyAccountView, type LoginView } from '../accounts/contract.js';
-import { CONNECTION_STATUSES, type ConnectionsService } from '../connections/contract.js';
+import { AGENCY_DATA_STATUSES, type AccountsService } from '../accounts/contract.js';
 import { StateCode } from '../legal-entities/contract.js';
 import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
 import type { AuditService } from '../audit/contract.js';
-import type { OperatorsService } from './operators.service.js';
+import { inBody, OperatorAgencyAccount, OperatorLogin, toAccount, toLogin } from './operator-accounts.views.js';
 
 const SECRET_TEXT = 1000;
 
@@ -70,33 +69,6 @@ const NewLoginBody = Type.Object(
   { title: 'OperatorNewLogin', additionalProperties: false },
 );
 
-const OperatorLogin = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    region: Type.String(),
-    agency_account_id: Nullable(Type.String()),
-    login_url: Type.String(),
-    is_supported: Type.Boolean(),
-  },
-  { title: 'OperatorLogin' },
-);
-
-const OperatorAgencyAccount = Type.Object(
-  {
-    id: Type.String(),
-    legal_entity_id: Type.String(),
-    region: Type.String(),
-    name: Type.String(),
-    agency: Type.Object({ id: Type.String(), name: Type.String(), website: Type.String() }),
-    data: Type.Array(
-      Type.Object({ name: Type.String(), description: Nullable(Type.String()), value: Nullable(Type.String()), status: Type.String() }),
-    ),
-    logins: Type.Array(OperatorLogin),
-  },
-  { title: 'OperatorAgencyAccount' },
-);
-
 const RevealsQuery = Type.Object({
   legal_entity_id: Type.Optional(BoundedString(64)),
   platform_id: Type.Optional(BoundedString(64)),
@@ -115,59 +87,13 @@ const Reveal = Type.Object(
   { title: 'OperatorLoginReveal' },
 );
 
-const ConnectionStatusSchema = StringEnum(CONNECTION_STATUSES);
-const OperatorConnection = Type.Object(
-  {
-    id: Type.String(),
-    platform_id: Type.String(),
-    agency_account_id: Type.String(),
-    status: ConnectionStatusSchema,
-    status_reason: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
-    status_changed_at: Type.String({ format: 'date-time' }),
-    events: Type.Array(
-      Type.Object({
-        from_status: Nullable(ConnectionStatusSchema),
-        to_status: ConnectionStatusSchema,
-        reason: Nullable(Type.String()),
-        occurred_at: Type.String({ format: 'date-time' }),
-      }),
-      { description: 'Every status change, oldest first (creation has no from_status).' },
-    ),
-  },
-  { title: 'OperatorConnection' },
-);
-
-const toLogin = (l: LoginView) => ({
-  id: l.id,
-  name: l.name,
-  region: l.region.code,
-  agency_account_id: l.agencyAccountId,
-  login_url: l.loginUrl,
-  is_supported: l.isSupported,
-});
-const toAccount = (legalEntityId: string, a: AgencyAccountView) => ({
-  id: a.id,
-  legal_entity_id: legalEntityId,
-  region: a.region.code,
-  name: a.name,
-  agency: a.agency,
-  data: a.data,
-  logins: a.logins.map(toLogin),
-});
-
-/** The accounts service names the state `region_code`; these operations' bodies call it `region`. */
-const inBody = (path: (string | number)[]) => ['body', ...(path[0] === 'region_code' ? ['region', ...path.slice(1)] : path)];
-
 /**
- * The operator API: what the people running Statehouse record for a legal entity (agency accounts,
- * logins, mail) and the audit trail they read. Authenticated by operator keys only; platform API keys
- * and access tokens are refused. Every operation goes through the same domain services as the CLI.
+ * The operator API of what the people running Statehouse record for a legal entity at its agencies: agency
+ * accounts, logins (credentials into the vault), and the trail of who viewed those credentials. Authenticated by
+ * operator keys only; platform API keys and access tokens are refused. The same accounts service as the CLI.
  */
-export function operatorRoutes(deps: {
-  operators: Pick<OperatorsService, 'requireLegalEntity'>;
+export function operatorAccountRoutes(deps: {
   accounts: AccountsService;
-  connections: Pick<ConnectionsService, 'listWithEvents'>;
   operatorAuth: OperatorHook;
   audit: Pick<AuditService, 'record'>;
 }) {
@@ -275,25 +201,6 @@ export function operatorRoutes(deps: {
             }),
         );
         return reply.code(201).send(toLogin(login));
-      },
-    );
-
-    r.get(
-      '/operator/v1/legal_entities/:legal_entity_id/connections',
-      {
-        ...common,
-        schema: {
-          operationId: 'operatorListConnections',
-          tags,
-          security,
-          summary: 'Account connections of a legal entity, each with its transition log',
-          params: OperatorEntityParamsSchema,
-          response: { 200: Type.Array(OperatorConnection), ...errorResponses(401, 404, 422) },
-        },
-      },
-      async (request) => {
-        await deps.operators.requireLegalEntity(request.params.legal_entity_id);
-        return deps.connections.listWithEvents(request.params.legal_entity_id);
       },
     );
 
