@@ -119,8 +119,7 @@ export default tseslint.config(
     },
   },
   {
-    // Small files (issue 25): no source file over 300 lines, in src, bench and scripts alike. A warning while the
-    // modules' files are being split; an error once none is left.
+    // Small files: no source file over 300 lines, in src, bench and scripts alike (catalog data is YAML, exempt).
     files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
