@@ -7,7 +7,7 @@ import type { PlannedTask } from '../../engine/engine.types.js';
 import type { TaskChange, TaskEvents } from '../events/contract.js';
 import type { PlanningEntityRow, PlanningRepository } from './planning.repository.js';
 import type { PlannedTaskStore } from './contract.js';
-import { createPlanningService } from './planning.service.js';
+import { createPlanningService, type PlanningService } from './planning.service.js';
 
 const catalog = loadCatalog();
 const TODAY = new Date('2026-06-01T12:00:00Z');
@@ -118,24 +118,28 @@ const serviceOver = ({ repo, store }: { repo: PlanningRepository; store: Planned
     catalogRelease: null,
   });
 
+/** A change with nothing of its own: the re-planning alone, in a fake transaction; the tasks it created. */
+const replanned = async (service: Pick<PlanningService, 'change'>, ids: string[]) =>
+  (await service.change(ids, async () => ({ value: null }), { within: {} as Db })).created;
+
 describe('planning service', () => {
   it('plans an entity once: a second re-planning changes nothing and reports no task change', async () => {
     const fake = fakeRepository([ENTITY]);
     const planning = serviceOver(fake);
     recordedChanges.length = 0;
-    const created = (await planning.replan({} as Db, ['le_a'])).get('le_a') ?? [];
+    const created = (await replanned(planning, ['le_a'])).get('le_a') ?? [];
     expect(created.length).toBeGreaterThan(0);
     // Each created task comes with its inserted row and platform, so its event needs no read-back.
     expect(recordedChanges).toEqual(created.map((t) => ({ taskId: t.id, kind: 'created', inserted: { ...t, platform_id: 'pl_a' } })));
     expect(fake.tasks.every((t) => t.region_code === 'DE')).toBe(true);
-    expect((await planning.replan({} as Db, ['le_a'])).size).toBe(0);
+    expect((await replanned(planning, ['le_a'])).size).toBe(0);
     expect(recordedChanges).toHaveLength(created.length);
     expect(fake.tasks).toHaveLength(created.length);
   });
 
   it('locks each entity once, in id order, before reading anything', async () => {
     const fake = fakeRepository([{ ...ENTITY, id: 'le_b' }, ENTITY]);
-    await serviceOver(fake).replan({} as Db, ['le_b', 'le_a', 'le_b']);
+    await replanned(serviceOver(fake), ['le_b', 'le_a', 'le_b']);
     expect(fake.calls).toEqual(['lock le_a,le_b']);
     // A change takes the locks once, before its work, and its re-planning does not take them again.
     const calls = fake.calls.length;
@@ -155,7 +159,7 @@ describe('planning service', () => {
       updated_at: TODAY,
     };
     const withCa = fakeRepository([ENTITY], [location]);
-    await serviceOver(withCa).replan({} as Db, ['le_a']);
+    await replanned(serviceOver(withCa), ['le_a']);
     const caTasks = withCa.tasks.filter((t) => t.region_code === 'CA');
     expect(caTasks.length).toBeGreaterThan(1);
     caTasks[0]!.acted_at = TODAY;
@@ -164,7 +168,7 @@ describe('planning service', () => {
     const withoutCa = fakeRepository([ENTITY]);
     withoutCa.tasks.push(...withCa.tasks);
     recordedChanges.length = 0;
-    await serviceOver(withoutCa).replan({} as Db, ['le_a']);
+    await replanned(serviceOver(withoutCa), ['le_a']);
     expect(withoutCa.tasks.filter((t) => t.region_code === 'CA')).toEqual([
       expect.objectContaining({ id: caTasks[0]!.id, applicable: false }),
     ]);

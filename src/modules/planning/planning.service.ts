@@ -58,8 +58,8 @@ function mergeUpdates(changes: TaskChange[]): TaskChange[] {
 }
 
 /**
- * The single owner of "an entity's facts changed → plan its tasks". Callers change the facts and call
- * `replan` in the same transaction, so the change and its tasks commit together or not at all.
+ * The single owner of "an entity's facts changed → plan its tasks". Callers change the facts inside `change`,
+ * so the change and its tasks commit together or not at all.
  */
 export function createPlanningService(deps: PlanningDeps) {
   const { catalog } = deps;
@@ -100,16 +100,6 @@ export function createPlanningService(deps: PlanningDeps) {
       }
       return number;
     });
-  }
-
-  /**
-   * Brings the stored tasks of these entities in line with the rules, inside the caller's transaction:
-   * adds what applies, updates dates and reasons, removes untouched tasks that no longer apply and keeps
-   * (marked not applicable) those someone acted on. Entities are locked first (see `lock`), so concurrent
-   * re-plannings of one entity run one after the other and cannot duplicate or lose anything.
-   */
-  function replan(trx: Db, legalEntityIds: string[], cause: ReplanCause = {}): Promise<Map<string, CreatedTask[]>> {
-    return replanEntities(trx, legalEntityIds, cause);
   }
 
   /**
@@ -255,7 +245,6 @@ export function createPlanningService(deps: PlanningDeps) {
 
   return {
     change,
-    replan,
     replanBatch,
     replanDueBatch,
     /** One page of the ids of the entities due for the roll-forward today, in id order. */
