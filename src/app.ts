@@ -29,6 +29,7 @@ import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
 import { createTaskEvents, plannedTaskStore, taskStatusStore, createTasksModule } from './modules/tasks/index.js';
+import { createEntityClock, createTestClocksModule } from './modules/test-clocks/index.js';
 import { createAutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.js';
@@ -100,7 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every change of an entity's facts re-plans its tasks in its own transaction: tasks → locations → planning, legal-entities → planning.
   const catalogReleases = createCatalogReleasesModule({ catalog });
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
-  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, plannedTasks: plannedTaskStore, jobs });
+  // Each entity's "now": its test clock outside production (docs/test-clocks.md), read by planning and tasks.
+  const entityClock = createEntityClock({ enabled: config.environment !== 'production' });
+  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, plannedTasks: plannedTaskStore, jobs, clock: entityClock });
   const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({
     db,
@@ -213,7 +216,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     automations: automationsModule.automations,
     mail: mailModule.mail,
     publicBaseUrl: config.publicBaseUrl,
+    clock: entityClock,
   });
+  const testClocks = createTestClocksModule({ db, enabled: config.environment !== 'production', now, entities: signup, planning });
 
   // Cheap refusal before any route's own work; registered after the synchronous setup above (catalog) so
   // that start-up is not mistaken for an overloaded event loop.
@@ -244,6 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhookDeliveries.routes({ auth }));
   await app.register(accountsModule.routes({ auth, sessions, publicOrigin, now }));
   await app.register(webhooksModule.routes({ auth, operatorAuth, audit }));
+  await app.register(testClocks.routes({ auth }));
   await app.register(operatorsModule.routes({ operatorAuth, publicOrigin, secureCookies }));
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.

@@ -85,6 +85,7 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   handbook_versions: byEntity(),
   handbook_acknowledgements: byEntity(),
   handbook_ack_links: byEntity(['handbook_ack_links_token_hash_key']),
+  test_clocks: byEntity(),
 
   // Distributed by the platform: the events outbox and the webhooks it feeds.
   events: byPlatform(),

@@ -26,6 +26,7 @@ import type {
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformBrandsTable } from './schema/branding.js';
+import type { TestClocksTable } from './schema/test-clocks.js';
 import type {
   HandbookDraftsTable,
   HandbookEmployeesTable,
@@ -54,6 +55,7 @@ export type * from './schema/idempotency.js';
 export type * from './schema/calendar.js';
 export type * from './schema/branding.js';
 export type * from './schema/handbook.js';
+export type * from './schema/test-clocks.js';
 
 /** Every table, by its name in SQL. */
 export interface Database {
@@ -95,6 +97,7 @@ export interface Database {
   handbook_versions: HandbookVersionsTable;
   handbook_acknowledgements: HandbookAcknowledgementsTable;
   handbook_ack_links: HandbookAckLinksTable;
+  test_clocks: TestClocksTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

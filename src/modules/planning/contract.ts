@@ -82,3 +82,25 @@ export interface PlannedTaskStore {
 export interface PlanningBatches {
   replanBatch(legalEntityIds: string[]): Promise<Map<string, CreatedTask[]>>;
 }
+
+/**
+ * An entity's clock (docs/test-clocks.md): where a test clock exists, its frozen time is the entity's "now" for every
+ * date decision about it (planning's today, overdue, ordering, answers' date limits); elsewhere, the real time.
+ * Planning defines this port; the test-clocks module implements it and app.ts wires it into planning and tasks.
+ */
+export interface EntityClock {
+  /**
+   * The frozen time of those of the entities that have a clock (absent: real time). One indexed query for a whole
+   * list, none at all where clocks are refused (production). `db`: the caller's transaction, so a clock moved in it is read.
+   */
+  frozen(db: Db, legalEntityIds: readonly string[]): Promise<ReadonlyMap<string, Date>>;
+}
+
+/** No test clocks: every entity on real time (production, the CLI, unit tests). */
+export const REAL_TIME: EntityClock = { frozen: async () => new Map() };
+
+/** What the test clocks need of planning to step an entity through the days its plan changes on. */
+export interface PlanningSchedule {
+  /** The first day (YYYY-MM-DD) on which the entity's plan changes by the date alone; null: never planned. */
+  nextReplanOn(legalEntityId: string): Promise<string | null>;
+}

@@ -10,7 +10,13 @@ import type { PlanningRepository } from './planning.repository.js';
 const IMPACT_PAGE_SIZE = 500;
 
 /** What planning tells operators without changing anything: one entity explained, a catalog's impact on all. */
-export function createPlanningReports(deps: { catalog: Catalog; repository: () => PlanningRepository; today: () => string }) {
+export function createPlanningReports(deps: {
+  catalog: Catalog;
+  repository: () => PlanningRepository;
+  today: () => string;
+  /** One entity's today (its test clock, docs/test-clocks.md). */
+  todayOf: (legalEntityId: string) => Promise<string>;
+}) {
   const { catalog, today } = deps;
   return {
     /** Operator view (CLI): which requirements apply to an entity and why, with the tasks planned. */
@@ -18,7 +24,12 @@ export function createPlanningReports(deps: { catalog: Catalog; repository: () =
       const repo = deps.repository();
       const [entity] = await repo.findPlanningEntities([legalEntityId]);
       if (!entity) throw new NotFoundError(`Legal entity '${legalEntityId}' not found`);
-      const input = toEngineInput(entity, await repo.findLocationsOf([legalEntityId]), await repo.findTasksOf([legalEntityId]), today());
+      const input = toEngineInput(
+        entity,
+        await repo.findLocationsOf([legalEntityId]),
+        await repo.findTasksOf([legalEntityId]),
+        await deps.todayOf(legalEntityId),
+      );
       // The catalog its stored tasks were last planned with (docs/catalog-releases.md).
       const revision = entity.catalog_revision;
       const plannedWith = { revision, release: revision === null ? null : await repo.releaseOfRevision(revision) };

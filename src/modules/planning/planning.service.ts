@@ -7,7 +7,16 @@ import { planWithNextReplan } from '../../engine/next-replan.js';
 import { loadReleases, releaseOfCatalog } from '../../catalog/releases.js';
 import { releaseSummary } from '../../catalog/release-history.js';
 import type { NewEvent, TaskChange, TaskEvents } from '../events/contract.js';
-import type { ChangedEntities, CreatedTask, PlannedChange, PlannedTaskStore, PlanningChange, ReplanCause } from './contract.js';
+import {
+  REAL_TIME,
+  type ChangedEntities,
+  type CreatedTask,
+  type EntityClock,
+  type PlannedChange,
+  type PlannedTaskStore,
+  type PlanningChange,
+  type ReplanCause,
+} from './contract.js';
 import { catalogHash, groupBy, isDueForRollForward, reconcile, toEngineInput } from './planning.fns.js';
 import { createPlanningReports } from './planning-reports.js';
 import { createPlanningRepository, type PlanningRepository } from './planning.repository.js';
@@ -21,6 +30,8 @@ export interface PlanningDeps {
   taskEvents: TaskEvents;
   /** The re-planning's writes to the tasks table (the tasks module's, through planning's port). */
   plannedTasks: PlannedTaskStore;
+  /** Each entity's "now" (its test clock, docs/test-clocks.md); default: real time for all. */
+  clock?: EntityClock;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
   /** What identifies the catalog's content (default: its hash); tests stand two catalog versions side by side. */
@@ -65,6 +76,16 @@ export function createPlanningService(deps: PlanningDeps) {
   const { catalog } = deps;
   const repositoryFor = deps.repositoryFor ?? createPlanningRepository;
   const today = () => toIso(deps.now());
+  const clock = deps.clock ?? REAL_TIME;
+  /** Each entity's today: its test clock's date, else the real date (one query for the list). */
+  const todayOf = async (db: Db, ids: readonly string[]): Promise<(id: string) => string> => {
+    const frozen = await clock.frozen(db, ids);
+    const real = today();
+    return (id) => {
+      const at = frozen.get(id);
+      return at ? toIso(at) : real;
+    };
+  };
   // Numbered by the database the first time any process plans with it (outside the caller's transaction: a
   // rolled-back re-planning must not leave this process with a revision that was never stored).
   let revision: Promise<number> | null = null;
@@ -156,9 +177,9 @@ export function createPlanningService(deps: PlanningDeps) {
     const repo = repositoryFor(trx);
     const ownRevision = await catalogRevision();
     if (!locked) await repo.lockEntities(ids);
-    const on = today();
+    const on = await todayOf(trx, ids);
     const found = await repo.findPlanningEntities(ids);
-    const entities = rollForward ? found.filter((e) => isDueForRollForward(e, on, ownRevision)) : found;
+    const entities = rollForward ? found.filter((e) => isDueForRollForward(e, on(e.id), ownRevision)) : found;
     planned?.(entities.length);
     const locations = groupBy(await repo.findLocationsOf(ids), (l) => l.legal_entity_id);
     const existingTasks = groupBy(await repo.findTasksOf(ids), (t) => t.legal_entity_id);
@@ -179,7 +200,10 @@ export function createPlanningService(deps: PlanningDeps) {
     const entityOfTask = new Map<string, string>();
     for (const entity of entities) {
       const existing = existingTasks.get(entity.id) ?? [];
-      const { tasks, nextReplanOn } = planWithNextReplan(catalog, toEngineInput(entity, locations.get(entity.id) ?? [], existing, on));
+      const { tasks, nextReplanOn } = planWithNextReplan(
+        catalog,
+        toEngineInput(entity, locations.get(entity.id) ?? [], existing, on(entity.id)),
+      );
       replanned.push({ id: entity.id, nextReplanOn });
       const plan = reconcile(existing, tasks);
       for (const update of plan.updates) {
@@ -253,7 +277,16 @@ export function createPlanningService(deps: PlanningDeps) {
     /** The catalog revision this process plans with (catalog_versions). */
     catalogRevision,
 
-    ...createPlanningReports({ catalog, repository: () => repositoryFor(deps.db), today }),
+    ...createPlanningReports({
+      catalog,
+      repository: () => repositoryFor(deps.db),
+      today,
+      todayOf: (id) => todayOf(deps.db, [id]).then((on) => on(id)),
+    }),
+
+    /** The first day the entity's plan changes by the date alone (the test clocks step through these days). */
+    nextReplanOn: async (legalEntityId: string): Promise<string | null> =>
+      (await repositoryFor(deps.db).findPlanningEntities([legalEntityId]))[0]?.next_replan_on ?? null,
 
     /** Entity ids in id order, one page at a time (the roll-forward walks them all). */
     entityIdsAfter: (after: string, limit: number) => repositoryFor(deps.db).entityIdsAfter(after, limit),

@@ -8,7 +8,7 @@ import type { CalendarSubscriptions } from '../calendar/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { LocationsService } from '../locations/contract.js';
 import type { MailService } from '../mail/contract.js';
-import type { Replanner } from '../planning/contract.js';
+import type { EntityClock, Replanner } from '../planning/contract.js';
 import { createTaskListCache } from './task-list-cache.js';
 import { createTasksRepository } from './tasks.repository.js';
 import { taskRoutes } from './tasks.routes.js';
@@ -35,6 +35,8 @@ export interface TasksModuleDeps {
   mail: Pick<MailService, 'list'>;
   /** Statehouse's public base URL: the task records' links (submit_url, hosted_url) start with it. */
   publicBaseUrl: string;
+  /** Each entity's "now" (its test clock, docs/test-clocks.md); default: real time. */
+  clock?: EntityClock;
 }
 
 /** Tasks: reading and acting on an entity's tasks (status, answers) and their API; the hosted task and automation pages. */

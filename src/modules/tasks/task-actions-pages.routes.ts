@@ -46,7 +46,9 @@ export function taskActionPageRoutes(deps: {
         throw error;
       }
       // Done or dismissed cancels a filing under way (tasks service): the notice and its undo say so.
-      const stopped = (status === 'done' || status === 'dismissed') && filingUnderWay(toTaskItem(deps.catalog, view, deps.tasks.today()));
+      const stopped =
+        (status === 'done' || status === 'dismissed') &&
+        filingUnderWay(toTaskItem(deps.catalog, view, await deps.tasks.todayOf(hosted.scope.legalEntityId)));
       const changed = withParam(back, 'updated', view.row.id, { was: view.row.status, now: status, ...(stopped && { stopped: 'filing' }) });
       return reply.redirect(changed, 303);
     });

@@ -119,7 +119,7 @@ export function taskPageRoutes(deps: {
       const group: TaskGrouping = GROUPINGS.find(([value]) => value === q.group)?.[0] ?? 'none';
       const region = scope.region_id ?? (q.region && regionByCode(q.region) ? q.region.toUpperCase() : null);
       const all = await deps.tasks.search(hosted.scope, { kind: scope.task_type ?? null }, 'importance');
-      const today = deps.tasks.today();
+      const today = await deps.tasks.todayOf(hosted.scope.legalEntityId);
       const overdue = (v: TaskView) => isOverdue({ status: v.row.status, dueDate: v.row.due_date }, today);
       const visible = all.filter((v) => inScope(scope, hosted.session.purpose, v));
       const selected = visible.filter((v) => {
@@ -198,7 +198,7 @@ export function taskPageRoutes(deps: {
         const titles = [];
         for (const id of ids) {
           const view = await scopedTask(hosted, id).catch(() => null);
-          if (view) titles.push(toTaskItem(deps.catalog, view, deps.tasks.today()).title);
+          if (view) titles.push(toTaskItem(deps.catalog, view, await deps.tasks.todayOf(hosted.scope.legalEntityId)).title);
         }
         return {
           kind: 'success',
@@ -211,7 +211,7 @@ export function taskPageRoutes(deps: {
       if (q.undone) {
         const view = await scopedTask(hosted, q.undone);
         if (view) {
-          const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
+          const title = toTaskItem(deps.catalog, view, await deps.tasks.todayOf(hosted.scope.legalEntityId)).title;
           // Undo reopens the task only: the canceled automation is not resumed (tasks service, undoStatus).
           if (q.stopped === 'filing')
             return {
@@ -224,7 +224,7 @@ export function taskPageRoutes(deps: {
       if (q.updated) {
         const view = await scopedTask(hosted, q.updated);
         if (!view || !isTaskStatus(q.now)) return { kind: 'success', text: 'Saved.' };
-        const title = toTaskItem(deps.catalog, view, deps.tasks.today()).title;
+        const title = toTaskItem(deps.catalog, view, await deps.tasks.todayOf(hosted.scope.legalEntityId)).title;
         // Undo is offered while the task still has the status this change gave it (another tab may have moved it since).
         const undoable = isTaskStatus(q.was) && q.was !== q.now && view.row.status === q.now;
         const stoppedFiling = q.stopped === 'filing';
@@ -253,7 +253,7 @@ export function taskPageRoutes(deps: {
               toTaskItem(
                 deps.catalog,
                 view,
-                deps.tasks.today(),
+                await deps.tasks.todayOf(hosted.scope.legalEntityId),
                 await documentsFor(hosted.scope, [view]),
                 await questionLinksFor(hosted, view),
               ),

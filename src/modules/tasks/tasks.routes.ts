@@ -39,7 +39,7 @@ export function taskRoutes(deps: { tasks: TasksService; records: RecordContext; 
       order: 'importance' | 'due-date',
     ) {
       const scope = scopeOf(request);
-      const entry = await deps.cache.get(scope.legalEntityId, `${key}@${tasks.today()}`, async () => {
+      const entry = await deps.cache.get(scope.legalEntityId, `${key}@${await tasks.todayOf(scope.legalEntityId)}`, async () => {
         const found = await tasks.search(scope, filter, order);
         return { body: reply.serializeInput(found.map((v) => toAccountTask(records, v)) as never, '200') as string };
       });

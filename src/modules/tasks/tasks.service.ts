@@ -5,7 +5,7 @@ import { toIso } from '../../engine/dates.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { AccessScope } from '../../http/principals.js';
 import type { LocationsService } from '../locations/contract.js';
-import type { Replanner, ReplanCause } from '../planning/contract.js';
+import { REAL_TIME, type EntityClock, type Replanner, type ReplanCause } from '../planning/contract.js';
 import { checkAnswer, locationChangeOf } from './task-answers.js';
 import {
   canTransition,
@@ -33,13 +33,18 @@ export interface TasksDeps {
   locations: Pick<LocationsService, 'updateIn'>;
   /** The latest automation of each task of a list (task records and pages show its status). */
   automations: Pick<AutomationsService, 'forTasks' | 'cancelForManualStatus'>;
+  /** Each entity's "now" (its test clock, docs/test-clocks.md); default: real time. */
+  clock?: EntityClock;
   repositoryFor?: (db: Db) => TasksRepository;
 }
 
 export function createTasksService(deps: TasksDeps) {
   const { db, catalog, planning } = deps;
   const repositoryFor = deps.repositoryFor ?? createTasksRepository;
-  const today = () => toIso(deps.now());
+  const clock = deps.clock ?? REAL_TIME;
+  /** The entity's today: its test clock's date, else the real date (one indexed lookup; none in production). */
+  const todayOf = async (legalEntityId: string, within: Db = db): Promise<string> =>
+    toIso((await clock.frozen(within, [legalEntityId])).get(legalEntityId) ?? deps.now());
 
   const view = (row: TaskRow) => taskViewOf(catalog, row);
 
@@ -87,7 +92,7 @@ export function createTasksService(deps: TasksDeps) {
   }
 
   return {
-    today,
+    todayOf,
 
     get: requireTask,
 
@@ -98,7 +103,7 @@ export function createTasksService(deps: TasksDeps) {
         matchesFilter({ ...traitsOf(v), dueDate: v.row.due_date, status: v.row.status, regionCode: v.region.code, kind: v.kind }, filter),
       );
       // Sort keys are computed once per task, not on every comparison.
-      const byImportance = compareByImportance(today());
+      const byImportance = compareByImportance(await todayOf(scope.legalEntityId));
       const keyed = selected.map((v) => ({
         v,
         key: { ...traitsOf(v), status: v.row.status, dueDate: v.row.due_date, regionCode: v.region.code },
@@ -169,7 +174,7 @@ export function createTasksService(deps: TasksDeps) {
     async answer(scope: AccessScope, id: string, answer: unknown) {
       return changeTask(scope, id, async (trx, task) => {
         if (task.kind !== 'question') throw new NotFoundError(`Question task '${id}' not found`);
-        const value = checkAnswer(task.question, answer, today());
+        const value = checkAnswer(task.question, answer, await todayOf(scope.legalEntityId, trx));
         const locationChange = locationChangeOf(task.question, value);
         // Answer first: an answered question is kept when the fact it collected becomes known.
         const row = await repositoryFor(trx).setAnswer(scope.legalEntityId, id, value, 'done', new Date());

@@ -52,27 +52,31 @@ export function taskV2Routes(deps: { tasks: TasksService; records: RecordContext
         const q = request.query;
         const scope = scopeOf(request);
         assertV2Scope(scope, q);
-        const entry = await deps.cache.get(scope.legalEntityId, `GET /v2/tasks?${canonicalQuery(q)}@${tasks.today()}`, async () => {
-          const found = await tasks.search(
-            scope,
-            {
-              definitionId: q.definition_id,
-              startDate: q.start_date,
-              endDate: q.end_date,
-              regionCode: q.region,
-              kind: q.type,
-              statuses: q.statuses?.map((s) => (s === 'deferred' ? 'dismissed' : s)),
-              tags: q.tags,
-              categories: q.categories,
-            },
-            'importance',
-          );
-          const size = q.page_size ?? 50;
-          const page = q.page_num ?? 1;
-          const headers = taskPageHeaders(request.url, { size, number: page, total: found.length });
-          const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(records, v));
-          return { body: reply.serializeInput(items as never, '200') as string, headers };
-        });
+        const entry = await deps.cache.get(
+          scope.legalEntityId,
+          `GET /v2/tasks?${canonicalQuery(q)}@${await tasks.todayOf(scope.legalEntityId)}`,
+          async () => {
+            const found = await tasks.search(
+              scope,
+              {
+                definitionId: q.definition_id,
+                startDate: q.start_date,
+                endDate: q.end_date,
+                regionCode: q.region,
+                kind: q.type,
+                statuses: q.statuses?.map((s) => (s === 'deferred' ? 'dismissed' : s)),
+                tags: q.tags,
+                categories: q.categories,
+              },
+              'importance',
+            );
+            const size = q.page_size ?? 50;
+            const page = q.page_num ?? 1;
+            const headers = taskPageHeaders(request.url, { size, number: page, total: found.length });
+            const items = found.slice((page - 1) * size, page * size).map((v) => toPlatformTask(records, v));
+            return { body: reply.serializeInput(items as never, '200') as string, headers };
+          },
+        );
         return reply
           .headers(entry.headers)
           .type('application/json; charset=utf-8')
