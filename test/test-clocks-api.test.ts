@@ -95,6 +95,18 @@ describe('test clocks through the API', () => {
     const next = events.find((e) => e.data.object.source.due_date === addMonths(due!, 12));
     expect(next).toBeDefined();
     expect(Math.abs(Date.parse(next!.created_at) - Date.now())).toBeLessThan(600_000);
+    // Any re-planning of the entity reads its clock: a status change (which re-plans) keeps the entity's window.
+    const other = list.find(
+      (x) => !!x.source.requirement_id && x.source.requirement_id !== 'tx-franchise-tax-report' && x.status === 'todo',
+    )!;
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v2/tasks/${other.id}`,
+      headers: bearer(token),
+      payload: { status: 'done' },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(await franchise()).toEqual([due, addMonths(due!, 12)]);
 
     expect((await api('DELETE', `/v2/test_clocks/${clock.id}`)).statusCode).toBe(204);
     // Real time again: the report is no longer overdue, so it is not forced to the front by lateness.
