@@ -7,7 +7,15 @@ import { planWithNextReplan } from '../../engine/next-replan.js';
 import { loadReleases, releaseOfCatalog } from '../../catalog/releases.js';
 import { releaseSummary } from '../../catalog/release-history.js';
 import type { NewEvent, TaskChange, TaskEvents } from '../events/contract.js';
-import type { ChangedEntities, CreatedTask, PlannedChange, PlannedTaskStore, PlanningChange, ReplanCause } from './contract.js';
+import type {
+  ChangedEntities,
+  CreatedTask,
+  PlannedChange,
+  PlannedEntityStore,
+  PlannedTaskStore,
+  PlanningChange,
+  ReplanCause,
+} from './contract.js';
 import { catalogHash, groupBy, isDueForRollForward, reconcile, toEngineInput } from './planning.fns.js';
 import { createPlanningReports } from './planning-reports.js';
 import { createPlanningRepository, type PlanningRepository } from './planning.repository.js';
@@ -21,6 +29,8 @@ export interface PlanningDeps {
   taskEvents: TaskEvents;
   /** The re-planning's writes to the tasks table (the tasks module's, through planning's port). */
   plannedTasks: PlannedTaskStore;
+  /** The re-planning's writes of its own legal_entities columns (the legal-entities module's, through planning's port). */
+  plannedEntities: PlannedEntityStore;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
   /** What identifies the catalog's content (default: its hash); tests stand two catalog versions side by side. */
@@ -204,7 +214,7 @@ export function createPlanningService(deps: PlanningDeps) {
     await deps.plannedTasks.deleteTasks(trx, ids, deletes);
     await deps.plannedTasks.markNotApplicable(trx, ids, notApplicable);
     const created = await deps.plannedTasks.insertPlanned(trx, inserts);
-    await repo.recordPlanned(replanned, ownRevision);
+    await deps.plannedEntities.recordPlanned(trx, replanned, ownRevision);
     const platformOf = new Map(entities.map((e) => [e.id, e.platform_id]));
     changes.push(
       ...notApplicable.map((taskId): TaskChange => ({
