@@ -12,6 +12,7 @@ import { newId, ID_PREFIX } from '../src/lib/ids.js';
 import { BATCH_SIZE, createPlanningModule } from '../src/modules/planning/index.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
+import { plannedEntityStore } from '../src/modules/legal-entities/index.js';
 import { createPlatformsModule } from '../src/modules/platforms/index.js';
 import { expectStatus, request } from './http-client.js';
 
@@ -74,7 +75,14 @@ export async function seedAutomationEntities(
   }
   const catalog = loadCatalog();
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: baseUrl, events: createEventsService() });
-  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore });
+  const { planning } = createPlanningModule({
+    db,
+    catalog,
+    now: () => new Date(),
+    taskEvents,
+    plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
+  });
   for (let start = 0; start < count; start += BATCH_SIZE) await planning.replanBatch(ids.slice(start, start + BATCH_SIZE));
 
   const tasks = await sql<{ legal_entity_id: string; definition_id: string; id: string }>`

@@ -35,6 +35,7 @@ import { createEventsService } from '../src/modules/events/index.js';
 import { createPlanningModule } from '../src/modules/planning/index.js';
 import { createPlatformsModule } from '../src/modules/platforms/index.js';
 import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
+import { plannedEntityStore } from '../src/modules/legal-entities/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { seed } from './generation-seed.js';
 import { hotEntity } from './scale-hot-entity.js';
@@ -133,7 +134,14 @@ async function load(db: Db, publicBaseUrl: string): Promise<ScaleMarker> {
   ).map((r) => r.id);
   const catalog = loadCatalog();
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl, events: createEventsService() });
-  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore });
+  const { planning } = createPlanningModule({
+    db,
+    catalog,
+    now: () => new Date(),
+    taskEvents,
+    plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
+  });
   await timed('planning the templates', async () => {
     for (let i = 0; i < templateIds.length; i += PLAN_BATCH) await planning.replanBatch(templateIds.slice(i, i + PLAN_BATCH));
   });

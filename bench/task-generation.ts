@@ -34,6 +34,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { BATCH_SIZE, createPlanningModule, rollForwardAll, rollForwardDue } from '../src/modules/planning/index.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
+import { plannedEntityStore } from '../src/modules/legal-entities/index.js';
 import { announceReady, log, onShutdown, requireEnv } from './child-lifecycle.js';
 import { timedRun, type GenerationReport, type GenerationRun, type RunKind } from './generation-run.js';
 import { seed } from './generation-seed.js';
@@ -82,7 +83,14 @@ try {
   const catalog = loadCatalog();
   // Task events are recorded as the server records them: part of what a roll-forward costs.
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: createEventsService() });
-  const { planning } = createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore });
+  const { planning } = createPlanningModule({
+    db,
+    catalog,
+    now: () => new Date(),
+    taskEvents,
+    plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
+  });
   const runs: GenerationRun[] = [];
   const runAndSay = async (name: string, kind: RunKind) => {
     say(`${kind === 'due' ? 'rollForwardDue' : 'rollForwardAll'} (${name}), batches of ${BATCH_SIZE}`);

@@ -22,13 +22,13 @@ import { createHostedSessionsModule } from './modules/hosted-sessions/index.js';
 import { createPayrollModule } from './modules/payroll/index.js';
 import { INSTANCE_KEY } from './modules/system/contract.js';
 import { createSystemModule } from './modules/system/index.js';
-import { createLegalEntitiesModule } from './modules/legal-entities/index.js';
+import { createLegalEntitiesModule, payrollConnectionStore, plannedEntityStore } from './modules/legal-entities/index.js';
 import { createLocationsModule } from './modules/locations/index.js';
 import { createPlanningModule } from './modules/planning/index.js';
 import { createPlatformsModule } from './modules/platforms/index.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
-import { createTaskEvents, plannedTaskStore, taskStatusStore, createTasksModule } from './modules/tasks/index.js';
+import { createTaskEvents, plannedTaskStore, taskStatusStore, taskCompletionStore, createTasksModule } from './modules/tasks/index.js';
 import { createEntityClock, createTestClocksModule } from './modules/test-clocks/index.js';
 import { createAutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
@@ -103,7 +103,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: config.publicBaseUrl, events: eventsModule.events });
   // Each entity's "now": its test clock outside production (docs/test-clocks.md), read by planning and tasks.
   const entityClock = createEntityClock({ enabled: config.environment !== 'production' });
-  const planningModule = createPlanningModule({ db, catalog, now, taskEvents, plannedTasks: plannedTaskStore, jobs, clock: entityClock });
+  const planningModule = createPlanningModule({
+    db,
+    catalog,
+    now,
+    taskEvents,
+    plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
+    jobs,
+    clock: entityClock,
+  });
   const { planning } = planningModule;
   const legalEntities = createLegalEntitiesModule({
     db,
@@ -119,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     sessions,
     entities: signup,
+    connections: payrollConnectionStore,
     locations: locationsModule.locations,
     planning,
     events: eventsModule.events,
@@ -185,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     locations: locationsModule.locations,
     planning,
     events: eventsModule.events,
+    tasks: taskCompletionStore,
     linkKey: () => instanceKeys.get(INSTANCE_KEY.fileLinks),
     publicBaseUrl: config.publicBaseUrl,
     fileUrlTtlSeconds: config.fileUrlTtlSeconds,

@@ -13,6 +13,7 @@ import type { Db } from '../src/db/database.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createPlanningModule, type CatalogReleaseSummary } from '../src/modules/planning/index.js';
 import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
+import { plannedEntityStore } from '../src/modules/legal-entities/index.js';
 import { PlatformTaskSchema } from '../src/modules/tasks/tasks.schemas.js';
 import { createPlatform, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 
@@ -68,7 +69,15 @@ function planningOver(
     events: createEventsService(),
     ...(releasesDir && { releasesDir }),
   });
-  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore, ...planning });
+  return createPlanningModule({
+    db,
+    catalog,
+    now: () => new Date(),
+    taskEvents,
+    plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
+    ...planning,
+  });
 }
 
 /** A copy of the repository's catalog (its releases beside it) with `edit` applied to one region file. */

@@ -5,6 +5,7 @@ import type { Replanner } from '../src/modules/planning/contract.js';
 import { createPlanningModule } from '../src/modules/planning/index.js';
 import { createEventsService } from '../src/modules/events/index.js';
 import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
+import { plannedEntityStore } from '../src/modules/legal-entities/index.js';
 import { bearer, createPlatform, createTestApp, json, signupWithToken, VALID_SIGNUP_V2, type TestApp } from './helpers/app.js';
 import { openLink } from './helpers/hosted.js';
 
@@ -33,7 +34,14 @@ describe('planning: a change and its re-planning commit together', () => {
   it('signup: a failing re-planning leaves neither the entity nor any task', async () => {
     const catalog = loadCatalog();
     const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://127.0.0.1', events: createEventsService() });
-    const real = createPlanningModule({ db: t.db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore }).planning;
+    const real = createPlanningModule({
+      db: t.db,
+      catalog,
+      now: () => new Date(),
+      taskEvents,
+      plannedTasks: plannedTaskStore,
+      plannedEntities: plannedEntityStore,
+    }).planning;
     let plannedInside: string[] = [];
     // Plans for real (the tasks are written in the transaction), then fails: nothing of it may remain.
     const failing: Replanner = {

@@ -12,6 +12,7 @@ import type { NewEvent } from '../src/modules/events/contract.js';
 import { ROLL_FORWARD_BATCH_JOB, ROLL_FORWARD_JOB, createPlanningModule, type PlanningModule } from '../src/modules/planning/index.js';
 import { createPlanningRepository } from '../src/modules/planning/planning.repository.js';
 import { createTaskEvents, plannedTaskStore } from '../src/modules/tasks/index.js';
+import { plannedEntityStore } from '../src/modules/legal-entities/index.js';
 import { bearer, createPlatform, createPlatformWithEntity, createTestApp, json, type TestApp } from './helpers/app.js';
 import { admin, createTestDatabase, dropTestDatabase, withDatabase } from './helpers/test-database.js';
 import { waitUntil } from './helpers/wait.js';
@@ -21,7 +22,15 @@ const catalog = loadCatalog();
 /** A planning module as another process would build it, over the same database (another catalog version, if given). */
 function planningOver(db: Db, now: () => number, options: { catalogVersion?: string; jobs?: JobQueue } = {}): PlanningModule {
   const taskEvents = createTaskEvents({ catalog, publicBaseUrl: 'http://statehouse.test', events: createEventsService() });
-  return createPlanningModule({ db, catalog, now: () => new Date(now()), taskEvents, plannedTasks: plannedTaskStore, ...options });
+  return createPlanningModule({
+    db,
+    catalog,
+    now: () => new Date(now()),
+    taskEvents,
+    plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
+    ...options,
+  });
 }
 
 describe('the incremental roll-forward', () => {

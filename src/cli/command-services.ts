@@ -9,6 +9,7 @@ import { createVault, loadVaultKeys } from '../crypto/vault.js';
 import { createEventsService } from '../modules/events/index.js';
 import { createMailModule } from '../modules/mail/index.js';
 import { createSystemModule } from '../modules/system/index.js';
+import { plannedEntityStore } from '../modules/legal-entities/index.js';
 import { createPlanningModule } from '../modules/planning/index.js';
 import { createTaskEvents, plannedTaskStore } from '../modules/tasks/index.js';
 
@@ -33,7 +34,14 @@ export function planningFor(db: DatabaseHandle['db'], config: Config, catalogDir
     events: createEventsService(),
     ...(releasesDir && { releasesDir }),
   });
-  return createPlanningModule({ db, catalog, now: () => new Date(), taskEvents, plannedTasks: plannedTaskStore });
+  return createPlanningModule({
+    db,
+    catalog,
+    now: () => new Date(),
+    taskEvents,
+    plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
+  });
 }
 
 export const demoExtras = (db: DatabaseHandle['db'], config: Config) => ({ accounts: accountsFor(db, config), mail: mailFor(db, config) });

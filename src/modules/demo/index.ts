@@ -2,7 +2,7 @@ import { loadCatalog } from '../../catalog/catalog.js';
 import type { Db } from '../../db/database.js';
 import { createEventsService } from '../events/index.js';
 import { createHostedSessionsModule } from '../hosted-sessions/index.js';
-import { createLegalEntitiesModule } from '../legal-entities/index.js';
+import { createLegalEntitiesModule, plannedEntityStore } from '../legal-entities/index.js';
 import { createLocationsModule } from '../locations/index.js';
 import { createPlanningModule } from '../planning/index.js';
 import { createPlatformsModule } from '../platforms/index.js';
@@ -34,6 +34,7 @@ export function createDemoModule(deps: DemoModuleDeps) {
     now: () => new Date(),
     taskEvents: createTaskEvents({ catalog, publicBaseUrl, events: createEventsService() }),
     plannedTasks: plannedTaskStore,
+    plannedEntities: plannedEntityStore,
   });
   const { signup } = createLegalEntitiesModule({ db, sessions, signupTtlSeconds: 86_400, planning });
   const { locations } = createLocationsModule({ db, planning });

@@ -28,7 +28,7 @@ export interface HandbookPublishingService {
 }
 
 export function createHandbookPublishingService(
-  deps: Pick<HandbookDeps, 'db' | 'catalog' | 'locations' | 'planning' | 'links' | 'now' | 'repositoryFor'>,
+  deps: Pick<HandbookDeps, 'db' | 'catalog' | 'locations' | 'planning' | 'tasks' | 'links' | 'now' | 'repositoryFor'>,
 ): HandbookPublishingService {
   const repositoryFor = repositoryOf(deps);
   return {
@@ -68,10 +68,12 @@ export function createHandbookPublishingService(
               })),
             ),
           );
-          const tasks = await repo.findOpenHandbookTasks(scope.legalEntityId, HANDBOOK_REQUIREMENT_ID, version.regions);
-          await repo.completeTasks(
+          // The tasks table is the tasks module's: its port completes them, in this transaction.
+          const completed = await deps.tasks.completeOpen(
+            trx,
             scope.legalEntityId,
-            tasks.map((t) => t.id),
+            HANDBOOK_REQUIREMENT_ID,
+            version.regions,
             version.publishedAt,
           );
           const event: NewEvent = {
@@ -89,7 +91,7 @@ export function createHandbookPublishingService(
           };
           return {
             value: version,
-            cause: { events: [event], tasks: tasks.map((t) => ({ taskId: t.id, kind: 'updated', changed: ['status'] })) },
+            cause: { events: [event], tasks: completed.map((taskId) => ({ taskId, kind: 'updated', changed: ['status'] })) },
           };
         })
       ).value,

@@ -7,6 +7,7 @@ import type { HandbookDocument } from '../../pages/handbook-document.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { LocationsService } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
+import type { TaskCompletionStore } from '../tasks/contract.js';
 import { acknowledgementStats, deriveHandbook, type AcknowledgementStats, type HandbookDraft } from './handbook.fns.js';
 import type { HandbookLinks } from './handbook-links.js';
 import { createHandbookRepository, type HandbookRepository } from './handbook.repository.js';
@@ -20,6 +21,8 @@ export interface HandbookDeps {
   /** The entity's planning lock and re-planning, for the changes publishing races with. */
   planning: Replanner;
   events: EventRecorder;
+  /** Publishing completes the handbook tasks of the covered states through the tasks module's port (it owns the table). */
+  tasks: TaskCompletionStore;
   links: HandbookLinks;
   now: () => Date;
   repositoryFor?: (db: Db) => HandbookRepository;

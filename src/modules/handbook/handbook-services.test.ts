@@ -23,6 +23,7 @@ function harness(locations: { code: string; hasEmployees: boolean; count: number
   const saved: unknown[] = [];
   const updates: [string, number][] = [];
   const changes: { entities: readonly string[]; outcome: PlanningChange<unknown> }[] = [];
+  const completions: { legalEntityId: string; requirementId: string; regions: string[] }[] = [];
   let draft = { answers: {}, choices: {} };
   const repository: Partial<HandbookRepository> = {
     findDraft: async () => draft as never,
@@ -64,6 +65,12 @@ function harness(locations: { code: string; hasEmployees: boolean; count: number
       },
     },
     events: { record: async () => {} },
+    tasks: {
+      completeOpen: async (_db, legalEntityId, requirementId, regions) => {
+        completions.push({ legalEntityId, requirementId, regions: [...regions] });
+        return ['tsk_1'];
+      },
+    },
     links: createHandbookLinks({
       key: async () => Buffer.alloc(32, 1),
       publicBaseUrl: 'https://sh.example',
@@ -81,6 +88,7 @@ function harness(locations: { code: string; hasEmployees: boolean; count: number
     saved,
     updates,
     changes,
+    completions,
   };
 }
 
@@ -136,13 +144,11 @@ describe('handbook publishing', () => {
   });
 
   it('publishing is one planning change of the entity that records handbook.published', async () => {
-    const { drafts, publishing, repository, changes } = harness([{ code: 'CA', hasEmployees: true, count: 20 }]);
+    const { drafts, publishing, repository, changes, completions } = harness([{ code: 'CA', hasEmployees: true, count: 20 }]);
     await drafts.saveAnswers(scope, Object.fromEntries([...catalog.questions.values()].map((q) => [q.id, validAnswer(q)])));
     Object.assign(repository, {
       insertVersion: async () => {},
       insertAckLinks: async () => {},
-      findOpenHandbookTasks: async () => [{ id: 'tsk_1' }],
-      completeTasks: async () => {},
     });
     const version = await publishing.publish(scope);
     expect(version).toMatchObject({ number: 1, regions: ['CA'] });
@@ -150,6 +156,8 @@ describe('handbook publishing', () => {
     expect(changes[0]!.entities).toEqual(['le_a']);
     expect(changes[0]!.outcome.replan).not.toBe(false);
     expect(changes[0]!.outcome.cause?.events?.map((e) => e.type)).toEqual(['handbook.published']);
+    // The handbook tasks of the covered states are completed through the tasks module's port, in the change.
+    expect(completions).toEqual([{ legalEntityId: 'le_a', requirementId: 'employee-handbook', regions: ['CA'] }]);
     expect(changes[0]!.outcome.cause?.tasks).toEqual([{ taskId: 'tsk_1', kind: 'updated', changed: ['status'] }]);
   });
 });

@@ -174,29 +174,6 @@ export function createHandbookRepository(db: Db) {
 
     findEntity: (legalEntityId: string) =>
       db.selectFrom('legal_entities').select(['id', 'platform_id', 'business_name']).where('id', '=', legalEntityId).executeTakeFirst(),
-
-    /** The entity's open handbook tasks of these states (planning's `employee-handbook` requirement). */
-    findOpenHandbookTasks: (legalEntityId: string, definitionId: string, regionCodes: string[]) =>
-      regionCodes.length === 0
-        ? Promise.resolve([])
-        : db
-            .selectFrom('tasks')
-            .select(['id', 'region_code'])
-            .where('legal_entity_id', '=', legalEntityId)
-            .where('definition_id', '=', definitionId)
-            .where('region_code', 'in', regionCodes)
-            .where('status', 'in', ['todo', 'in-progress'])
-            .execute(),
-
-    completeTasks: async (legalEntityId: string, taskIds: string[], at: Date) => {
-      if (taskIds.length === 0) return;
-      await db
-        .updateTable('tasks')
-        .set({ status: 'done', completed_at: at, acted_at: at, updated_at: at })
-        .where('legal_entity_id', '=', legalEntityId)
-        .where('id', 'in', taskIds)
-        .execute();
-    },
   };
 }
 

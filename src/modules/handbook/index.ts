@@ -7,6 +7,7 @@ import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
 import type { LocationsService } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
+import type { TaskCompletionStore } from '../tasks/contract.js';
 import { handbookAckPageRoutes } from './handbook-ack-pages.routes.js';
 import { createHandbookAcknowledgementsService } from './handbook-acknowledgements.service.js';
 import { handbookBuilderPageRoutes } from './handbook-builder-pages.routes.js';
@@ -26,6 +27,8 @@ export interface HandbookModuleDeps {
   locations: Pick<LocationsService, 'list' | 'updateMany'>;
   planning: Replanner;
   events: EventRecorder;
+  /** The tasks module's port: publishing completes the entity's handbook tasks (tasks.repository.ts taskCompletionStore). */
+  tasks: TaskCompletionStore;
   /** The instance's file-link key (signs the PDF links and the employees' acknowledgement tokens). */
   linkKey: () => Promise<Buffer>;
   publicBaseUrl: string;

@@ -10,6 +10,8 @@ import { signupRoutes } from './signup.routes.js';
 import { signupPageRoutes } from './signup-pages.routes.js';
 import { createSignupService } from './signup.service.js';
 
+export { payrollConnectionStore, plannedEntityStore } from './legal-entities.repository.js';
+
 export interface LegalEntitiesModuleDeps {
   db: Db;
   sessions: Pick<HostedSessionsService, 'issue' | 'lastCallbackUrl'>;

@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import { preparedQuery, type Db } from '../../db/database.js';
 import type { LegalEntityRow } from '../../db/schema.js';
+import type { PlannedEntityStore } from '../planning/contract.js';
+import type { PayrollConnectionStore } from './payroll-connection.js';
 import type { EntityProfile } from './legal-entities.fns.js';
 
 export function toColumns(profile: Partial<EntityProfile>) {
@@ -83,3 +86,58 @@ export function isExternalIdConflict(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string };
   return e.code === '23505' && e.constraint === 'legal_entities_external_company_id_key';
 }
+
+/** Payroll's port over its connection columns (contract.ts PayrollConnectionStore), on `db`: its transaction or the database. */
+export const payrollConnectionStore: PayrollConnectionStore = {
+  connection: (db, legalEntityId) =>
+    db
+      .selectFrom('legal_entities')
+      .select(['payroll_connected_at', 'last_payroll_update'])
+      .where('id', '=', legalEntityId)
+      .executeTakeFirstOrThrow(),
+
+  connectionForUpdate: (db, legalEntityId) =>
+    db
+      .selectFrom('legal_entities')
+      .select(['payroll_connected_at', 'last_payroll_update'])
+      .where('id', '=', legalEntityId)
+      .forUpdate()
+      .executeTakeFirstOrThrow(),
+
+  markConnected: async (db, legalEntityId, at) =>
+    (
+      await db
+        .updateTable('legal_entities')
+        .set({ payroll_connected_at: at, updated_at: at })
+        .where('id', '=', legalEntityId)
+        .where('payroll_connected_at', 'is', null)
+        .executeTakeFirst()
+    ).numUpdatedRows > 0n,
+
+  markDisconnected: async (db, legalEntityId, at) =>
+    (
+      await db
+        .updateTable('legal_entities')
+        .set({ payroll_connected_at: null, updated_at: at })
+        .where('id', '=', legalEntityId)
+        .where('payroll_connected_at', 'is not', null)
+        .executeTakeFirst()
+    ).numUpdatedRows > 0n,
+
+  async recordSync(db, legalEntityId, at) {
+    await db.updateTable('legal_entities').set({ last_payroll_update: at, updated_at: at }).where('id', '=', legalEntityId).execute();
+  },
+};
+
+/** Planning's port over its columns of legal_entities (planning/contract.ts PlannedEntityStore), in the re-planning's transaction. */
+export const plannedEntityStore: PlannedEntityStore = {
+  async recordPlanned(db, rows, revision) {
+    if (rows.length === 0) return;
+    await sql`
+      update legal_entities e set next_replan_on = u.next_replan_on, catalog_revision = ${revision}
+        from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.nextReplanOn)}::date[]) as u(id, next_replan_on)
+       where e.id = u.id
+         -- Unchanged (most re-plannings of a fact change): no new row version.
+         and (e.next_replan_on is distinct from u.next_replan_on or e.catalog_revision is distinct from ${revision})`.execute(db);
+  },
+};

@@ -4,8 +4,8 @@ import type { AuthHooks } from '../../http/auth.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
+import type { PayrollConnectionStore } from '../legal-entities/contract.js';
 import type { Replanner } from '../planning/contract.js';
-import { createPayrollRepository } from './payroll.repository.js';
 import { payrollRoutes } from './payroll.routes.js';
 import { createPayrollService, type PayrollServiceDeps } from './payroll.service.js';
 import { createPayrollSyncService, type PayrollSyncDeps } from './payroll-sync.service.js';
@@ -15,6 +15,8 @@ export interface PayrollModuleDeps {
   db: Db;
   sessions: Pick<HostedSessionsService, 'issueForCallback' | 'check' | 'endBrowserSession'>;
   entities: PayrollServiceDeps['entities'];
+  /** The connection's columns of legal_entities: legal-entities' port (legal-entities.repository.ts payrollConnectionStore). */
+  connections: PayrollConnectionStore;
   locations: PayrollSyncDeps['locations'];
   planning: Replanner;
   /** payroll.connected / payroll.disconnected (the sync's location and task events come with its re-planning). */
@@ -26,7 +28,7 @@ export interface PayrollModuleDeps {
 export function createPayrollModule(deps: PayrollModuleDeps) {
   const payroll = createPayrollService({
     db: deps.db,
-    repositoryFor: createPayrollRepository,
+    connections: deps.connections,
     events: deps.events,
     sessions: deps.sessions,
     entities: deps.entities,
@@ -34,7 +36,7 @@ export function createPayrollModule(deps: PayrollModuleDeps) {
   });
   const sync = createPayrollSyncService({
     db: deps.db,
-    repositoryFor: createPayrollRepository,
+    connections: deps.connections,
     locations: deps.locations,
     planning: deps.planning,
     now: deps.now,

@@ -4,7 +4,6 @@ import type { Db } from '../../db/database.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
 import type { EntityLocation } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
-import type { PayrollRepository } from './payroll.repository.js';
 import { createPayrollSyncService } from './payroll-sync.service.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -26,14 +25,14 @@ function harness(options: { connected?: boolean; locations?: EntityLocation[] } 
     transaction: () => ({ execute: async <T>(fn: (trx: Db) => Promise<T>) => fn({ trx: ++transactions } as unknown as Db) }),
   } as unknown as Db;
   const trxOf = (trx: Db) => (trx as unknown as { trx?: number }).trx ?? 'db';
-  const repositoryFor = (on: Db) =>
-    ({
-      connectionForUpdate: async () => {
-        events.push(`connection in ${trxOf(on)}`);
-        return { payroll_connected_at: options.connected === false ? null : NOW, last_payroll_update: null };
-      },
-      recordSync: async (_le: string, at: Date) => void events.push(`sync ${at.toISOString()} in ${trxOf(on)}`),
-    }) as unknown as PayrollRepository;
+  // legal-entities' port over the connection columns.
+  const connections = {
+    connectionForUpdate: async (on: Db) => {
+      events.push(`connection in ${trxOf(on)}`);
+      return { payroll_connected_at: options.connected === false ? null : NOW, last_payroll_update: null };
+    },
+    recordSync: async (on: Db, _le: string, at: Date) => void events.push(`sync ${at.toISOString()} in ${trxOf(on)}`),
+  };
   // planning.change: its own transaction, the lock, the work, then the re-planning unless the work says not to.
   const planning: Replanner = {
     change: (entities, work) =>
@@ -69,7 +68,7 @@ function harness(options: { connected?: boolean; locations?: EntityLocation[] } 
         : [...stored, { region: regionById(regionId)!, config, addedBy: 'payroll' as const }];
     },
   };
-  const sync = createPayrollSyncService({ db, repositoryFor, locations, planning, now: () => NOW });
+  const sync = createPayrollSyncService({ db, connections, locations, planning, now: () => NOW });
   return { sync, events, transactions: () => transactions };
 }
 

@@ -2,10 +2,10 @@ import type { Db } from '../../db/database.js';
 import { regionByCode, regionById, type Region } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
 import { ConflictError, InvalidInputError } from '../../lib/errors.js';
+import type { PayrollConnectionStore } from '../legal-entities/contract.js';
 import { locationEvent, type EntityLocation, type LocationsService } from '../locations/contract.js';
 import type { Replanner } from '../planning/contract.js';
 import { employeeChanges, firstRepeatedRegion } from './payroll-sync.fns.js';
-import type { PayrollRepository } from './payroll.repository.js';
 
 export const NOT_CONNECTED =
   'Payroll is not connected for this legal entity: the business owner connects it on the page of POST /v2/auth/payroll';
@@ -28,9 +28,10 @@ export interface PayrollSyncResult {
 }
 
 export interface PayrollSyncDeps {
-  /** Opens the transaction; queries go through the repositories. */
+  /** Opens the transaction; queries go through the other modules' services and ports. */
   db: Db;
-  repositoryFor: (db: Db) => PayrollRepository;
+  /** The connection's columns of legal_entities, which the legal-entities module owns (its port, given by app.ts). */
+  connections: Pick<PayrollConnectionStore, 'connectionForUpdate' | 'recordSync'>;
   locations: Pick<LocationsService, 'lockAllIn' | 'setEmployeesFromPayrollIn'>;
   planning: Replanner;
   now: () => Date;
@@ -55,8 +56,7 @@ export function createPayrollSyncService(deps: PayrollSyncDeps) {
       }
       const legalEntityId = scope.legalEntityId;
       const { value } = await deps.planning.change([legalEntityId], async (trx) => {
-        const repository = deps.repositoryFor(trx);
-        if (!(await repository.connectionForUpdate(legalEntityId)).payroll_connected_at) throw new ConflictError(NOT_CONNECTED);
+        if (!(await deps.connections.connectionForUpdate(trx, legalEntityId)).payroll_connected_at) throw new ConflictError(NOT_CONNECTED);
         const before = await deps.locations.lockAllIn(trx, legalEntityId);
         const changes = employeeChanges(
           before.map((l) => ({ regionId: l.region.id, hasEmployees: l.config.has_employees, employeeCount: l.config.employee_count })),
@@ -66,7 +66,7 @@ export function createPayrollSyncService(deps: PayrollSyncDeps) {
           await deps.locations.setEmployeesFromPayrollIn(trx, legalEntityId, change.regionId, change.employeeCount);
         // Every accepted report is a sync, even one that confirms the picture: the time says how fresh it is.
         const at = deps.now();
-        await repository.recordSync(legalEntityId, at);
+        await deps.connections.recordSync(trx, legalEntityId, at);
         const after = changes.length > 0 ? await deps.locations.lockAllIn(trx, legalEntityId) : before;
         // One location.updated per location the report added or changed, recorded with the re-planning's task events.
         const events = changes.flatMap((c) => {

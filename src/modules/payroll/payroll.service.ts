@@ -2,12 +2,13 @@ import type { Db } from '../../db/database.js';
 import type { AccessScope, PlatformPrincipal } from '../../http/principals.js';
 import type { EventRecorder } from '../events/contract.js';
 import type { HostedSessionsService } from '../hosted-sessions/contract.js';
-import type { PayrollRepository } from './payroll.repository.js';
+import type { PayrollConnectionStore } from '../legal-entities/contract.js';
 
 export interface PayrollServiceDeps {
-  /** Opens the transactions of connecting and disconnecting; queries go through the repository. */
+  /** Opens the transactions of connecting and disconnecting; the connection's queries go through `connections`. */
   db: Db;
-  repositoryFor: (db: Db) => PayrollRepository;
+  /** The connection's columns of legal_entities, which the legal-entities module owns (its port, given by app.ts). */
+  connections: PayrollConnectionStore;
   /** payroll.connected / payroll.disconnected, in the transaction of the change. */
   events: EventRecorder;
   sessions: Pick<HostedSessionsService, 'issueForCallback'>;
@@ -40,12 +41,11 @@ export function createPayrollService(deps: PayrollServiceDeps) {
   /** One transaction: the change and, when it changed something, its event (a repeated call records nothing). */
   const change = (scope: AccessScope, to: 'connect' | 'disconnect'): Promise<PayrollConnection> =>
     deps.db.transaction().execute(async (trx) => {
-      const repository = deps.repositoryFor(trx);
       const changed =
         to === 'connect'
-          ? await repository.markConnected(scope.legalEntityId, deps.now())
-          : await repository.markDisconnected(scope.legalEntityId, deps.now());
-      const row = await repository.connection(scope.legalEntityId);
+          ? await deps.connections.markConnected(trx, scope.legalEntityId, deps.now())
+          : await deps.connections.markDisconnected(trx, scope.legalEntityId, deps.now());
+      const row = await deps.connections.connection(trx, scope.legalEntityId);
       const connection = {
         legalEntityId: scope.legalEntityId,
         connected: row.payroll_connected_at !== null,
@@ -76,8 +76,7 @@ export function createPayrollService(deps: PayrollServiceDeps) {
       return { url };
     },
 
-    isConnected: async (legalEntityId: string) =>
-      (await deps.repositoryFor(deps.db).connection(legalEntityId)).payroll_connected_at !== null,
+    isConnected: async (legalEntityId: string) => (await deps.connections.connection(deps.db, legalEntityId)).payroll_connected_at !== null,
 
     /** POST /hosted/payroll: the owner consented. */
     connect: (scope: AccessScope) => change(scope, 'connect'),

@@ -78,6 +78,19 @@ export interface PlannedTaskStore {
   markNotApplicable(db: Db, legalEntityIds: string[], ids: string[]): Promise<void>;
 }
 
+/**
+ * Planning's own columns of legal_entities, which the legal-entities module owns and writes: planning DEFINES this
+ * port and legal-entities implements it (legal-entities.repository.ts, `plannedEntityStore`), so legal-entities
+ * depends on planning and not back. `db` is the re-planning's transaction.
+ */
+export interface PlannedEntityStore {
+  /**
+   * What each re-planned entity's next roll-forward needs: when its window next gains an occurrence
+   * (`next_replan_on`), and the catalog revision it was planned with (`catalog_revision`).
+   */
+  recordPlanned(db: Db, rows: readonly { id: string; nextReplanOn: string }[], revision: number): Promise<void>;
+}
+
 /** `statehouse tasks roll-forward`'s batch, which the demo's seed runs too: every entity given, whatever its state. */
 export interface PlanningBatches {
   replanBatch(legalEntityIds: string[]): Promise<Map<string, CreatedTask[]>>;

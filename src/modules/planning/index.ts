@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { toIso } from '../../engine/dates.js';
 import { noJobQueue, type JobSender } from '../../jobs/queue.js';
 import type { TaskEvents } from '../events/contract.js';
-import type { EntityClock, PlannedTaskStore } from './contract.js';
+import type { EntityClock, PlannedEntityStore, PlannedTaskStore } from './contract.js';
 import { planningJobs, rollForwardAll, rollForwardDue } from './planning.jobs.js';
 import { createPlanningService, type PlanningDeps } from './planning.service.js';
 
@@ -21,6 +21,8 @@ export interface PlanningModuleDeps {
   plannedTasks: PlannedTaskStore;
   /** Each entity's "now" (its test clock, docs/test-clocks.md); default: real time. */
   clock?: EntityClock;
+  /** The legal-entities module's implementation of planning's port over its columns of legal_entities (plannedEntityStore). */
+  plannedEntities: PlannedEntityStore;
   /** Where the daily job puts its batch jobs (the server's queue; none for the CLI and the bench). */
   jobs?: JobSender;
   /** Tests only: another catalog version (see PlanningDeps). */

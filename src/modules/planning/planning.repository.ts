@@ -4,9 +4,10 @@ import type { Db } from '../../db/database.js';
 export type PlanningEntityRow = Awaited<ReturnType<ReturnType<typeof createPlanningRepository>['findPlanningEntities']>>[number];
 
 /**
- * Every query of planning; `db` is the database or the caller's transaction. Reads only, but for planning's own columns
- * of legal_entities (next_replan_on, catalog_revision) and the catalog tables: the tasks it plans are written by the
- * tasks module, through planning's PlannedTaskStore port (contract.ts).
+ * Every query of planning; `db` is the database or the caller's transaction. Reads only, but for the catalog tables
+ * (catalog_versions, catalog_releases): the tasks it plans are written by the tasks module and its own columns of
+ * legal_entities (next_replan_on, catalog_revision) by the legal-entities module, through planning's ports
+ * PlannedTaskStore and PlannedEntityStore (contract.ts).
  */
 export function createPlanningRepository(db: Db) {
   return {
@@ -117,17 +118,6 @@ export function createPlanningRepository(db: Db) {
         );
       if (through !== undefined) query = query.where('id', '<=', through);
       return (await query.orderBy('id').limit(limit).execute()).map((e) => e.id);
-    },
-
-    /** What each re-planned entity's next roll-forward needs: when its window next gains an occurrence, and the catalog it was planned with. */
-    recordPlanned: async (rows: { id: string; nextReplanOn: string }[], revision: number): Promise<void> => {
-      if (rows.length === 0) return;
-      await sql`
-        update legal_entities e set next_replan_on = u.next_replan_on, catalog_revision = ${revision}
-          from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.nextReplanOn)}::date[]) as u(id, next_replan_on)
-         where e.id = u.id
-           -- Unchanged (most re-plannings of a fact change): no new row version.
-           and (e.next_replan_on is distinct from u.next_replan_on or e.catalog_revision is distinct from ${revision})`.execute(db);
     },
   };
 }

@@ -75,7 +75,6 @@ function fakeRepository(entities: PlanningEntityRow[], locations: LocationRow[] 
         .filter((id) => id > after)
         .sort()
         .slice(0, limit),
-    recordPlanned: async () => {},
   };
   // The tasks module's side of planning's port, over the same rows.
   const store: PlannedTaskStore = {
@@ -114,6 +113,7 @@ const serviceOver = ({ repo, store }: { repo: PlanningRepository; store: Planned
     now: () => TODAY,
     taskEvents,
     plannedTasks: store,
+    plannedEntities: { recordPlanned: async () => {} },
     repositoryFor: () => repo,
     catalogRelease: null,
   });

@@ -13,6 +13,7 @@ import {
   type CreatedTask,
   type EntityClock,
   type PlannedChange,
+  type PlannedEntityStore,
   type PlannedTaskStore,
   type PlanningChange,
   type ReplanCause,
@@ -32,6 +33,8 @@ export interface PlanningDeps {
   plannedTasks: PlannedTaskStore;
   /** Each entity's "now" (its test clock, docs/test-clocks.md); default: real time for all. */
   clock?: EntityClock;
+  /** The re-planning's writes of its own legal_entities columns (the legal-entities module's, through planning's port). */
+  plannedEntities: PlannedEntityStore;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => PlanningRepository;
   /** What identifies the catalog's content (default: its hash); tests stand two catalog versions side by side. */
@@ -228,7 +231,7 @@ export function createPlanningService(deps: PlanningDeps) {
     await deps.plannedTasks.deleteTasks(trx, ids, deletes);
     await deps.plannedTasks.markNotApplicable(trx, ids, notApplicable);
     const created = await deps.plannedTasks.insertPlanned(trx, inserts);
-    await repo.recordPlanned(replanned, ownRevision);
+    await deps.plannedEntities.recordPlanned(trx, replanned, ownRevision);
     const platformOf = new Map(entities.map((e) => [e.id, e.platform_id]));
     changes.push(
       ...notApplicable.map((taskId): TaskChange => ({

@@ -21,7 +21,7 @@ import { taskV2Routes } from './tasks.v2.routes.js';
 
 export type { TasksService, TaskView } from './tasks.service.js';
 export { createTaskEvents } from './tasks.events.js';
-export { plannedTaskStore, taskStatusStore } from './tasks.repository.js';
+export { plannedTaskStore, taskCompletionStore, taskStatusStore } from './tasks.repository.js';
 
 export interface TasksModuleDeps {
   db: Db;

@@ -4,6 +4,7 @@ import type { TaskRow } from '../../db/schema.js';
 import type { PlannedTask } from '../../engine/engine.types.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import type { PlannedTaskStore } from '../planning/contract.js';
+import type { TaskCompletionStore } from './contract.js';
 
 /** Row count and latest change of an entity's tasks and automations: what a cached task list depends on. */
 /** One primary-key lookup: the counter the database bumps at every change of the entity's tasks or automations. */
@@ -78,6 +79,24 @@ export type TasksRepository = ReturnType<typeof createTasksRepository>;
 export const taskStatusStore = {
   setStatus: (db: Db, legalEntityId: string, taskId: string, status: TaskRow['status'], completedAt: Date | null) =>
     createTasksRepository(db).setStatus(legalEntityId, taskId, status, completedAt),
+};
+
+/** The tasks another module's fact completes (contract.ts TaskCompletionStore; handbook publishing), in its transaction `db`. */
+export const taskCompletionStore: TaskCompletionStore = {
+  completeOpen: async (db, legalEntityId, requirementId, regionCodes, at) =>
+    regionCodes.length === 0
+      ? []
+      : (
+          await db
+            .updateTable('tasks')
+            .set({ status: 'done', completed_at: at, acted_at: at, updated_at: at })
+            .where('legal_entity_id', '=', legalEntityId)
+            .where('definition_id', '=', requirementId)
+            .where('region_code', 'in', [...regionCodes])
+            .where('status', 'in', ['todo', 'in-progress'])
+            .returning('id')
+            .execute()
+        ).map((t) => t.id),
 };
 
 /** Planning's port over the tasks it plans (planning/contract.ts): each write in the re-planning's transaction `db`. */
