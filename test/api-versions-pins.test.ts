@@ -10,7 +10,7 @@ import { migrationDatabase } from './helpers/migration-database.js';
 
 // Where a platform's default API version comes from besides its first key: the migration and the operator's CLI.
 describe('the migration pins every existing platform to the first version', () => {
-  const database = migrationDatabase('api_versions', '20261129030000_platform-api-versions');
+  const database = migrationDatabase('api_versions', '20261129030000_versions-test-events');
 
   it('sets it on the platforms that exist, and down removes the column', async () => {
     const { db, error } = await database.create();

@@ -26,7 +26,7 @@ import * as incrementalRollForward from './20261128100000_incremental-roll-forwa
 import * as tenantKeys from './20261128120000_tenant-keys.js';
 import * as eventsInlinePayloads from './20261128130000_events-inline-payloads.js';
 import * as catalogReleases from './20261128140000_catalog-releases.js';
-import * as platformApiVersions from './20261129030000_platform-api-versions.js';
+import * as versionsTestEvents from './20261129030000_versions-test-events.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -57,5 +57,5 @@ export const migrations: Record<string, Migration> = {
   '20261128120000_tenant-keys': tenantKeys,
   '20261128130000_events-inline-payloads': eventsInlinePayloads,
   '20261128140000_catalog-releases': catalogReleases,
-  '20261129030000_platform-api-versions': platformApiVersions,
+  '20261129030000_versions-test-events': versionsTestEvents,
 };
