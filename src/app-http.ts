@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { registerApiVersionHeader } from './http/api-version-header.js';
+import { API_VERSION_HEADER, CURRENT_API_VERSION } from './http/api-versions.js';
 import { normaliseContentType, registerBodyParsers } from './http/body-parsers.js';
 import { answerClientError } from './http/client-errors.js';
 import { MAX_PARAM_LENGTH, registerErrorHandling, registerNotFound } from './http/error-handler.js';
@@ -56,6 +58,7 @@ export async function createHttpApp(config: Config, logger?: false | { stream?: 
       const raw = reply.raw;
       raw.statusCode = notFound ? 404 : 400;
       setRequestIdHeader(raw, request.id);
+      raw.setHeader(API_VERSION_HEADER, CURRENT_API_VERSION);
       raw.setHeader('content-type', 'application/json; charset=utf-8');
       raw.end(JSON.stringify({ detail: notFound ? 'Not Found' : 'Bad Request' }));
     },
@@ -68,6 +71,7 @@ export async function createHttpApp(config: Config, logger?: false | { stream?: 
   // Validation is ours (pydantic-compatible, see http/request-validation.ts); Fastify's ajv is switched off.
   app.setValidatorCompiler(() => () => true);
 
+  registerApiVersionHeader(app);
   registerBodyParsers(app);
   registerErrorHandling(app, config.bodyLimitBytes, hostedPageErrors);
   registerNotFound(app);

@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signingKeys: instanceKeys.verifying(INSTANCE_KEY.accessTokens),
     ttlSeconds: config.accessTokenTtlSeconds,
     now: deps.now,
-    apiKeyActive: (apiKeyId) => platforms.isKeyActive(apiKeyId),
+    apiKeyActive: async (apiKeyId) => (await platforms.activeKey(apiKeyId)) ?? false,
   });
   const auth = registerAuth(app, platforms, authModule.tokens);
   const hostedSessions = createHostedSessionsModule({

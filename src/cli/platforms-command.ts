@@ -6,6 +6,7 @@ import {
   MAX_LOGO_BYTES,
   type PlatformsService,
 } from '../modules/platforms/contract.js';
+import { API_VERSIONS, CURRENT_API_VERSION, isApiVersion, knownVersionsSentence } from '../http/api-versions.js';
 import { print, UsageError } from './output.js';
 
 /** `platforms callbacks list|add|remove`: a platform's allowed callback origins. */
@@ -45,9 +46,11 @@ export async function platformsCommand(platforms: PlatformsService, sub: string 
     const list = await platforms.list();
     print(
       json,
-      list.map((p) => ({ platform_id: p.id, name: p.name, created_at: p.created_at })),
-      list.length ? list.map((p) => `${p.id}\t${p.name}`).join('\n') : 'no platforms',
+      list.map((p) => ({ platform_id: p.id, name: p.name, api_version: p.api_version, created_at: p.created_at })),
+      list.length ? list.map((p) => `${p.id}\t${p.name}\t${p.api_version ?? '(no key yet)'}`).join('\n') : 'no platforms',
     );
+  } else if (sub === 'set-version') {
+    await setVersion(platforms, first, second, json);
   } else if (sub === 'keys' && first === 'list' && second) {
     const keys = await platforms.listKeys(second);
     print(
@@ -68,6 +71,23 @@ export async function platformsCommand(platforms: PlatformsService, sub: string 
   } else {
     throw new UsageError('Unknown platforms command; see statehouse --help');
   }
+}
+
+/** `platforms set-version <platform_id> <YYYY-MM-DD>`: the platform's default API version (docs/versions.md). */
+async function setVersion(platforms: PlatformsService, platformId: string | undefined, version: string | undefined, json: boolean) {
+  if (!platformId || !version) {
+    throw new UsageError(
+      `platforms set-version needs a platform id and a version, e.g. statehouse platforms set-version plt_… ${CURRENT_API_VERSION}`,
+    );
+  }
+  if (!isApiVersion(version)) throw new UsageError(`Unknown API version '${version}'. ${knownVersionsSentence()}`);
+  const platform = await platforms.setApiVersion(platformId, version);
+  const latest = API_VERSIONS.at(-1)!.version === version ? ' (the current version)' : '';
+  print(
+    json,
+    { platform_id: platform.id, api_version: version },
+    `Platform ${platform.id} now defaults to API version ${version}${latest}`,
+  );
 }
 
 const BRAND_FIELDS = ['name', 'accent', 'logo'] as const;

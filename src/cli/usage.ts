@@ -10,6 +10,7 @@ Commands:
   platforms keys list <platform_id> [--json]
   platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
   platforms keys revoke <key_id> [--json]
+  platforms set-version <platform_id> <YYYY-MM-DD> [--json]  The platform's default API version (Statehouse-Version; docs/versions.md)
   platforms callbacks list <platform_id> [--json]            Allowed callback origins (none: any http(s) URL in development, none in production)
   platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com
   platforms callbacks remove <platform_id> <origin>

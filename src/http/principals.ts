@@ -7,10 +7,14 @@ export interface PlatformPrincipal {
   platformId: string;
   platformName: string;
   apiKeyId: string;
+  /** The platform's pinned API version (http/api-versions.ts), read with the key. */
+  apiVersion?: string;
 }
 
 /** What a bearer token proves: one legal entity of one platform, until it expires. */
 export interface AccessScope {
   platformId: string;
   legalEntityId: string;
+  /** The platform's pinned API version, read with the token's API key on each request (absent where nothing read it). */
+  apiVersion?: string;
 }

@@ -27,6 +27,7 @@ import * as tenantKeys from './20261128120000_tenant-keys.js';
 import * as eventsInlinePayloads from './20261128130000_events-inline-payloads.js';
 import * as catalogReleases from './20261128140000_catalog-releases.js';
 import * as testClocks from './20261129050000_test-clocks.js';
+import * as versionsTestEvents from './20261129030000_versions-test-events.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '20261128130000_events-inline-payloads': eventsInlinePayloads,
   '20261128140000_catalog-releases': catalogReleases,
   '20261129050000_test-clocks': testClocks,
+  '20261129030000_versions-test-events': versionsTestEvents,
 };

@@ -5,6 +5,8 @@ import type { CreatedAt } from './columns.js';
 export interface PlatformsTable {
   id: string;
   name: string;
+  /** The default dated API version (docs/versions.md): pinned to the current one by the first API key; null before it. */
+  api_version: string | null;
   created_at: CreatedAt;
 }
 

@@ -48,7 +48,10 @@ export interface WebhookEndpointSecretsTable {
 export interface WebhookDeliveriesTable {
   id: string;
   endpoint_id: string;
-  event_id: string;
+  /** The event of the log delivered; null for a test event (then `test_event`). */
+  event_id: string | null;
+  /** A test event (POST /v2/webhook_endpoints/{id}/test), the whole event as delivered: it is not in the log. */
+  test_event: ColumnType<Record<string, unknown> | null, string | null | undefined, never>;
   platform_id: string;
   status: Generated<'pending' | 'succeeded' | 'failed'>;
   attempts: Generated<number>;

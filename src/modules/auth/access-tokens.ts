@@ -23,9 +23,10 @@ export interface AccessTokensDeps {
   /**
    * Whether the API key that minted a token is still active: asked on every request that presents a token, so a
    * revoked key's tokens are refused at once by every process (one primary-key lookup; see
-   * docs/decisions/0067-several-processes-one-database.md).
+   * docs/decisions/0067-several-processes-one-database.md). The same lookup may answer the key's platform's pinned
+   * API version (docs/versions.md), which the verified scope then carries.
    */
-  apiKeyActive: (apiKeyId: string) => Promise<boolean>;
+  apiKeyActive: (apiKeyId: string) => Promise<boolean | { apiVersion: string }>;
   now?: () => number;
 }
 
@@ -48,8 +49,11 @@ export function createAccessTokens(deps: AccessTokensDeps): AccessTokens {
   // Each entry remembers the key set it was verified under: once the keys change (a rotation dropped a key), it is
   // verified again rather than trusted for the rest of its life.
   const verified = new Map<string, { scope: AccessScope; apiKeyId: string; expiresAtMs: number; keys: readonly Buffer[] }>();
-  const requireActiveKey = async (apiKeyId: string) => {
-    if (!(await apiKeyActive(apiKeyId))) throw revoked();
+  /** The scope as this request sees it: with the platform's pinned version when the key's lookup answered one. */
+  const withActiveKey = async (scope: AccessScope, apiKeyId: string): Promise<AccessScope> => {
+    const active = await apiKeyActive(apiKeyId);
+    if (!active) throw revoked();
+    return active === true ? scope : { ...scope, apiVersion: active.apiVersion };
   };
 
   return {
@@ -86,8 +90,7 @@ export function createAccessTokens(deps: AccessTokensDeps): AccessTokens {
           throw expired();
         }
         if (known.keys === current) {
-          await requireActiveKey(known.apiKeyId);
-          return known.scope;
+          return withActiveKey(known.scope, known.apiKeyId);
         }
         verified.delete(token);
       }
@@ -121,11 +124,11 @@ export function createAccessTokens(deps: AccessTokensDeps): AccessTokens {
       )
         throw invalid();
       if (claims.x * 1000 <= now()) throw expired();
-      await requireActiveKey(claims.k);
       const scope = { platformId: claims.p, legalEntityId: claims.e };
+      const answered = await withActiveKey(scope, claims.k);
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
       verified.set(token, { scope, apiKeyId: claims.k, expiresAtMs: claims.x * 1000, keys: verifiedUnder });
-      return scope;
+      return answered;
     },
   };
 }

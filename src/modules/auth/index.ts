@@ -10,8 +10,8 @@ export interface AuthModuleDeps {
   /** Instance keys: the first signs, every one verifies (see access-tokens.ts). */
   signingKeys: TokenSigningKeys;
   ttlSeconds: number;
-  /** Whether an API key is still active (modules/platforms): a revoked key's tokens are refused. */
-  apiKeyActive: (apiKeyId: string) => Promise<boolean>;
+  /** Whether an API key is still active (modules/platforms): a revoked key's tokens are refused. With its platform's pinned API version. */
+  apiKeyActive: (apiKeyId: string) => Promise<boolean | { apiVersion: string }>;
   now?: () => number;
 }
 

@@ -1,12 +1,20 @@
 import { preparedQuery, type Db } from '../../db/database.js';
+import { FIRST_API_VERSION } from '../../http/api-versions.js';
+
+// A platform with no pin yet (no key made since versions began) is read as on the first version, as the
+// migration pinned every platform that existed then.
+const PINNED_VERSION = `coalesce(p.api_version, '${FIRST_API_VERSION}') as api_version`;
 
 const FIND_API_KEY_BY_HASH = `
-  select k.id, k.platform_id, k.revoked_at, p.name as platform_name
+  select k.id, k.platform_id, k.revoked_at, p.name as platform_name, ${PINNED_VERSION}
   from api_keys k join platforms p on p.id = k.platform_id
   where k.key_hash = $1`;
 
-/** A primary-key lookup, prepared: it runs on every request that presents an access token. */
-const API_KEY_ACTIVE = `select revoked_at is null as active from api_keys where id = $1`;
+/** Primary-key lookups, prepared: it runs on every request that presents an access token (with the platform's pinned version). */
+const API_KEY_ACTIVE = `
+  select k.revoked_at is null as active, ${PINNED_VERSION}
+  from api_keys k join platforms p on p.id = k.platform_id
+  where k.id = $1`;
 
 export function createPlatformsRepository(db: Db) {
   return {
@@ -22,17 +30,32 @@ export function createPlatformsRepository(db: Db) {
     /** Runs on every signup and auth call: a prepared statement. */
     findApiKeyByHash: async (keyHash: Buffer) =>
       (
-        await preparedQuery<{ id: string; platform_id: string; revoked_at: Date | null; platform_name: string }>(
+        await preparedQuery<{ id: string; platform_id: string; revoked_at: Date | null; platform_name: string; api_version: string }>(
           db,
-          'find-api-key-by-hash',
+          'find-api-key-by-hash-v2',
           FIND_API_KEY_BY_HASH,
           [keyHash],
         )
       )[0],
 
-    /** False for a revoked or unknown key. */
-    isApiKeyActive: async (keyId: string) =>
-      (await preparedQuery<{ active: boolean }>(db, 'api-key-active', API_KEY_ACTIVE, [keyId]))[0]?.active === true,
+    /** The key's platform's pinned version when the key is active; null for a revoked or unknown key. */
+    activeApiKey: async (keyId: string): Promise<{ apiVersion: string } | null> => {
+      const row = (await preparedQuery<{ active: boolean; api_version: string }>(db, 'api-key-active-v2', API_KEY_ACTIVE, [keyId]))[0];
+      return row?.active === true ? { apiVersion: row.api_version } : null;
+    },
+
+    /** Pins the platform's API version when it has none yet (its first key). */
+    pinApiVersionIfUnset: async (platformId: string, version: string) => {
+      await db
+        .updateTable('platforms')
+        .set({ api_version: version })
+        .where('id', '=', platformId)
+        .where('api_version', 'is', null)
+        .execute();
+    },
+
+    setApiVersion: (platformId: string, version: string) =>
+      db.updateTable('platforms').set({ api_version: version }).where('id', '=', platformId).returningAll().executeTakeFirst(),
 
     findApiKeys: (platformId: string) =>
       db

@@ -1,4 +1,5 @@
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { CURRENT_API_VERSION, isApiVersion, knownVersionsSentence } from '../../http/api-versions.js';
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { PlatformsRepository } from './platforms.repository.js';
@@ -23,6 +24,8 @@ export function createPlatformsService(repo: PlatformsRepository) {
       key_hash: hashSecret(key),
       key_hint: hint,
     });
+    // The first key pins the platform's default API version to the current one (docs/versions.md).
+    await repo.pinApiVersionIfUnset(platformId, CURRENT_API_VERSION);
     return { id: row.id, key, hint };
   }
 
@@ -60,8 +63,20 @@ export function createPlatformsService(repo: PlatformsRepository) {
       return key;
     },
 
-    /** Whether tokens minted with this key are still honoured (http/auth.ts asks on every bearer request). */
-    isKeyActive: (keyId: string) => repo.isApiKeyActive(keyId),
+    /**
+     * Whether tokens minted with this key are still honoured (http/auth.ts asks on every bearer request): null when
+     * not, else the key's platform's pinned API version.
+     */
+    activeKey: (keyId: string) => repo.activeApiKey(keyId),
+
+    /** Moves the platform's default API version (the operator's `statehouse platforms set-version`). */
+    async setApiVersion(platformId: string, version: string) {
+      if (!isApiVersion(version))
+        throw new InvalidInputError(['version'], `Unknown API version '${version}'. ${knownVersionsSentence()}`, version);
+      const platform = await repo.setApiVersion(platformId, version);
+      if (!platform) throw new NotFoundError(`Platform '${platformId}' not found`);
+      return platform;
+    },
 
     /** Resolves the Authorization header of the signup and auth operations. */
     async authenticate(authorization: string | undefined): Promise<PlatformPrincipal> {
@@ -70,7 +85,7 @@ export function createPlatformsService(repo: PlatformsRepository) {
       const found = await repo.findApiKeyByHash(hashSecret(key));
       if (!found) throw new UnauthorizedError('Invalid API key', 'ApiKey');
       if (found.revoked_at) throw new ForbiddenError('This API key has been revoked');
-      return { platformId: found.platform_id, platformName: found.platform_name, apiKeyId: found.id };
+      return { platformId: found.platform_id, platformName: found.platform_name, apiKeyId: found.id, apiVersion: found.api_version };
     },
   };
 }

@@ -96,7 +96,8 @@ export function createDeliveryAttempts(deps: DeliveryAttemptsDeps) {
   return {
     async deliver(job: DeliverJobData): Promise<string> {
       const delivery = await createWebhookDeliveriesRepository(deps.db).deliveryToAttempt(job.deliveryId);
-      const event = delivery && (await deps.events.get(deps.db, delivery.platform_id, delivery.event_id));
+      // A test event is carried by its delivery; every other event is read from the log.
+      const event = delivery && (delivery.test_event ?? (await deps.events.get(deps.db, delivery.platform_id, delivery.event_id)));
       // Gone with its event (retention) or its endpoint; or this attempt was already made and recorded.
       if (!delivery || !event) return 'no such delivery';
       if (!job.manual && (delivery.status !== 'pending' || delivery.attempts >= job.attempt)) return 'already attempted';

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { AuthHooks } from '../../http/auth.js';
 import type { JobSender } from '../../jobs/queue.js';
 import type { EventFeed } from '../events/contract.js';
-import type { DestinationGuard, EndpointsForDelivery } from '../webhooks/contract.js';
+import type { DestinationGuard, EndpointsForDelivery, WebhookTestEvents } from '../webhooks/contract.js';
 import { createDeliveryAttempts } from './delivery-attempts.js';
 import { createFanOut, startFanOutLoop } from './fan-out.js';
 import { webhookDeliveriesRoutes } from './webhook-deliveries.routes.js';
@@ -30,14 +30,17 @@ export function createWebhookDeliveriesModule(deps: WebhookDeliveriesModuleDeps)
   const fanOut = createFanOut(deps);
   const attempts = createDeliveryAttempts(deps);
   const deliveries = createWebhookDeliveriesService(deps);
+  /** "Send a test event", for the console and any module through webhooks' contract. */
+  const testEvents: WebhookTestEvents = deliveries;
   return {
     deliveries,
+    testEvents,
     /** Outbox → deliveries now (`run`); the server runs it in a loop (`startFanOut`). */
     fanOut,
     /** Starts the serving process's fan-out loop; returns its stop. */
     startFanOut: (log: (message: string) => void) => startFanOutLoop(fanOut, log),
     jobs: deliveryJobs(attempts, deps.settings.attemptTimeoutMs),
-    /** GET /v2/webhook_endpoints/{id}/deliveries[/{delivery_id}], POST …/redeliver. */
+    /** GET /v2/webhook_endpoints/{id}/deliveries[/{delivery_id}], POST …/redeliver, POST /v2/webhook_endpoints/{id}/test. */
     routes: (http: { auth: AuthHooks }): FastifyPluginAsync => webhookDeliveriesRoutes({ deliveries, auth: http.auth }),
   };
 }

@@ -14,6 +14,8 @@ export interface DeliveryToAttempt {
   event_id: string;
   status: DeliveryStatus;
   attempts: number;
+  /** A test event's whole body (it is not in the log); null for an event of the log. */
+  test_event: Record<string, unknown> | null;
 }
 
 /** A delivery as the API lists it; `event_type` is the events module's (EventFeed.typesOf). */
@@ -38,13 +40,18 @@ export interface AttemptRow {
   response_excerpt: string | null;
 }
 
-/** A delivery row without its event's type. */
-export type DeliveryRecord = Omit<DeliveryRow, 'event_type'>;
+/** A delivery row without its event's type (a test event's type is its own, `test_event_type`). */
+export type DeliveryRecord = Omit<DeliveryRow, 'event_type'> & { test_event_type: string | null };
+
+/** A test event's id and type are read from it: it has no row in the log. */
+const eventIdColumn = sql<string>`coalesce(event_id, test_event->>'id')`.as('event_id');
+const testEventTypeColumn = sql<string | null>`test_event->>'type'`.as('test_event_type');
 
 const deliveryColumns = [
   'id',
   'endpoint_id',
-  'event_id',
+  eventIdColumn,
+  testEventTypeColumn,
   'status',
   'attempts',
   'next_attempt_at',
@@ -90,12 +97,26 @@ export function createWebhookDeliveriesRepository(db: Db) {
       return inserted.map((r) => r.id);
     },
 
+    /** A delivery of a test event to one endpoint (POST /v2/webhook_endpoints/{id}/test); its event is not in the log. */
+    insertTestDelivery: (row: { endpointId: string; platformId: string; event: Record<string, unknown> }): Promise<DeliveryRecord> =>
+      db
+        .insertInto('webhook_deliveries')
+        .values({
+          id: newId(DELIVERY_ID_PREFIX),
+          endpoint_id: row.endpointId,
+          platform_id: row.platformId,
+          event_id: null,
+          test_event: JSON.stringify(row.event),
+        })
+        .returning(deliveryColumns)
+        .executeTakeFirstOrThrow(),
+
     // ---- attempts
 
     deliveryToAttempt: (deliveryId: string): Promise<DeliveryToAttempt | undefined> =>
       db
         .selectFrom('webhook_deliveries')
-        .select(['id', 'platform_id', 'endpoint_id', 'event_id', 'status', 'attempts'])
+        .select(['id', 'platform_id', 'endpoint_id', eventIdColumn, 'test_event', 'status', 'attempts'])
         .where('id', '=', deliveryId)
         .executeTakeFirst(),
 
@@ -131,14 +152,14 @@ export function createWebhookDeliveriesRepository(db: Db) {
       endpointId: string,
       filter: { status?: DeliveryStatus; afterId?: string; limit: number },
     ): Promise<DeliveryRecord[]> => {
-      let query = db.selectFrom('webhook_deliveries as d').select(deliveryColumns).where('d.endpoint_id', '=', endpointId);
-      if (filter.status) query = query.where('d.status', '=', filter.status);
+      let query = db.selectFrom('webhook_deliveries').select(deliveryColumns).where('endpoint_id', '=', endpointId);
+      if (filter.status) query = query.where('status', '=', filter.status);
       if (filter.afterId) {
         query = query.where(
-          sql<boolean>`(d.created_at, d.id) < (select p.created_at, p.id from webhook_deliveries p where p.id = ${filter.afterId})`,
+          sql<boolean>`(webhook_deliveries.created_at, webhook_deliveries.id) < (select p.created_at, p.id from webhook_deliveries p where p.id = ${filter.afterId})`,
         );
       }
-      return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(filter.limit).execute();
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
     },
 
     delivery: (endpointId: string, deliveryId: string, options: { lock?: boolean } = {}): Promise<DeliveryRecord | undefined> => {

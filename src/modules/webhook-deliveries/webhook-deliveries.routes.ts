@@ -118,5 +118,28 @@ export function webhookDeliveriesRoutes(deps: { deliveries: WebhookDeliveriesSer
         return reply.code(202).send(toDelivery(delivery));
       },
     );
+
+    r.post(
+      '/v2/webhook_endpoints/:endpoint_id/test',
+      {
+        ...common,
+        schema: {
+          operationId: 'sendWebhookEndpointTestEvent',
+          tags,
+          security,
+          summary: 'Send a test event to this endpoint',
+          description:
+            'Records a delivery of one `webhook_endpoint.test` event (`data.object`: the endpoint id and URL) to this endpoint only, ' +
+            'signed and retried like every delivery, and answers with it (pending). It appears in the endpoint’s deliveries; it is not ' +
+            'in GET /v2/events and no other endpoint receives it. 409 when the endpoint is disabled. No body.',
+          params: EndpointParamsSchema,
+          response: { 202: WebhookDeliverySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const delivery = await deliveries.sendTest(platformOf(request).platformId, request.params.endpoint_id);
+        return reply.code(202).send(toDelivery(delivery));
+      },
+    );
   };
 }

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database.js';
 import type { JobSender } from '../../jobs/queue.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
 import type { EventFeed } from '../events/contract.js';
-import type { EndpointsForDelivery } from '../webhooks/contract.js';
+import { WEBHOOK_TEST_EVENT_ID_PREFIX, WEBHOOK_TEST_EVENT_TYPE, type EndpointsForDelivery } from '../webhooks/contract.js';
 import {
   createWebhookDeliveriesRepository,
   type AttemptRow,
@@ -22,11 +23,12 @@ export interface WebhookDeliveriesServiceDeps {
   db: Db;
   jobs: JobSender;
   /** The platform's endpoints (webhooks module). */
-  endpoints: Pick<EndpointsForDelivery, 'find'>;
+  endpoints: Pick<EndpointsForDelivery, 'find' | 'target'>;
   /** Each delivery's event type (events module). */
   events: Pick<EventFeed, 'typesOf'>;
   /** The queries over a database or transaction (a fake in unit tests). */
   repositoryFor?: (db: Db) => WebhookDeliveriesRepository;
+  now: () => Date;
 }
 
 /** What a platform reads and asks of its endpoints' deliveries (GET …/deliveries, POST …/redeliver). */
@@ -38,11 +40,12 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDep
     if (!endpoint) throw new NotFoundError(`Webhook endpoint '${endpointId}' not found`);
     return endpoint;
   };
-  /** The deliveries with their events' types; one whose event the retention deleted is gone with it. */
+  /** The deliveries with their events' types; one whose event the retention deleted is gone with it (a test event is its own). */
   const withEventTypes = async (db: Db, platformId: string, records: DeliveryRecord[]): Promise<DeliveryRow[]> => {
-    const types = await deps.events.typesOf(db, platformId, [...new Set(records.map((r) => r.event_id))]);
-    return records.flatMap((r) => {
-      const type = types.get(r.event_id);
+    const logged = records.filter((r) => r.test_event_type === null).map((r) => r.event_id);
+    const types = logged.length > 0 ? await deps.events.typesOf(db, platformId, [...new Set(logged)]) : new Map<string, string>();
+    return records.flatMap(({ test_event_type, ...r }) => {
+      const type = test_event_type ?? types.get(r.event_id);
       return type === undefined ? [] : [{ ...r, event_type: type }];
     });
   };
@@ -53,7 +56,30 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesServiceDep
     return delivery;
   };
 
+  const sendTest = (platformId: string, endpointId: string) =>
+    deps.db.transaction().execute(async (trx): Promise<DeliveryRow> => {
+      const endpoint = await endpointOf(trx, platformId, endpointId);
+      const target = endpoint.status === 'enabled' ? await deps.endpoints.target(trx, endpointId) : null;
+      if (!target) throw new ConflictError('The webhook endpoint is disabled: enable it before sending a test event');
+      const event = {
+        id: newId(WEBHOOK_TEST_EVENT_ID_PREFIX),
+        type: WEBHOOK_TEST_EVENT_TYPE,
+        created_at: deps.now().toISOString(),
+        legal_entity_id: null,
+        data: { object: { id: target.id, url: target.url } },
+      };
+      const { test_event_type, ...record } = await repositoryFor(trx).insertTestDelivery({ endpointId, platformId, event });
+      await deps.jobs.send(DELIVER_JOB, { deliveryId: record.id, attempt: 1 }, { transaction: trx });
+      return { ...record, event_type: test_event_type ?? WEBHOOK_TEST_EVENT_TYPE };
+    });
+
   return {
+    /**
+     * Records a delivery of a `webhook_endpoint.test` event to this one endpoint and queues its first attempt (signed
+     * and retried like any delivery). The event is not in the platform's log (GET /v2/events) and goes nowhere else.
+     */
+    sendTest,
+
     async list(
       platformId: string,
       endpointId: string,

@@ -27,6 +27,31 @@ export interface EndpointsForDelivery {
   recordOutcome(trx: Db, endpointId: string, outcome: { ok: boolean; at: Date; error?: string }): Promise<void>;
 }
 
+/** The type of the event `sendTest` delivers (docs/webhooks.md, "Send a test event"). */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook_endpoint.test';
+/** A test event's id prefix: the log's own (`evt_…`), so a receiver stores and de-duplicates it like any event id. */
+export const WEBHOOK_TEST_EVENT_ID_PREFIX = 'evt';
+
+/** The delivery `sendTest` records: pending, its first attempt queued. */
+export interface TestDelivery {
+  id: string;
+  endpoint_id: string;
+  /** The test event's id: the `webhook-id` header and the body's `id`. */
+  event_id: string;
+  event_type: string;
+  created_at: Date;
+}
+
+/**
+ * "Send a test event" (POST /v2/webhook_endpoints/{id}/test, the console): one `webhook_endpoint.test` event, signed
+ * like every delivery, to one enabled endpoint of the platform, through the normal delivery path (attempts, retries,
+ * the endpoint's deliveries). It is not recorded in the platform's event log. Implemented by the webhook deliveries
+ * module (`deliveries.sendTest`); 404 for another platform's or a deleted endpoint, 409 for a disabled one.
+ */
+export interface WebhookTestEvents {
+  sendTest(platformId: string, endpointId: string): Promise<TestDelivery>;
+}
+
 /**
  * Where a delivery may connect: refuses loopback, private, link-local, unique-local, multicast and unspecified
  * addresses after DNS resolution unless private destinations are allowed (STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE=1).
