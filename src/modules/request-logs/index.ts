@@ -11,10 +11,13 @@ import { createRequestLogsService } from './request-logs.service.js';
 export interface RequestLogsModuleDeps {
   db: Db;
   now: () => Date;
-  /** config.requestLogs: recording on or off (REQUEST_LOGS), days a log is kept (REQUEST_LOGS_RETENTION_DAYS). */
-  settings: { enabled: boolean; retentionDays: number };
-  /** The write batches' size and interval (tests); defaults in request-log-buffer.ts. */
-  buffer?: Pick<RequestLogBufferSettings, 'batchSize' | 'intervalMs' | 'maxBuffered'>;
+  /**
+   * config.requestLogs: recording on or off (REQUEST_LOGS), the longest wait before a batch is written
+   * (REQUEST_LOGS_FLUSH_MS), days a log is kept (REQUEST_LOGS_RETENTION_DAYS).
+   */
+  settings: { enabled: boolean; flushIntervalMs: number; retentionDays: number };
+  /** The write batches' size and bound (defaults in request-log-buffer.ts). */
+  buffer?: Pick<RequestLogBufferSettings, 'batchSize' | 'maxBuffered'>;
 }
 
 /**
@@ -30,7 +33,12 @@ export function createRequestLogsModule(deps: RequestLogsModuleDeps) {
     /** The recording hooks (no routes), on the root instance: register before the routes. Nothing when REQUEST_LOGS=off. */
     register: async (app: FastifyInstance) => {
       if (!deps.settings.enabled) return;
-      const buffer = createRequestLogBuffer({ ...deps.buffer, insert: (rows) => repository.insert(rows), warn: (m) => app.log.warn(m) });
+      const buffer = createRequestLogBuffer({
+        ...deps.buffer,
+        intervalMs: deps.settings.flushIntervalMs,
+        insert: (rows) => repository.insert(rows),
+        warn: (m) => app.log.warn(m),
+      });
       await app.register(requestLogsPlugin(buffer, deps.now));
     },
     /** GET /v2/request_logs and GET /v2/request_logs/{id}. */
