@@ -11,7 +11,8 @@ import { checkpoint, state } from './run-state.js';
 import { CONNECTIONS, PROFILE_DIR, say, SECONDS, WARMUP_SECONDS } from './settings.js';
 
 export interface Target {
-  key: 'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1' | 'i0' | 'i1' | 's1' | 's2' | `scale:${string}`;
+  key:
+    'a' | 'b' | 'c1' | 'c2' | 'd0' | 'd1' | 'd2' | 'f0' | 'f1' | 'g0' | 'g1' | 'i0' | 'i1' | 'r0' | 'r1' | 's1' | 's2' | `scale:${string}`;
   name: string;
   description: string;
   server: Child<Record<string, unknown>>;

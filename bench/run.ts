@@ -92,6 +92,8 @@ async function main(): Promise<number> {
   if (process.env.BENCH_SCENARIO === 'tasks') return (await import('./tasks-scenario.js')).runTasksScenario();
   // BENCH_SCENARIO=failover: two processes on one database, one killed (SIGKILL) under write load (bench/failover-scenario.ts).
   if (process.env.BENCH_SCENARIO === 'failover') return (await import('./failover-scenario.js')).runFailoverScenario();
+  // BENCH_SCENARIO=request-logs: GET /legal_entity with request logs on and off, in turns (bench/request-logs-scenario.ts).
+  if (process.env.BENCH_SCENARIO === 'request-logs') return (await import('./request-logs-scenario.js')).runRequestLogsScenario();
   const startedAt = new Date();
   say(
     `${os.cpus().length} CPUs, node ${process.version}; ${CONNECTIONS} connections, warmup ${WARMUP_SECONDS} s, measured ${SECONDS} s per target`,

@@ -34,6 +34,7 @@ import { createAutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
+import { createRequestLogsModule } from './modules/request-logs/index.js';
 import { createHandbookModule } from './modules/handbook/index.js';
 import { createCalendarModule } from './modules/calendar/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
@@ -241,10 +242,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Idempotency-Key: its hooks mark the credentialed POST/PATCH routes as they are registered, so it comes first.
   const idempotencyModule = createIdempotencyModule({ db, vault, retentionHours: config.idempotency.retentionHours });
   await app.register(idempotencyModule.plugin({ credentialHooks: [auth.apiKey, auth.bearer, operatorAuth] }));
+  // Every API request of a platform, recorded after its response (docs/request-logs.md): its hooks come before the routes.
+  const requestLogs = createRequestLogsModule({ db, now, settings: config.requestLogs });
+  await requestLogs.register(app);
   await app.register(system.routes());
   await app.register(legalEntities.routes({ auth, sessions, publicOrigin }));
   await app.register(authModule.routes({ auth, signup }));
   await app.register(eventsModule.routes({ auth, entities: signup }));
+  await app.register(requestLogs.routes({ auth }));
   await app.register(catalogReleases.routes({ auth }));
   await app.register(locationsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
@@ -285,6 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectionsModule,
     automationsModule,
     idempotencyModule,
+    requestLogs,
   ].flatMap((m) => m.jobs);
 
   app.decorate('services', {

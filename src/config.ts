@@ -47,6 +47,8 @@ export interface Config {
   automations: { sandbox: boolean; sandboxStepMs: number; connectorTimeoutMs: number; maxAttempts: number; retryBaseMs: number };
   /** The event log (docs/events.md): days an event is kept before the prune job deletes it. */
   events: { retentionDays: number };
+  /** Request logs (docs/request-logs.md): recorded at all (REQUEST_LOGS), the longest wait before a batch is written, and days a log is kept. */
+  requestLogs: { enabled: boolean; flushIntervalMs: number; retentionDays: number };
   /**
    * Webhooks (docs/webhooks.md): private/loopback destinations allowed (development and tests only), each attempt's
    * time limit, the pause before the first retry (growing to cover at least 24 hours), the attempts of one delivery,
@@ -196,6 +198,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       retryBaseMs: integer('AUTOMATION_RETRY_BASE_MS', 2000, 0, 3_600_000),
     },
     events: { retentionDays: integer('EVENTS_RETENTION_DAYS', 30, 1, 3650) },
+    requestLogs: {
+      enabled: onOff('REQUEST_LOGS', true, problems, read),
+      flushIntervalMs: integer('REQUEST_LOGS_FLUSH_MS', 1000, 10, 3_600_000),
+      retentionDays: integer('REQUEST_LOGS_RETENTION_DAYS', 14, 1, 3650),
+    },
     webhooks: {
       allowPrivate: onOff('STATEHOUSE_WEBHOOKS_ALLOW_PRIVATE', false, problems, read),
       attemptTimeoutMs: integer('WEBHOOKS_ATTEMPT_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -24,6 +24,7 @@ import type {
   EventDispatchStateTable,
 } from './schema/events-webhooks.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
+import type { RequestLogsTable } from './schema/request-logs.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformBrandsTable } from './schema/branding.js';
 import type { TestClocksTable } from './schema/test-clocks.js';
@@ -52,6 +53,7 @@ export type * from './schema/automations.js';
 export type * from './schema/operator-sessions.js';
 export type * from './schema/events-webhooks.js';
 export type * from './schema/idempotency.js';
+export type * from './schema/request-logs.js';
 export type * from './schema/calendar.js';
 export type * from './schema/branding.js';
 export type * from './schema/handbook.js';
@@ -90,6 +92,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   event_dispatch_state: EventDispatchStateTable;
   idempotency_keys: IdempotencyKeysTable;
+  request_logs: RequestLogsTable;
   calendar_feeds: CalendarFeedsTable;
   platform_brands: PlatformBrandsTable;
   handbook_drafts: HandbookDraftsTable;
