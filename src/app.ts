@@ -37,6 +37,7 @@ import { createHandbookModule } from './modules/handbook/index.js';
 import { createCalendarModule } from './modules/calendar/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
+import { createImportsModule } from './modules/imports/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
+  const importsModule = createImportsModule({ db, planning, signup, locations: locationsModule.locations, jobs });
   const payroll = createPayrollModule({
     db,
     sessions,
@@ -231,6 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventsModule.routes({ auth, entities: signup }));
   await app.register(catalogReleases.routes({ auth }));
   await app.register(locationsModule.routes({ auth }));
+  await app.register(importsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';
   await app.register(hostedSessions.routes({ secureCookies, publicOrigin }));
@@ -258,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     planningModule,
     legalEntities,
     locationsModule,
+    importsModule,
     tasksModule,
     calendarModule,
     handbookModule,

@@ -24,6 +24,7 @@ import type {
   EventDispatchStateTable,
 } from './schema/events-webhooks.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
+import type { ImportsTable, ImportRowsTable } from './schema/imports.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformBrandsTable } from './schema/branding.js';
 import type {
@@ -51,6 +52,7 @@ export type * from './schema/automations.js';
 export type * from './schema/operator-sessions.js';
 export type * from './schema/events-webhooks.js';
 export type * from './schema/idempotency.js';
+export type * from './schema/imports.js';
 export type * from './schema/calendar.js';
 export type * from './schema/branding.js';
 export type * from './schema/handbook.js';
@@ -88,6 +90,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   event_dispatch_state: EventDispatchStateTable;
   idempotency_keys: IdempotencyKeysTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
   calendar_feeds: CalendarFeedsTable;
   platform_brands: PlatformBrandsTable;
   handbook_drafts: HandbookDraftsTable;

@@ -1,6 +1,7 @@
 // What other modules may use of legal entities: the state code schema of their wire shapes, and the signup service
 // type (auth issues tokens for signed-up entities). The entity wire shapes and the service are this module's.
 export type { SignupService, SignupResult, SignupState } from './signup.service.js';
-export { toAccountLegalEntity } from './legal-entities.fns.js';
+export { toAccountLegalEntity, profileFromV2, toPlatformLegalEntity, type EntityProfile } from './legal-entities.fns.js';
+export { PlatformSignupRequestSchema, type PlatformSignupRequest } from './legal-entities.schemas.js';
 export { AccountLegalEntitySchema } from './legal-entities.schemas.js';
 export { StateCode } from './state-code.js';
