@@ -39,6 +39,7 @@ import { createHandbookModule } from './modules/handbook/index.js';
 import { createCalendarModule } from './modules/calendar/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
+import { createImportsModule } from './modules/imports/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const { signup } = legalEntities;
   const locationsModule = createLocationsModule({ db, planning });
+  const importsModule = createImportsModule({ db, planning, signup, locations: locationsModule.locations, jobs });
   const payroll = createPayrollModule({
     db,
     sessions,
@@ -252,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(requestLogs.routes({ auth }));
   await app.register(catalogReleases.routes({ auth }));
   await app.register(locationsModule.routes({ auth }));
+  await app.register(importsModule.routes({ auth }));
   // Secure cookies whenever links are https, and always in production (behind a TLS-terminating proxy too).
   const secureCookies = publicOrigin.startsWith('https:') || config.environment === 'production';
   await app.register(hostedSessions.routes({ secureCookies, publicOrigin }));
@@ -280,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     planningModule,
     legalEntities,
     locationsModule,
+    importsModule,
     tasksModule,
     calendarModule,
     handbookModule,

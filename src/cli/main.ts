@@ -28,6 +28,7 @@ import { releaseOfCatalog } from '../catalog/releases.js';
 import { brandCommand, callbacksCommand, platformsCommand } from './platforms-command.js';
 import { createWebhooksModule } from '../modules/webhooks/index.js';
 import { webhooksCommand } from './webhooks-command.js';
+import { importCommand, importsFor } from './import-command.js';
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(argv);
@@ -126,6 +127,11 @@ async function main(argv: string[]): Promise<void> {
         const result = await planningFor(database.db, config).rollForward();
         print(json, result, `rolled forward ${result.entities} legal entities, ${result.created} new tasks`);
       });
+      return;
+    case 'import':
+      await withDatabase(config, (database) =>
+        importCommand(importsFor(database.db, config), [sub, ...rest].filter(Boolean) as string[], values, json),
+      );
       return;
     case 'platforms':
       await withDatabase(config, (database) => {

@@ -27,6 +27,7 @@ Commands:
   catalog export [--format json|csv] [--out <file>]   Every requirement with its criteria, schedule, agency, fee and
                                       sources: the open dataset (docs/catalog-dataset.md)
                                       (release, diff, impact, export: --catalog <dir> reads another catalog directory)
+  import <file> --platform <id> [--format csv|jsonl] [--json]   Import a book of businesses (docs/imports.md); exit 1 when rows failed
   tasks roll-forward                  Plan every entity's tasks 12 months ahead now (the daily job plans only those due)
   operators keys create <name> [--json]   Create an operator API key (/operator/v1; shown once)
   operators keys list [--json]

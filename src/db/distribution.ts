@@ -93,4 +93,7 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   webhook_endpoint_secrets: byPlatform(),
   webhook_deliveries: byPlatform(),
   webhook_attempts: byPlatform(),
+  // A platform's imports of its book (docs/imports.md).
+  imports: byPlatform(),
+  import_rows: byPlatform(),
 };

@@ -25,6 +25,7 @@ import type {
 } from './schema/events-webhooks.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
 import type { RequestLogsTable } from './schema/request-logs.js';
+import type { ImportsTable, ImportRowsTable } from './schema/imports.js';
 import type { CalendarFeedsTable } from './schema/calendar.js';
 import type { PlatformBrandsTable } from './schema/branding.js';
 import type { TestClocksTable } from './schema/test-clocks.js';
@@ -54,6 +55,7 @@ export type * from './schema/operator-sessions.js';
 export type * from './schema/events-webhooks.js';
 export type * from './schema/idempotency.js';
 export type * from './schema/request-logs.js';
+export type * from './schema/imports.js';
 export type * from './schema/calendar.js';
 export type * from './schema/branding.js';
 export type * from './schema/handbook.js';
@@ -93,6 +95,8 @@ export interface Database {
   event_dispatch_state: EventDispatchStateTable;
   idempotency_keys: IdempotencyKeysTable;
   request_logs: RequestLogsTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
   calendar_feeds: CalendarFeedsTable;
   platform_brands: PlatformBrandsTable;
   handbook_drafts: HandbookDraftsTable;

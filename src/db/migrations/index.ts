@@ -29,6 +29,7 @@ import * as catalogReleases from './20261128140000_catalog-releases.js';
 import * as testClocks from './20261129050000_test-clocks.js';
 import * as versionsTestEvents from './20261129030000_versions-test-events.js';
 import * as requestLogs from './20261129040000_request-logs.js';
+import * as imports from './20261129060000_imports.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '20261129050000_test-clocks': testClocks,
   '20261129030000_versions-test-events': versionsTestEvents,
   '20261129040000_request-logs': requestLogs,
+  '20261129060000_imports': imports,
 };

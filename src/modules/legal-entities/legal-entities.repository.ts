@@ -18,12 +18,34 @@ const FIND_LEGAL_ENTITY = 'select * from legal_entities where id = $1 and platfo
 
 export function createLegalEntitiesRepository(db: Db) {
   return {
-    insertLegalEntity: (row: { id: string; platform_id: string } & EntityProfile): Promise<LegalEntityRow> =>
+    /** A new entity: inactive (its owner completes the hosted signup), or active (an import of one onboarded elsewhere). */
+    insertLegalEntity: (
+      row: { id: string; platform_id: string } & EntityProfile,
+      status: 'inactive' | 'active' = 'inactive',
+    ): Promise<LegalEntityRow> =>
       db
         .insertInto('legal_entities')
-        .values({ ...toColumns(row), id: row.id, platform_id: row.platform_id, business_name: row.business_name, status: 'inactive' })
+        .values({
+          ...toColumns(row),
+          id: row.id,
+          platform_id: row.platform_id,
+          business_name: row.business_name,
+          status,
+          ...(status === 'active' && { activated_at: new Date(), signup_step: 'done' }),
+        })
         .returningAll()
         .executeTakeFirstOrThrow(),
+
+    /** A platform's entities with these external company ids (an import finds what it imported before). */
+    findByExternalIds: (platformId: string, externalIds: readonly string[]): Promise<LegalEntityRow[]> =>
+      externalIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('legal_entities')
+            .selectAll()
+            .where('platform_id', '=', platformId)
+            .where('external_company_id', 'in', [...externalIds])
+            .execute(),
 
     updateProfile: (platformId: string, id: string, profile: Partial<EntityProfile>) =>
       db

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { LegalEntityRow } from '../../db/schema.js';
 import { NotFoundError, SignupConflictError } from '../../lib/errors.js';
 import { ID_PREFIX, newId } from '../../lib/ids.js';
+import type { NewEvent } from '../events/contract.js';
 import type { HostedSessionsService, IssuedSession } from '../hosted-sessions/contract.js';
 import type { CallbackOrigins, PlatformPrincipal } from '../platforms/contract.js';
 import type { Replanner } from '../planning/contract.js';
@@ -179,6 +180,36 @@ export function createSignupService(deps: SignupDeps) {
     },
 
     find: (legalEntityId: string): Promise<LegalEntityRow | undefined> => repo.findById(legalEntityId),
+
+    /** Imports (docs/imports.md), in the caller's transaction: the platform's entities with these external company ids. */
+    findByExternalIdsIn: (trx: Db, platformId: string, externalIds: readonly string[]): Promise<LegalEntityRow[]> =>
+      repositoryFor(trx).findByExternalIds(platformId, externalIds),
+
+    /**
+     * Imports, inside the caller's `planning.change` (which holds the entity's lock and re-plans it): a new entity as
+     * POST /v2/signup creates it (inactive, with its hosted signup link), or, with `active`, one onboarded elsewhere
+     * (active at once, `legal_entity.signup_completed` as when its hosted signup completes). Answers the events to record.
+     */
+    async createIn(
+      trx: Db,
+      platformId: string,
+      id: string,
+      profile: Partial<EntityProfile> & { business_name: string },
+      status: 'inactive' | 'active',
+    ): Promise<{ entity: LegalEntityRow; events: NewEvent[] }> {
+      await deps.callbackOrigins?.check(platformId, profile.authorization_callback_url, 'authorization_callback_url');
+      try {
+        const entity = await repositoryFor(trx).insertLegalEntity({ id, platform_id: platformId, ...completeProfile(profile) }, status);
+        if (status === 'inactive') {
+          await issueSignupSession(entity.id, entity.authorization_callback_url, trx);
+          return { entity, events: [] };
+        }
+        return { entity, events: legalEntityEvents({ ...entity, status: 'inactive' }, entity) };
+      } catch (error) {
+        if (isExternalIdConflict(error)) throw conflict(profile.external_company_id);
+        throw error;
+      }
+    },
   };
 }
 

@@ -150,6 +150,18 @@ export function createLocationsService(deps: LocationsDeps) {
         return results;
       }),
 
+    /**
+     * Imports (docs/imports.md), inside the caller's `planning.change`: adds (or updates) each given region with the
+     * rules of PUT /locations/{id}, in catalog order; answers the locations and their events for the caller to record.
+     */
+    addManyIn: async (trx: Db, scope: AccessScope, changes: Record<string, LocationConfigChange>): Promise<ConfiguredLocation[]> => {
+      const codes = Object.keys(changes).sort((a, b) => regionOrder.get(requireRegion(a).id)! - regionOrder.get(requireRegion(b).id)!);
+      const results: ConfiguredLocation[] = [];
+      for (const code of codes)
+        results.push(await configureIn(trx, scope, requireRegion(code), changes[code]!, { create: true, inputPath: ['regions', code] }));
+      return results;
+    },
+
     /** PUT /v2/regions/{region}: input `{employee_count}`; adds the region and sets its employee count. */
     setRegion: (scope: AccessScope, code: string, employeeCount: number | null) =>
       configure(scope, regionByCode(code)!, { employee_count: employeeCount }, { create: true, inputPath: [] }),
