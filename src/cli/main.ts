@@ -28,6 +28,7 @@ import { releaseOfCatalog } from '../catalog/releases.js';
 import { brandCommand, callbacksCommand, platformsCommand } from './platforms-command.js';
 import { createWebhooksModule } from '../modules/webhooks/index.js';
 import { webhooksCommand } from './webhooks-command.js';
+import { consoleCommand } from './console-command.js';
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(argv);
@@ -151,6 +152,8 @@ async function main(argv: string[]): Promise<void> {
         ),
       );
       return;
+    case 'console':
+      return consoleCommand(config, sub, values, json);
     case 'accounts':
       return accountsCommand(config, sub, rest, values, json);
     case 'mail':

@@ -26,6 +26,7 @@ import * as incrementalRollForward from './20261128100000_incremental-roll-forwa
 import * as tenantKeys from './20261128120000_tenant-keys.js';
 import * as eventsInlinePayloads from './20261128130000_events-inline-payloads.js';
 import * as catalogReleases from './20261128140000_catalog-releases.js';
+import * as consoleTables from './20261129080000_console.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '20261128120000_tenant-keys': tenantKeys,
   '20261128130000_events-inline-payloads': eventsInlinePayloads,
   '20261128140000_catalog-releases': catalogReleases,
+  '20261129080000_console': consoleTables,
 };

@@ -42,6 +42,9 @@ export function createPlatformsService(repo: PlatformsRepository) {
 
     list: () => repo.findPlatforms(),
 
+    /** The platform, or undefined. */
+    find: (platformId: string) => repo.findPlatform(platformId),
+
     async listKeys(platformId: string) {
       await requirePlatform(platformId);
       return repo.findApiKeys(platformId);
@@ -58,6 +61,13 @@ export function createPlatformsService(repo: PlatformsRepository) {
       if (!key) throw new NotFoundError(`API key '${keyId}' not found`);
       await repo.revokeApiKey(key.platform_id, keyId);
       return key;
+    },
+
+    /** A key of this platform revoked; 404 for another platform's key (the console acts for one platform). */
+    async revokePlatformKey(platformId: string, keyId: string): Promise<void> {
+      const key = await repo.findApiKey(keyId);
+      if (!key || key.platform_id !== platformId) throw new NotFoundError(`API key '${keyId}' not found`);
+      await repo.revokeApiKey(platformId, keyId);
     },
 
     /** Whether tokens minted with this key are still honoured (http/auth.ts asks on every bearer request). */
