@@ -4,6 +4,7 @@ import { redactUrl } from '../src/app-http.js';
 import { consoleCookie } from '../src/modules/console/console.http.js';
 import { createPlatform, createTestApp, type TestApp } from './helpers/app.js';
 import { cookieSet } from './helpers/back-office.js';
+import { runCli } from './helpers/cli.js';
 import { acceptInvite, CONSOLE_COOKIE, consoleSignIn, inviteLink, ORIGIN, PASSWORD } from './helpers/console.js';
 
 describe('console sign-in (/console)', () => {
@@ -104,6 +105,25 @@ describe('console sign-in (/console)', () => {
     expect((await browser!.get('/console')).statusCode).toBe(303);
     const actions = await t.db.selectFrom('console_audit_events').select('action').where('platform_id', '=', platformId).execute();
     expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(['console_user.join', 'session.sign_in', 'session.sign_out']));
+  });
+
+  it('CLI: `console invite` prints a one-time link for the first admin (refusing an unknown platform or role)', async () => {
+    const env = { DATABASE_URL: t.url, PUBLIC_BASE_URL: ORIGIN };
+    const invited = await runCli(['console', 'invite', '--platform', platformId, '--email', 'cli@acme.example'], env);
+    expect(invited.code, invited.stderr).toBe(0);
+    expect(invited.stderr).toContain('(admin); it works once');
+    const url = invited.stdout.trim();
+    expect(url).toMatch(/^http:\/\/statehouse\.test\/console\/invite\/[A-Za-z0-9_-]{40,}$/);
+    expect((await acceptInvite(t.app, url)).response.statusCode).toBe(303);
+    const json = await runCli(
+      ['console', 'invite', '--platform', platformId, '--email', 'ro@acme.example', '--role', 'read_only', '--json'],
+      env,
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({ email: 'ro@acme.example', role: 'read_only' });
+    expect((await runCli(['console', 'invite', '--platform', 'plt_nope', '--email', 'x@acme.example'], env)).code).not.toBe(0);
+    expect((await runCli(['console', 'invite', '--platform', platformId, '--email', 'y@acme.example', '--role', 'owner'], env)).code).toBe(
+      2,
+    );
   });
 
   it('over https the cookie is Secure with the __Host- prefix; invitation links never reach a log line', () => {
