@@ -12,8 +12,12 @@ import { CALENDAR_FEED_PATH } from './modules/calendar/contract.js';
 import { HANDBOOK_ACK_PATH } from './modules/handbook/contract.js';
 import { HOSTED_SESSION_PATH, hostedPageErrors } from './modules/hosted-sessions/contract.js';
 import { OPERATOR_LINK_PATH } from './modules/operators/contract.js';
+import { CONSOLE_INVITE_PATH } from './modules/console/contract.js';
 
-const SECRET_IN_URL = new RegExp(`(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH}|${CALENDAR_FEED_PATH}|${HANDBOOK_ACK_PATH})[^/?#]+`, 'g');
+const SECRET_IN_URL = new RegExp(
+  `(${HOSTED_SESSION_PATH}|${OPERATOR_LINK_PATH}|${CONSOLE_INVITE_PATH}|${CALENDAR_FEED_PATH}|${HANDBOOK_ACK_PATH})[^/?#]+`,
+  'g',
+);
 
 const SIGNATURE_IN_QUERY = /([?&]signature=)[^&#]*/g;
 

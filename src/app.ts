@@ -40,6 +40,7 @@ import { createCalendarModule } from './modules/calendar/index.js';
 import { createWebhooksModule } from './modules/webhooks/index.js';
 import { createWebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
 import { createImportsModule } from './modules/imports/index.js';
+import { consoleRoutes } from './app-console.js';
 
 export interface AppDeps {
   config: Config;
@@ -270,6 +271,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webhooksModule.routes({ auth, operatorAuth, audit }));
   await app.register(testClocks.routes({ auth }));
   await app.register(operatorsModule.routes({ operatorAuth, publicOrigin, secureCookies }));
+  // The platform console (/console): a platform's own users over its keys, webhooks, events, origins and branding.
+  const consoleDeps = {
+    platforms,
+    callbackOrigins,
+    brands: platformsModule.brands,
+    endpoints: webhooksModule.endpoints,
+    events: eventsModule.log,
+  };
+  await app.register(consoleRoutes({ config, db, now, instanceKeys, audit, publicOrigin, secureCookies, ...consoleDeps }));
 
   // The one job registry: every module's background jobs, run by src/server.ts's queue.
   const jobDefinitions: JobDefinition[] = [

@@ -29,6 +29,7 @@ import { brandCommand, callbacksCommand, platformsCommand } from './platforms-co
 import { createWebhooksModule } from '../modules/webhooks/index.js';
 import { webhooksCommand } from './webhooks-command.js';
 import { importCommand, importsFor } from './import-command.js';
+import { consoleCommand } from './console-command.js';
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(argv);
@@ -157,6 +158,8 @@ async function main(argv: string[]): Promise<void> {
         ),
       );
       return;
+    case 'console':
+      return consoleCommand(config, sub, values, json);
     case 'accounts':
       return accountsCommand(config, sub, rest, values, json);
     case 'mail':

@@ -42,6 +42,8 @@ export function parseCommandLine(argv: string[]) {
       out: { type: 'string' },
       against: { type: 'string' },
       catalog: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -35,6 +35,9 @@ Commands:
   operators login --key-id <key_id|name> [--json]   A one-time link signing a browser in to the back office (/operator; 10 min)
   operators audit [--legal-entity <id>] [--key-id <id>] [--action <a>] [--limit <n>] [--before <event_id>] [--json]
                                           The operator audit trail, newest first
+  console invite --platform <platform_id> --email <address> [--role admin|developer|read_only] [--json]
+                                      A one-time link (24 h) with which a person chooses a password for the platform
+                                      console (/console); --role defaults to admin (the first admin)
   accounts create <legal_entity_id> --region CA --agency ca-edd --name "…" [--data name=value …] [--json]
                                       Record an agency account of a legal entity (agency ids: catalog/regions/XX.yaml)
   logins reencrypt [--json]           After a vault key rotation: re-seal every secret (login secrets, instance keys,

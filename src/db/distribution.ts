@@ -47,6 +47,10 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   operator_keys: { kind: 'reference' },
   operator_sessions: { kind: 'reference' },
   operator_login_links: { kind: 'reference' },
+  // The console's users, sessions and invitations: found by e-mail or a token's hash before the platform is known.
+  console_users: { kind: 'reference' },
+  console_sessions: { kind: 'reference' },
+  console_invites: { kind: 'reference' },
 
   // On the coordinator only.
   operator_audit_events: { kind: 'coordinator', why: "the operators' trail, read newest first across every tenant" },
@@ -96,4 +100,6 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   // A platform's imports of its book (docs/imports.md).
   imports: byPlatform(),
   import_rows: byPlatform(),
+  // What a platform's console users did: read by the platform only.
+  console_audit_events: byPlatform(),
 };

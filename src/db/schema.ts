@@ -15,6 +15,7 @@ import type {
 import type { AutomationsTable, AutomationStatusLogsTable, AutomationStepsTable } from './schema/automations.js';
 import type { MailItemsTable, AccountConnectionsTable, AccountConnectionEventsTable } from './schema/mail-connections.js';
 import type { OperatorSessionsTable, OperatorLoginLinksTable } from './schema/operator-sessions.js';
+import type { ConsoleAuditEventsTable, ConsoleInvitesTable, ConsoleSessionsTable, ConsoleUsersTable } from './schema/console.js';
 import type {
   EventsTable,
   WebhookEndpointsTable,
@@ -105,6 +106,10 @@ export interface Database {
   handbook_acknowledgements: HandbookAcknowledgementsTable;
   handbook_ack_links: HandbookAckLinksTable;
   test_clocks: TestClocksTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_invites: ConsoleInvitesTable;
+  console_audit_events: ConsoleAuditEventsTable;
 }
 
 export type LegalEntityRow = Selectable<LegalEntitiesTable>;

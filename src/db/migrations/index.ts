@@ -30,6 +30,7 @@ import * as testClocks from './20261129050000_test-clocks.js';
 import * as versionsTestEvents from './20261129030000_versions-test-events.js';
 import * as requestLogs from './20261129040000_request-logs.js';
 import * as imports from './20261129060000_imports.js';
+import * as consoleTables from './20261129080000_console.js';
 
 /** Every migration, by sortable name. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '20261129030000_versions-test-events': versionsTestEvents,
   '20261129040000_request-logs': requestLogs,
   '20261129060000_imports': imports,
+  '20261129080000_console': consoleTables,
 };

@@ -1,10 +1,15 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OperatorAuditEventsTable } from '../../db/schema.js';
+import type { ConsoleAuditEventsTable } from '../../db/schema/console.js';
 import type { AuditFilter } from './contract.js';
 
 /** A row to insert: the table's columns (created_at by the database), details as an object. */
 export type NewAuditEvent = Omit<Insertable<OperatorAuditEventsTable>, 'created_at' | 'details'> & { details: Record<string, unknown> };
+
+export type NewConsoleAuditEvent = Omit<Insertable<ConsoleAuditEventsTable>, 'created_at' | 'details'> & {
+  details: Record<string, unknown>;
+};
 
 /** Every query of the operator audit trail (an installation-wide table: operators see every tenant). */
 export function createAuditRepository(db: Db) {
@@ -33,6 +38,23 @@ export function createAuditRepository(db: Db) {
       }
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
     },
+
+    insertConsole: (row: NewConsoleAuditEvent) =>
+      db
+        .insertInto('console_audit_events')
+        .values({ ...row, details: JSON.stringify(row.details) })
+        .execute(),
+
+    /** One platform's console trail, newest first. */
+    listConsole: (platformId: string, limit: number) =>
+      db
+        .selectFrom('console_audit_events')
+        .selectAll()
+        .where('platform_id', '=', platformId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute(),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { createAuditRepository } from './audit.repository.js';
-import type { AuditEvent, AuditEventView, AuditFilter, AuditService } from './contract.js';
+import type { AuditEvent, AuditEventView, AuditFilter, AuditService, ConsoleAuditEvent, ConsoleAuditEventView } from './contract.js';
 
 /**
  * The operator audit trail: every operator action is recorded in the same transaction as the action itself
@@ -45,6 +45,31 @@ export function createAuditService(deps: { db: Db }): AuditService {
         action: row.action,
         subject: { type: row.subject_type, id: row.subject_id },
         legal_entity_id: row.legal_entity_id,
+        details: row.details,
+        created_at: row.created_at.toISOString(),
+      }));
+    },
+
+    async recordConsole(trx: Db | null, event: ConsoleAuditEvent): Promise<void> {
+      await createAuditRepository(trx ?? deps.db).insertConsole({
+        id: newId('cau'),
+        platform_id: event.actor.platformId,
+        user_id: event.actor.userId,
+        user_email: event.actor.email,
+        action: event.action,
+        subject_type: event.subjectType,
+        subject_id: event.subjectId,
+        details: event.details ?? {},
+      });
+    },
+
+    async listConsole(platformId: string, limit: number): Promise<ConsoleAuditEventView[]> {
+      const rows = await createAuditRepository(deps.db).listConsole(platformId, limit);
+      return rows.map((row) => ({
+        id: row.id,
+        user: { id: row.user_id, email: row.user_email },
+        action: row.action,
+        subject: { type: row.subject_type, id: row.subject_id },
         details: row.details,
         created_at: row.created_at.toISOString(),
       }));

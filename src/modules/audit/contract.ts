@@ -37,9 +37,36 @@ export interface AuditFilter {
   limit: number;
 }
 
+/** Who acted in a platform's console: one of the platform's own console users (never an operator). */
+export interface ConsoleActor {
+  platformId: string;
+  userId: string;
+  email: string;
+}
+
+/** What a console user did, in their platform. `details` never holds a secret (an API key's id, never the key). */
+export interface ConsoleAuditEvent {
+  actor: ConsoleActor;
+  /** `<subject>.<verb>`, e.g. `api_key.create`, `webhook_endpoint.delete`, `console_user.invite`. */
+  action: string;
+  subjectType: string;
+  subjectId: string;
+  details?: Record<string, unknown>;
+}
+
+export interface ConsoleAuditEventView {
+  id: string;
+  user: { id: string; email: string };
+  action: string;
+  subject: { type: string; id: string };
+  details: Record<string, unknown>;
+  created_at: string;
+}
+
 /**
  * The operator audit trail: every operator action is recorded in the same transaction as the action itself
  * (`record(trx, …)`), so an action without its audit line cannot commit. Implemented by audit.service.ts.
+ * Console users' actions have a trail of their own, per platform (`recordConsole`, `listConsole`).
  */
 export interface AuditService {
   /** Records one event inside the caller's transaction (or on `db` for a single-statement action). */
@@ -48,4 +75,8 @@ export interface AuditService {
   recordCommitted(event: AuditEvent): Promise<void>;
   /** Newest first. `before` is the id of the last event of the previous page. */
   list(filter: AuditFilter): Promise<AuditEventView[]>;
+  /** A console user's action, inside the action's transaction (or on `db` right after an action that committed on its own). */
+  recordConsole(trx: Db | null, event: ConsoleAuditEvent): Promise<void>;
+  /** One platform's console trail, newest first (at most `limit`). */
+  listConsole(platformId: string, limit: number): Promise<ConsoleAuditEventView[]>;
 }

@@ -132,3 +132,11 @@ export interface EventFeed {
   /** The types of these events of the platform, by id. */
   typesOf(db: Db, platformId: string, eventIds: readonly string[]): Promise<Map<string, EventType>>;
 }
+
+/** A page of the platform's log, as GET /v2/events and the console read it (implemented by event-log.ts). */
+export interface EventLogReader {
+  list(
+    platformId: string,
+    query: { types?: readonly EventType[]; legalEntityId?: string; startingAfter?: string; limit: number },
+  ): Promise<{ events: PlatformEvent[]; hasMore: boolean }>;
+}

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, RequestValidationError } from '../../lib/errors.js';
 import { formOf, isSameOrigin, parseCookies, sendPage } from '../../http/pages.js';
+import { sessionCookie, sessionCookieName } from '../../http/page-sessions.js';
 import { renderOperatorMessage } from '../../pages/operator-pages.js';
 import type { OperatorPageContext, OperatorSessionsService } from './operator-sessions.service.js';
 
@@ -11,18 +12,13 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The back office's cookie. Over https it carries the `__Host-` prefix (Secure, Path=/, no Domain: no other
- * host or path can set or shadow it); over plain http (development, tests) browsers refuse that prefix,
- * so the name is plain. SameSite=Strict: no other site can make a browser send it.
- */
-export function operatorCookieName(secure: boolean): string {
-  return secure ? '__Host-statehouse_operator' : 'statehouse_operator';
-}
+/** The back office's cookie (http/page-sessions.ts). SameSite=Strict: no other site can make a browser send it. */
+const OPERATOR_COOKIE = { base: 'statehouse_operator', sameSite: 'Strict' } as const;
 
-export function operatorCookie(secure: boolean, token: string, maxAgeSeconds: number): string {
-  return `${operatorCookieName(secure)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
-}
+export const operatorCookieName = (secure: boolean) => sessionCookieName(OPERATOR_COOKIE.base, secure);
+
+export const operatorCookie = (secure: boolean, token: string, maxAgeSeconds: number) =>
+  sessionCookie(OPERATOR_COOKIE, secure, token, maxAgeSeconds);
 
 export const clearOperatorCookie = (secure: boolean) => operatorCookie(secure, '', 0);
 

@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.js';
+import { hashSecret, newSecret } from '../../lib/secrets.js';
+import { csrfMatches, csrfTokenFor, MAX_SESSION_TOKEN as MAX_TOKEN } from '../../http/page-sessions.js';
 import type { OperatorSessionsRepository } from './operator-sessions.repository.js';
 import type { AuditService } from '../audit/contract.js';
 import { OPERATOR_LINK_PATH } from './contract.js';
@@ -12,8 +12,6 @@ export const OPERATOR_SESSION_LIMITS = { idleMinutes: 30, absoluteHours: 12, lin
 /** Where the one-time sign-in links of `statehouse operators login` point; the token segment is redacted from logs (app.ts). */
 export { OPERATOR_LINK_PATH } from './contract.js';
 
-const MAX_TOKEN = 128;
-const MAX_CSRF = 100;
 /** last_seen_at is written at most this often: a page view is not worth a write every time. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -49,10 +47,7 @@ export interface OperatorSessionsDeps {
  */
 export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
   const { repository } = deps;
-  const csrfFor = async (sessionId: string) =>
-    createHmac('sha256', await deps.csrfKey())
-      .update(`operator-session:${sessionId}`)
-      .digest('base64url');
+  const csrfFor = async (sessionId: string) => csrfTokenFor(await deps.csrfKey(), 'operator-session', sessionId);
 
   async function open(operator: OperatorPrincipal, via: 'key' | 'link'): Promise<OpenedSession> {
     const cookieToken = newSecret('');
@@ -134,9 +129,7 @@ export function createOperatorSessionsService(deps: OperatorSessionsDeps) {
       }
       const csrf = await csrfFor(session.id);
       if (request.post) {
-        const sent = request.post.csrf;
-        const valid = typeof sent === 'string' && sent.length <= MAX_CSRF && safeEqual(Buffer.from(sent), Buffer.from(csrf));
-        if (!request.post.sameOrigin || !valid) return { state: 'forbidden' };
+        if (!request.post.sameOrigin || !csrfMatches(request.post.csrf, csrf)) return { state: 'forbidden' };
       }
       if (now - session.last_seen_at.getTime() > TOUCH_EVERY_MS) await repository.touchSession(session.id, new Date(now));
       return {

@@ -45,6 +45,9 @@ export function createPlatformsService(repo: PlatformsRepository) {
 
     list: () => repo.findPlatforms(),
 
+    /** The platform, or undefined. */
+    find: (platformId: string) => repo.findPlatform(platformId),
+
     async listKeys(platformId: string) {
       await requirePlatform(platformId);
       return repo.findApiKeys(platformId);
@@ -76,6 +79,13 @@ export function createPlatformsService(repo: PlatformsRepository) {
       const platform = await repo.setApiVersion(platformId, version);
       if (!platform) throw new NotFoundError(`Platform '${platformId}' not found`);
       return platform;
+    },
+
+    /** A key of this platform revoked; 404 for another platform's key (the console acts for one platform). */
+    async revokePlatformKey(platformId: string, keyId: string): Promise<void> {
+      const key = await repo.findApiKey(keyId);
+      if (!key || key.platform_id !== platformId) throw new NotFoundError(`API key '${keyId}' not found`);
+      await repo.revokeApiKey(platformId, keyId);
     },
 
     /** Resolves the Authorization header of the signup and auth operations. */

@@ -4,7 +4,9 @@
  * The endpoints' tables are read and written by this module only.
  */
 import type { LookupAddress } from 'node:dns';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { WebhookEndpointsTable } from '../../db/schema/events-webhooks.js';
 
 /** An enabled endpoint an event is to be delivered to. */
 export interface DeliveryTarget {
@@ -67,4 +69,24 @@ export interface DestinationGuard {
     options: object,
     callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ): void;
+}
+
+/** An endpoint as stored (the signing secrets are elsewhere, sealed). */
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+
+/** What the platform console does with a platform's endpoints (implemented by webhook-endpoints.service.ts). */
+export interface WebhookEndpointsAdmin {
+  list(platformId: string): Promise<WebhookEndpointRow[]>;
+  /** The endpoint and its first signing secret (the only time it is shown). */
+  create(
+    platformId: string,
+    input: { url: string; event_types?: string[] | null; description?: string | null },
+  ): Promise<{ endpoint: WebhookEndpointRow; secret: string }>;
+  update(
+    owner: { platformId: string },
+    id: string,
+    patch: { status?: 'enabled' | 'disabled' },
+    options: { disabledReason: string; inTransaction?: (trx: Db, before: WebhookEndpointRow, after: WebhookEndpointRow) => Promise<void> },
+  ): Promise<WebhookEndpointRow>;
+  remove(owner: { platformId: string }, id: string, inTransaction?: (trx: Db, row: WebhookEndpointRow) => Promise<void>): Promise<void>;
 }
