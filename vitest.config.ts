@@ -7,7 +7,8 @@ const workers = Number(process.env.TEST_WORKERS) || Math.max(2, Math.min(4, avai
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // clients/typescript/test: the SDK's tests, against a live server (docs/decisions/0088-typescript-sdk.md).
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     maxWorkers: workers,
     // Limits are safety nets, never the thing a test waits for: tests poll conditions, and a busy machine
