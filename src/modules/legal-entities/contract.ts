@@ -3,4 +3,4 @@
 export type { SignupService, SignupResult, SignupState } from './signup.service.js';
 export { toAccountLegalEntity } from './legal-entities.fns.js';
 export { AccountLegalEntitySchema } from './legal-entities.schemas.js';
-export { StateCode } from './state-code.js';
+export { RegionInput, StateCode } from './state-code.js';
