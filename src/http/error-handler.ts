@@ -140,7 +140,8 @@ export function registerNotFound(app: FastifyInstance): void {
   // A slashed path that matched a route only through an empty last parameter is the unslashed path's, not that route's.
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
-    if (route === undefined || route.endsWith('/') || !request.url.split('?')[0]!.endsWith('/')) return;
+    // Wildcard routes (`/docs/*`, static files) serve their own `…/` (the docs UI lives at /docs/).
+    if (route === undefined || !/\/:[^/]+$/.test(route) || !request.url.split('?')[0]!.endsWith('/')) return;
     const target = slashRedirect(request);
     if (target !== null) return reply.redirect(target, 307);
     return send(reply, 404, { detail: 'Not Found' });

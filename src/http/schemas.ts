@@ -33,8 +33,7 @@ export const HttpUrlString = (options: { description?: string } = {}) => Type.St
  * Where a hosted page returns the user: an absolute URL, http(s) or an app's own scheme (myapp://done); never
  * javascript:, vbscript:, data:, file: (lib/callback-url.ts). The platform's registered origins are checked by the operation.
  */
-export const CallbackUrlString = (options: { description?: string } = {}) =>
-  Type.String({ format: 'callback-url', maxLength: 2083, ...options });
+export const CallbackUrlString = (options: { description?: string } = {}) => Type.String({ format: 'callback-url', ...options });
 
 export const ValidationIssueSchema = Type.Object(
   {

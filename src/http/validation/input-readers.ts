@@ -9,8 +9,6 @@ import type { Validator } from './types.js';
 export interface InputReader {
   /** The canonical value, or undefined when the input is none of the accepted spellings. */
   read(input: string): string | undefined;
-  /** The 422's message (after "Input should be "), saying what is accepted. */
-  expected: string;
 }
 
 const readers = new Map<string, InputReader>();
@@ -19,15 +17,16 @@ export function defineInputReader(name: string, reader: InputReader): void {
   readers.set(name, reader);
 }
 
-/** A string read by the named reader; other types go to `fallback` (the schema's own validator) for their usual issue. */
+/**
+ * A string read by the named reader; anything else goes to `fallback` (the schema's own validator), so an unknown value
+ * gets the schema's usual issue (pydantic's, e.g. the enum's list of codes).
+ */
 export function buildReader(name: string, fallback: Validator): Validator {
   const reader = readers.get(name);
   if (!reader) throw new Error(`no input reader '${name}' is defined`);
   return (input, loc, issues) => {
     if (typeof input !== 'string') return fallback(input, loc, issues);
     const value = reader.read(input);
-    if (value !== undefined) return value;
-    issues.push({ type: 'enum', loc, msg: `Input should be ${reader.expected}`, input, ctx: { expected: reader.expected } });
-    return undefined;
+    return value !== undefined ? value : fallback(input, loc, issues);
   };
 }

@@ -155,6 +155,7 @@ function checkHttpUrl(input: string, loc: (string | number)[], issues: Validatio
 }
 
 function checkCallback(input: string, loc: (string | number)[], issues: ValidationIssue[]): unknown {
+  if (input.length > MAX_URL_LENGTH) return checkHttpUrl(input, loc, issues); // url_too_long, as for an http(s) URL
   const checked = checkCallbackUrl(input);
   if (checked.ok) return input;
   issues.push({

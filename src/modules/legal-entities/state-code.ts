@@ -24,5 +24,4 @@ export const RegionInput = Type.Unsafe<string>({
 
 defineInputReader('region', {
   read: (input) => resolveRegion(input)?.code,
-  expected: "a US state or DC: its two-letter code (e.g. 'CA'), its name (e.g. 'California') or its location id (GET /locations)",
 });
