@@ -103,7 +103,7 @@ describe('events log: GET /v2/events', () => {
     expect(badType.statusCode).toBe(422);
     expect(json(badType).detail[0]).toMatchObject({ type: 'enum', loc: ['query', 'type', 0], input: 'task.exploded' });
     expect(json(badType).detail[0].msg).toContain(EVENT_TYPES[0]);
-    for (const limit of ['0', '1001', 'many']) {
+    for (const limit of ['0', '10001', 'many']) {
       const bad = await t.app.inject({ url: `/v2/events?limit=${limit}`, headers: { authorization: apiKey } });
       expect(bad.statusCode, limit).toBe(422);
       expect(json(bad).detail[0].loc).toEqual(['query', 'limit']);

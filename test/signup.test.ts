@@ -80,7 +80,7 @@ describe('signup', () => {
         ein: '12-3456789',
         llc_managed_type: 'manager_managed',
         business_purpose: 'Restaurant',
-        business_phone: '+1 (512) 555-0100',
+        business_phone: '+15125550100',
         business_email: 'hello@tacos.example',
         naics_code: '722511',
         accounting_method: 'cash',

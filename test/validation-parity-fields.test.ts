@@ -60,7 +60,7 @@ const CASES: Case[] = [
       business_name: null,
       entity_type: 'corp',
       tax_classification: 1,
-      incorporation_location: 'de',
+      incorporation_location: 'xx',
       incorporation_date: '2022-1-5',
     },
     expected: detail(
@@ -68,7 +68,7 @@ const CASES: Case[] = [
       stringType(['body', 'business_name'], null),
       enumError(['body', 'entity_type'], 'corp', ENTITY_TYPES),
       enumError(['body', 'tax_classification'], 1, TAX_CLASSES),
-      enumError(['body', 'incorporation_location'], 'de', STATE_CODES),
+      enumError(['body', 'incorporation_location'], 'xx', STATE_CODES),
       dateParsing(['body', 'incorporation_date'], '2022-1-5', 'input is too short'),
     ),
   },

@@ -46,5 +46,17 @@ const byCode = new Map(REGIONS.map((r) => [r.code, r]));
 export const regionById = (id: string) => byId.get(id);
 export const regionByCode = (code: string) => byCode.get(code.toUpperCase());
 
-/** Unversioned paths take the location id; the two-letter code is accepted too, for convenience. */
-export const resolveRegion = (idOrCode: string) => byId.get(idOrCode) ?? (idOrCode.length === 2 ? byCode.get(idOrCode.toUpperCase()) : undefined);
+const byName = new Map(REGIONS.map((r) => [r.name.toLowerCase(), r]));
+
+/**
+ * Where a request names a state: unversioned paths take the location id; the two-letter code (any case) and the
+ * state's name (any case, e.g. "california" or "New  York") are accepted too (docs/decisions/0077-region-names-and-ids.md).
+ */
+export const resolveRegion = (idOrCodeOrName: string) => {
+  const value = idOrCodeOrName.trim();
+  return (
+    byId.get(value) ??
+    (value.length === 2 ? byCode.get(value.toUpperCase()) : undefined) ??
+    byName.get(value.toLowerCase().replace(/\s+/g, ' '))
+  );
+};

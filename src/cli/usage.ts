@@ -11,8 +11,8 @@ Commands:
   platforms keys rotate <platform_id> [--json]   Issue an additional key (revoke the old one when clients have moved)
   platforms keys revoke <key_id> [--json]
   platforms set-version <platform_id> <YYYY-MM-DD> [--json]  The platform's default API version (Statehouse-Version; docs/versions.md)
-  platforms callbacks list <platform_id> [--json]            Allowed callback origins (none: any http(s) URL in development, none in production)
-  platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com
+  platforms callbacks list <platform_id> [--json]            Allowed callback origins (none: any callback URL in development, none in production)
+  platforms callbacks add <platform_id> <origin> [--json]    e.g. https://app.acme.com, or myapp:// for an app's deep links
   platforms callbacks remove <platform_id> <origin>
   platforms brand <platform_id> [--name <text>] [--accent <#hex>] [--logo <png|jpeg file>] [--clear name|accent|logo] [--json]
                                       The hosted pages' display name, accent colour (4.5:1 against white) and logo (≤ 100 KB); no option: show it

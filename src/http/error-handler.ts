@@ -115,8 +115,11 @@ function publicMessage(error: FastifyError, status: number): string {
 }
 
 /**
- * Unknown paths get FastAPI's `{"detail":"Not Found"}`; a known path with the wrong
- * method gets 405 with an Allow header; a known path with a trailing slash a 307 to it. A shadow router of every registered route answers which.
+ * Unknown paths get FastAPI's `{"detail":"Not Found"}`; a known path with the wrong method gets 405 with an Allow
+ * header. One trailing-slash rule for every path (docs/decisions/0078-paging-and-trailing-slashes.md): a path that
+ * is registered without its trailing slash answers 307 to it (method and body kept, like FastAPI's redirect_slashes),
+ * whether or not the slashed form happens to fall on a parametric route with an empty last parameter (`/tasks/` would
+ * otherwise be `/tasks/:task_id` with task_id ''). A shadow router of every registered route answers which.
  */
 export const MAX_PARAM_LENGTH = 8192;
 
@@ -129,12 +132,24 @@ export function registerNotFound(app: FastifyInstance): void {
       if (!shadow.hasRoute(method as never, route.url)) shadow.on(method as never, route.url, () => {});
     }
   });
-  app.setNotFoundHandler((request, reply) => {
+  const slashRedirect = (request: FastifyRequest): string | null => {
     const [path = '/', query] = request.url.split(/\?(.*)/s);
-    // Like FastAPI's redirect_slashes: `/locations/` finds `/locations`.
-    if (path.length > 1 && path.endsWith('/') && shadow.find(request.method as never, path.slice(0, -1)) !== null) {
-      return reply.redirect(`${path.slice(0, -1)}${query ? `?${query}` : ''}`, 307);
-    }
+    if (path.length <= 1 || !path.endsWith('/') || shadow.find(request.method as never, path.slice(0, -1)) === null) return null;
+    return `${path.slice(0, -1)}${query ? `?${query}` : ''}`;
+  };
+  // A slashed path that matched a route only through an empty last parameter is the unslashed path's, not that route's.
+  app.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions.url;
+    // Wildcard routes (`/docs/*`, static files) serve their own `…/` (the docs UI lives at /docs/).
+    if (route === undefined || !/\/:[^/]+$/.test(route) || !request.url.split('?')[0]!.endsWith('/')) return;
+    const target = slashRedirect(request);
+    if (target !== null) return reply.redirect(target, 307);
+    return send(reply, 404, { detail: 'Not Found' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const target = slashRedirect(request);
+    if (target !== null) return reply.redirect(target, 307);
+    const path = request.url.split('?')[0] ?? '/';
     const allowed = [...methods].filter((m) => shadow.find(m as never, path) !== null);
     if (allowed.length > 0) return send(reply, 405, { detail: 'Method Not Allowed' }, { allow: allowed.sort().join(', ') });
     return send(reply, 404, { detail: 'Not Found' });

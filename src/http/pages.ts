@@ -2,6 +2,7 @@
 import { parse as parseCookieHeader } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RawBody } from './body-parsers.js';
+import { callbackCspSource } from '../lib/callback-url.js';
 
 const UNDECODABLE = '';
 
@@ -26,7 +27,7 @@ export function parseCookies(header: string | undefined): Record<string, string>
  * forms may post only to us and, for the final redirect, to the platform's callback origin.
  */
 export function sendPage(reply: FastifyReply, html: string, options: { status?: number; formTarget?: string | null } = {}) {
-  const formAction = ["'self'", options.formTarget ? new URL(options.formTarget).origin : null].filter(Boolean).join(' ');
+  const formAction = ["'self'", options.formTarget ? callbackCspSource(options.formTarget) : null].filter(Boolean).join(' ');
   return reply
     .code(options.status ?? 200)
     .header(

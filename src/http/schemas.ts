@@ -29,6 +29,12 @@ export const EmailString = (options: { description?: string } = {}) => Type.Stri
 /** An absolute http(s) URL (validated like pydantic's HttpUrl). */
 export const HttpUrlString = (options: { description?: string } = {}) => Type.String({ format: 'http-url', ...options });
 
+/**
+ * Where a hosted page returns the user: an absolute URL, http(s) or an app's own scheme (myapp://done); never
+ * javascript:, vbscript:, data:, file: (lib/callback-url.ts). The platform's registered origins are checked by the operation.
+ */
+export const CallbackUrlString = (options: { description?: string } = {}) => Type.String({ format: 'callback-url', ...options });
+
 export const ValidationIssueSchema = Type.Object(
   {
     loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),

@@ -29,3 +29,16 @@ export function formatPhone(stored: string): string {
   if (!parsed || !parsed.isValid()) return stored;
   return parsed.country === 'US' ? parsed.formatNational() : parsed.formatInternational();
 }
+
+/**
+ * A phone number sent through the API: E.164 when libphonenumber-js reads a number of a possible length for its country
+ * ("(555) 123-4567" → "+15551234567"), with an extension kept in RFC 3966's form ("555-123-4567 x12" →
+ * "+15551234567;ext=12", which reads back the same); anything it cannot read is kept exactly as sent. The API never
+ * refuses a phone on its format (docs/decisions/0076-reference-valid-requests.md); the hosted signup, where a person
+ * can fix a typo, still asks for a valid number (normalisePhone).
+ */
+export function normaliseApiPhone(input: string): string {
+  const parsed = parsePhoneNumberFromString(input.trim(), 'US');
+  if (!parsed || !parsed.isPossible()) return input;
+  return parsed.ext ? `${parsed.number};ext=${parsed.ext}` : parsed.number;
+}

@@ -1,4 +1,5 @@
 import { parseDate } from './dates.js';
+import { checkCallbackUrl } from '../../lib/callback-url.js';
 import type { ValidationIssue } from '../../lib/errors.js';
 import type { SchemaNode, Validator } from './types.js';
 
@@ -14,7 +15,7 @@ export function buildString(schema: SchemaNode): Validator {
   const { minLength, maxLength, format } = schema;
   return (input, loc, issues) => {
     if (format === 'date') return checkDate(input, loc, issues);
-    if (format === 'http-url' && typeof input !== 'string') {
+    if ((format === 'http-url' || format === 'callback-url') && typeof input !== 'string') {
       issues.push({ type: 'url_type', loc, msg: 'URL input should be a string or URL', input });
       return undefined;
     }
@@ -78,6 +79,7 @@ export function buildString(schema: SchemaNode): Validator {
       return undefined;
     }
     if (format === 'http-url') return checkHttpUrl(input, loc, issues);
+    if (format === 'callback-url') return checkCallback(input, loc, issues);
     return input;
   };
 }
@@ -150,6 +152,20 @@ function checkHttpUrl(input: string, loc: (string | number)[], issues: Validatio
     return undefined;
   }
   return input;
+}
+
+function checkCallback(input: string, loc: (string | number)[], issues: ValidationIssue[]): unknown {
+  if (input.length > MAX_URL_LENGTH) return checkHttpUrl(input, loc, issues); // url_too_long, as for an http(s) URL
+  const checked = checkCallbackUrl(input);
+  if (checked.ok) return input;
+  issues.push({
+    type: checked.type,
+    loc,
+    msg: `Input should be a valid callback URL: ${checked.reason}`,
+    input,
+    ctx: { error: checked.reason },
+  });
+  return undefined;
 }
 
 /** What pydantic's lax int accepts from a string: spaces around, a sign, digits with single underscores, a zero fraction. */

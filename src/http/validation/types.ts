@@ -5,6 +5,9 @@ import type { ValidationIssue } from '../../lib/errors.js';
 /** Validates and coerces (pydantic "lax" mode); pushes issues and returns the coerced value. */
 export type Validator = (input: unknown, loc: (string | number)[], issues: ValidationIssue[]) => unknown;
 
+/** The keyword naming a schema's input reader (input-readers.ts). */
+export const INPUT_READER = 'x-input-reader';
+
 /** JSON Schema as TypeBox emits it, plus our `format` values: date, email, http-url. */
 export interface SchemaNode {
   type?: string | string[];
@@ -26,4 +29,5 @@ export interface SchemaNode {
   maxProperties?: number;
   default?: unknown;
   title?: string;
+  [INPUT_READER]?: string;
 }

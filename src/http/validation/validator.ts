@@ -1,6 +1,7 @@
 import { buildBoolean, buildInteger, buildNumber, buildString, INT_STRING, parseIntString } from './scalars.js';
 import type { ValidationIssue } from '../../lib/errors.js';
-import type { SchemaNode, Validator } from './types.js';
+import { buildReader } from './input-readers.js';
+import { INPUT_READER, type SchemaNode, type Validator } from './types.js';
 
 export type { SchemaNode, Validator, ValidationIssue };
 
@@ -17,6 +18,8 @@ export function compile(schema: SchemaNode): Validator {
 
 function build(schema: SchemaNode): Validator {
   if (schema.anyOf) return buildAnyOf(schema.anyOf);
+  const reader = schema[INPUT_READER];
+  if (reader !== undefined) return buildReader(reader, build({ ...schema, [INPUT_READER]: undefined }));
   if (schema.enum) return buildEnum(schema.enum, schema.type === 'integer');
   if ('const' in schema) return buildEnum([schema.const], false, 'literal_error');
   switch (schema.type) {
@@ -133,6 +136,7 @@ function buildModel(schema: SchemaNode): Validator {
     name,
     node,
     required: schema.required?.includes(name) ?? false,
+    nullable: node.anyOf?.some((option) => option.type === 'null') ?? false,
     validate: compile(node),
   }));
   return (input, loc, issues) => {
@@ -148,7 +152,14 @@ function buildModel(schema: SchemaNode): Validator {
     const output: Record<string, unknown> = {};
     for (const field of fields) {
       const present = Object.prototype.hasOwnProperty.call(input, field.name);
-      if (!present) {
+      // An optional field sent as "" is not sent (a nullable one is null, which clears it on an update): clients
+      // that send every form field as a string mean "none" by "" (docs/decisions/0076-reference-valid-requests.md).
+      const blank = present && !field.required && input[field.name] === '';
+      if (blank && field.nullable) {
+        output[field.name] = null;
+        continue;
+      }
+      if (!present || blank) {
         if (field.required) issues.push({ type: 'missing', loc: [...loc, field.name], msg: 'Field required', input });
         else if ('default' in field.node) output[field.name] = structuredClone(field.node.default);
         continue;

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { regionByCode, resolveRegion } from '../../catalog/regions.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
-import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
+import { BoundedString, errorResponses, CallbackUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
 import { fieldError } from '../../lib/errors.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { ADD_ACCOUNT_KEY, renderAccountsPage, type FailedForm, type LoginItem } from '../../pages/account-pages.js';
@@ -18,7 +18,7 @@ import { parseCredentialsForm } from './credentials.input.js';
 
 const ManageSessionBody = Type.Object(
   {
-    callback_url: HttpUrlString({ description: 'Where the user returns when done.' }),
+    callback_url: CallbackUrlString({ description: 'Where the user returns when done.' }),
     region_id: Type.Optional(Nullable(BoundedString(64, { description: 'Only this region (location id or two-letter code).' }))),
   },
   { title: 'ScopedHostedSessionRequest' },

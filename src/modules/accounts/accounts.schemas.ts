@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BoundedString, Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/contract.js';
+import { RegionInput, StateCode } from '../legal-entities/contract.js';
 import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
 
 export const AGENCY_DATA_STATUSES = ['todo', 'in-progress', 'done'] as const;
@@ -83,5 +83,5 @@ export const AgencyAccountV2Schema = Type.Object(
 export const RegionPlatformIdParamsSchema = Type.Object({ region_platform_public_id: BoundedString(64) });
 export const LocationIdParamsSchema = Type.Object({ location_public_id: BoundedString(64) });
 
-export const RegionFilterQuerySchema = Type.Object({ region: Type.Optional(Nullable(StateCode)), ...V2ScopeQuerySchema.properties });
+export const RegionFilterQuerySchema = Type.Object({ region: Type.Optional(Nullable(RegionInput)), ...V2ScopeQuerySchema.properties });
 export type RegionFilterQuery = Static<typeof RegionFilterQuerySchema>;

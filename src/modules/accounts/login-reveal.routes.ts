@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { regionByCode } from '../../catalog/regions.js';
 import type { HostedPurpose } from '../../db/schema.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
-import { BoundedString, errorResponses, HttpUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
+import { BoundedString, errorResponses, CallbackUrlString, Nullable, SessionResultSchema } from '../../http/schemas.js';
 import { renderMessagePage } from '../../pages/common-pages.js';
 import { renderLoginReveal } from '../../pages/login-pages.js';
 import type { AccountsService } from './contract.js';
@@ -55,7 +55,7 @@ export function loginRevealRoutes(deps: {
           security,
           summary: 'A hosted page that shows one login’s credentials',
           params: LoginParams,
-          body: Type.Object({ callback_url: HttpUrlString() }, { title: 'LoginsSessionRequest' }),
+          body: Type.Object({ callback_url: CallbackUrlString() }, { title: 'LoginsSessionRequest' }),
           response: {
             200: Type.Object({ created_at: Type.String(), expires_at: Type.String(), url: Type.String() }),
             ...errorResponses(401, 404, 422),
@@ -75,7 +75,7 @@ export function loginRevealRoutes(deps: {
           security,
           summary: 'A hosted page that shows one login’s credentials (v2)',
           params: V2LoginParams,
-          body: Type.Object({ callback_url: Type.Optional(Nullable(HttpUrlString())) }),
+          body: Type.Object({ callback_url: Type.Optional(Nullable(CallbackUrlString())) }),
           response: { 200: SessionResultSchema, ...errorResponses(401, 404, 422) },
         },
       },

@@ -128,5 +128,5 @@ export const ListEventsQuerySchema = Type.Object({
   ),
   legal_entity_id: Type.Optional(BoundedString(64)),
   starting_after: Type.Optional(BoundedString(64)),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100 })),
 });

@@ -1,7 +1,7 @@
 // The handbook's wire shapes: GET /v2/handbook answers one body that both reference documents accept, and the
 // two session operations (the event payloads are in contract.ts).
 import { Type } from 'typebox';
-import { HttpUrlString, Nullable } from '../../http/schemas.js';
+import { CallbackUrlString, Nullable } from '../../http/schemas.js';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -60,7 +60,9 @@ export const HandbookSchema = Type.Object(
 
 export const HandbookSessionBodySchema = Type.Object(
   {
-    callback_url: HttpUrlString({ description: 'Where the owner returns from the builder (an allowed callback origin of the platform).' }),
+    callback_url: CallbackUrlString({
+      description: 'Where the owner returns from the builder (an allowed callback origin of the platform).',
+    }),
   },
   { title: 'HostedSessionRequest' },
 );

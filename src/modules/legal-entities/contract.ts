@@ -5,5 +5,5 @@ export type { SignupService, SignupResult, SignupState } from './signup.service.
 export { toAccountLegalEntity, profileFromV2, toPlatformLegalEntity, type EntityProfile } from './legal-entities.fns.js';
 export { PlatformSignupRequestSchema, type PlatformSignupRequest } from './legal-entities.schemas.js';
 export { AccountLegalEntitySchema } from './legal-entities.schemas.js';
-export { StateCode } from './state-code.js';
+export { RegionInput, StateCode } from './state-code.js';
 export type { PayrollConnectionColumns, PayrollConnectionStore } from './payroll-connection.js';

@@ -1,5 +1,6 @@
 import type { AddressValue, LegalEntityRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { normaliseApiPhone } from '../../lib/phone-number.js';
 import {
   MONTH_NAMES,
   type AccountLegalEntity,
@@ -53,6 +54,8 @@ function address(input: AddressInput | null | undefined): AddressValue | null | 
 /** 123456789 and 12-3456789 are the same EIN; store the hyphenated form. */
 const ein = (value: string | null | undefined) => (typeof value === 'string' ? value.replace(/^(\d{2})-?(\d{7})$/, '$1-$2') : value);
 
+const phone = (value: string | null | undefined) => (typeof value === 'string' ? normaliseApiPhone(value) : value);
+
 export const monthNumber = (name: string | null | undefined) =>
   typeof name === 'string' ? MONTH_NAMES.indexOf(name as (typeof MONTH_NAMES)[number]) + 1 : name;
 
@@ -67,6 +70,7 @@ export function profileFromEmbedded(body: EmbeddedSignupRequest): Partial<Entity
     incorporation_location: undefined,
     incorporation_region: body.incorporation_location,
     ein: ein(body.ein),
+    business_phone: phone(body.business_phone),
     business_address: address(body.business_address),
     mailing_address: address(body.mailing_address),
   });
@@ -81,6 +85,7 @@ export function profileFromV2(body: PlatformSignupRequest): Partial<EntityProfil
     incorporation_date: body.incorporated_date,
     ein: ein(body.ein),
     accounting_year_end: monthNumber(body.accounting_year_end),
+    business_phone: phone(body.business_phone),
     business_address: address(body.business_address),
     mailing_address: address(body.mailing_address),
   });

@@ -1,6 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { StateCode } from './state-code.js';
-import { BoundedString, DateString, EmailString, HttpUrlString, IntegerEnum, LONG_TEXT, Nullable, StringEnum } from '../../http/schemas.js';
+import { RegionInput, StateCode } from './state-code.js';
+import {
+  BoundedString,
+  DateString,
+  EmailString,
+  CallbackUrlString,
+  IntegerEnum,
+  LONG_TEXT,
+  Nullable,
+  StringEnum,
+} from '../../http/schemas.js';
 import {
   ACCOUNTING_METHODS,
   ACCOUNTING_PERIODS,
@@ -27,8 +36,9 @@ export const AccountingYearEndMonthNumber = IntegerEnum(MONTH_NUMBERS, { title: 
 // Formats the reference leaves open; see docs/decisions/0003-field-formats.md.
 const Ein = Type.String({ pattern: '^\\d{2}-?\\d{7}$', description: 'Federal EIN, 9 digits, e.g. 12-3456789.' });
 const Phone = Type.String({
-  pattern: '^\\+?[0-9][0-9 ().-]{5,30}$',
-  description: 'Phone number: digits, spaces, ( ) . - and an optional leading +.',
+  maxLength: 64,
+  description:
+    'Phone number as people write it, e.g. (415) 555-0134 or 555-123-4567 x12: stored in E.164 (+14155550134, an extension as ;ext=12) when it reads as a phone number, otherwise as sent.',
 });
 const Naics = Type.String({ pattern: '^\\d{2,6}$', description: 'NAICS code, 2 to 6 digits.' });
 const Year = Type.String({ pattern: '^(19|20)\\d{2}$', description: 'A four-digit year, e.g. 2024.' });
@@ -65,7 +75,7 @@ const platformFields = {
   futa_liability_year: Type.Optional(Nullable(Year)),
   external_company_id: Type.Optional(Nullable(Name)),
   authorization_callback_url: Type.Optional(
-    Nullable(HttpUrlString({ description: 'Where the user is sent after finishing the hosted signup.' })),
+    Nullable(CallbackUrlString({ description: 'Where the user is sent after finishing the hosted signup.' })),
   ),
 };
 
@@ -76,7 +86,7 @@ export const EmbeddedSignupRequestSchema = Type.Object(
     business_name: Name,
     entity_type: EntityType,
     tax_classification: TaxClass,
-    incorporation_location: StateCode,
+    incorporation_location: RegionInput,
     incorporation_date: DateString(),
     ...optionalProfile,
     accounting_year_end: Type.Optional(Nullable(AccountingYearEndMonthNumber)),
@@ -102,7 +112,7 @@ export const PlatformSignupRequestSchema = Type.Object(
     business_name: Name,
     entity_type: EntityType,
     tax_class: TaxClass,
-    incorporation_region: StateCode,
+    incorporation_region: RegionInput,
     incorporated_date: DateString(),
     ...optionalProfile,
     accounting_year_end: Type.Optional(Nullable(AccountingYearEndMonth)),
@@ -122,7 +132,7 @@ export const PlatformSignupResponseSchema = Type.Object(
 
 export const BusinessInformationSchema = Type.Object(
   {
-    incorporation_region: Type.Optional(Nullable(StateCode)),
+    incorporation_region: Type.Optional(Nullable(RegionInput)),
     entity_type: Type.Optional(Nullable(EntityType)),
     tax_classification: Type.Optional(Nullable(TaxClass)),
     llc_managed_type: Type.Optional(Nullable(LLCManagedType)),
@@ -144,7 +154,7 @@ export const HostedSignupRequestSchema = Type.Object(
   {
     business_name: Name,
     user_email: EmailString(),
-    callback_url: HttpUrlString({ description: 'Where the user is redirected after completing signup.' }),
+    callback_url: CallbackUrlString({ description: 'Where the user is redirected after completing signup.' }),
     legal_entity_id: Type.Optional(Nullable(BoundedString(64, { description: 'Resume the signup of an entity created earlier.' }))),
     business_information: Type.Optional(Nullable(BusinessInformationSchema)),
     external_company_id: Type.Optional(Nullable(Name)),

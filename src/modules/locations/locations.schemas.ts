@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BoundedString, Nullable } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/contract.js';
+import { RegionInput } from '../legal-entities/contract.js';
 
 export const LocationRefSchema = Type.Object(
   { id: Type.String({ description: 'Fixed location id (same for every legal entity).' }), code: Type.String(), name: Type.String() },
@@ -68,7 +68,7 @@ export const PlatformBatchRegionConfigSchema = Type.Object(
     config: Type.Unsafe<Record<string, Static<typeof PlatformRegionConfigSchema>>>({
       type: 'object',
       additionalProperties: PlatformRegionConfigSchema,
-      propertyNames: StateCode,
+      propertyNames: RegionInput,
       maxProperties: 51,
       description: 'Two-letter state code → region configuration.',
     }),
@@ -76,4 +76,4 @@ export const PlatformBatchRegionConfigSchema = Type.Object(
   { title: 'PlatformBatchRegionConfig' },
 );
 
-export const RegionParamsSchema = Type.Object({ region: StateCode });
+export const RegionParamsSchema = Type.Object({ region: RegionInput });

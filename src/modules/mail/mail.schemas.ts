@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { BoundedString, DateString, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/contract.js';
+import { BoundedString, DateString, CallbackUrlString, Nullable, StringEnum } from '../../http/schemas.js';
+import { RegionInput, StateCode } from '../legal-entities/contract.js';
 import { V2ScopeQuerySchema } from '../../http/v2-scope.js';
 import { MAIL_TYPES, MAX_FILE_NAME_LENGTH, MAX_SENDER_LENGTH, MAX_SUBJECT_LENGTH } from './mail.input.js';
 
@@ -80,7 +80,7 @@ const dates = {
 };
 
 export const MailQuerySchema = Type.Object(dates);
-export const MailV2QuerySchema = Type.Object({ ...dates, region: Type.Optional(Nullable(StateCode)), ...V2ScopeQuerySchema.properties });
+export const MailV2QuerySchema = Type.Object({ ...dates, region: Type.Optional(Nullable(RegionInput)), ...V2ScopeQuerySchema.properties });
 export const LocationParamsSchema = Type.Object({ region_platform_public_id: BoundedString(64) });
 export const MailFileParamsSchema = Type.Object({ mail_id: BoundedString(64) });
 // Generous bounds: anything that is not the exact signed value is a 403 from the link check, not a 422.
@@ -89,10 +89,10 @@ export const MailFileQuerySchema = Type.Object({
   signature: Type.Optional(BoundedString(2000, { description: 'HMAC-SHA256 of the mail id, its legal entity and `expires` (base64url).' })),
 });
 
-export const DocumentsSessionBodySchema = Type.Object({ callback_url: HttpUrlString() }, { title: 'HostedSessionRequest' });
+export const DocumentsSessionBodySchema = Type.Object({ callback_url: CallbackUrlString() }, { title: 'HostedSessionRequest' });
 
 export const UploadQuerySchema = Type.Object({
-  region: Type.Optional(Nullable(StateCode)),
+  region: Type.Optional(Nullable(RegionInput)),
   type: Type.Optional(Nullable(MailTypeSchema)),
   received: Type.Optional(
     Nullable(DateString({ description: 'The day the mail was received; today (UTC) when absent. Not in the future.' })),

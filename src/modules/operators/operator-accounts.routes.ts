@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BoundedString, errorResponses, HttpUrlString, Nullable, StringEnum } from '../../http/schemas.js';
 import { AGENCY_DATA_STATUSES, type AccountsService } from '../accounts/contract.js';
-import { StateCode } from '../legal-entities/contract.js';
+import { RegionInput } from '../legal-entities/contract.js';
 import { OPERATOR_SECURITY, OperatorEntityParamsSchema, operatorPrincipalOf, type OperatorHook } from './operator-auth.js';
 import type { AuditService } from '../audit/contract.js';
 import { inBody, OperatorAgencyAccount, OperatorLogin, toAccount, toLogin } from './operator-accounts.views.js';
@@ -12,7 +12,7 @@ const SECRET_TEXT = 1000;
 
 const NewAgencyAccountBody = Type.Object(
   {
-    region: StateCode,
+    region: RegionInput,
     agency_id: BoundedString(100, {
       description: 'An agency of the catalog for that region, e.g. `ca-edd` (`statehouse catalog list --region CA`).',
     }),
@@ -59,7 +59,7 @@ const SecretsBody = Type.Object(
 
 const NewLoginBody = Type.Object(
   {
-    region: StateCode,
+    region: RegionInput,
     name: BoundedString(200, { minLength: 1 }),
     login_url: HttpUrlString({ description: "The agency portal's sign-in page." }),
     agency_account_id: Type.Optional(Nullable(BoundedString(64))),

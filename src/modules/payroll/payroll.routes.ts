@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { platformOf, type AuthHooks } from '../../http/auth.js';
-import { BoundedString, ErrorSchema, HTTPValidationErrorSchema, HttpUrlString } from '../../http/schemas.js';
+import { BoundedString, ErrorSchema, HTTPValidationErrorSchema, CallbackUrlString } from '../../http/schemas.js';
 import { renderPayrollConnected, renderPayrollConsent } from '../../pages/payroll-pages.js';
 import { callbackTarget, sendPage } from '../../http/pages.js';
 import { hostedOf, requireHostedSession, type HostedSessionsService } from '../hosted-sessions/contract.js';
@@ -11,7 +11,7 @@ import type { PayrollService } from './payroll.service.js';
 const PayrollSetupRequest = Type.Object(
   {
     legal_entity_id: BoundedString(64),
-    authorization_callback_url: HttpUrlString({ description: 'Where the user returns once payroll is connected.' }),
+    authorization_callback_url: CallbackUrlString({ description: 'Where the user returns once payroll is connected.' }),
   },
   { title: 'PlatformAuthenticationSessionPayrollSetupRequest' },
 );

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schemas.js';
-import { StateCode } from '../legal-entities/contract.js';
+import { RegionInput } from '../legal-entities/contract.js';
 import { LocationRefSchema } from '../locations/contract.js';
 
 const employeeCount = Type.Integer({
@@ -12,7 +12,7 @@ const lastPayrollUpdate = Type.String({ format: 'date-time', description: 'When 
 
 export const PayrollEmployeesReportSchema = Type.Object(
   {
-    regions: Type.Array(Type.Object({ region: StateCode, employee_count: employeeCount }, { title: 'PayrollRegionEmployees' }), {
+    regions: Type.Array(Type.Object({ region: RegionInput, employee_count: employeeCount }, { title: 'PayrollRegionEmployees' }), {
       maxItems: 51,
       description: 'Every region with employees, each once. A region left out has no employees.',
     }),

@@ -1,13 +1,15 @@
 import type { Db } from '../../db/database.js';
+import { callbackOriginOf, checkCallbackUrl } from '../../lib/callback-url.js';
 import { InvalidInputError } from '../../lib/errors.js';
 import { createPlatformsRepository } from './platforms.repository.js';
 
 /**
  * Protection against open redirects: a platform lists the origins its callback URLs may use
- * (`statehouse platforms callbacks add`). When it lists any, every callback_url it sends must use one
- * of them. A platform that lists none may use any http(s) URL in development; in production
- * (`requireRegistered`) such a callback URL is refused, so hosted flows only ever redirect to a
- * registered origin.
+ * (`statehouse platforms callbacks add`): http(s) origins (https://app.example.com) and its mobile apps' schemes
+ * (myapp://, matching every myapp: deep link). When it lists any, every callback_url it sends must use one
+ * of them. A platform that lists none may use any callback URL in development (http(s) or an app's scheme; the
+ * request schema already refuses javascript:, data:, vbscript:, file: and relative URLs); in production
+ * (`requireRegistered`) such a callback URL is refused, so hosted flows only ever redirect to a registered origin.
  */
 export function createCallbackOrigins(db: Db, options: { requireRegistered?: boolean } = {}) {
   const repo = createPlatformsRepository(db);
@@ -29,7 +31,7 @@ export function createCallbackOrigins(db: Db, options: { requireRegistered?: boo
     async check(platformId: string, callbackUrl: string | null | undefined, field: string): Promise<void> {
       if (!callbackUrl) return;
       const allowed = await repo.findCallbackOrigins(platformId);
-      const origin = new URL(callbackUrl).origin;
+      const origin = callbackOriginOf(new URL(callbackUrl));
       if (allowed.includes(origin)) return;
       if (allowed.length === 0) {
         if (!options.requireRegistered) return;
@@ -47,13 +49,14 @@ export function createCallbackOrigins(db: Db, options: { requireRegistered?: boo
 
 export type CallbackOrigins = ReturnType<typeof createCallbackOrigins>;
 
+/** https://app.example.com/any/path → https://app.example.com; myapp:, myapp:// or myapp://tasks → myapp:// */
 export function normaliseOrigin(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`'${url}' is not a URL (expected e.g. https://app.example.com)`);
+  const bareScheme = /^([A-Za-z][A-Za-z0-9+.-]*):(\/\/)?$/.exec(url.trim());
+  const checked = checkCallbackUrl(bareScheme ? `${bareScheme[1]}://` : url.trim());
+  if (!checked.ok) {
+    throw new Error(
+      `'${url}' is not a callback origin (expected an http(s) origin such as https://app.example.com, or an app's scheme such as myapp://): ${checked.reason}`,
+    );
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`'${url}' must be an http(s) origin`);
-  return parsed.origin;
+  return callbackOriginOf(checked.url);
 }

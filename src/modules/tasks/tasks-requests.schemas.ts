@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { BoundedString, DateString, Nullable, StringEnum } from '../../http/schemas.js';
 import { TASK_CATEGORIES, TASK_TAGS } from '../../catalog/catalog-vocabulary.js';
-import { StateCode } from '../legal-entities/contract.js';
+import { RegionInput } from '../legal-entities/contract.js';
 import { ACCOUNT_TASK_TAGS, AccountTaskStatus, V2_TASK_STATUSES } from './tasks.schemas.js';
 
 const TagEnum = StringEnum(ACCOUNT_TASK_TAGS, { title: 'AccountTaskTag' });
@@ -26,7 +26,7 @@ export const ListLocationTasksQuerySchema = Type.Object({
 });
 
 export const ListTasksV2QuerySchema = Type.Object({
-  region: Type.Optional(Nullable(StateCode)),
+  region: Type.Optional(Nullable(RegionInput)),
   start_date: ListTasksQuerySchema.properties.start_date,
   end_date: ListTasksQuerySchema.properties.end_date,
   type: Type.Optional(Nullable(StringEnum(['requirement', 'question'] as const))),
@@ -35,7 +35,16 @@ export const ListTasksV2QuerySchema = Type.Object({
   categories: Type.Optional(Nullable(Type.Array(StringEnum(TASK_CATEGORIES), { maxItems: 10 }))),
   definition_id: ListTasksQuerySchema.properties.definition_id,
   include_managed: Type.Optional(Type.Boolean({ default: false })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  // No upper bound of our own (the reference has none): the filtered list is read whole and cached, so a page of
+  // 10,000 costs what a page of 50 does (docs/decisions/0078-paging-and-trailing-slashes.md).
+  page_size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 50,
+      description: 'Tasks per page (default 50); any size is served.',
+    }),
+  ),
   page_num: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
   legal_entity_public_id: Type.Optional(Nullable(BoundedString(64))),
   user_or_platform_public_id: Type.Optional(Nullable(BoundedString(64))),

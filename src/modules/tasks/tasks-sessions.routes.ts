@@ -5,7 +5,7 @@ import { resolveRegion } from '../../catalog/regions.js';
 import { scopeOf, type AuthHooks } from '../../http/auth.js';
 import {
   errorResponses,
-  HttpUrlString,
+  CallbackUrlString,
   Nullable,
   PlatformErrorSchema,
   SessionResultSchema,
@@ -20,12 +20,12 @@ import { TaskIdParamsSchema } from './tasks-requests.schemas.js';
 import type { TasksService } from './tasks.service.js';
 
 const CallbackBody = Type.Object(
-  { callback_url: HttpUrlString({ description: 'Where the user returns when done.' }) },
+  { callback_url: CallbackUrlString({ description: 'Where the user returns when done.' }) },
   { title: 'TasksSessionRequest' },
 );
 const ManageBody = Type.Object(
   {
-    callback_url: HttpUrlString(),
+    callback_url: CallbackUrlString(),
     region_id: Type.Optional(Nullable(BoundedString(64, { description: 'Only this region (location id or two-letter code).' }))),
     task_type: StringEnum(['requirement', 'question'] as const),
     status: Type.Optional(StringEnum(['todo', 'overdue', 'done', 'automated', 'managed'] as const, { default: 'todo' })),
