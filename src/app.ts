@@ -14,8 +14,7 @@ import { noJobQueue, type JobDefinition, type JobSender } from './jobs/queue.js'
 import { createMetricsModule } from './modules/metrics/index.js';
 import { createAuthModule } from './modules/auth/index.js';
 import { createAccountsModule } from './modules/accounts/index.js';
-import { createAgenciesModule } from './modules/agencies/index.js';
-import { createConnectionsModule } from './modules/connections/index.js';
+import { createAgencyWork } from './app-agency-work.js';
 import { createVault, loadVaultKeys } from './crypto/vault.js';
 import { createMailModule } from './modules/mail/index.js';
 import { createHostedSessionsModule } from './modules/hosted-sessions/index.js';
@@ -30,15 +29,13 @@ import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { createCatalogReleasesModule } from './modules/catalog-releases/index.js';
 import { createTaskEvents, plannedTaskStore, taskStatusStore, taskCompletionStore, createTasksModule } from './modules/tasks/index.js';
 import { createEntityClock, createTestClocksModule } from './modules/test-clocks/index.js';
-import { createAutomationsModule } from './modules/automations/index.js';
 import { createEventsModule } from './modules/events/index.js';
 import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.js';
 import { createIdempotencyModule } from './modules/idempotency/index.js';
 import { createRequestLogsModule } from './modules/request-logs/index.js';
 import { createHandbookModule } from './modules/handbook/index.js';
 import { createCalendarModule } from './modules/calendar/index.js';
-import { createWebhooksModule } from './modules/webhooks/index.js';
-import { createWebhookDeliveriesModule } from './modules/webhook-deliveries/index.js';
+import { createWebhooks } from './app-webhooks.js';
 import { createImportsModule } from './modules/imports/index.js';
 import { consoleRoutes } from './app-console.js';
 
@@ -141,43 +138,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The operator audit trail: below every module whose operator actions it records (automations, mail, webhooks, operators).
   const { audit } = createAuditModule({ db });
   // Webhook endpoints, their secrets and the destination guard; deliveries read them through `endpointsForDelivery`.
-  const webhooksModule = createWebhooksModule({
-    db,
-    vault,
-    settings: config.webhooks,
-    production: config.environment === 'production',
-    now,
-  });
-  const webhookDeliveries = createWebhookDeliveriesModule({
-    db,
-    jobs,
-    endpoints: webhooksModule.endpointsForDelivery,
-    events: eventsModule.feed,
-    guard: webhooksModule.destinationGuard,
-    settings: config.webhooks,
-    now,
-  });
+  const { webhooksModule, webhookDeliveries } = createWebhooks({ config, db, jobs, vault, feed: eventsModule.feed, now });
   const accountsModule = createAccountsModule({ db, catalog, vault, events: eventsModule.events });
   const { accounts } = accountsModule;
   const mailModule = createMailModule({ config, db, now, instanceKeys, events: eventsModule.events });
-  // One connector per agency (AGENCY_CONNECTORS), else the sandbox: always for connections, for filings only with AUTOMATION_SANDBOX.
-  const agencies = createAgenciesModule({
-    enabled: config.agencyConnectors,
-    sandbox: { accounts: true, filings: config.automations.sandbox, filingStepMs: config.automations.sandboxStepMs },
-  }).connectors;
-  const connectionsModule = createConnectionsModule({
-    db,
-    accounts,
+  // Account connections and filings, each through its agency's connector (or the sandbox's).
+  const { connectionsModule, automationsModule } = createAgencyWork({
+    config,
     sessions,
-    jobs,
-    catalog,
-    connectors: agencies.accounts,
-    stepMs: config.sandboxConnectorStepMs,
-    hostedSessionTtlSeconds: config.hostedSessionTtlSeconds,
-    now,
-    events: eventsModule.events,
-  });
-  const automationsModule = createAutomationsModule({
     db,
     catalog,
     now,
@@ -187,8 +155,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     accounts,
     mail: mailModule.mail,
     audit,
-    settings: config.automations,
-    connectors: agencies.filings,
     events: eventsModule.events,
     taskEvents,
     taskStatus: taskStatusStore,

@@ -6,6 +6,7 @@ import { toIso } from '../../engine/dates.js';
 import { PLANNING_ENGINE_VERSION } from '../../engine/engine.js';
 import type { EngineInput, PlannedTask } from '../../engine/engine.types.js';
 import { ESTIMATED_PREFIX, estimatedPeriodKey } from '../../engine/schedule.js';
+import type { TaskChange } from '../events/contract.js';
 import type { PlanningEntityRow } from './planning.repository.js';
 
 export const identityOf = (t: { definition_id: string; region_code: string; period_key: string }) =>
@@ -248,4 +249,20 @@ export function requirementImpact(
     planned.filter((t) => t.kind === 'requirement' && wanted(t.definitionId)).map((t) => `${t.definitionId}|${t.regionCode}`),
   );
   return { gained: [...will].filter((k) => !have.has(k)), lost: [...have].filter((k) => !will.has(k)) };
+}
+
+/** One task.updated per task: a task the caller changed that the re-planning changes too lists both's fields. */
+export function mergeUpdates(changes: TaskChange[]): TaskChange[] {
+  const updated = new Map<string, TaskChange>();
+  const out: TaskChange[] = [];
+  for (const change of changes) {
+    const first = change.kind === 'updated' ? updated.get(change.taskId) : undefined;
+    if (first) first.changed = [...new Set([...(first.changed ?? []), ...(change.changed ?? [])])];
+    else {
+      const copy = { ...change };
+      if (change.kind === 'updated') updated.set(change.taskId, copy);
+      out.push(copy);
+    }
+  }
+  return out;
 }

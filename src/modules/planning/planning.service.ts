@@ -18,7 +18,7 @@ import {
   type PlanningChange,
   type ReplanCause,
 } from './contract.js';
-import { catalogHash, groupBy, isDueForRollForward, reconcile, toEngineInput } from './planning.fns.js';
+import { catalogHash, groupBy, isDueForRollForward, mergeUpdates, reconcile, toEngineInput } from './planning.fns.js';
 import { createPlanningReports } from './planning-reports.js';
 import { createPlanningRepository, type PlanningRepository } from './planning.repository.js';
 
@@ -53,22 +53,6 @@ function currentRelease(catalog: Catalog): CatalogReleaseSummary | null {
   const id = releaseOfCatalog(catalog);
   const release = id ? loadReleases().find((r) => r.id === id) : undefined;
   return release ? releaseSummary(release) : null;
-}
-
-/** One task.updated per task: a task the caller changed that the re-planning changes too lists both's fields. */
-function mergeUpdates(changes: TaskChange[]): TaskChange[] {
-  const updated = new Map<string, TaskChange>();
-  const out: TaskChange[] = [];
-  for (const change of changes) {
-    const first = change.kind === 'updated' ? updated.get(change.taskId) : undefined;
-    if (first) first.changed = [...new Set([...(first.changed ?? []), ...(change.changed ?? [])])];
-    else {
-      const copy = { ...change };
-      if (change.kind === 'updated') updated.set(change.taskId, copy);
-      out.push(copy);
-    }
-  }
-  return out;
 }
 
 /**
