@@ -7,7 +7,8 @@ import { createConsoleModule, type ConsoleOperations } from './modules/console/i
 import type { EventLogReader } from './modules/events/contract.js';
 import { API_BRAND_FIELDS, type CallbackOrigins, type PlatformBrandsService, type PlatformsService } from './modules/platforms/contract.js';
 import { INSTANCE_KEY, type InstanceKeys } from './modules/system/contract.js';
-import type { WebhookEndpointsAdmin } from './modules/webhooks/contract.js';
+import type { RequestLogsService } from './modules/request-logs/contract.js';
+import type { WebhookEndpointsAdmin, WebhookTestEvents } from './modules/webhooks/contract.js';
 
 export interface ConsoleWiring {
   config: Config;
@@ -21,6 +22,8 @@ export interface ConsoleWiring {
   callbackOrigins: CallbackOrigins;
   brands: PlatformBrandsService;
   endpoints: WebhookEndpointsAdmin;
+  testEvents: WebhookTestEvents;
+  requestLogs: RequestLogsService;
   events: EventLogReader;
 }
 
@@ -31,6 +34,8 @@ export function consoleOperationsOf(m: ConsoleWiring): ConsoleOperations {
     origins: m.callbackOrigins,
     brands: { get: (id) => m.brands.get(id), update: (id, update, onWritten) => m.brands.update(id, update, API_BRAND_FIELDS, onWritten) },
     endpoints: m.endpoints,
+    testEvents: m.testEvents,
+    requestLogs: m.requestLogs,
     events: m.events,
     audit: m.audit,
   };

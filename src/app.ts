@@ -243,6 +243,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     callbackOrigins,
     brands: platformsModule.brands,
     endpoints: webhooksModule.endpoints,
+    testEvents: webhookDeliveries.testEvents,
+    requestLogs: requestLogs.logs,
     events: eventsModule.log,
   };
   await app.register(consoleRoutes({ config, db, now, instanceKeys, audit, publicOrigin, secureCookies, ...consoleDeps }));

@@ -82,6 +82,7 @@ describe('platform console in a browser', { timeout: 240_000 }, () => {
     await screenshot(page, 'console-events');
 
     for (const [label, path] of [
+      ['Request logs', '/console/request-logs'],
       ['Callback origins', '/console/callback-origins'],
       ['Branding', '/console/branding'],
       ['Users', '/console/users'],

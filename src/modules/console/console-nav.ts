@@ -12,6 +12,7 @@ export const CONSOLE_NAV: ConsoleNavEntry[] = [
   { path: '/console/api-keys', label: 'API keys' },
   { path: '/console/webhooks', label: 'Webhooks' },
   { path: '/console/events', label: 'Events' },
+  { path: '/console/request-logs', label: 'Request logs' },
   { path: '/console/callback-origins', label: 'Callback origins' },
   { path: '/console/branding', label: 'Branding' },
   { path: '/console/users', label: 'Users' },

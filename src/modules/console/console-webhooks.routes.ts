@@ -4,7 +4,7 @@ import { csrfInput, selectField, textField } from '../../pages/components.js';
 import { html } from '../../pages/html.js';
 import type { AuditService } from '../audit/contract.js';
 import { EVENT_TYPES, isEventType, type EventLogReader } from '../events/contract.js';
-import type { WebhookEndpointsAdmin } from '../webhooks/contract.js';
+import type { WebhookEndpointsAdmin, WebhookTestEvents } from '../webhooks/contract.js';
 import { consoleErrorPage, consoleOf, requireConsole, type ConsoleHttp } from './console.http.js';
 import { noticeOf, refusalOf, type PageRenderer } from './console.pages.js';
 import { notice } from './console.views.js';
@@ -12,6 +12,7 @@ import { notice } from './console.views.js';
 export interface ConsoleWebhooksDeps extends ConsoleHttp {
   page: PageRenderer;
   endpoints: WebhookEndpointsAdmin;
+  testEvents: WebhookTestEvents;
   events: EventLogReader;
   audit: Pick<AuditService, 'recordConsole'>;
 }
@@ -54,6 +55,7 @@ ${e.disabled_reason ? html`<br><span class="muted">Disabled: ${e.disabled_reason
 ${
   can('developer')
     ? html`<div class="task-actions"><form method="post" action="/console/webhooks/${e.id}/${e.status === 'enabled' ? 'disable' : 'enable'}">${csrfInput(csrf)}<button type="submit" class="secondary">${e.status === 'enabled' ? 'Disable' : 'Enable'} ${e.url}</button></form>
+${e.status === 'enabled' ? html`<form method="post" action="/console/webhooks/${e.id}/test">${csrfInput(csrf)}<button type="submit" class="secondary">Send test event to ${e.url}</button></form>` : ''}
 <form method="post" action="/console/webhooks/${e.id}/delete">${csrfInput(csrf)}<button type="submit" class="secondary">Delete ${e.url}</button></form></div>`
     : ''
 }</li>`,
@@ -111,6 +113,20 @@ ${
         return reply.redirect(`/console/webhooks?notice=endpoint-${status}`, 303);
       });
     }
+
+    // One `webhook_endpoint.test` event through the normal delivery path (404 another platform's, 409 a disabled one).
+    app.post<{ Params: { id: string } }>('/console/webhooks/:id/test', developer, async (request, reply) => {
+      const { actor } = consoleOf(request);
+      const delivery = await deps.testEvents.sendTest(actor.platformId, request.params.id);
+      await deps.audit.recordConsole(null, {
+        actor,
+        action: 'webhook_endpoint.test',
+        subjectType: 'webhook_endpoint',
+        subjectId: delivery.endpoint_id,
+        details: { delivery_id: delivery.id, event_id: delivery.event_id },
+      });
+      return reply.redirect('/console/webhooks?notice=test-sent', 303);
+    });
 
     app.post<{ Params: { id: string } }>('/console/webhooks/:id/delete', developer, async (request, reply) => {
       const { actor } = consoleOf(request);

@@ -45,6 +45,7 @@ export const NOTICES: Record<string, string> = {
   'endpoint-disabled': 'The endpoint is disabled.',
   'endpoint-enabled': 'The endpoint is enabled.',
   'endpoint-deleted': 'The endpoint is deleted.',
+  'test-sent': 'A test event is on its way to the endpoint.',
   'origin-added': 'The callback origin is added.',
   'origin-removed': 'The callback origin is removed.',
   'brand-saved': 'The branding is saved.',

@@ -3,7 +3,8 @@ import type { Db } from '../../db/database.js';
 import type { AuditService } from '../audit/contract.js';
 import type { EventLogReader } from '../events/contract.js';
 import type { BrandUpdate, BrandView, CallbackOrigins } from '../platforms/contract.js';
-import type { WebhookEndpointsAdmin } from '../webhooks/contract.js';
+import type { RequestLogsService } from '../request-logs/contract.js';
+import type { WebhookEndpointsAdmin, WebhookTestEvents } from '../webhooks/contract.js';
 
 /** A platform's API keys: listed (never the secret), made (the secret shown once), revoked. */
 export interface ConsoleApiKeys {
@@ -24,6 +25,8 @@ export interface ConsoleOperations {
     update(platformId: string, update: BrandUpdate, onWritten: (trx: Db) => Promise<void>): Promise<BrandView>;
   };
   endpoints: WebhookEndpointsAdmin;
+  testEvents: WebhookTestEvents;
+  requestLogs: RequestLogsService;
   events: EventLogReader;
   audit: Pick<AuditService, 'recordConsole' | 'listConsole'>;
 }

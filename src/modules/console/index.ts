@@ -7,6 +7,7 @@ import { consoleSessionRoutes } from './console-session.routes.js';
 import { createConsoleSessionsService } from './console-sessions.service.js';
 import { consoleUserRoutes } from './console-users.routes.js';
 import { createConsoleUsersService } from './console-users.service.js';
+import { consoleRequestLogRoutes } from './console-request-logs.routes.js';
 import { consoleWebhookRoutes } from './console-webhooks.routes.js';
 import { pageRenderer } from './console.pages.js';
 import type { ConsoleOperations } from './console.ports.js';
@@ -70,7 +71,8 @@ export function createConsoleModule(deps: ConsoleModuleDeps) {
       await app.register(
         consolePlatformRoutes({ ...http, page, keys: ops.keys, origins: ops.origins, brands: ops.brands, audit: deps.audit }),
       );
-      await app.register(consoleWebhookRoutes({ ...http, page, endpoints: ops.endpoints, events: ops.events, audit: deps.audit }));
+      await app.register(consoleWebhookRoutes({ ...http, page, ...ops, audit: deps.audit }));
+      await app.register(consoleRequestLogRoutes({ ...http, page, requestLogs: ops.requestLogs }));
     },
   };
 }
