@@ -102,4 +102,6 @@ export const tablePlacements: Readonly<Record<string, TablePlacement>> = {
   import_rows: byPlatform(),
   // What a platform's console users did: read by the platform only.
   console_audit_events: byPlatform(),
+  // Each platform's API requests (docs/request-logs.md).
+  request_logs: byPlatform(),
 };
