@@ -122,7 +122,7 @@ describe('statehouse CLI (external database)', { timeout: 180_000 }, () => {
       });
     expect((await session('https://elsewhere.example/x')).statusCode).toBe(422);
     expect((await session('https://app.example.com/done')).statusCode).toBe(200);
-    expect((await runCli(['platforms', 'callbacks', 'add', created.platform_id, 'ftp://x'], env())).code).toBe(2);
+    expect((await runCli(['platforms', 'callbacks', 'add', created.platform_id, 'javascript:alert(1)'], env())).code).toBe(2);
     expect((await runCli(['platforms', 'callbacks', 'remove', created.platform_id, 'https://app.example.com'], env())).stdout).toContain(
       'Removed',
     );

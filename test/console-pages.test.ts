@@ -1,3 +1,4 @@
+import { waitUntil } from './helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createPlatform, createTestApp, json, signupWithToken, type TestApp } from './helpers/app.js';
 import { consoleUser, type ConsoleBrowser } from './helpers/console.js';
@@ -134,7 +135,11 @@ describe('console pages', () => {
   it("the event log shows the platform's events, filtered by type and entity", async () => {
     const { entityId } = await signupWithToken(t.app, acme.apiKey, {});
     acmeEntity = entityId;
-    const page = await admin.get('/console/events?type=task.created');
+    // The event log lists an event once every older transaction has ended (docs/events.md): wait for it.
+    const page = await waitUntil(async () => {
+      const listed = await admin.get('/console/events?type=task.created');
+      return listed.body.includes(entityId) && listed;
+    }, "the new entity's events in the console");
     expect(page.body).toContain(entityId);
     const filtered = await admin.get(`/console/events?type=task.deleted&legal_entity_id=${entityId}`);
     expect(filtered.body).toContain('No events match these filters');
@@ -149,7 +154,10 @@ describe('console pages', () => {
     expect((await outsider.get('/console/users')).body).not.toContain('acme.example');
     expect((await outsider.get('/console/api-keys')).body).not.toContain(acme.apiKeyId);
     expect((await outsider.get('/console/callback-origins')).body).not.toContain('app.acme.example');
-    const events = await outsider.get('/console/events?type=task.created');
+    const events = await waitUntil(async () => {
+      const listed = await outsider.get('/console/events?type=task.created');
+      return listed.body.includes('task.created') && listed;
+    }, "the other platform's events in its console");
     expect(events.body).toContain('task.created');
     expect(events.body).not.toContain(acmeEntity);
     // Acting on another platform's records: 404, nothing changed.

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Catalog } from '../../catalog/catalog.js';
 import { regionByCode } from '../../catalog/regions.js';
 import type { AccessScope } from '../../http/principals.js';
-import { BoundedString } from '../../http/schemas.js';
+import { BoundedString, Nullable } from '../../http/schemas.js';
 import { GROUPINGS, renderTaskList, type TaskGrouping } from '../../pages/task-list-page.js';
 import { renderTaskDetail } from '../../pages/task-detail-page.js';
 import type { Notice } from '../../pages/task-parts.js';
@@ -47,7 +47,8 @@ const ListQuery = Type.Object({
   region: Type.Optional(BoundedString(2)),
   status: Type.Optional(BoundedString(20)),
   updated: Type.Optional(BoundedString(64)),
-  unlocked: Type.Optional(BoundedString(2000)),
+  // Nullable: an answer that unlocked nothing comes back as `unlocked=` (empty), which the validator reads as null.
+  unlocked: Type.Optional(Nullable(BoundedString(2000))),
   error: Type.Optional(BoundedString(300)),
   calendar: Type.Optional(BoundedString(3)),
   group: Type.Optional(BoundedString(20)),
@@ -184,7 +185,7 @@ export function taskPageRoutes(deps: {
         was?: string;
         now?: string;
         undone?: string;
-        unlocked?: string;
+        unlocked?: string | null;
         error?: string;
         calendar?: string;
         stopped?: string;
@@ -194,7 +195,7 @@ export function taskPageRoutes(deps: {
       if (q.calendar === 'on') return { kind: 'success', text: 'Your calendar link is ready: add it to your calendar app below.' };
       if (q.calendar === 'off') return { kind: 'success', text: 'You stopped sharing your calendar: the old link no longer works.' };
       if (q.unlocked !== undefined) {
-        const ids = q.unlocked.split(',').filter(Boolean).slice(0, 50);
+        const ids = (q.unlocked ?? '').split(',').filter(Boolean).slice(0, 50);
         const titles = [];
         for (const id of ids) {
           const view = await scopedTask(hosted, id).catch(() => null);
