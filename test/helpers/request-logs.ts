@@ -1,21 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { RequestLogView } from '../../src/modules/request-logs/contract.js';
 import { waitUntil } from './wait.js';
 
-export interface ListedRequestLog {
-  id: string;
-  created_at: string;
-  method: string;
-  path: string;
-  route: string | null;
-  status: number;
-  duration_ms: number;
-  request_id: string;
-  idempotency_key: string | null;
-  legal_entity_id: string | null;
-  api_key_id: string | null;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- error bodies are read loosely
-  error: any;
-}
+/** A listed request log as tests read it: the contract's view, its error body read loosely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- error bodies are read loosely
+export type ListedRequestLog = Omit<RequestLogView, 'error'> & { error: any };
 
 /** One page of GET /v2/request_logs (`query` without the leading `?`). */
 export async function listRequestLogs(app: FastifyInstance, apiKey: string, query = '') {
